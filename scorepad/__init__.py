@@ -1,0 +1,49 @@
+"""Scorepad: a mobile-first scorepad for whist games.
+
+`create_app` builds the Flask app: configuration from the environment, extensions bound to it,
+blueprints registered. The repo-level `templates/` and `static/` are used in a checkout; an
+installed wheel carries them inside the package.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # importing scorepad.rules must not load Flask: the rules stay pure
+    from flask import Flask
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _asset_dir(name: str) -> str:
+    """The folder beside the package (installed wheel) or one level up (checkout)."""
+    inside = PACKAGE_DIR / name
+    return str(inside if inside.is_dir() else PACKAGE_DIR.parent / name)
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build an app; `config` overrides the environment (tests pass an in-memory database)."""
+    from flask import Flask
+
+    from scorepad import cli, config as settings, live, views
+    from scorepad.extensions import csrf, db, htmx, migrate
+
+    app = Flask(
+        __name__,
+        template_folder=_asset_dir("templates"),
+        static_folder=_asset_dir("static"),
+        instance_relative_config=True,
+    )
+    app.config.from_mapping(settings.from_environment(Path(app.instance_path)))
+    if config:
+        app.config.update(config)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PACKAGE_DIR / "migrations"), render_as_batch=True)
+    htmx.init_app(app)
+    csrf.init_app(app)
+    live.init_app(app)
+    views.register(app)
+    cli.register(app)
+    return app

@@ -1,0 +1,122 @@
+"""Command line: `scorepad score FILE.json`, `scorepad run`, and the database commands.
+
+The same `score` command is registered on the Flask CLI, so `flask --app scorepad score` works too.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from flask import Flask
+from flask.cli import FlaskGroup, with_appcontext
+
+from scorepad import sheets
+from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.record import parse_record, score_record
+
+EXIT_INVALID = 2
+
+
+def _fail(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(line, err=True)
+    sys.exit(EXIT_INVALID)
+
+
+@click.command("score")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the sheet as JSON instead of a table.")
+def score_command(file: Path, as_json: bool) -> None:
+    """Validate a game record and print its score sheet (exit status 2 if it is invalid)."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as e:
+        _fail([f"{file}: cannot read the file ({e.strerror or e})"])
+    except UnicodeDecodeError:
+        _fail([f"{file}: not a UTF-8 text file"])
+    except json.JSONDecodeError as e:
+        _fail([f"{file}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"])
+    try:
+        sheet = score_record(data)
+        title = parse_record(data).title
+    except RuleErrors as e:
+        _fail([f"{file}: {err}" for err in e.errors])
+    except RuleError as e:
+        _fail([f"{file}: {e}"])
+    click.echo(sheets.to_json(sheet) if as_json else sheets.to_text(sheet, title), nl=not as_json)
+    if as_json:
+        click.echo()
+
+
+def _create_app() -> Flask:
+    from scorepad import create_app
+
+    return create_app()
+
+
+@click.command("init-db")
+@with_appcontext
+def init_db_command() -> None:
+    """Apply the database migrations (creates the database when it does not exist)."""
+    from flask import current_app
+    from flask_migrate import upgrade
+
+    upgrade(directory=current_app.extensions["migrate"].directory)
+    click.echo("Database is up to date.")
+
+
+@click.command("load-demo")
+@with_appcontext
+def load_demo_command() -> None:
+    """Store the example games as demo games (once)."""
+    from scorepad import services
+
+    count = services.load_demo_games()
+    click.echo(f"Loaded {count} demo games." if count else "Demo games already loaded.")
+
+
+def register(app: Flask) -> None:
+    """Add the commands to `flask --app scorepad ...`."""
+    for command in (score_command, init_db_command, load_demo_command):
+        app.cli.add_command(command)
+
+
+main = FlaskGroup(
+    create_app=_create_app, add_default_commands=False, add_version_option=False,
+    help="Scorepad: keep score for whist games.",
+)
+for _command in (score_command, init_db_command, load_demo_command):
+    main.add_command(_command)
+
+
+@main.command("run")
+@click.option("--host", default=None, help="Address to listen on (default: all, so phones can reach it).")
+@click.option("--port", default=None, type=int, help="Port (default 5000, or SCOREPAD_PORT).")
+@with_appcontext
+def run_command(host: str | None, port: int | None) -> None:
+    """Migrate the database, load the demo games, print the URLs and serve the app."""
+    from flask import current_app
+    from flask_migrate import upgrade
+    from werkzeug.serving import make_server
+
+    from scorepad import network, services
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    upgrade(directory=app.extensions["migrate"].directory)
+    if app.config["SCOREPAD_DEMO"]:
+        services.load_demo_games()
+    host = host or app.config["SCOREPAD_HOST"]
+    port = port or app.config["SCOREPAD_PORT"]
+    # threaded: each open live stream (server-sent events) holds a thread of its own.
+    server = make_server(host, port, app, threaded=True)
+    click.echo("Scorepad is running. Open it in a browser:")
+    for url in network.urls(host, server.server_port):
+        click.echo(f"  {url}")
+    click.echo("Press Ctrl+C to stop.")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("Stopped.")

@@ -1,0 +1,42 @@
+"""Configuration from the environment, with defaults that run a LAN scorepad out of the box."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+
+def _secret_key(instance_path: Path) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in the instance folder.
+
+    Keeping it on disk means a restart does not log everyone out or void their forms.
+    """
+    key = os.environ.get("SECRET_KEY")
+    if key:
+        return key
+    path = instance_path / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key
+
+
+def from_environment(instance_path: Path) -> dict[str, Any]:
+    """Settings read from SECRET_KEY, DATABASE_URL and SCOREPAD_* variables."""
+    instance_path.mkdir(parents=True, exist_ok=True)
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'scorepad.sqlite3'}"
+    if database_url.startswith("postgres://"):  # the old Heroku-style scheme SQLAlchemy 2 refuses
+        database_url = "postgresql://" + database_url[len("postgres://"):]
+    return {
+        "SECRET_KEY": _secret_key(instance_path),
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SCOREPAD_DEMO": os.environ.get("SCOREPAD_DEMO", "1") == "1",
+        "SCOREPAD_HOST": os.environ.get("SCOREPAD_HOST", "0.0.0.0"),
+        "SCOREPAD_PORT": int(os.environ.get("SCOREPAD_PORT", "5000")),
+        "WTF_CSRF_TIME_LIMIT": None,  # a score page may stay open all afternoon
+    }

@@ -1,0 +1,381 @@
+"""The contract every variant module fulfils, and the value types it speaks in.
+
+A game is a `Setup` (who plays, under which options) plus the hands as entered, each hand a plain
+JSON-like mapping exactly as a player typed it (the database and the game-record files store those
+mappings). A variant reads the mappings, refuses bad ones with `RuleError`s that name the field,
+and derives everything else: the schedule of rounds, the score sheet, the standings and the state.
+Nothing here knows about Flask, SQL or files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, Protocol, Union
+
+if TYPE_CHECKING:
+    from scorepad.rules.cards import Trump
+
+# A hand as entered: JSON values only (str, int, bool, None, lists, dicts).
+RawHand = Mapping[str, object]
+OptionValue = Union[bool, int, str, tuple[int, ...]]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class RuleError(ValueError):
+    """One broken rule: the field it concerns and a message a player understands.
+
+    `field` is a dotted path inside the hand or record (``bids.2``, ``tricks``, ``options.target``);
+    `hand` is the 1-based hand number when the error belongs to one hand.
+    """
+
+    def __init__(self, field: str, message: str, hand: int | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.hand = hand
+
+    def at_hand(self, hand: int) -> RuleError:
+        """Return this error located at `hand` (used when checking a whole record)."""
+        return RuleError(self.field, self.message, hand)
+
+    def __str__(self) -> str:
+        where = f"hand {self.hand}, " if self.hand is not None else ""
+        return f"{where}{self.field}: {self.message}"
+
+
+class RuleErrors(ValueError):
+    """Several rule errors found together, so a record is reported in one go."""
+
+    def __init__(self, errors: Sequence[RuleError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("; ".join(str(e) for e in self.errors))
+
+
+class ErrorCollector:
+    """Gather `RuleError`s from several checks, then raise them all at once."""
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+
+    def add(self, error: RuleError | RuleErrors) -> None:
+        if isinstance(error, RuleErrors):
+            self.errors.extend(error.errors)
+        else:
+            self.errors.append(error)
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise RuleErrors(self.errors)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One allowed value of a text option, with the words shown to the scorer."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """An option of a variant: its key, its label, its default and what values it takes.
+
+    The kind follows the default's type: bool, int (within minimum..maximum), str (one of
+    `choices`) or a tuple of ints (a list such as a custom card sequence).
+    """
+
+    key: str
+    label: str
+    default: OptionValue
+    help: str = ""
+    choices: tuple[Choice, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, raw: object) -> OptionValue:
+        """Check and normalise a value given for this option."""
+        where = f"options.{self.key}"
+        if isinstance(self.default, bool):
+            if not isinstance(raw, bool):
+                raise RuleError(where, f"{self.label} must be true or false")
+            return raw
+        if isinstance(self.default, int):
+            return self._parse_int(raw, where, self.label)
+        if isinstance(self.default, str):
+            values = [c.value for c in self.choices]
+            if raw not in values:
+                raise RuleError(where, f"{self.label} must be one of: {', '.join(values)}")
+            assert isinstance(raw, str)
+            return raw
+        if not isinstance(raw, (list, tuple)) or not raw:
+            raise RuleError(where, f"{self.label} must be a non-empty list of whole numbers")
+        return tuple(self._parse_int(item, where, f"each value of {self.label}") for item in raw)
+
+    def _parse_int(self, raw: object, where: str, what: str) -> int:
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise RuleError(where, f"{what} must be a whole number")
+        if self.minimum is not None and raw < self.minimum:
+            raise RuleError(where, f"{what} must be at least {self.minimum}")
+        if self.maximum is not None and raw > self.maximum:
+            raise RuleError(where, f"{what} must be at most {self.maximum}")
+        return raw
+
+    def describe(self, value: OptionValue) -> str:
+        """Say a value in words, for the set-up screen and exports."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, str):
+            return next((c.label for c in self.choices if c.value == value), value)
+        if isinstance(value, tuple):
+            return ", ".join(str(v) for v in value)
+        return str(value)
+
+
+@dataclass(frozen=True)
+class Options:
+    """A variant's options after validation: every key present, every value checked."""
+
+    values: Mapping[str, OptionValue]
+
+    def get_bool(self, key: str) -> bool:
+        value = self.values[key]
+        assert isinstance(value, bool)
+        return value
+
+    def get_int(self, key: str) -> int:
+        value = self.values[key]
+        assert isinstance(value, int) and not isinstance(value, bool)
+        return value
+
+    def get_str(self, key: str) -> str:
+        value = self.values[key]
+        assert isinstance(value, str)
+        return value
+
+    def get_ints(self, key: str) -> tuple[int, ...]:
+        value = self.values[key]
+        assert isinstance(value, tuple)
+        return value
+
+    def as_json(self) -> dict[str, object]:
+        """The options as JSON values (lists for tuples), for records and exports."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in self.values.items()}
+
+
+def resolve_options(specs: Sequence[OptionSpec], raw: Mapping[str, object] | None) -> Options:
+    """Fill defaults and check every given option; unknown keys are refused."""
+    raw = raw or {}
+    errors = ErrorCollector()
+    known = {s.key for s in specs}
+    for key in raw:
+        if key not in known:
+            errors.add(RuleError(f"options.{key}", f"'{key}' is not an option of this variant"))
+    values: dict[str, OptionValue] = {}
+    for spec in specs:
+        if spec.key not in raw:
+            values[spec.key] = spec.default
+            continue
+        try:
+            values[spec.key] = spec.parse(raw[spec.key])
+        except RuleError as e:
+            errors.add(e)
+    errors.raise_if_any()
+    return Options(values)
+
+
+def describe_options(specs: Sequence[OptionSpec], options: Options) -> list[tuple[str, str]]:
+    """(label, value in words) for every option, in the variant's order."""
+    return [(s.label, s.describe(options.values[s.key])) for s in specs]
+
+
+# --------------------------------------------------------------------------- who plays
+
+
+@dataclass(frozen=True)
+class Team:
+    """A partnership or team: its name and, when known, its players' names in seat order."""
+
+    name: str
+    players: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything fixed before the first hand: variant, options, who plays, first dealer.
+
+    Individual variants (Nomination, Australian) use `players`, clockwise. Partnership and team
+    variants (Whist, Bid Whist, Military Whist) use `teams`. `first_dealer` is a seat index: a
+    player index for individual games; for four-handed partnership games the seats go round the
+    table as team 0's first player, team 1's first, team 0's second, team 1's second (seat s
+    belongs to team s % 2).
+    """
+
+    variant: str
+    options: Options
+    players: tuple[str, ...] = ()
+    teams: tuple[Team, ...] = ()
+    first_dealer: int = 0
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The names heading the score sheet's columns: players, or teams."""
+        return self.players if self.players else tuple(t.name for t in self.teams)
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+class RoundKind(str, Enum):
+    """What is special about a round, if anything."""
+
+    NORMAL = "normal"
+    NO_TRUMPS = "no_trumps"
+    BLIND = "blind"  # bids taken before the cards are seen
+    MISERE = "misere"  # no bids; every trick won costs points
+    GIVEAWAY = "giveaway"  # Military Whist's NT Low: count the opponents' tricks
+    PLAYOFF = "playoff"  # an extra hand to settle a tie
+
+
+@dataclass(frozen=True)
+class RoundSpec:
+    """What one hand is, before it is played: read from the schedule, shown at the table.
+
+    `trump` is None when it is decided at the table (a turned-up card) and entered with the
+    hand. `dealer` and `first_bidder` are seat indices (see `Setup`); `first_bidder` is None
+    when the hand has no bidding. `note` is one line explaining anything unusual.
+    Variants may subclass this to add their own fields (Military Whist's pairs and moves).
+    """
+
+    number: int
+    cards: int
+    trump: Trump | None
+    dealer: int
+    first_bidder: int | None = None
+    kind: RoundKind = RoundKind.NORMAL
+    note: str = ""
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One column of one line of the score sheet: what that seat scored this hand."""
+
+    points: int
+    total: int
+    detail: str = ""  # e.g. "bid 2, took 2", "3 odd tricks", "took 1 flag"
+    bid: int | None = None
+    tricks: int | None = None
+    made: bool | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """One hand on the score sheet: its spec, one cell per column, and a note."""
+
+    number: int
+    spec: RoundSpec
+    cells: tuple[Cell, ...]
+    note: str = ""  # e.g. "Game to Us, 5-3", "Set: They score 10 (no trumps, doubled)"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A column's place: equal results share a rank (1, 1, 3)."""
+
+    seat: int
+    name: str
+    total: int
+    rank: int
+    detail: str = ""  # e.g. "2 games to 1", "3 rounds won, 41 points"
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """The whole game as derived from the hands: lines, standings, and whether it is over."""
+
+    variant: str
+    columns: tuple[str, ...]
+    lines: tuple[Line, ...]
+    standings: tuple[Standing, ...]  # best first
+    finished: bool
+    winners: tuple[int, ...] = ()  # column indices; more than one is a tie; empty until finished
+    summary: str = ""  # one line: "Ann wins with 112", "Tie: Us and Them 5-5"
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Where the game stands: what the table must do next.
+
+    `step` is "bids" (waiting for `to_act`'s bid), "result" (waiting for tricks, books or
+    flags), or "over". `forbidden_bid` is the single value the hook rule denies `to_act`, so
+    a screen can disable it. `missing` lists, in words, what the current hand still needs.
+    """
+
+    hands_played: int
+    over: bool
+    step: str
+    next_round: RoundSpec | None
+    to_act: int | None = None
+    legal_bids: tuple[int, ...] = ()
+    forbidden_bid: int | None = None
+    missing: tuple[str, ...] = ()
+    winners: tuple[int, ...] = ()
+
+
+def rank(totals: Sequence[int], names: Sequence[str], details: Sequence[str] | None = None,
+         higher_is_better: bool = True) -> tuple[Standing, ...]:
+    """Standings by total, best first; equal totals share a rank (competition ranking)."""
+    order = sorted(range(len(totals)), key=lambda i: (-totals[i] if higher_is_better else totals[i], i))
+    standings: list[Standing] = []
+    for pos, seat in enumerate(order):
+        if pos and totals[seat] == totals[order[pos - 1]]:
+            place = standings[-1].rank
+        else:
+            place = pos + 1
+        detail = details[seat] if details else ""
+        standings.append(Standing(seat, names[seat], totals[seat], place, detail))
+    return tuple(standings)
+
+
+def leaders(standings: Sequence[Standing]) -> tuple[int, ...]:
+    """The seats ranked first (several when tied)."""
+    return tuple(s.seat for s in standings if s.rank == 1)
+
+
+# --------------------------------------------------------------------------- the protocol
+
+
+class Variant(Protocol):
+    """What every variant module provides (each module exposes one instance, `VARIANT`)."""
+
+    key: str  # stored in the database and in records: "whist", "nomination", ...
+    name: str  # "Nomination Whist"
+    summary: str  # two or three sentences on how it is scored, for the home page
+    option_specs: tuple[OptionSpec, ...]
+
+    def check_setup(self, setup: Setup) -> None:
+        """Refuse a set-up this variant cannot play (player count, team shape, dealer)."""
+
+    def round_count(self, setup: Setup) -> int | None:
+        """How many hands the schedule has, or None when play goes on until a target."""
+
+    def round_spec(self, setup: Setup, number: int) -> RoundSpec:
+        """The spec of hand `number` (1-based) of the schedule."""
+
+    def check_hand(self, setup: Setup, before: Sequence[RawHand], hand: RawHand) -> None:
+        """Refuse an entry for the hand after `before`, with RuleErrors naming each field."""
+
+    def score(self, setup: Setup, hands: Sequence[RawHand]) -> ScoreSheet:
+        """Check every hand in order and derive the score sheet (RuleErrors name the hand)."""
+
+    def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:
+        """What the table must do next, given the complete hands and a partly entered one."""

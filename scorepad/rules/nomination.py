@@ -1,0 +1,413 @@
+"""Nomination Whist: each round every player nominates the tricks they will win, then plays.
+
+The schedule (cards per round, dealer, first bidder, and the trump when trumps rotate) follows
+from the set-up alone, so a hand only carries what happened at the table: the trump turned up
+(when trumps are entered), the bids and the tricks, both in seat order. A trick won scores 1 and
+an exact nomination 10 more. The deal is capped at 52 // players cards, so a sequence written
+for four players still deals with five, six or seven.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from scorepad.rules.base import (
+    Cell,
+    Choice,
+    ErrorCollector,
+    GameState,
+    Line,
+    OptionSpec,
+    RawHand,
+    RoundKind,
+    RoundSpec,
+    RuleError,
+    RuleErrors,
+    ScoreSheet,
+    Setup,
+    Variant,
+    leaders,
+    rank,
+    resolve_options,
+)
+from scorepad.rules.bidding import (
+    bidding_order,
+    check_bids,
+    check_trick_total,
+    hook_forbidden,
+    legal_bids,
+    parse_counts,
+)
+from scorepad.rules.cards import SUITS, Trump, parse_trump
+
+NAME = "Nomination Whist"
+MIN_PLAYERS, MAX_PLAYERS = 3, 7
+DECK = 52
+HOOK_FROM = 4  # the document: "in rounds where each hand contains four or more cards"
+EXACT_BONUS = 10
+HAND_KEYS = ("trump", "bids", "tricks")
+HAND_TRUMPS: tuple[Trump, ...] = SUITS + (Trump.NO_TRUMPS,)
+ROTATION: tuple[Trump, ...] = (Trump.HEARTS, Trump.DIAMONDS, Trump.CLUBS, Trump.SPADES, Trump.NO_TRUMPS)
+PRESETS: dict[str, tuple[int, ...]] = {
+    "up": tuple(range(1, 14)),
+    "down": tuple(range(13, 0, -1)),
+    "seven": tuple(range(7, 0, -1)) + tuple(range(2, 8)),
+    "ten": tuple(range(10, 0, -1)) + tuple(range(2, 11)),
+}
+CUSTOM_DEFAULT = PRESETS["up"]
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "sequence", "Cards per round", "up",
+        help="How many cards each player is dealt, round by round. With more than four players no "
+             "round deals more than 52 ÷ players cards (10 for five, 8 for six, 7 for seven).",
+        choices=(Choice("up", "1 up to 13"),
+                 Choice("down", "13 down to 1"),
+                 Choice("seven", "7 down to 1 and back up to 7"),
+                 Choice("ten", "10 down to 1 and back up to 10"),
+                 Choice("custom", "My own list")),
+    ),
+    OptionSpec(
+        "custom_sequence", "Custom list of cards per round", CUSTOM_DEFAULT,
+        help="Only used when 'Cards per round' is 'My own list': the cards dealt in each round, "
+             "in order, each from 1 to 13.",
+        minimum=1, maximum=13,
+    ),
+    OptionSpec(
+        "cycles", "Times through the sequence", 1,
+        help="After the last round the sequence starts again from its beginning (the document's "
+             "'moves back to one'); 1 plays it once.",
+        minimum=1, maximum=4,
+    ),
+    OptionSpec(
+        "hook", "Hook rule", "four_plus",
+        help="The last bidder may not make the nominations add up to the number of tricks, so at "
+             "least one player must miss. The document applies this only when each hand has 4 or "
+             "more cards.",
+        choices=(Choice("four_plus", "Rounds of 4 or more cards"), Choice("every", "Every round")),
+    ),
+    OptionSpec(
+        "trumps", "Trumps", "entered",
+        help="Either the scorer enters the suit turned up each round, or trumps rotate round by "
+             "round: hearts, diamonds, clubs, spades, no trumps, and again.",
+        choices=(Choice("entered", "Entered each round (turned-up card)"),
+                 Choice("rotate", "Rotate: hearts, diamonds, clubs, spades, no trumps")),
+    ),
+)
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+# --------------------------------------------------------------------------- the schedule
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The set-up read once: who plays, the cards asked for each round, and the rule options."""
+
+    names: tuple[str, ...]
+    first_dealer: int
+    wanted: tuple[int, ...]  # cards the sequence asks for, round by round over every cycle
+    hook_every: bool
+    rotate: bool
+
+    @property
+    def cap(self) -> int:
+        """The most cards each player can be dealt from one pack."""
+        return DECK // len(self.names)
+
+    def hook(self, cards: int) -> bool:
+        """Whether the hook rule binds the last bidder in a round of `cards` cards."""
+        return self.hook_every or cards >= HOOK_FROM
+
+    def spec(self, number: int) -> RoundSpec:
+        """Round `number` (1-based): cards, trump, dealer and first bidder."""
+        if not 1 <= number <= len(self.wanted):
+            raise RuleError("round", f"there is no round {number}: the game has {len(self.wanted)} rounds")
+        seats, wanted = len(self.names), self.wanted[number - 1]
+        cards = min(wanted, self.cap)
+        dealer = (self.first_dealer + number - 1) % seats
+        note = (f"{wanted} cards asked for, capped at {cards}: one pack deals at most {cards} "
+                f"each to {seats} players") if cards < wanted else ""
+        trump = ROTATION[(number - 1) % len(ROTATION)] if self.rotate else None
+        return RoundSpec(number, cards, trump, dealer, (dealer + 1) % seats, _kind(trump), note)
+
+
+def _kind(trump: Trump | None) -> RoundKind:
+    return RoundKind.NO_TRUMPS if trump is Trump.NO_TRUMPS else RoundKind.NORMAL
+
+
+def _first_bidder(spec: RoundSpec) -> int:
+    """The player left of the dealer: every round of this variant has bidding."""
+    assert spec.first_bidder is not None
+    return spec.first_bidder
+
+
+def make_plan(setup: Setup) -> Plan:
+    """Check the set-up (options included, re-checked here) and read it; RuleErrors otherwise."""
+    errors = ErrorCollector()
+    plan: Plan | None = None
+    try:
+        options = resolve_options(OPTION_SPECS, setup.options.values)
+        sequence = options.get_str("sequence")
+        custom = options.get_ints("custom_sequence")
+        if sequence != "custom" and custom != CUSTOM_DEFAULT:
+            errors.add(RuleError("options.custom_sequence",
+                                 "the custom list of cards per round is only used when the sequence is "
+                                 "'custom' (My own list): choose that sequence or leave the list out"))
+        wanted = (custom if sequence == "custom" else PRESETS[sequence]) * options.get_int("cycles")
+        plan = Plan(setup.players, setup.first_dealer, wanted,
+                    options.get_str("hook") == "every", options.get_str("trumps") == "rotate")
+    except RuleErrors as e:
+        errors.add(e)
+    if setup.teams:
+        errors.add(RuleError("teams", f"{NAME} is played individually: give players, not teams"))
+    count = len(setup.players)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        errors.add(RuleError("players", f"{NAME} needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"))
+    seen: set[str] = set()
+    for seat, player in enumerate(setup.players):
+        if not player.strip():
+            errors.add(RuleError(f"players.{seat}", f"player {seat + 1} needs a name"))
+        elif player.casefold() in seen:
+            errors.add(RuleError(f"players.{seat}", f"two players are called '{player}'; give each their own name"))
+        seen.add(player.casefold())
+    if count and not 0 <= setup.first_dealer < count:
+        errors.add(RuleError("first_dealer", f"the first dealer is a player number from 0 to {count - 1}, "
+                                             f"not {setup.first_dealer}"))
+    errors.raise_if_any()
+    assert plan is not None  # every failure above raised
+    return plan
+
+
+# --------------------------------------------------------------------------- hands
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One round as entered and checked: its trump, and bids and tricks in seat order."""
+
+    trump: Trump
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A hand read so far; None marks what is not entered yet (state() works on these)."""
+
+    trump: Trump | None
+    bids: tuple[int | None, ...]
+    tricks: tuple[int | None, ...]
+
+
+def _trump(spec: RoundSpec, raw: object, partial: bool) -> Trump | None:
+    """The round's trump: entered by the scorer, or fixed by the rotation (then optional, must match)."""
+    if spec.trump is not None:
+        if raw is not None and parse_trump(raw, "trump", HAND_TRUMPS) is not spec.trump:
+            raise RuleError("trump", f"trumps rotate, so round {spec.number} is {spec.trump.label}: "
+                                     f"give {spec.trump.value} or leave the trump out")
+        return spec.trump
+    if raw is None:
+        if partial:
+            return None
+        raise RuleError("trump", "the trump is missing: give the suit turned up as H, D, C or S, "
+                                 "or NT for no trumps")
+    return parse_trump(raw, "trump", HAND_TRUMPS)
+
+
+def _counts(raw: object, field: str, names: Sequence[str], cards: int, partial: bool) -> tuple[int | None, ...]:
+    """One count 0..cards per seat, in seat order; `partial` lets values be missing (None)."""
+    noun, plural = ("bid", "bids") if field == "bids" else ("tricks", "trick counts")
+    if raw is None:
+        if partial:
+            return (None,) * len(names)
+        raise RuleError(field, f"the {field} are missing: give {len(names)} {plural}, one per player in seat order")
+    if not isinstance(raw, list):
+        raise RuleError(field, f"give the {plural} as a list with one number per player, in seat order")
+    if len(raw) > len(names) or (len(raw) < len(names) and not partial):
+        raise RuleError(field, f"give {len(names)} {plural}, one per player in seat order, not {len(raw)}")
+    return tuple(parse_counts(raw, field, names, cards, what=noun, allow_missing=partial))
+
+
+def _tricks(raw: object, names: Sequence[str], cards: int, partial: bool) -> tuple[int | None, ...]:
+    """Trick counts that add up to the cards dealt (or, while partial, do not exceed them)."""
+    tricks = _counts(raw, "tricks", names, cards, partial)
+    known = [t for t in tricks if t is not None]
+    if len(known) == len(tricks):
+        check_trick_total(known, cards)
+    elif sum(known) > cards:
+        raise RuleError("tricks", f"the tricks entered so far add up to {sum(known)} but there are only "
+                                  f"{cards} tricks in this hand")
+    return tricks
+
+
+def read_entry(plan: Plan, spec: RoundSpec, raw: object, partial: bool) -> Entry:
+    """Check every key of a hand on its own and report all problems together."""
+    if not isinstance(raw, Mapping):
+        raise RuleErrors([RuleError("hand", "a hand is an object with the trump, the bids and the tricks")])
+    errors = ErrorCollector()
+    for key in raw:
+        if key not in HAND_KEYS:
+            errors.add(RuleError(str(key), f"'{key}' is not part of a {NAME} hand"))
+    names, cards = plan.names, spec.cards
+    trump: Trump | None = None
+    bids: tuple[int | None, ...] = (None,) * len(names)
+    tricks: tuple[int | None, ...] = (None,) * len(names)
+    try:
+        trump = _trump(spec, raw.get("trump"), partial)
+    except RuleError as e:
+        errors.add(e)
+    try:
+        bids = _counts(raw.get("bids"), "bids", names, cards, partial)
+        check_bids(bids, names, cards, _first_bidder(spec), plan.hook(cards))
+    except (RuleError, RuleErrors) as e:
+        errors.add(e)
+    try:
+        tricks = _tricks(raw.get("tricks"), names, cards, partial)
+    except (RuleError, RuleErrors) as e:
+        errors.add(e)
+    errors.raise_if_any()
+    return Entry(trump, bids, tricks)
+
+
+def parse_hand(plan: Plan, spec: RoundSpec, raw: object) -> Hand:
+    """A complete hand for round `spec`, or RuleErrors naming every bad field."""
+    entry = read_entry(plan, spec, raw, partial=False)
+    assert entry.trump is not None  # a complete read refuses anything missing
+    return Hand(entry.trump, tuple(b or 0 for b in entry.bids), tuple(t or 0 for t in entry.tricks))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def points(bid: int, tricks: int) -> int:
+    """One point per trick won, and ten more for making the exact nomination."""
+    return tricks + (EXACT_BONUS if bid == tricks else 0)
+
+
+def _result_words(names: Sequence[str], seats: Sequence[int], total: int) -> str:
+    if len(seats) == 1:
+        return f"{names[seats[0]]} wins with {total}"
+    return f"Tie: {_and([names[s] for s in seats])} with {total} each"
+
+
+def _line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int]) -> Line:
+    """Score one round, adding to the running `totals` and counts of bids `made`."""
+    cells: list[Cell] = []
+    for seat, (bid, tricks) in enumerate(zip(hand.bids, hand.tricks)):
+        totals[seat] += points(bid, tricks)
+        made[seat] += bid == tricks
+        cells.append(Cell(points(bid, tricks), totals[seat], f"bid {bid} · took {tricks}", bid, tricks,
+                          bid == tricks))
+    played = replace(spec, trump=hand.trump, kind=_kind(hand.trump))
+    return Line(spec.number, played, tuple(cells))
+
+
+def _game_over(rounds: int) -> RuleErrors:
+    return RuleErrors([RuleError("hand", f"the game is over after {rounds} round{'' if rounds == 1 else 's'}: "
+                                         f"no more hands can be entered")])
+
+
+def _next_spec(plan: Plan, played: int) -> RoundSpec:
+    if played >= len(plan.wanted):
+        raise _game_over(len(plan.wanted))
+    return plan.spec(played + 1)
+
+
+class NominationWhist:
+    """The Nomination Whist variant (see the module docstring)."""
+
+    key = "nomination"
+    name = NAME
+    summary = (
+        "Each round every player nominates how many tricks they will win, and the deal grows from 1 "
+        "card to 13 (other sequences are options). Every trick won scores 1 point and making your "
+        "nomination exactly scores 10 more. In rounds of 4 or more cards the last to nominate may not "
+        "make the nominations add up to the number of tricks."
+    )
+    option_specs = OPTION_SPECS
+
+    def check_setup(self, setup: Setup) -> None:
+        make_plan(setup)
+
+    def round_count(self, setup: Setup) -> int:
+        return len(make_plan(setup).wanted)
+
+    def round_spec(self, setup: Setup, number: int) -> RoundSpec:
+        return make_plan(setup).spec(number)
+
+    def check_hand(self, setup: Setup, before: Sequence[RawHand], hand: RawHand) -> None:
+        plan = make_plan(setup)
+        parse_hand(plan, _next_spec(plan, len(before)), hand)
+
+    def score(self, setup: Setup, hands: Sequence[RawHand]) -> ScoreSheet:
+        plan = make_plan(setup)
+        names, rounds = plan.names, len(plan.wanted)
+        errors = ErrorCollector()
+        parsed: list[tuple[RoundSpec, Hand]] = []
+        for number, raw in enumerate(hands, start=1):
+            try:
+                spec = _next_spec(plan, number - 1)
+                parsed.append((spec, parse_hand(plan, spec, raw)))
+            except RuleErrors as e:
+                errors.add(RuleErrors([err.at_hand(number) for err in e.errors]))
+        errors.raise_if_any()
+        totals, made = [0] * len(names), [0] * len(names)
+        lines = [_line(spec, hand, totals, made) for spec, hand in parsed]
+        standings = rank(totals, names, [f"{m} bid{'' if m == 1 else 's'} made" for m in made])
+        finished = len(lines) == rounds
+        winners = leaders(standings) if finished else ()
+        if finished:
+            summary = _result_words(names, winners, standings[0].total)
+            lines[-1] = replace(lines[-1], note=summary)
+        elif lines:
+            ahead = leaders(standings)
+            verb = "leads" if len(ahead) == 1 else "lead"
+            summary = (f"After {len(lines)} of {rounds} rounds: {_and([names[s] for s in ahead])} {verb} "
+                       f"with {standings[0].total}")
+        else:
+            summary = "No rounds played yet"
+        return ScoreSheet(self.key, names, tuple(lines), standings, finished, winners, summary)
+
+    def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:
+        """The next step of the current round; `missing` lists what that step still needs.
+
+        While bids are awaited: the trump (if it is entered and not yet given) and one "bid from X"
+        per player still to bid, in bidding order. Once every bid is in: the trump if still
+        missing, and the tricks.
+        """
+        sheet = self.score(setup, hands)
+        if sheet.finished:
+            if pending:
+                raise _game_over(len(hands))
+            return GameState(len(hands), True, "over", None, winners=sheet.winners)
+        plan = make_plan(setup)
+        spec = plan.spec(len(hands) + 1)
+        entry = read_entry(plan, spec, pending or {}, partial=True)
+        names, cards = plan.names, spec.cards
+        if entry.trump is not None:
+            spec = replace(spec, trump=entry.trump, kind=_kind(entry.trump))
+        missing = [] if entry.trump is not None else ["the trump"]
+        order = bidding_order(len(names), _first_bidder(spec))
+        waiting = [s for s in order if entry.bids[s] is None]
+        if waiting:
+            earlier = [b for b in (entry.bids[s] for s in order) if b is not None]
+            hook = plan.hook(cards)
+            last = len(earlier) == len(names) - 1
+            forbidden = hook_forbidden(cards, earlier) if hook and last else None
+            missing += [f"bid from {names[s]}" for s in waiting]
+            return GameState(len(hands), False, "bids", spec, waiting[0],
+                             legal_bids(cards, earlier, len(names), hook), forbidden, tuple(missing))
+        no_tricks = [names[s] for s, t in enumerate(entry.tricks) if t is None]
+        if len(no_tricks) == len(names):
+            missing.append("tricks for every player")
+        elif no_tricks:
+            missing.append(f"tricks for {_and(no_tricks)}")
+        return GameState(len(hands), False, "result", spec, missing=tuple(missing))
+
+
+VARIANT: Variant = NominationWhist()

@@ -1,0 +1,165 @@
+"""The public game-record format: one JSON document holding a whole game as entered.
+
+A record names the variant, its options, the players or teams, the first dealer and the hands
+exactly as entered. It is what the app exports and imports and what `scorepad score` reads;
+`docs/game-record.md` documents it. Reading a record checks the set-up; scoring it checks
+every hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from scorepad.rules import get_variant
+from scorepad.rules.base import (
+    ErrorCollector,
+    RawHand,
+    RuleError,
+    RuleErrors,
+    ScoreSheet,
+    Setup,
+    Team,
+    resolve_options,
+)
+
+FORMAT_VERSION = 1
+NAME_MAX = 40
+_KNOWN_KEYS = {"scorepad", "variant", "options", "players", "teams", "first_dealer", "hands", "title", "played"}
+
+
+@dataclass(frozen=True)
+class Record:
+    """A parsed record: the set-up, the hands as entered, and its free-text labels."""
+
+    setup: Setup
+    hands: tuple[RawHand, ...]
+    title: str = ""
+    played: str = ""
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+
+def _name(raw: object, field_name: str, what: str) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise RuleError(field_name, f"{what} needs a name")
+    name = " ".join(raw.split())
+    if len(name) > NAME_MAX:
+        raise RuleError(field_name, f"{what}'s name is longer than {NAME_MAX} characters")
+    return name
+
+
+def _unique(names: Sequence[str], field_name: str, what: str) -> None:
+    seen: set[str] = set()
+    for i, name in enumerate(names):
+        if name.casefold() in seen:
+            raise RuleError(f"{field_name}.{i}", f"two {what} are called '{name}'; give each its own name")
+        seen.add(name.casefold())
+
+
+def parse_players(raw: object) -> tuple[str, ...]:
+    """Player names, trimmed, non-empty and distinct."""
+    if not isinstance(raw, list):
+        raise RuleError("players", "give the players as a list of names")
+    names = tuple(_name(p, f"players.{i}", f"player {i + 1}") for i, p in enumerate(raw))
+    _unique(names, "players", "players")
+    return names
+
+
+def parse_teams(raw: object) -> tuple[Team, ...]:
+    """Teams as {"name": ..., "players": [...]}; a bare string is a team with no player names."""
+    if not isinstance(raw, list):
+        raise RuleError("teams", "give the teams as a list")
+    teams: list[Team] = []
+    for i, item in enumerate(raw):
+        if isinstance(item, str):
+            teams.append(Team(_name(item, f"teams.{i}", f"team {i + 1}")))
+            continue
+        if not isinstance(item, Mapping):
+            raise RuleError(f"teams.{i}", "each team is a name or {\"name\": ..., \"players\": [...]}")
+        name = _name(item.get("name"), f"teams.{i}.name", f"team {i + 1}")
+        players_raw = item.get("players", [])
+        if not isinstance(players_raw, list):
+            raise RuleError(f"teams.{i}.players", f"{name}'s players must be a list of names")
+        players = tuple(_name(p, f"teams.{i}.players.{j}", f"{name}'s player {j + 1}")
+                        for j, p in enumerate(players_raw))
+        teams.append(Team(name, players))
+    _unique([t.name for t in teams], "teams", "teams")
+    return tuple(teams)
+
+
+def parse_record(data: object) -> Record:
+    """Check a record's shape and set-up (not yet its hands) and return it parsed."""
+    if not isinstance(data, Mapping):
+        raise RuleErrors([RuleError("record", "a game record is a JSON object")])
+    errors = ErrorCollector()
+    version = data.get("scorepad", FORMAT_VERSION)
+    if version != FORMAT_VERSION:
+        errors.add(RuleError("scorepad", f"this is format version {version}; only {FORMAT_VERSION} is known"))
+    for key in data:
+        if key not in _KNOWN_KEYS:
+            errors.add(RuleError(str(key), f"'{key}' is not part of a game record"))
+    try:
+        variant = get_variant(str(data.get("variant", "")))
+    except RuleError as e:
+        errors.add(e)
+        errors.raise_if_any()
+        raise  # unreachable: raise_if_any raised
+    options_raw = data.get("options", {})
+    players: tuple[str, ...] = ()
+    teams: tuple[Team, ...] = ()
+    try:
+        if not isinstance(options_raw, Mapping):
+            raise RuleError("options", "options must be an object of option names and values")
+        options = resolve_options(variant.option_specs, options_raw)
+    except (RuleError, RuleErrors) as e:
+        errors.add(e)
+    if "players" in data:
+        try:
+            players = parse_players(data["players"])
+        except RuleError as e:
+            errors.add(e)
+    if "teams" in data:
+        try:
+            teams = parse_teams(data["teams"])
+        except RuleError as e:
+            errors.add(e)
+    first_dealer = data.get("first_dealer", 0)
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
+        errors.add(RuleError("first_dealer", "the first dealer is a seat number, counting from 0"))
+    hands = data.get("hands", [])
+    if not isinstance(hands, list) or not all(isinstance(h, Mapping) for h in hands):
+        errors.add(RuleError("hands", "hands must be a list of objects, one per hand"))
+    errors.raise_if_any()
+    assert isinstance(first_dealer, int) and isinstance(hands, list)
+    setup = Setup(variant.key, options, players, teams, first_dealer)
+    try:
+        variant.check_setup(setup)
+    except (RuleError, RuleErrors) as e:
+        errors.add(e)
+    errors.raise_if_any()
+    title, played = data.get("title", ""), data.get("played", "")
+    return Record(setup, tuple(hands), str(title), str(played))
+
+
+def score_record(data: object) -> ScoreSheet:
+    """Check a whole record and derive its score sheet (RuleErrors list every problem found)."""
+    record = parse_record(data)
+    return get_variant(record.setup.variant).score(record.setup, record.hands)
+
+
+def to_json(record: Record) -> dict[str, object]:
+    """The record as a JSON object, the export format."""
+    setup = record.setup
+    out: dict[str, object] = {"scorepad": FORMAT_VERSION, "variant": setup.variant}
+    if record.title:
+        out["title"] = record.title
+    if record.played:
+        out["played"] = record.played
+    out["options"] = setup.options.as_json()
+    if setup.players:
+        out["players"] = list(setup.players)
+    if setup.teams:
+        out["teams"] = [{"name": t.name, "players": list(t.players)} for t in setup.teams]
+    out["first_dealer"] = setup.first_dealer
+    out["hands"] = [dict(h) for h in record.hands]
+    return out

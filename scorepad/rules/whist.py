@@ -1,0 +1,565 @@
+"""Classic Whist: two fixed partnerships, no bidding, one point per odd trick.
+
+Two ways to play are scored here. *Game play*: points count towards a game target (5 British,
+7 American, 9 Long Whist), optionally with honours and as a rubber of best of three games; a
+won game resets both sides to 0. *Whist drive*: a fixed number of deals with no target, each
+side adding up its odd tricks (or, as many drives do, all its tricks).
+
+A hand is entered as {"tricks": [us, them], "trump": "H", "honours": [us, them]}; see
+docs/game-record.d/whist.md. Everything else (points, games, the rubber) is derived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from scorepad.rules.base import (
+    Cell,
+    Choice,
+    ErrorCollector,
+    GameState,
+    Line,
+    OptionSpec,
+    RawHand,
+    RoundKind,
+    RoundSpec,
+    RuleError,
+    RuleErrors,
+    ScoreSheet,
+    Setup,
+    leaders,
+    rank,
+)
+from scorepad.rules.cards import SUITS, Trump, parse_trump
+
+TRICKS = 13
+BOOK = 6  # tricks above the book are "odd tricks"
+HONOURS = 4  # A K Q J of trumps
+SEQUENCE = (Trump.HEARTS, Trump.DIAMONDS, Trump.SPADES, Trump.CLUBS)
+SEQUENCE_WITH_NT = SEQUENCE + (Trump.NO_TRUMPS,)
+HAND_KEYS = ("tricks", "trump", "honours")
+
+OPTION_SPECS = (
+    OptionSpec("target", "Points for game", 5, minimum=1, maximum=99,
+               help="A side wins a game when it reaches this many points: 5 is the British game, "
+                    "7 the American, 9 Long Whist."),
+    OptionSpec("honours", "Score honours", False,
+               help="The side that held all four of A K Q J of trumps scores 4, three of them 2; a side "
+                    "one point short of game cannot score honours, and tricks are scored first."),
+    OptionSpec("rubber", "Play a rubber", True,
+               help="Best of three games: the first side to win two games wins the rubber. "
+                    "Off: a single game decides."),
+    OptionSpec("trumps", "Trumps", "turned",
+               choices=(Choice("turned", "Turned up: the dealer's last card, entered each deal"),
+                        Choice("sequence", "Fixed sequence: hearts, diamonds, spades, clubs")),
+               help="How each deal's trump suit is chosen; the fixed sequence is the whist-drive way."),
+    OptionSpec("no_trump_fifth", "No trumps every fifth deal", False,
+               help="With the fixed sequence, every fifth deal (5, 10, 15, ...) is played without trumps, "
+                    "so without honours."),
+    OptionSpec("deals", "Fixed number of deals (whist drive)", 0, minimum=0, maximum=200,
+               help="0 plays to game (or rubber). A number plays exactly that many deals, as at a whist "
+                    "drive: no game target, each side adds up its score over the deals."),
+    OptionSpec("drive_scoring", "Whist drive scoring", "odd",
+               choices=(Choice("odd", "Odd tricks (tricks above six)"),
+                        Choice("all", "All tricks taken (13 a deal, shared)")),
+               help="What a side scores each deal of a whist drive: its odd tricks (the rule of the "
+                    "document) or every trick it took."),
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options of one game, read once into plain fields."""
+
+    target: int
+    honours: bool
+    rubber: bool
+    sequence: bool
+    nt_fifth: bool
+    deals: int
+    drive_all: bool
+
+    @property
+    def drive(self) -> bool:
+        return self.deals > 0
+
+    @classmethod
+    def of(cls, setup: Setup) -> Rules:
+        o = setup.options
+        return cls(o.get_int("target"), o.get_bool("honours"), o.get_bool("rubber"),
+                   o.get_str("trumps") == "sequence", o.get_bool("no_trump_fifth"),
+                   o.get_int("deals"), o.get_str("drive_scoring") == "all")
+
+
+@dataclass(frozen=True)
+class WhistHand:
+    """One deal as entered and checked: tricks per side, the trump, honours held per side."""
+
+    tricks: tuple[int, int]
+    trump: Trump
+    honours: tuple[int, int] | None = None
+
+    @property
+    def trick_side(self) -> int:
+        """The side that took more tricks (13 is odd, so there always is one)."""
+        return 0 if self.tricks[0] > BOOK else 1
+
+    @property
+    def odd_tricks(self) -> int:
+        return self.tricks[self.trick_side] - BOOK
+
+
+@dataclass(frozen=True)
+class PendingHand:
+    """A partly entered hand: what is known so far (None = not entered yet)."""
+
+    tricks: tuple[int | None, int | None]
+    trump: Trump | None
+    honours: tuple[int | None, int | None] | None
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def seat_names(setup: Setup) -> tuple[str, str, str, str]:
+    """Players round the table: team 0's first, team 1's first, team 0's second, team 1's second."""
+    pairs = [t.players if t.players else (f"{t.name} 1", f"{t.name} 2") for t in setup.teams]
+    return pairs[0][0], pairs[1][0], pairs[0][1], pairs[1][1]
+
+
+def _check_teams(setup: Setup, errors: ErrorCollector) -> None:
+    if setup.players:
+        errors.add(RuleError("players", "Whist is played by two partnerships: give two teams, not players"))
+    if len(setup.teams) != 2:
+        errors.add(RuleError("teams", f"Whist needs exactly two teams (partnerships), not {len(setup.teams)}"))
+        return
+    for i, team in enumerate(setup.teams):
+        if len(team.players) not in (0, 2):
+            errors.add(RuleError(f"teams.{i}.players",
+                                 f"{team.name} needs two player names (or none), not {len(team.players)}"))
+    if errors.errors:
+        return
+    if setup.teams[0].name.casefold() == setup.teams[1].name.casefold():
+        errors.add(RuleError("teams", "both teams have the same name; give each its own"))
+    elif len({n.casefold() for n in seat_names(setup)}) < 4:
+        errors.add(RuleError("teams", "two players have the same name; give each their own"))
+
+
+def _check_options(rules: Rules, errors: ErrorCollector) -> None:
+    """Refuse option combinations that cannot mean anything, rather than silently ignoring them."""
+    if rules.drive_all and not rules.drive:
+        errors.add(RuleError("options.drive_scoring",
+                             "scoring all tricks is for a whist drive: set a fixed number of deals"))
+    if rules.nt_fifth and not rules.sequence:
+        errors.add(RuleError("options.no_trump_fifth",
+                             "no trumps every fifth deal needs the fixed trump sequence; "
+                             "a turned-up card always makes a trump suit"))
+    if rules.honours and rules.drive:
+        errors.add(RuleError("options.honours",
+                             "honours are not scored at a whist drive (a fixed number of deals): "
+                             "turn honours off or play to game"))
+
+
+# --------------------------------------------------------------------------- the schedule
+
+
+def scheduled_trump(rules: Rules, number: int) -> Trump | None:
+    """The fixed sequence H, D, S, C (then NT every fifth when opted); None when turned up."""
+    if not rules.sequence:
+        return None
+    cycle = SEQUENCE_WITH_NT if rules.nt_fifth else SEQUENCE
+    return cycle[(number - 1) % len(cycle)]
+
+
+def _spec(setup: Setup, rules: Rules, number: int) -> RoundSpec:
+    if number < 1:
+        raise RuleError("hand", "deals are numbered from 1")
+    if rules.drive and number > rules.deals:
+        raise RuleError("hand", f"this whist drive has {rules.deals} deals; deal {number} is one too many")
+    seats = seat_names(setup)
+    dealer = (setup.first_dealer + number - 1) % 4
+    trump = scheduled_trump(rules, number)
+    note = f"{seats[dealer]} deals, {seats[(dealer + 1) % 4]} leads"
+    if trump is None:
+        note += "; the dealer's last card is turned up for trumps"
+    elif trump is Trump.NO_TRUMPS:
+        note += "; no trumps (every fifth deal)"
+    else:
+        note += f"; {trump.label.lower()} are trumps"
+    kind = RoundKind.NO_TRUMPS if trump is Trump.NO_TRUMPS else RoundKind.NORMAL
+    return RoundSpec(number, TRICKS, trump, dealer, None, kind, note)
+
+
+# --------------------------------------------------------------------------- reading a hand
+
+
+def _trump_words(trump: Trump) -> str:
+    return "no trumps" if trump is Trump.NO_TRUMPS else f"{trump.label.lower()} as trumps"
+
+
+def _read_pair(raw: object, key: str, names: Sequence[str], maximum: int, each: str,
+               partial: bool) -> tuple[int | None, int | None]:
+    """Two whole numbers 0..maximum, team 0's first; `each` says one of them ("tricks taken by {}")."""
+    if not isinstance(raw, list):
+        raise RuleError(key, f"give the {key} as a list of two numbers: {names[0]} first, then {names[1]}")
+    if len(raw) > 2 or (len(raw) < 2 and not partial):
+        count = f"{len(raw)} number" + ("" if len(raw) == 1 else "s")
+        raise RuleError(key, f"give the {key} of both sides ({names[0]} and {names[1]}), not {count}")
+    errors = ErrorCollector()
+    values: list[int | None] = []
+    for i, name in enumerate(names):
+        item = raw[i] if i < len(raw) else None
+        what = each.format(name)
+        if item is None and partial:
+            values.append(None)
+        elif isinstance(item, bool) or not isinstance(item, int):
+            errors.add(RuleError(f"{key}.{i}", f"{what} must be a whole number"))
+        elif not 0 <= item <= maximum:
+            errors.add(RuleError(f"{key}.{i}", f"{what} must be between 0 and {maximum}"))
+        else:
+            values.append(item)
+    errors.raise_if_any()
+    return values[0], values[1]
+
+
+def _read_tricks(raw: object, names: Sequence[str], partial: bool) -> tuple[int | None, int | None]:
+    tricks = _read_pair(raw, "tricks", names, TRICKS, "tricks taken by {}", partial)
+    t0, t1 = tricks
+    if t0 is not None and t1 is not None and t0 + t1 != TRICKS:
+        raise RuleError("tricks", f"the tricks add up to {t0 + t1} but every deal has {TRICKS} tricks")
+    return tricks
+
+
+def _read_trump(raw: object, spec: RoundSpec, dealer: str, partial: bool) -> Trump | None:
+    """Turned trumps must be entered; with the fixed sequence an entered trump must match it."""
+    if spec.trump is not None:
+        if raw is None:
+            return spec.trump
+        trump = parse_trump(raw, "trump", SEQUENCE_WITH_NT)
+        if trump is not spec.trump:
+            raise RuleError("trump", f"deal {spec.number} has {_trump_words(spec.trump)} by the fixed sequence, "
+                                     f"not {_trump_words(trump)}")
+        return trump
+    if raw is None:
+        if partial:
+            return None
+        raise RuleError("trump", f"enter the trump suit turned up by {dealer}, the dealer: one of H, D, C, S")
+    return parse_trump(raw, "trump", SUITS)
+
+
+def _read_honours(raw: object, rules: Rules, spec: RoundSpec, names: Sequence[str],
+                  partial: bool) -> tuple[int | None, int | None] | None:
+    """How many of A K Q J of trumps each side held: four in all, so only one side holds 3 or 4."""
+    if raw is None:
+        return None
+    if not rules.honours:
+        raise RuleError("honours", "honours are not scored in this game (the honours option is off)")
+    if spec.trump is Trump.NO_TRUMPS:
+        raise RuleError("honours", f"deal {spec.number} is played without trumps, so there are no honours")
+    honours = _read_pair(raw, "honours", names, HONOURS, "honours held by {}", partial)
+    known = sum(h for h in honours if h is not None)
+    complete = None not in honours
+    if known > HONOURS or (complete and known != HONOURS):
+        raise RuleError("honours", f"the honours add up to {known}, but there are exactly four (A K Q J of "
+                                   f"trumps) shared between {names[0]} and {names[1]}")
+    return honours
+
+
+def _read(setup: Setup, rules: Rules, spec: RoundSpec, raw: object, partial: bool) -> PendingHand:
+    """Check every field of an entry, reporting all bad fields together."""
+    if not isinstance(raw, Mapping):
+        example = '{"tricks": [8, 5], "trump": "H"}'
+        raise RuleErrors([RuleError("hand", f"a Whist hand is an object such as {example}")])
+    names = [t.name for t in setup.teams]
+    errors = ErrorCollector()
+    for key in raw:
+        if key not in HAND_KEYS:
+            errors.add(RuleError(str(key), f"'{key}' is not part of a Whist hand"))
+    tricks: tuple[int | None, int | None] = (None, None)
+    trump: Trump | None = None
+    honours: tuple[int | None, int | None] | None = None
+    if raw.get("tricks") is None and not partial:
+        errors.add(RuleError("tricks", f"enter the tricks taken by each side ({names[0]}, {names[1]}), 13 in all"))
+    try:
+        if raw.get("tricks") is not None:
+            tricks = _read_tricks(raw["tricks"], names, partial)
+    except (RuleError, RuleErrors) as e:
+        errors.add(e)
+    try:
+        trump = _read_trump(raw.get("trump"), spec, seat_names(setup)[spec.dealer], partial)
+    except RuleError as e:
+        errors.add(e)
+    try:
+        honours = _read_honours(raw.get("honours"), rules, spec, names, partial)
+    except (RuleError, RuleErrors) as e:
+        errors.add(e)
+    errors.raise_if_any()
+    return PendingHand(tricks, trump, honours)
+
+
+def _complete(pending: PendingHand) -> WhistHand:
+    """A fully read hand (every required field present, as `_read` without `partial` ensures)."""
+    t0, t1 = pending.tricks
+    assert t0 is not None and t1 is not None and pending.trump is not None
+    honours = None
+    if pending.honours is not None:
+        h0, h1 = pending.honours
+        assert h0 is not None and h1 is not None
+        honours = (h0, h1)
+    return WhistHand((t0, t1), pending.trump, honours)
+
+
+# --------------------------------------------------------------------------- scoring one deal
+
+
+def honours_value(held: int) -> int:
+    """All four honours score 4, three of them 2, fewer nothing."""
+    return {4: 4, 3: 2}.get(held, 0)
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """What one deal of game play scores: points per side, the sheet's words, and who won a game."""
+
+    points: tuple[int, int]
+    details: tuple[str, str]
+    game_to: int | None
+    barred: int | None = None  # the side whose honours did not count: it stood at game minus one
+    late: int | None = None  # the side whose honours came after the other side's game by tricks
+
+
+def score_deal(hand: WhistHand, before: tuple[int, int], target: int) -> DealScore:
+    """Tricks first, then honours: a side at target-1 cannot score honours, and honours come too
+    late for a side whose opponents have just reached game by tricks."""
+    side = hand.trick_side
+    points = [0, 0]
+    points[side] = hand.odd_tricks
+    details = [f"took {t}" for t in hand.tricks]
+    details[side] += f" · {hand.odd_tricks} odd"
+    game_to = side if before[side] + points[side] >= target else None
+    barred = late = None
+    for s, held in enumerate(hand.honours or (0, 0)):
+        value = honours_value(held)
+        if not value:
+            continue
+        if before[s] == target - 1:
+            barred = s
+            details[s] += f" · {held} honours, barred at {before[s]}"
+        elif game_to is not None and game_to != s:
+            late = s
+            details[s] += f" · {held} honours, too late: game already won"
+        else:
+            points[s] += value
+            details[s] += f" · {held} honours +{value}"
+    if game_to is None:
+        game_to = next((s for s in (0, 1) if before[s] + points[s] >= target), None)
+    return DealScore((points[0], points[1]), (details[0], details[1]), game_to, barred, late)
+
+
+# --------------------------------------------------------------------------- scoring a game
+
+
+@dataclass
+class _Tally:
+    """The running state while the deals of a game or rubber are walked through."""
+
+    names: tuple[str, str]
+    games: list[int] = field(default_factory=lambda: [0, 0])
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    games_needed: int = 1
+    last_game: tuple[int, int] = (0, 0)  # the final score of the last game won
+
+    @property
+    def over(self) -> bool:
+        return max(self.games) >= self.games_needed
+
+    def game_line_note(self, side: int, totals: tuple[int, int]) -> str:
+        score = f"{totals[side]}-{totals[1 - side]}"
+        if self.games_needed == 1:
+            return f"Game to {self.names[side]}, {score}"
+        games = f"games {self.names[0]} {self.games[0]}, {self.names[1]} {self.games[1]}"
+        if self.over:
+            games = f"{self.games[side]} games to {self.games[1 - side]}"
+            return f"Game and rubber to {self.names[side]}, {score} ({games})"
+        return f"Game to {self.names[side]}, {score} ({games})"
+
+    def play(self, hand: WhistHand, spec: RoundSpec, target: int) -> Line:
+        before = (self.points[0], self.points[1])
+        deal = score_deal(hand, before, target)
+        totals = (before[0] + deal.points[0], before[1] + deal.points[1])
+        notes = []
+        if deal.barred is not None:
+            notes.append(f"{self.names[deal.barred]} stood at {target - 1}: honours not scored")
+        if deal.late is not None:
+            notes.append(f"tricks are scored first: honours held by {self.names[deal.late]} come too late")
+        if deal.game_to is not None:
+            self.games[deal.game_to] += 1
+            self.last_game = totals
+            self.points = [0, 0]
+            notes.append(self.game_line_note(deal.game_to, totals))
+        else:
+            self.points = list(totals)
+        cells = tuple(Cell(deal.points[s], totals[s], deal.details[s], tricks=hand.tricks[s]) for s in (0, 1))
+        return Line(spec.number, replace(spec, trump=hand.trump), cells, "; ".join(notes))
+
+    def detail(self, side: int) -> str:
+        won, lost = self.games[side], self.games[1 - side]
+        text = f"{won} {'game' if won == 1 else 'games'} to {lost}"
+        if not self.over and any(self.points):
+            text += f"; {self.points[side]} in this game"
+        return text
+
+    def summary(self) -> str:
+        n = self.names
+        if self.over:
+            side = 0 if self.games[0] > self.games[1] else 1
+            if self.games_needed == 1:
+                return f"{n[side]} win the game, {self.last_game[side]}-{self.last_game[1 - side]}"
+            return f"{n[side]} win the rubber, {self.games[side]} games to {self.games[1 - side]}"
+        game_no = sum(self.games) + 1
+        return f"Game {game_no}: {n[0]} {self.points[0]}, {n[1]} {self.points[1]}" + (
+            f" (games {self.games[0]}-{self.games[1]})" if self.games_needed > 1 else "")
+
+
+# --------------------------------------------------------------------------- the variant
+
+
+def _located(error: RuleError | RuleErrors, hand: int) -> list[RuleError]:
+    found = error.errors if isinstance(error, RuleErrors) else (error,)
+    return [e.at_hand(hand) for e in found]
+
+
+class WhistVariant:
+    """Classic Whist, with game, rubber and whist-drive scoring."""
+
+    key = "whist"
+    name = "Whist"
+    summary = ("Two partnerships play out 13 tricks a deal; the side that takes more scores one point for "
+               "each trick above six. The first side to 5 points wins the game (7 in America, 9 in Long "
+               "Whist), usually in a rubber of best of three games, with honours as an option. At a whist "
+               "drive a fixed number of deals is played and each side adds up its odd tricks.")
+    option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+
+    def check_setup(self, setup: Setup) -> None:
+        errors = ErrorCollector()
+        _check_teams(setup, errors)
+        if not 0 <= setup.first_dealer <= 3:
+            errors.add(RuleError("first_dealer", f"the first dealer is a seat from 0 to 3, not {setup.first_dealer}"))
+        _check_options(Rules.of(setup), errors)
+        errors.raise_if_any()
+
+    def round_count(self, setup: Setup) -> int | None:
+        deals = Rules.of(setup).deals
+        return deals or None
+
+    def round_spec(self, setup: Setup, number: int) -> RoundSpec:
+        return _spec(setup, Rules.of(setup), number)
+
+    def check_hand(self, setup: Setup, before: Sequence[RawHand], hand: RawHand) -> None:
+        sheet = self.score(setup, before)
+        if sheet.finished:
+            raise RuleErrors([RuleError("hand", f"{sheet.summary}: no more deals are played")])
+        self._parse(setup, len(before) + 1, hand, partial=False)
+
+    def score(self, setup: Setup, hands: Sequence[RawHand]) -> ScoreSheet:
+        self.check_setup(setup)
+        rules = Rules.of(setup)
+        errors = ErrorCollector()
+        parsed: list[tuple[RoundSpec, WhistHand]] = []
+        for number, raw in enumerate(hands, 1):
+            try:
+                spec = _spec(setup, rules, number)
+                parsed.append((spec, _complete(self._parse(setup, number, raw, partial=False))))
+            except (RuleError, RuleErrors) as e:
+                for located in _located(e, number):
+                    errors.add(located)
+        errors.raise_if_any()
+        if rules.drive:
+            return self._drive_sheet(setup, rules, parsed)
+        return self._game_sheet(setup, rules, parsed)
+
+    def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:
+        sheet = self.score(setup, hands)
+        played = len(hands)
+        if sheet.finished:
+            if pending:
+                raise RuleErrors([RuleError("hand", f"{sheet.summary}: no more deals are played")])
+            return GameState(played, True, "over", None, winners=sheet.winners)
+        spec = self.round_spec(setup, played + 1)
+        entry = self._parse(setup, played + 1, pending or {}, partial=True)
+        return GameState(played, False, "result", spec, missing=self._missing(setup, entry))
+
+    # ----------------------------------------------------------------------- helpers
+
+    def _parse(self, setup: Setup, number: int, raw: object, partial: bool) -> PendingHand:
+        rules = Rules.of(setup)
+        try:
+            spec = _spec(setup, rules, number)
+        except RuleError as e:
+            raise RuleErrors([e]) from None
+        return _read(setup, rules, spec, raw, partial)
+
+    @staticmethod
+    def _missing(setup: Setup, entry: PendingHand) -> tuple[str, ...]:
+        missing = []
+        unknown = [t.name for t, v in zip(setup.teams, entry.tricks) if v is None]
+        if len(unknown) == 2:
+            missing.append("tricks for each side")
+        elif unknown:
+            missing.append(f"tricks for {unknown[0]}")
+        if entry.trump is None:
+            missing.append("the trump turned up")
+        return tuple(missing)
+
+    @staticmethod
+    def _game_sheet(setup: Setup, rules: Rules, parsed: Sequence[tuple[RoundSpec, WhistHand]]) -> ScoreSheet:
+        names = (setup.teams[0].name, setup.teams[1].name)
+        tally = _Tally(names, games_needed=2 if rules.rubber else 1)
+        lines: list[Line] = []
+        errors = ErrorCollector()
+        for spec, hand in parsed:
+            if tally.over:
+                errors.add(RuleError("hand", f"{tally.summary()}: no more deals are played", spec.number))
+                continue
+            lines.append(tally.play(hand, spec, rules.target))
+        errors.raise_if_any()
+        standings = rank(tally.games, names, [tally.detail(0), tally.detail(1)])
+        winners = leaders(standings) if tally.over else ()
+        return ScoreSheet("whist", names, tuple(lines), standings, tally.over, winners, tally.summary())
+
+    @staticmethod
+    def _drive_sheet(setup: Setup, rules: Rules, parsed: Sequence[tuple[RoundSpec, WhistHand]]) -> ScoreSheet:
+        names = (setup.teams[0].name, setup.teams[1].name)
+        totals = [0, 0]
+        lines: list[Line] = []
+        for spec, hand in parsed:
+            cells = []
+            for s in (0, 1):
+                if rules.drive_all:
+                    points, detail = hand.tricks[s], f"took {hand.tricks[s]}"
+                else:
+                    odd = hand.tricks[s] - BOOK if s == hand.trick_side else 0
+                    points, detail = odd, f"took {hand.tricks[s]}" + (f" · {odd} odd" if odd else "")
+                totals[s] += points
+                cells.append(Cell(points, totals[s], detail, tricks=hand.tricks[s]))
+            lines.append(Line(spec.number, replace(spec, trump=hand.trump), tuple(cells)))
+        finished = len(parsed) == rules.deals
+        unit = "tricks" if rules.drive_all else "odd tricks"
+        details = [f"{totals[s]} {unit} in {len(parsed)} of {rules.deals} deals" for s in (0, 1)]
+        standings = rank(totals, names, details)
+        winners = leaders(standings) if finished else ()
+        return ScoreSheet("whist", names, tuple(lines), standings, finished, winners,
+                          _drive_summary(names, totals, finished))
+
+
+def _drive_summary(names: tuple[str, str], totals: Sequence[int], finished: bool) -> str:
+    a, b = totals
+    if a == b:
+        return f"{'Tie' if finished else 'Level'}: {names[0]} and {names[1]} {a}-{b}"
+    side = 0 if a > b else 1
+    verb = "win" if finished else "lead"
+    return f"{names[side]} {verb}, {totals[side]}-{totals[1 - side]}"
+
+
+VARIANT = WhistVariant()

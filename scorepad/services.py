@@ -1,0 +1,81 @@
+"""The glue between rows and rules: load games, call the rules engine, store entries.
+
+Every write goes through here, so views never score and rules never touch the database.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlalchemy import select
+
+from scorepad.extensions import db
+from scorepad.models import Game, Hand
+from scorepad.rules.base import ScoreSheet
+from scorepad.rules.record import Record, parse_record, score_record, to_json
+
+_PACKAGE = Path(__file__).resolve().parent
+# Inside an installed wheel the examples ship as scorepad/examples; in a checkout they are docs/examples.
+EXAMPLES_DIR = _PACKAGE / "examples" if (_PACKAGE / "examples").is_dir() else _PACKAGE.parent / "docs" / "examples"
+
+
+def record_of(game: Game) -> dict[str, object]:
+    """A stored game as a game-record JSON object (the export format)."""
+    data: dict[str, object] = {"scorepad": 1, "variant": game.variant}
+    if game.title:
+        data["title"] = game.title
+    data["options"] = game.options
+    if game.players:
+        data["players"] = game.players
+    if game.teams:
+        data["teams"] = game.teams
+    data["first_dealer"] = game.first_dealer
+    data["hands"] = [h.entry for h in game.hands]
+    return data
+
+
+def import_record(data: object, *, demo: bool = False) -> Game:
+    """Check a game record completely and store it as a game with its hands."""
+    score_record(data)  # refuses the record before anything is written
+    record: Record = parse_record(data)
+    exported = to_json(record)
+    game = Game(
+        variant=record.setup.variant,
+        title=record.title,
+        options=exported["options"],
+        players=list(record.setup.players),
+        teams=exported.get("teams", []),
+        first_dealer=record.setup.first_dealer,
+        is_demo=demo,
+    )
+    game.hands = [Hand(number=i, entry=dict(h)) for i, h in enumerate(record.hands, start=1)]
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def sheet_of(game: Game) -> ScoreSheet:
+    """Derive the score sheet of a stored game from its hands."""
+    return score_record(record_of(game))
+
+
+def demo_sheet(variant: str) -> tuple[Game, ScoreSheet] | None:
+    """The first demo game of `variant` with its sheet, for the variant page."""
+    game = db.session.scalars(
+        select(Game).where(Game.variant == variant, Game.is_demo.is_(True)).order_by(Game.id)
+    ).first()
+    return (game, sheet_of(game)) if game else None
+
+
+def load_demo_games(folder: Path = EXAMPLES_DIR) -> int:
+    """Store the example records as demo games once (an empty database gets a demo-ready state)."""
+    if db.session.scalars(select(Game).where(Game.is_demo.is_(True))).first() is not None:
+        return 0
+    count = 0
+    for path in sorted(folder.glob("*.json")):
+        if path.name.endswith(".expected.json"):
+            continue
+        import_record(json.loads(path.read_text()), demo=True)
+        count += 1
+    return count

@@ -1,0 +1,46 @@
+"""Blueprints: each view parses the request, calls a service, renders a template."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from scorepad import sheets
+
+_TITLES = {
+    400: "That request could not be read",
+    403: "You are not allowed to do that",
+    404: "Page not found",
+    405: "That action is not available here",
+    422: "Please check what you entered",
+}
+
+
+def register(app: Flask) -> None:
+    """Attach every blueprint, template helpers, error pages and shared response headers."""
+    from scorepad.views import home, pwa
+
+    app.register_blueprint(home.bp)
+    app.register_blueprint(pwa.bp)
+    app.jinja_env.globals["describe_round"] = sheets.describe_round
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(error: CSRFError) -> tuple[str, int]:
+        message = "This form has expired. Reload the page and try again; nothing was saved."
+        return render_template("errors/error.html", code=400, title=_TITLES[400], message=message), 400
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> tuple[str, int]:
+        code = error.code or 500
+        title = _TITLES.get(code, error.name)
+        return render_template("errors/error.html", code=code, title=title,
+                               message=error.description), code
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        # A URL that can answer with a fragment must say so, or Back shows a bare fragment.
+        response.vary.add("HX-Request")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response

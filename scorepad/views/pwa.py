@@ -1,0 +1,61 @@
+"""Installable app: the web manifest, the service worker (served from the root scope), offline page."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, render_template, send_from_directory, url_for
+
+bp = Blueprint("pwa", __name__)
+
+# Bump when the cached shell changes, so phones drop the old copies.
+SHELL_VERSION = "scorepad-shell-1"
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """Describe the app for installation (name, icons, colours, start page)."""
+    def icon(name: str, size: str, purpose: str = "any") -> dict[str, str]:
+        return {"src": url_for("static", filename=f"icons/{name}"), "sizes": size,
+                "type": "image/png", "purpose": purpose}
+
+    data = {
+        "name": "Scorepad",
+        "short_name": "Scorepad",
+        "description": "Keep score for whist games: at the table, at home, at the club.",
+        "start_url": url_for("home.index"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f8fafc",
+        "theme_color": "#14532d",
+        "icons": [icon("icon-192.png", "192x192"), icon("icon-512.png", "512x512"),
+                  icon("maskable-512.png", "512x512", "maskable")],
+    }
+    response = current_app.json.response(data)
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, rendered so it can list the exact static URLs of the app shell."""
+    shell = [url_for("pwa.offline"), url_for("home.index")] + [
+        url_for("static", filename=f) for f in (
+            "css/app.css", "js/app.js", "vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-sse-2.2.4.min.js",
+            "icons/icon.svg", "icons/icon-192.png")
+    ]
+    body = render_template("pwa/sw.js", version=SHELL_VERSION, shell=shell)
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/offline")
+def offline() -> str:
+    """Shown by the service worker when a page is asked for with no connection."""
+    return render_template("pwa/offline.html")
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for it whatever the page says; answer rather than log a 404."""
+    return send_from_directory(current_app.static_folder or "static", "icons/icon-192.png", mimetype="image/png")

@@ -1,0 +1,27 @@
+"""The README keeps exactly two set-up commands, and CI runs the README's test command verbatim."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.+?)\n```", quick)
+
+
+def test_readme_has_exactly_two_one_line_commands() -> None:
+    commands = _commands()
+    assert len(commands) == 2
+    assert all("\n" not in c for c in commands)
+    assert "scorepad run" in commands[0]
+    assert "pytest" in commands[1]
+
+
+def test_ci_runs_the_readme_test_command_verbatim() -> None:
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert _commands()[1] in ci

@@ -1,0 +1,38 @@
+"""The in-process broker: fan-out per channel, SSE wire format, slow listeners never block."""
+
+from __future__ import annotations
+
+from scorepad.live import QUEUE_SIZE, Broker, Message
+
+
+def test_message_wire_format_has_one_data_line_per_html_line() -> None:
+    assert Message("sheet", "<p>a</p>\n<p>b</p>").encode() == "event: sheet\ndata: <p>a</p>\ndata: <p>b</p>\n\n"
+
+
+def test_publish_reaches_only_the_channel_subscribers() -> None:
+    broker = Broker()
+    a, b = broker.subscribe("game-1"), broker.subscribe("game-2")
+    assert broker.publish("game-1", "sheet", "x") == 1
+    assert a.queue.get_nowait().data == "x"
+    assert b.queue.empty()
+
+
+def test_stream_starts_with_a_comment_heartbeats_and_unsubscribes_on_close() -> None:
+    broker = Broker()
+    sub = broker.subscribe("c")
+    stream = sub.stream(heartbeat=0.01)
+    assert next(stream) == ": connected\n\n"
+    assert next(stream) == ": ping\n\n"
+    broker.publish("c", "sheet", "hello")
+    assert next(stream) == "event: sheet\ndata: hello\n\n"
+    stream.close()
+    assert broker.count("c") == 0
+
+
+def test_a_stalled_listener_keeps_the_newest_updates() -> None:
+    broker = Broker()
+    sub = broker.subscribe("c")
+    for i in range(QUEUE_SIZE + 5):
+        broker.publish("c", "sheet", str(i))
+    kept = [sub.queue.get_nowait().data for _ in range(sub.queue.qsize())]
+    assert len(kept) == QUEUE_SIZE and kept[-1] == str(QUEUE_SIZE + 4)
