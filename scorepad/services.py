@@ -12,7 +12,6 @@ from sqlalchemy import select
 
 from scorepad.extensions import db
 from scorepad.models import Game, Hand
-from scorepad.rules.base import ScoreSheet
 from scorepad.rules.record import Record, parse_record, score_record, to_json
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -55,17 +54,11 @@ def import_record(data: object, *, demo: bool = False) -> Game:
     return game
 
 
-def sheet_of(game: Game) -> ScoreSheet:
-    """Derive the score sheet of a stored game from its hands."""
-    return score_record(record_of(game))
-
-
-def demo_sheet(variant: str) -> tuple[Game, ScoreSheet] | None:
-    """The first demo game of `variant` with its sheet, for the variant page."""
-    game = db.session.scalars(
+def demo_game(variant: str) -> Game | None:
+    """The first demo game of `variant`, shown as a sample on the variant page."""
+    return db.session.scalars(
         select(Game).where(Game.variant == variant, Game.is_demo.is_(True)).order_by(Game.id)
     ).first()
-    return (game, sheet_of(game)) if game else None
 
 
 def load_demo_games(folder: Path = EXAMPLES_DIR) -> int:

@@ -77,3 +77,22 @@ def to_json(sheet: ScoreSheet) -> str:
     assert isinstance(data, dict)
     data["winner_names"] = [sheet.columns[i] for i in sheet.winners]
     return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def to_csv(sheet: ScoreSheet) -> str:
+    """The sheet as CSV: one row per hand with each column's points and running total."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["Hand", "Round", *(f"{c} {what}" for c in sheet.columns for what in ("points", "total")),
+                     "Note"])
+    for line in sheet.lines:
+        cells = [v for c in line.cells for v in (c.points, c.total)]
+        writer.writerow([line.number, describe_round(line.spec), *cells, line.note])
+    writer.writerow([])
+    writer.writerow(["Place", "Name", "Total", "Detail"])
+    for s in sheet.standings:
+        writer.writerow([s.rank, s.name, s.total, s.detail])
+    return out.getvalue()

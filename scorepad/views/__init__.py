@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from scorepad import sheets
+from scorepad import network, sheets
+from scorepad.rules.base import RuleError, RuleErrors
 
 _TITLES = {
     400: "That request could not be read",
@@ -17,13 +20,39 @@ _TITLES = {
 }
 
 
+def errors_by_field(error: RuleError | RuleErrors) -> dict[str, str]:
+    """Rule errors keyed by field, so each message is shown beside its control."""
+    found = error.errors if isinstance(error, RuleErrors) else (error,)
+    messages: dict[str, str] = {}
+    for e in found:
+        text = e.message[:1].upper() + e.message[1:]
+        messages[e.field] = f"{messages[e.field]} {text}" if e.field in messages else text
+    return messages
+
+
+def share_url(path: str) -> str:
+    """An absolute URL another phone can open: the LAN address when this page came via localhost."""
+    host = urlsplit(request.host_url)
+    if host.hostname in ("localhost", "127.0.0.1", "::1"):
+        addresses = network.lan_addresses()
+        if addresses:
+            port = f":{host.port}" if host.port else ""
+            return f"{host.scheme}://{addresses[0]}{port}{path}"
+    return request.host_url.rstrip("/") + path
+
+
 def register(app: Flask) -> None:
     """Attach every blueprint, template helpers, error pages and shared response headers."""
-    from scorepad.views import home, pwa
+    from scorepad.views import games, home, pwa
 
     app.register_blueprint(home.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(pwa.bp)
+    from scorepad.presenters import TEMPLATE_GLOBALS
+
     app.jinja_env.globals["describe_round"] = sheets.describe_round
+    app.jinja_env.globals.update(TEMPLATE_GLOBALS)
+    app.jinja_env.filters["with_prefix"] = lambda mapping, prefix: [k for k in mapping if k.startswith(prefix)]
 
     @app.errorhandler(CSRFError)
     def _csrf_error(error: CSRFError) -> tuple[str, int]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, session
 
-from scorepad import services
+from scorepad import games, services
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
 from scorepad.rules.base import describe_options, resolve_options
 
@@ -13,8 +13,12 @@ bp = Blueprint("home", __name__)
 
 @bp.get("/")
 def index() -> str:
-    """List the variants with a summary of each one's scoring."""
-    return render_template("home/index.html", variants=all_variants())
+    """Games in progress and recent games, a way to start one, and the variants' scoring."""
+    mine = set(session.get("my_games", []))
+    listed = [(games.view(g), g.scorer_token in mine) for g in games.recent_games()]
+    return render_template("home/index.html", variants=all_variants(),
+                           in_progress=[(v, m) for v, m in listed if not v.state.over],
+                           finished=[(v, m) for v, m in listed if v.state.over])
 
 
 @bp.get("/variants/<key>")
@@ -27,5 +31,6 @@ def variant(key: str) -> str:
     except RuleError:
         abort(404)
     defaults = describe_options(rules.option_specs, resolve_options(rules.option_specs, {}))
-    sample = services.demo_sheet(key)
+    demo = services.demo_game(key)
+    sample = games.view(demo) if demo else None
     return render_template("home/variant.html", variant=rules, defaults=defaults, sample=sample)

@@ -32,3 +32,42 @@ if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/" });
   });
 }
+
+// Steppers (− count +), the "tricks to share out" counter, recent-name chips, Whist's other side.
+document.addEventListener("click", function (event) {
+  var step = event.target.closest("[data-step]");
+  if (step) {
+    var input = step.closest("[data-stepper]").querySelector("input");
+    var next = (parseInt(input.value, 10) || 0) + parseInt(step.dataset.step, 10);
+    var max = input.max === "" ? Infinity : parseInt(input.max, 10);
+    input.value = Math.max(0, Math.min(max, next));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    return;
+  }
+  var fill = event.target.closest("[data-fill-name]");
+  if (fill) {
+    var empty = Array.prototype.find.call(document.querySelectorAll('input[name^="name."]'), function (i) { return !i.value.trim(); });
+    if (empty) { empty.value = fill.dataset.fillName; empty.focus(); }
+  }
+});
+
+function updateCounts(root) {
+  (root || document).querySelectorAll("[data-count-total]").forEach(function (form) {
+    var out = form.querySelector("[data-remaining] output");
+    if (!out) return;
+    var sum = 0;
+    form.querySelectorAll('input[name^="tricks."]').forEach(function (i) { sum += parseInt(i.value, 10) || 0; });
+    var left = parseInt(form.dataset.countTotal, 10) - sum;
+    out.textContent = left;
+    out.parentElement.classList.toggle("off", left !== 0);
+  });
+  (root || document).querySelectorAll("[data-whist]").forEach(function (form) {
+    var chosen = form.querySelector('input[name="tricks"]:checked');
+    var other = form.querySelector("[data-other-side]");
+    if (chosen && other) other.textContent = other.dataset.team + " took " + (13 - parseInt(chosen.value, 10)) + ".";
+  });
+}
+document.addEventListener("input", function () { updateCounts(); });
+document.addEventListener("change", function () { updateCounts(); });
+document.addEventListener("DOMContentLoaded", function () { updateCounts(); });
+document.addEventListener("htmx:afterSwap", function () { updateCounts(); });

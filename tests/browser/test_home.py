@@ -25,7 +25,7 @@ def test_home_and_variant_page_fit_a_320px_phone(app: Flask, live_server: str, b
 
     page.get_by_role("link", name="Australian Whist").click()
     expect(page.get_by_role("heading", name="A sample score sheet")).to_be_visible()
-    expect(page.get_by_text("Final standings")).to_be_visible()
+    expect(page.get_by_role("heading", name="Final totals")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.screenshot(path=str(screenshot_dir / "variant-australian-320.png"), full_page=True)
     context.close()

@@ -44,4 +44,4 @@ def test_variant_page_renders_a_demo_sheet_from_the_database(app: Flask, client:
         assert services.load_demo_games() == 0  # loading twice adds nothing
     for variant in all_variants():
         page = client.get(f"/variants/{variant.key}").get_data(as_text=True)
-        assert "Final standings" in page, variant.key
+        assert "Final totals" in page, variant.key

@@ -1,0 +1,95 @@
+"""Entry adapters: turn the taps on a hand's form into the raw entry the rules engine reads.
+
+Each variant's screen differs (bids then tricks, tricks per side, an auction then books), so each
+has an adapter with its template; the games views stay variant-blind and ask `adapter_for(key)`.
+An adapter only reshapes form fields into the record format: every rule is checked by the rules
+engine when the service stores the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from scorepad.rules.base import RawHand, RuleError, RuleErrors
+
+if TYPE_CHECKING:
+    from scorepad.games import GameView
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Keep this as the partly entered hand (bids so far, a trump); None clears it."""
+
+    data: dict[str, object] | None
+
+
+@dataclass(frozen=True)
+class Complete:
+    """Finish the hand: this is merged over the pending part and checked by the rules."""
+
+    entry: dict[str, object]
+
+
+class Adapter(Protocol):
+    template: str  # the hand panel for the current hand
+    edit_template: str  # the correction form of a recorded hand
+    partnerships: bool  # two teams of two (four seats) rather than individual players
+    player_range: tuple[int, int]  # how many players may play
+
+    def context(self, view: GameView) -> dict[str, object]:
+        """What the hand panel shows beyond the game state (choices, reasons)."""
+
+    def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
+        """Read one action on the current hand (a bid, a trump, the result)."""
+
+    def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
+        """Read a whole corrected hand from the correction form."""
+
+
+def form_int(form: Mapping[str, str], name: str, field: str, what: str,
+             low: int = 0, high: int | None = None) -> int:
+    """A whole number from the form, or a RuleError naming the field."""
+    raw = (form.get(name) or "").strip()
+    if not raw:
+        raise RuleError(field, f"choose {what}")
+    try:
+        value = int(raw)
+    except ValueError:
+        raise RuleError(field, f"{what} must be a whole number") from None
+    if value < low or (high is not None and value > high):
+        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise RuleError(field, f"{what} must be {bound}")
+    return value
+
+
+def form_ints(form: Mapping[str, str], prefix: str, names: tuple[str, ...], what: str,
+              high: int) -> list[int]:
+    """One whole number per player (`prefix.0`, `prefix.1`, ...), all errors reported together."""
+    values: list[int] = []
+    errors: list[RuleError] = []
+    for i, name in enumerate(names):
+        try:
+            values.append(form_int(form, f"{prefix}.{i}", f"{prefix}.{i}", f"{name}'s {what}", 0, high))
+        except RuleError as e:
+            errors.append(e)
+    if errors:
+        raise RuleErrors(errors)
+    return values
+
+
+def adapter_for(variant: str) -> Adapter:
+    """The adapter of a variant that can be played as a home game; KeyError otherwise."""
+    from scorepad.entry import bid_whist, bids_tricks, whist
+
+    adapters: dict[str, Adapter] = {
+        "nomination": bids_tricks.BidsAndTricks(player_range=(3, 7)),
+        "australian": bids_tricks.BidsAndTricks(player_range=(2, 7)),
+        "whist": whist.ADAPTER,
+        "bid_whist": bid_whist.ADAPTER,
+    }
+    return adapters[variant]
+
+
+HOME_VARIANTS = ("whist", "bid_whist", "nomination", "australian")

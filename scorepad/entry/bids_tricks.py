@@ -1,0 +1,111 @@
+"""Nomination and Australian Whist: a trump if the table turns one up, bids in turn, then tricks.
+
+Bids are tapped one player at a time in bidding order and kept as the pending part of the hand,
+so a refresh or a second phone shows exactly where the bidding stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from scorepad.entry import Complete, Pending, form_int, form_ints
+from scorepad.rules.base import RawHand, RoundKind, RuleError, RuleErrors
+from scorepad.rules.cards import Trump
+
+if TYPE_CHECKING:
+    from scorepad.games import GameView
+
+TRUMP_CHOICES = (Trump.HEARTS, Trump.DIAMONDS, Trump.CLUBS, Trump.SPADES, Trump.NO_TRUMPS)
+
+
+def _remote(view: GameView) -> bool:
+    return bool(view.setup.options.values.get("remote", False))
+
+
+class BidsAndTricks:
+    template = "games/entry/_bids_tricks.html"
+    edit_template = "games/entry/_bids_tricks_edit.html"
+    partnerships = False
+
+    def __init__(self, player_range: tuple[int, int]) -> None:
+        self.player_range = player_range
+
+    def context(self, view: GameView) -> dict[str, object]:
+        """The bids so far in bidding order, and why a value is refused to the last bidder."""
+        state, spec = view.state, view.state.next_round
+        players = view.setup.players
+        bids = list((view.game.pending or {}).get("bids") or [])
+        reason = ""
+        if state.forbidden_bid is not None and state.to_act is not None and spec is not None:
+            reason = (f"{players[state.to_act]} bids last and may not bid {state.forbidden_bid}: "
+                      f"the bids would add up to {spec.cards}, the number of tricks.")
+        order: list[int] = []
+        if spec is not None and spec.first_bidder is not None:
+            order = [(spec.first_bidder + i) % len(players) for i in range(len(players))]
+        made = [(players[s], bids[s]) for s in order if s < len(bids) and bids[s] is not None]
+        return {"trumps": TRUMP_CHOICES, "bids_made": made, "forbidden_reason": reason,
+                "remote": _remote(view), "pending_trump": (view.game.pending or {}).get("trump")}
+
+    def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
+        pending = dict(view.game.pending or {})
+        spec = view.state.next_round
+        if spec is None:
+            raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+        players = view.setup.players
+        if action == "trump":
+            pending["trump"] = _trump(form.get("trump"))
+            return Pending(pending)
+        if action == "bid":
+            seat = view.state.to_act
+            if seat is None:
+                raise RuleErrors([RuleError("bids", "all the bids are in: enter the tricks")])
+            bid = form_int(form, "bid", f"bids.{seat}", f"{players[seat]}'s bid", 0, spec.cards)
+            bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
+            bids += [None] * (len(players) - len(bids))
+            bids[seat] = bid
+            pending["bids"] = bids
+            return Pending(pending)
+        if action == "unbid":
+            return Pending(_without_last_bid(pending, spec.first_bidder, len(players)))
+        if action == "result":
+            entry: dict[str, object] = {"tricks": form_ints(form, "tricks", players, "tricks", spec.cards)}
+            if _remote(view):
+                entry["shared"] = form_ints(form, "shared", players, "shared tricks", spec.cards)
+            return Complete(entry)
+        raise RuleErrors([RuleError("action", f"'{action}' is not something this screen can do")])
+
+    def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
+        spec = view.sheet.lines[number - 1].spec
+        players = view.setup.players
+        entry: dict[str, object] = {}
+        if form.get("trump"):
+            entry["trump"] = _trump(form.get("trump"))
+        if spec.kind is not RoundKind.MISERE:
+            entry["bids"] = form_ints(form, "bids", players, "bid", spec.cards)
+        entry["tricks"] = form_ints(form, "tricks", players, "tricks", spec.cards)
+        if _remote(view):
+            entry["shared"] = form_ints(form, "shared", players, "shared tricks", spec.cards)
+        return entry
+
+
+def _trump(raw: str | None) -> str:
+    codes = {t.value for t in TRUMP_CHOICES}
+    if raw not in codes:
+        raise RuleErrors([RuleError("trump", "choose the trump: hearts, diamonds, clubs, spades or no trumps")])
+    return raw
+
+
+def _without_last_bid(pending: dict[str, object], first_bidder: int | None, seats: int) -> dict[str, object] | None:
+    """Take back the latest bid in bidding order (the one tapped last)."""
+    bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
+    if first_bidder is None or not any(b is not None for b in bids):
+        raise RuleErrors([RuleError("bids", "there is no bid to take back")])
+    order = [(first_bidder + i) % seats for i in range(seats)]
+    last = [s for s in order if s < len(bids) and bids[s] is not None][-1]
+    bids[last] = None
+    rest = {**pending, "bids": bids}
+    if not any(b is not None for b in bids):
+        del rest["bids"]
+    return rest or None
+

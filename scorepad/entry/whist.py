@@ -1,0 +1,80 @@
+"""Classic Whist: the trump turned up (unless the sequence fixes it), tricks, honours held.
+
+The scorer taps one side's tricks; the other side's are the rest of the 13, so they cannot
+disagree. Honours are one choice (who held three or four), so both sides can never claim them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from scorepad.entry import Complete, Pending, form_int
+from scorepad.rules.base import RawHand, RoundSpec, RuleError, RuleErrors
+from scorepad.rules.cards import SUITS
+
+if TYPE_CHECKING:
+    from scorepad.games import GameView
+
+TRICKS = 13
+
+
+def honour_choices(teams: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(value, label) for the honours question: nobody, or a side with three or all four."""
+    choices = [("", "Split 2-2, or not claimed")]
+    for t, name in enumerate(teams):
+        choices += [(f"{t}-4", f"{name}: all four"), (f"{t}-3", f"{name}: three")]
+    return choices
+
+
+class WhistEntry:
+    template = "games/entry/_whist.html"
+    edit_template = "games/entry/_whist_edit.html"
+    partnerships = True
+    player_range = (4, 4)
+
+    def context(self, view: GameView) -> dict[str, object]:
+        return {"honour_choices": honour_choices(view.setup.columns), "suits": SUITS,
+                "honours_on": view.setup.options.get_bool("honours")}
+
+    def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
+        spec = view.state.next_round
+        if spec is None:
+            raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+        if action != "result":
+            raise RuleErrors([RuleError("action", f"'{action}' is not something this screen can do")])
+        return Complete(self._read(view, spec, form))
+
+    def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
+        return self._read(view, view.sheet.lines[number - 1].spec, form)
+
+    def _read(self, view: GameView, spec: RoundSpec, form: Mapping[str, str]) -> dict[str, object]:
+        teams = view.setup.columns
+        errors: list[RuleError] = []
+        entry: dict[str, object] = {}
+        try:
+            first = form_int(form, "tricks", "tricks", f"the tricks {teams[0]} took", 0, TRICKS)
+            entry["tricks"] = [first, TRICKS - first]
+        except RuleError as e:
+            errors.append(e)
+        trump = form.get("trump") or ""
+        if trump:
+            if trump not in {s.value for s in SUITS}:
+                errors.append(RuleError("trump", "choose the trump turned up: hearts, diamonds, clubs or spades"))
+            entry["trump"] = trump
+        honours = form.get("honours") or ""
+        if honours:
+            side, _, count = honours.partition("-")
+            if side not in ("0", "1") or count not in ("3", "4"):
+                errors.append(RuleError("honours", "choose who held the honours"))
+            else:
+                held = [0, 0]
+                held[int(side)] = int(count)
+                held[1 - int(side)] = 4 - int(count)
+                entry["honours"] = held
+        if errors:
+            raise RuleErrors(errors)
+        return entry
+
+
+ADAPTER = WhistEntry()

@@ -1,0 +1,180 @@
+"""Home games: every write to a game goes through here, and every read is derived by the rules.
+
+The functions take rows and raw entries (JSON mappings exactly as the rules engine reads them),
+check them with the variant's rules before anything is stored, and commit once per action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from scorepad.extensions import db
+from scorepad.models import Game, Hand, utcnow
+from scorepad.rules import get_variant
+from scorepad.rules.base import GameState, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
+from scorepad.rules.record import parse_record
+from scorepad.services import record_of
+
+
+class AlreadyRecorded(Exception):
+    """A hand was submitted again (double tap, resent form): it is refused, never counted twice."""
+
+    def __init__(self, number: int, entry: Mapping[str, object]) -> None:
+        super().__init__(f"Hand {number} is already recorded.")
+        self.number = number
+        self.entry = entry
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game with everything the pages show, derived from its rows in one go."""
+
+    game: Game
+    variant: Variant
+    setup: Setup
+    sheet: ScoreSheet
+    state: GameState
+
+    @property
+    def hands(self) -> list[RawHand]:
+        return [h.entry for h in self.game.hands]
+
+
+def _setup(game: Game) -> Setup:
+    return parse_record({**record_of(game), "hands": []}).setup
+
+
+def view(game: Game) -> GameView:
+    """Score the game and work out what comes next."""
+    variant = get_variant(game.variant)
+    setup = _setup(game)
+    hands = [h.entry for h in game.hands]
+    sheet = variant.score(setup, hands)
+    state = variant.state(setup, hands, game.pending)
+    return GameView(game, variant, setup, sheet, state)
+
+
+def create(record: Mapping[str, object]) -> Game:
+    """Start a game from a set-up (a game record with no hands); RuleErrors name bad fields."""
+    parsed = parse_record({**record, "hands": []})
+    options = parsed.setup.options.as_json()
+    game = Game(
+        variant=parsed.setup.variant,
+        title=parsed.title,
+        options=options,
+        players=list(parsed.setup.players),
+        teams=[{"name": t.name, "players": list(t.players)} for t in parsed.setup.teams],
+        first_dealer=parsed.setup.first_dealer,
+    )
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def by_scorer_token(token: str) -> Game | None:
+    return db.session.scalars(select(Game).where(Game.scorer_token == token)).first()
+
+
+def by_public_id(public_id: str) -> Game | None:
+    return db.session.scalars(select(Game).where(Game.public_id == public_id)).first()
+
+
+def set_pending(game: Game, pending: Mapping[str, object] | None) -> GameView:
+    """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it."""
+    if view(game).state.over:
+        raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+    variant = get_variant(game.variant)
+    variant.state(_setup(game), [h.entry for h in game.hands], pending)  # raises on an illegal bid
+    game.pending = dict(pending) if pending else None
+    db.session.commit()
+    return view(game)
+
+
+def enter_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
+    """Record hand `number` (pending part + `entry`); a hand already recorded is refused."""
+    existing = next((h for h in game.hands if h.number == number), None)
+    if existing is not None:
+        raise AlreadyRecorded(number, existing.entry)
+    if number != len(game.hands) + 1:
+        raise RuleErrors([RuleError("number", f"Hand {number} cannot be entered yet: "
+                                              f"hand {len(game.hands) + 1} comes first.")])
+    current = view(game)
+    if current.state.over:
+        raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+    hand = {**(game.pending or {}), **entry}
+    current.variant.check_hand(current.setup, current.hands, hand)
+    game.hands.append(Hand(number=number, entry=hand))
+    game.pending = None
+    db.session.commit()
+    return view(game)
+
+
+def undo(game: Game) -> str:
+    """Take back the last thing entered: a pending part first, else the last hand."""
+    if game.pending:
+        game.pending = None
+        db.session.commit()
+        return "The bids of the current hand were cleared."
+    if not game.hands:
+        raise RuleErrors([RuleError("hand", "There is nothing to undo yet.")])
+    last = game.hands.pop()
+    db.session.delete(last)
+    db.session.commit()
+    return f"Hand {last.number} was taken back."
+
+
+def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
+    """Replace hand `number`; every later hand is re-scored, and must still be legal after it."""
+    hand = next((h for h in game.hands if h.number == number), None)
+    if hand is None:
+        raise RuleErrors([RuleError("number", f"There is no hand {number} to correct.")])
+    variant = get_variant(game.variant)
+    setup = _setup(game)
+    before = [h.entry for h in game.hands if h.number < number]
+    variant.check_hand(setup, before, entry)
+    after = [dict(entry) if h.number == number else h.entry for h in game.hands]
+    try:
+        variant.score(setup, after)
+    except RuleErrors as e:
+        raise RuleErrors([RuleError(e.errors[0].field,
+                                    f"this correction makes a later hand impossible ({e.errors[0]})")]) from e
+    hand.entry = dict(entry)
+    hand.corrected_at = utcnow()
+    db.session.commit()
+    return view(game)
+
+
+def delete(game: Game) -> None:
+    db.session.delete(game)
+    db.session.commit()
+
+
+def rematch(game: Game) -> Game:
+    """A new game with the same players and options; the deal moves on to the next dealer."""
+    seats = len(game.players) if game.players else 4
+    record = {**record_of(game), "hands": [], "first_dealer": (game.first_dealer + 1) % seats}
+    new = create(record)
+    new.rematch_of_id = game.id
+    db.session.commit()
+    return new
+
+
+def recent_games(limit: int = 20) -> list[Game]:
+    """The latest games on this server (demo games left out), newest activity first."""
+    return list(db.session.scalars(select(Game).where(Game.is_demo.is_(False))
+                                   .order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit)))
+
+
+def recent_names(limit: int = 12) -> list[str]:
+    """Names used in recent games, newest first, to offer when starting a game."""
+    names: list[str] = []
+    for game in db.session.scalars(select(Game).where(Game.is_demo.is_(False))
+                                   .order_by(Game.created_at.desc()).limit(20)):
+        candidates = list(game.players) + [p for t in game.teams for p in t.get("players", [])]
+        for name in candidates:
+            if name not in names:
+                names.append(name)
+    return names[:limit]

@@ -1,0 +1,123 @@
+"""Formatting helpers for templates: seat names, trump words, the running-totals chart, QR codes.
+
+They only present what the rules engine derived; none of them computes a score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import qrcode
+from markupsafe import Markup, escape
+from qrcode.image.svg import SvgPathImage
+
+from scorepad.entry import adapter_for
+from scorepad.rules.base import OptionValue, ScoreSheet, Setup, Variant
+from scorepad.rules.cards import Trump
+
+if TYPE_CHECKING:
+    from scorepad.games import GameView
+
+# Colour-blind-safe palette (Okabe-Ito), readable on light and dark backgrounds.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7F7F7F")
+
+
+def seat_names_of(setup: Setup) -> list[str]:
+    """Who sits in each seat: players, or for partnerships team 0, team 1, team 0, team 1."""
+    if setup.players:
+        return list(setup.players)
+    names = []
+    for seat in range(4):
+        team = setup.teams[seat % 2]
+        names.append(team.players[seat // 2] if len(team.players) > seat // 2 else f"{team.name} {seat // 2 + 1}")
+    return names
+
+
+def seat_names(view: GameView) -> list[str]:
+    return seat_names_of(view.setup)
+
+
+def seat_team(view: GameView, seat: int | None) -> str:
+    """The team a seat plays for (partnership games)."""
+    return view.setup.teams[(seat or 0) % 2].name if view.setup.teams else ""
+
+
+def trump_label(trump: Trump | str) -> str:
+    trump = Trump(trump)
+    return trump.label if not trump.is_suit else f"{trump.symbol} {trump.label}"
+
+
+def one_liner(variant: Variant) -> str:
+    """The first sentence of a variant's summary."""
+    first, _, _ = variant.summary.partition(". ")
+    return first.rstrip(".") + "."
+
+
+def options_summary(variant: Variant, options: Mapping[str, OptionValue | str]) -> str:
+    changed = [s.label for s in variant.option_specs if options.get(s.key, s.default) != s.default]
+    if not changed:
+        return "the usual rules (tap to change)"
+    return "changed: " + ", ".join(changed)
+
+
+def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
+    """Running totals as a line per column, with a legend: server-rendered, no script."""
+    lines = sheet.lines
+    totals = [[0] + [line.cells[c].total for line in lines] for c in range(len(sheet.columns))]
+    low, high = min(min(t) for t in totals), max(max(t) for t in totals)
+    span = (high - low) or 1
+    pad_l, pad_r, pad_t, pad_b = 36, 8, 8, 20
+    plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
+    steps = max(len(lines), 1)
+
+    def x(i: int) -> float:
+        return pad_l + plot_w * i / steps
+
+    def y(v: int) -> float:
+        return pad_t + plot_h * (high - v) / span
+
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet">',
+             f'<title id="chart-title">Running totals after {len(lines)} hands: '
+             + escape(", ".join(f"{s.name} {s.total}" for s in sheet.standings)) + '</title>',
+             f'<line x1="{pad_l}" y1="{y(low):.1f}" x2="{width - pad_r}" y2="{y(low):.1f}" class="axis"/>',
+             f'<text x="{pad_l - 4}" y="{y(high) + 4:.1f}" text-anchor="end" class="tick">{high}</text>',
+             f'<text x="{pad_l - 4}" y="{y(low) + 4:.1f}" text-anchor="end" class="tick">{low}</text>',
+             f'<text x="{width - pad_r}" y="{height - 4}" text-anchor="end" class="tick">hand {len(lines)}</text>']
+    if low < 0 < high:
+        parts.append(f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" class="zero"/>')
+    for c, series in enumerate(totals):
+        colour = PALETTE[c % len(PALETTE)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(series))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
+                     f'stroke-linejoin="round"/>')
+    parts.append("</svg>")
+    legend = "".join(f'<li><span class="swatch" style="background:{PALETTE[c % len(PALETTE)]}"></span>'
+                     f"{escape(name)}</li>" for c, name in enumerate(sheet.columns))
+    return Markup("".join(parts) + f'<ul class="legend" role="list">{legend}</ul>')
+
+
+def qr_svg(url: str) -> Markup:
+    """A QR code for `url` as inline SVG (no image library needed)."""
+    image = qrcode.make(url, image_factory=SvgPathImage, box_size=10, border=2)
+    svg = image.to_string(encoding="unicode")
+    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="QR code for {escape(url)}" ', 1))
+
+
+def entry_context(view: GameView) -> dict[str, object]:
+    return adapter_for(view.game.variant).context(view)
+
+
+def entry_template(view: GameView) -> str:
+    return adapter_for(view.game.variant).template
+
+
+def edit_template(view: GameView) -> str:
+    return adapter_for(view.game.variant).edit_template
+
+
+TEMPLATE_GLOBALS = {f.__name__: f for f in (
+    seat_names, seat_team, trump_label, one_liner, options_summary, chart_svg, qr_svg,
+    entry_context, entry_template, edit_template,
+)}

@@ -1,0 +1,110 @@
+"""The new-game form: what was typed, kept across add/remove taps, turned into a game record.
+
+Option values arrive as text from the form (checkboxes, selects, number fields); they are turned
+into JSON values here and then validated, with their messages, by the rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from scorepad.entry import adapter_for
+from scorepad.rules.base import OptionSpec, OptionValue, RuleError, RuleErrors, Variant
+
+DEFAULT_NAMES = ("", "", "", "")
+DEFAULT_TEAMS = ("Us", "Them")
+
+
+def _option_from_form(spec: OptionSpec, form: Mapping[str, str]) -> OptionValue | str:
+    key = f"opt.{spec.key}"
+    if isinstance(spec.default, bool):
+        return form.get(key) == "on"
+    raw = (form.get(key) or "").strip()
+    if isinstance(spec.default, str):
+        return raw or spec.default
+    if isinstance(spec.default, int):
+        return int(raw) if raw.lstrip("-").isdigit() else raw
+    parts = [p.strip() for p in raw.replace(";", ",").split(",") if p.strip()]
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) and parts else raw
+
+
+@dataclass
+class SetupForm:
+    variant: Variant
+    names: list[str] = field(default_factory=list)  # players, or the four seats of a partnership game
+    teams: list[str] = field(default_factory=list)
+    first_dealer: int = 0
+    title: str = ""
+    options: dict[str, OptionValue | str] = field(default_factory=dict)
+
+    @property
+    def partnerships(self) -> bool:
+        return adapter_for(self.variant.key).partnerships
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        return adapter_for(self.variant.key).player_range
+
+    @classmethod
+    def from_request(cls, variant: Variant, form: Mapping[str, str] | None) -> SetupForm:
+        """The form as posted, or the defaults for a first visit."""
+        partnerships = adapter_for(variant.key).partnerships
+        if form is None:
+            names = list(DEFAULT_NAMES)
+            options: dict[str, OptionValue | str] = {s.key: s.default for s in variant.option_specs}
+            return cls(variant, names, list(DEFAULT_TEAMS) if partnerships else [], 0, "", options)
+        count = len([k for k in form if k.startswith("name.")])
+        names = [form.get(f"name.{i}", "") for i in range(count)]
+        teams = [form.get(f"team.{i}", "") for i in range(2)] if partnerships else []
+        dealer = form.get("first_dealer", "0")
+        options = {s.key: _option_from_form(s, form) for s in variant.option_specs}
+        return cls(variant, names, teams, int(dealer) if dealer.isdigit() else 0,
+                   form.get("title", "").strip(), options)
+
+    def apply(self, action: str) -> None:
+        """Add or remove a player row (individual variants only)."""
+        low, high = self.player_range
+        if action == "add" and len(self.names) < high:
+            self.names.append("")
+        elif action.startswith("remove-") and len(self.names) > low:
+            index = int(action.removeprefix("remove-") or -1)
+            if 0 <= index < len(self.names):
+                del self.names[index]
+                if self.first_dealer >= len(self.names):
+                    self.first_dealer = 0
+
+    def seat_labels(self) -> list[str]:
+        """What to call each seat in the first-dealer choice."""
+        if not self.partnerships:
+            return [n.strip() or f"Player {i + 1}" for i, n in enumerate(self.names)]
+        teams = [t.strip() or d for t, d in zip(self.teams, DEFAULT_TEAMS)]
+        return [self.names[s].strip() or f"{teams[s % 2]} {s // 2 + 1}" for s in range(4)]
+
+    def record(self) -> dict[str, object]:
+        """The set-up as a game record with no hands, for the rules engine to check."""
+        errors: list[RuleError] = []
+        options: dict[str, object] = {}
+        for spec in self.variant.option_specs:
+            value = self.options.get(spec.key, spec.default)
+            if isinstance(value, str) and not isinstance(spec.default, str):
+                errors.append(RuleError(f"options.{spec.key}", f"{spec.label} must be a whole number"
+                                        + (" or a list of them" if isinstance(spec.default, tuple) else "")))
+                continue
+            options[spec.key] = list(value) if isinstance(value, tuple) else value
+        if errors:
+            raise RuleErrors(errors)
+        record: dict[str, object] = {"variant": self.variant.key, "options": options,
+                                     "first_dealer": self.first_dealer}
+        if self.title:
+            record["title"] = self.title
+        if self.partnerships:
+            teams = [t.strip() or d for t, d in zip(self.teams, DEFAULT_TEAMS)]
+            named = [n.strip() for n in self.names[:4]]
+            record["teams"] = [
+                {"name": teams[t], "players": [named[t], named[t + 2]] if named[t] or named[t + 2] else []}
+                for t in range(2)
+            ]
+        else:
+            record["players"] = [n.strip() or f"Player {i + 1}" for i, n in enumerate(self.names)]
+        return record

@@ -1,0 +1,239 @@
+"""Home games: start a game, enter hands by tapping, correct them, share a live read-only view.
+
+Two links per game: the scorer's (`/g/<scorer_token>`, may write) and the spectators'
+(`/w/<public_id>`, read-only, updated live by server-sent events).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
+                   session, stream_with_context, url_for)
+from flask_htmx import make_response as htmx_response
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorepad import games, live, setup_form, sheets
+from scorepad.entry import HOME_VARIANTS, Complete, adapter_for
+from scorepad.extensions import htmx
+from scorepad.models import Game
+from scorepad.rules import get_variant
+from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.views import errors_by_field, share_url
+
+bp = Blueprint("games", __name__)
+MY_GAMES = "my_games"  # scorer tokens of the games started on this device (signed cookie)
+
+
+def _scorer_game(token: str) -> Game:
+    game = games.by_scorer_token(token)
+    if game is None:
+        abort(404, description="There is no game at this link. It may have been deleted.")
+    return game
+
+
+def _remember(game: Game) -> None:
+    mine = [t for t in session.get(MY_GAMES, []) if t != game.scorer_token]
+    session[MY_GAMES] = [game.scorer_token, *mine][:30]
+    session.permanent = True
+
+
+def _publish(game: Game) -> None:
+    """Push the spectators' live fragment of `game` to everyone watching it."""
+    view = games.view(game)
+    html = render_template("games/_live.html", gv=view, can_edit=False)
+    live.broker().publish(f"game:{game.public_id}", "update", html)
+
+
+# --------------------------------------------------------------------------- starting a game
+
+
+@bp.get("/new")
+def new() -> str:
+    """Pick a variant."""
+    return render_template("games/new.html", variants=[get_variant(k) for k in HOME_VARIANTS])
+
+
+@bp.route("/new/<key>", methods=["GET", "POST"])
+def setup(key: str) -> str | BaseResponse | tuple[str, int]:
+    """Players (or teams), options and first dealer; add/remove players without losing what was typed."""
+    if key not in HOME_VARIANTS:
+        abort(404, description=f"There is no home game called '{key}'.")
+    variant = get_variant(key)
+    form = setup_form.SetupForm.from_request(variant, request.form if request.method == "POST" else None)
+    errors: dict[str, str] = {}
+    if request.method == "POST" and request.form.get("action") == "start":
+        try:
+            game = games.create(form.record())
+        except (RuleError, RuleErrors) as e:
+            errors = errors_by_field(e)
+        else:
+            _remember(game)
+            return redirect(url_for("games.play", token=game.scorer_token), code=303)
+    elif request.method == "POST":
+        form.apply(request.form.get("action", ""))
+    context = dict(variant=variant, form=form, errors=errors, recent=games.recent_names())
+    template = "games/_setup_form.html" if htmx and not htmx.history_restore_request else "games/setup.html"
+    return render_template(template, **context), (422 if errors else 200)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+@bp.get("/g/<token>")
+def play(token: str) -> str:
+    """The scorer's page: the current hand, running totals, the sheet."""
+    game = _scorer_game(token)
+    _remember(game)
+    return render_template("games/play.html", gv=games.view(game), can_edit=True, errors={})
+
+
+@bp.post("/g/<token>/entry")
+def entry(token: str) -> Response | BaseResponse | str | tuple[str, int]:
+    """One action on the current hand: a trump, a bid, taking a bid back, or the result."""
+    game = _scorer_game(token)
+    view = games.view(game)
+    errors: dict[str, str] = {}
+    notice = ""
+    status = 200
+    try:
+        step = adapter_for(game.variant).apply(view, request.form.get("action", ""), request.form)
+        if isinstance(step, Complete):
+            number = int(request.form.get("number", "0") or 0)
+            view = games.enter_hand(game, number, step.entry)
+            notice = f"Hand {number} saved."
+        else:
+            view = games.set_pending(game, step.data)
+        _publish(game)
+    except games.AlreadyRecorded as e:
+        notice = f"Hand {e.number} was already saved; it was not counted twice."
+        view = games.view(game)
+        status = 409
+    except (RuleError, RuleErrors) as e:
+        errors = errors_by_field(e)
+        status = 422
+    if not htmx:
+        return redirect(url_for("games.play", token=token), code=303)
+    html = render_template("games/_play_body.html", gv=view, can_edit=True, errors=errors,
+                           notice=notice, form=request.form)
+    return html, status
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> BaseResponse | tuple[str, int] | str:
+    """Take back the last entry: the bids of the current hand, else the last hand."""
+    game = _scorer_game(token)
+    errors: dict[str, str] = {}
+    notice = ""
+    try:
+        notice = games.undo(game)
+        _publish(game)
+    except RuleErrors as e:
+        errors = errors_by_field(e)
+    if not htmx:
+        return redirect(url_for("games.play", token=token), code=303)
+    html = render_template("games/_play_body.html", gv=games.view(game), can_edit=True,
+                           errors=errors, notice=notice, form={})
+    return html, (422 if errors else 200)
+
+
+@bp.route("/g/<token>/hands/<int:number>", methods=["GET", "POST"])
+def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
+    """Correct a recorded hand; every later hand is re-scored."""
+    game = _scorer_game(token)
+    view = games.view(game)
+    if not 1 <= number <= len(game.hands):
+        abort(404, description=f"There is no hand {number} in this game.")
+    adapter = adapter_for(game.variant)
+    entry = game.hands[number - 1].entry
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            games.correct_hand(game, number, adapter.parse_edit(view, number, request.form))
+        except (RuleError, RuleErrors) as e:
+            errors = errors_by_field(e)
+        else:
+            _publish(game)
+            return redirect(url_for("games.play", token=token, _anchor=f"hand-{number}"), code=303)
+    return render_template("games/edit_hand.html", gv=view, number=number, entry=entry,
+                           errors=errors, form=request.form), (422 if errors else 200)
+
+
+@bp.route("/g/<token>/delete", methods=["GET", "POST"])
+def delete(token: str) -> str | BaseResponse:
+    """Ask first; delete only on the confirming POST."""
+    game = _scorer_game(token)
+    if request.method == "POST":
+        games.delete(game)
+        session[MY_GAMES] = [t for t in session.get(MY_GAMES, []) if t != token]
+        return redirect(url_for("home.index", deleted=1), code=303)
+    return render_template("games/delete.html", gv=games.view(game))
+
+
+@bp.post("/g/<token>/rematch")
+def rematch(token: str) -> BaseResponse:
+    """Same players and options, the next dealer."""
+    new_game = games.rematch(_scorer_game(token))
+    _remember(new_game)
+    return redirect(url_for("games.play", token=new_game.scorer_token), code=303)
+
+
+@bp.get("/g/<token>/share")
+def share(token: str) -> str:
+    """A QR code and short link to the read-only live view, for the other phones."""
+    game = _scorer_game(token)
+    url = share_url(url_for("games.watch", public_id=game.public_id))
+    return render_template("games/share.html", gv=games.view(game), url=url)
+
+
+# --------------------------------------------------------------------------- watching and exports
+
+
+def _public_game(public_id: str) -> Game:
+    game = games.by_public_id(public_id)
+    if game is None:
+        abort(404, description="There is no game at this link. It may have been deleted.")
+    return game
+
+
+@bp.get("/w/<public_id>")
+def watch(public_id: str) -> str:
+    """The spectators' read-only page, kept up to date live."""
+    return render_template("games/watch.html", gv=games.view(_public_game(public_id)), can_edit=False)
+
+
+@bp.get("/w/<public_id>/events")
+def events(public_id: str) -> Response:
+    """Server-sent events: the live fragment after every change to the game."""
+    game = _public_game(public_id)
+    subscription = live.broker().subscribe(f"game:{game.public_id}")
+
+    def stream() -> Iterator[str]:
+        yield from subscription.stream(current_app.config.get("SCOREPAD_HEARTBEAT", live.HEARTBEAT_SECONDS))
+
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@bp.get("/w/<public_id>/game.json")
+def export_json(public_id: str) -> Response:
+    """The game record (the format `scorepad score` reads)."""
+    game = _public_game(public_id)
+    response = current_app.json.response(games.record_of(game))
+    response.headers["Content-Disposition"] = f'attachment; filename="{_filename(game)}.json"'
+    return response
+
+
+@bp.get("/w/<public_id>/sheet.csv")
+def export_csv(public_id: str) -> Response:
+    """The score sheet as CSV, one row per hand."""
+    game = _public_game(public_id)
+    response = Response(sheets.to_csv(games.view(game).sheet), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{_filename(game)}.csv"'
+    return response
+
+
+def _filename(game: Game) -> str:
+    return f"scorepad-{game.variant}-{game.created_at:%Y-%m-%d}-{game.public_id[:6]}"
