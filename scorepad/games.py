@@ -93,11 +93,16 @@ def set_pending(game: Game, pending: Mapping[str, object] | None) -> GameView:
     return view(game)
 
 
-def enter_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
-    """Record hand `number` (pending part + `entry`); a hand already recorded is refused."""
+def refuse_if_recorded(game: Game, number: int) -> None:
+    """A resent hand (double tap, a form sent again) is refused before anything else is read."""
     existing = next((h for h in game.hands if h.number == number), None)
     if existing is not None:
         raise AlreadyRecorded(number, existing.entry)
+
+
+def enter_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
+    """Record hand `number` (pending part + `entry`); a hand already recorded is refused."""
+    refuse_if_recorded(game, number)
     if number != len(game.hands) + 1:
         raise RuleErrors([RuleError("number", f"Hand {number} cannot be entered yet: "
                                               f"hand {len(game.hands) + 1} comes first.")])

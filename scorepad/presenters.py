@@ -77,10 +77,10 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
     def y(v: int) -> float:
         return pad_t + plot_h * (high - v) / span
 
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-labelledby="chart-title" preserveAspectRatio="xMidYMid meet">',
-             f'<title id="chart-title">Running totals after {len(lines)} hands: '
-             + escape(", ".join(f"{s.name} {s.total}" for s in sheet.standings)) + '</title>',
+    label = escape(f"Running totals after {len(lines)} hands: "
+                   + ", ".join(f"{s.name} {s.total}" for s in sheet.standings))
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{label}" '
+             f'preserveAspectRatio="xMidYMid meet">',
              f'<line x1="{pad_l}" y1="{y(low):.1f}" x2="{width - pad_r}" y2="{y(low):.1f}" class="axis"/>',
              f'<text x="{pad_l - 4}" y="{y(high) + 4:.1f}" text-anchor="end" class="tick">{high}</text>',
              f'<text x="{pad_l - 4}" y="{y(low) + 4:.1f}" text-anchor="end" class="tick">{low}</text>',

@@ -19,7 +19,9 @@ DEFAULT_TEAMS = ("Us", "Them")
 def _option_from_form(spec: OptionSpec, form: Mapping[str, str]) -> OptionValue | str:
     key = f"opt.{spec.key}"
     if isinstance(spec.default, bool):
-        return form.get(key) == "on"
+        return form.get(key) == "on"  # an unticked checkbox is simply not sent
+    if key not in form:
+        return spec.default
     raw = (form.get(key) or "").strip()
     if isinstance(spec.default, str):
         return raw or spec.default

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
-                   session, stream_with_context, url_for)
+from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect,
+                   render_template, request, session, stream_with_context, url_for)
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -69,7 +69,10 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
             errors = errors_by_field(e)
         else:
             _remember(game)
-            return redirect(url_for("games.play", token=game.scorer_token), code=303)
+            target = url_for("games.play", token=game.scorer_token)
+            if htmx:  # a whole new page: let htmx navigate rather than swap it into the form
+                return htmx_response("", redirect=target)
+            return redirect(target, code=303)
     elif request.method == "POST":
         form.apply(request.form.get("action", ""))
     context = dict(variant=variant, form=form, errors=errors, recent=games.recent_names())
@@ -85,56 +88,68 @@ def play(token: str) -> str:
     """The scorer's page: the current hand, running totals, the sheet."""
     game = _scorer_game(token)
     _remember(game)
-    return render_template("games/play.html", gv=games.view(game), can_edit=True, errors={})
+    notice = " ".join(get_flashed_messages())
+    return render_template("games/play.html", gv=games.view(game), can_edit=True, errors={}, notice=notice)
+
+
+def _hand_number(raw: str | None) -> int:
+    try:
+        return int(raw or "")
+    except ValueError:
+        raise RuleErrors([RuleError("number", "This form is out of date: reload the page.")]) from None
+
+
+def _body(game: Game, errors: dict[str, str], notice: str, status: int) -> BaseResponse | tuple[str, int]:
+    """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success)."""
+    view = games.view(game)
+    if htmx:
+        return render_template("games/_play_body.html", gv=view, can_edit=True, errors=errors,
+                               notice=notice, form=request.form), status
+    if status == 200:
+        if notice:
+            flash(notice)
+        return redirect(url_for("games.play", token=game.scorer_token), code=303)
+    return render_template("games/play.html", gv=view, can_edit=True, errors=errors, notice=notice,
+                           form=request.form), status
 
 
 @bp.post("/g/<token>/entry")
-def entry(token: str) -> Response | BaseResponse | str | tuple[str, int]:
+def entry(token: str) -> BaseResponse | tuple[str, int]:
     """One action on the current hand: a trump, a bid, taking a bid back, or the result."""
     game = _scorer_game(token)
-    view = games.view(game)
     errors: dict[str, str] = {}
     notice = ""
     status = 200
     try:
-        step = adapter_for(game.variant).apply(view, request.form.get("action", ""), request.form)
+        if "number" in request.form:
+            games.refuse_if_recorded(game, _hand_number(request.form["number"]))
+        step = adapter_for(game.variant).apply(games.view(game), request.form.get("action", ""), request.form)
         if isinstance(step, Complete):
-            number = int(request.form.get("number", "0") or 0)
-            view = games.enter_hand(game, number, step.entry)
+            number = _hand_number(request.form.get("number"))
+            games.enter_hand(game, number, step.entry)
             notice = f"Hand {number} saved."
         else:
-            view = games.set_pending(game, step.data)
+            games.set_pending(game, step.data)
         _publish(game)
     except games.AlreadyRecorded as e:
         notice = f"Hand {e.number} was already saved; it was not counted twice."
-        view = games.view(game)
         status = 409
     except (RuleError, RuleErrors) as e:
         errors = errors_by_field(e)
         status = 422
-    if not htmx:
-        return redirect(url_for("games.play", token=token), code=303)
-    html = render_template("games/_play_body.html", gv=view, can_edit=True, errors=errors,
-                           notice=notice, form=request.form)
-    return html, status
+    return _body(game, errors, notice, status)
 
 
 @bp.post("/g/<token>/undo")
-def undo(token: str) -> BaseResponse | tuple[str, int] | str:
+def undo(token: str) -> BaseResponse | tuple[str, int]:
     """Take back the last entry: the bids of the current hand, else the last hand."""
     game = _scorer_game(token)
-    errors: dict[str, str] = {}
-    notice = ""
     try:
         notice = games.undo(game)
-        _publish(game)
     except RuleErrors as e:
-        errors = errors_by_field(e)
-    if not htmx:
-        return redirect(url_for("games.play", token=token), code=303)
-    html = render_template("games/_play_body.html", gv=games.view(game), can_edit=True,
-                           errors=errors, notice=notice, form={})
-    return html, (422 if errors else 200)
+        return _body(game, errors_by_field(e), "", 422)
+    _publish(game)
+    return _body(game, {}, notice, 200)
 
 
 @bp.route("/g/<token>/hands/<int:number>", methods=["GET", "POST"])

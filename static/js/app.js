@@ -15,15 +15,20 @@ document.addEventListener("DOMContentLoaded", function () {
   });
 });
 
-// Say plainly when the phone has lost the connection.
+// Say plainly when the phone cannot reach the server: the browser's own flag, and any request
+// that fails to get through (venue Wi-Fi often stays "online" while the server is out of reach).
 (function () {
-  function show() {
-    var banner = document.querySelector(".offline-banner");
-    if (banner) banner.hidden = navigator.onLine;
+  function banner(offline) {
+    var el = document.querySelector(".offline-banner");
+    if (el) el.hidden = !offline;
   }
-  window.addEventListener("online", show);
-  window.addEventListener("offline", show);
-  document.addEventListener("DOMContentLoaded", show);
+  window.addEventListener("online", function () { banner(false); });
+  window.addEventListener("offline", function () { banner(true); });
+  document.addEventListener("DOMContentLoaded", function () { banner(!navigator.onLine); });
+  document.addEventListener("htmx:sendError", function () { banner(true); });
+  document.addEventListener("htmx:afterRequest", function (e) { if (e.detail.xhr && e.detail.xhr.status) banner(false); });
+  document.addEventListener("htmx:sseError", function () { banner(true); });
+  document.addEventListener("htmx:sseOpen", function () { banner(false); });
 })();
 
 // Install the service worker (it caches the app shell so the app opens offline).

@@ -56,3 +56,22 @@ def live_server(app: Flask) -> Iterator[str]:
 def screenshot_dir() -> Path:
     OUTPUT.mkdir(parents=True, exist_ok=True)
     return OUTPUT
+
+
+AXE = next((Path(__file__).parent / "vendor").glob("axe-core-*.min.js"))
+
+
+def axe_violations(page: Any) -> list[str]:
+    """Run axe-core on the page; one line per violation (rule, impact, first offending element)."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes'][0]['target']}" for v in result["violations"]]
+
+
+@pytest.fixture
+def no_axe_violations() -> Any:
+    """Call with a page: fails the test with every axe-core violation found on it."""
+    def check(page: Any) -> None:
+        found = axe_violations(page)
+        assert found == [], "\n".join(found)
+    return check

@@ -1,8 +1,10 @@
-"""The home page in a real browser at phone width: readable, no sideways scrolling."""
+"""The home page in a real browser at phone width: readable, no sideways scrolling, accessible."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from playwright.sync_api import Browser, expect
@@ -12,7 +14,7 @@ from tests.browser.conftest import NARROW_PHONE
 
 
 def test_home_and_variant_page_fit_a_320px_phone(app: Flask, live_server: str, browser: Browser,
-                                                  screenshot_dir: Path) -> None:
+                                                  screenshot_dir: Path, no_axe_violations: Callable[[Any], None]) -> None:
     with app.app_context():
         services.load_demo_games()
     context = browser.new_context(**NARROW_PHONE)
@@ -22,10 +24,12 @@ def test_home_and_variant_page_fit_a_320px_phone(app: Flask, live_server: str, b
     expect(page.get_by_role("link", name="Australian Whist")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.screenshot(path=str(screenshot_dir / "home-320.png"), full_page=True)
+    no_axe_violations(page)
 
     page.get_by_role("link", name="Australian Whist").click()
     expect(page.get_by_role("heading", name="A sample score sheet")).to_be_visible()
     expect(page.get_by_role("heading", name="Final totals")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.screenshot(path=str(screenshot_dir / "variant-australian-320.png"), full_page=True)
+    no_axe_violations(page)
     context.close()

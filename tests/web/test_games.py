@@ -1,0 +1,410 @@
+"""Home games through the Flask test client: set-up, entry, refusals (4xx beside the field), corrections,
+spectators, exports. Each refusal is checked to leave the stored game unchanged."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad import games, live
+from scorepad.extensions import db
+from scorepad.models import Game
+from scorepad.rules.record import score_record
+
+HX = {"HX-Request": "true"}
+FOUR = {"name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan", "first_dealer": "0"}
+
+
+def nomination_form(**extra: str) -> dict[str, str]:
+    return {**FOUR, "opt.sequence": "custom", "opt.custom_sequence": "4, 1", "opt.cycles": "1",
+            "opt.hook": "four_plus", "opt.trumps": "entered", "action": "start", **extra}
+
+
+def start(client: FlaskClient, key: str = "nomination", form: dict[str, str] | None = None) -> str:
+    response = client.post(f"/new/{key}", data=form or nomination_form())
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def game_of(app: Flask, token: str) -> Game:
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        return game
+
+
+def hands_of(app: Flask, token: str) -> list[dict[str, object]]:
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        return [h.entry for h in game.hands]
+
+
+def post(client: FlaskClient, token: str, **data: str) -> tuple[int, str]:
+    response = client.post(f"/g/{token}/entry", data=data, headers=HX)
+    return response.status_code, response.get_data(as_text=True)
+
+
+def errors_in(page: str) -> list[str]:
+    """The error messages on a page, unescaped and lower-cased for matching."""
+    return [html.unescape(e).lower() for e in re.findall(r'class="field-error"[^>]*>([^<]+)<', page)]
+
+
+def bid_round_one(client: FlaskClient, token: str, bids: tuple[int, ...] = (1, 1, 0)) -> None:
+    """Hand 1 has 4 cards; Ann deals so Bob, Cat, Dan, Ann bid in that order."""
+    assert post(client, token, action="trump", trump="S")[0] == 200
+    for bid in bids:
+        assert post(client, token, action="bid", bid=str(bid))[0] == 200
+
+
+# --------------------------------------------------------------------------- starting
+
+
+def test_new_game_offers_the_four_home_variants(client: FlaskClient) -> None:
+    page = client.get("/new").get_data(as_text=True)
+    for name in ("Whist", "Bid Whist", "Nomination Whist", "Australian Whist"):
+        assert f"<strong>{name}</strong>" in page
+    assert "/new/military" not in page
+
+
+@pytest.mark.parametrize("key", ["military", "bridge"])
+def test_no_home_game_for_other_keys(client: FlaskClient, key: str) -> None:
+    assert client.get(f"/new/{key}").status_code == 404
+
+
+def test_starting_a_game_redirects_to_the_scorer_page(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Hand 1 of 2" in page and "Which trump was turned up?" in page
+    assert game_of(app, token).players == ["Ann", "Bob", "Cat", "Dan"]
+
+
+def test_htmx_start_navigates_with_hx_redirect(client: FlaskClient) -> None:
+    response = client.post("/new/nomination", data=nomination_form(), headers=HX)
+    assert response.status_code == 200 and response.headers["HX-Redirect"].startswith("/g/")
+
+
+@pytest.mark.parametrize("change, field_words", [
+    ({"name.1": "ann"}, "two players are called"),
+    ({"opt.cycles": "lots"}, "must be a whole number"),
+    ({"opt.cycles": "9"}, "at most 4"),
+    ({"opt.custom_sequence": "4, 20"}, "at most 13"),
+    ({"opt.hook": "never"}, "must be one of"),
+])
+def test_setup_problems_are_shown_beside_the_field(app: Flask, client: FlaskClient,
+                                                    change: dict[str, str], field_words: str) -> None:
+    response = client.post("/new/nomination", data=nomination_form(**change))
+    assert response.status_code == 422
+    assert any(field_words in e for e in errors_in(response.get_data(as_text=True)))
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+
+
+def test_add_and_remove_players_keep_what_was_typed(client: FlaskClient) -> None:
+    added = client.post("/new/nomination", data={**FOUR, "action": "add"}).get_data(as_text=True)
+    assert 'name="name.4"' in added and 'value="Dan"' in added
+    removed = client.post("/new/nomination", data={**FOUR, "action": "remove-1"}).get_data(as_text=True)
+    assert 'value="Bob"' not in removed and 'value="Cat"' in removed and 'name="name.3"' not in removed
+
+
+def test_three_players_is_the_least_for_nomination(client: FlaskClient) -> None:
+    three = {"name.0": "A", "name.1": "B", "name.2": "C", "action": "remove-0"}
+    page = client.post("/new/nomination", data=three).get_data(as_text=True)
+    assert 'name="name.2"' in page  # nobody removed: three is the minimum
+
+
+def test_partnership_setup_names_teams_and_seats(app: Flask, client: FlaskClient) -> None:
+    token = start(client, "whist", {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob",
+                                    "name.2": "Cat", "name.3": "Dan", "first_dealer": "1", "action": "start"})
+    game = game_of(app, token)
+    assert game.teams == [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}]
+    assert "Dealer</span> <span class=\"v\">Bob" in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def test_recent_names_are_offered(client: FlaskClient) -> None:
+    start(client)
+    page = client.get("/new/australian").get_data(as_text=True)
+    assert 'data-fill-name="Ann"' in page
+
+
+# --------------------------------------------------------------------------- entering hands
+
+
+def test_a_hand_is_entered_by_trump_bids_then_tricks(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0))
+    status, page = post(client, token, action="bid", bid="1")  # Ann, last, may not bid 2
+    assert status == 200 and "Tricks won" in page
+    status, page = post(client, token, action="result", number="1",
+                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    assert status == 200 and "Hand 1 saved." in page
+    assert hands_of(app, token) == [{"trump": "S", "bids": [1, 1, 1, 0], "tricks": [1, 1, 0, 2]}]
+    assert "Hand 2 of 2" in page
+
+
+def test_hook_rule_bid_is_refused_with_its_reason(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0))
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Ann bids last and may not bid 2" in page
+    assert re.search(r'disabled aria-describedby="forbidden-reason" aria-label="2 \(not allowed\)"', page)
+    status, page = post(client, token, action="bid", bid="2")
+    assert status == 422
+    assert any("may not bid 2" in e for e in errors_in(page))
+    assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, 1, 0]}
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"action": "bid", "bid": "9"}, "between 0 and 4"),
+    ({"action": "bid", "bid": "x"}, "whole number"),
+    ({"action": "bid"}, "choose"),
+    ({"action": "trump", "trump": "Z"}, "choose the trump"),
+    ({"action": "fly"}, "not something this screen can do"),
+])
+def test_bad_input_is_a_422_with_a_message(app: Flask, client: FlaskClient, data: dict[str, str], words: str) -> None:
+    token = start(client)
+    if data.get("action") == "bid":
+        post(client, token, action="trump", trump="H")
+    status, page = post(client, token, **data)
+    assert status == 422
+    assert any(words in e for e in errors_in(page)), errors_in(page)
+    assert hands_of(app, token) == []
+
+
+def test_tricks_that_do_not_add_up_are_refused_and_nothing_is_saved(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0, 1))
+    status, page = post(client, token, action="result", number="1",
+                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "1", "tricks.3": "2"})
+    assert status == 422
+    assert any("add up to 5 but there are 4 tricks" in e for e in errors_in(page))
+    assert hands_of(app, token) == []
+    assert 'value="2"' in page  # what was tapped is kept for fixing
+
+
+def test_out_of_range_tricks_name_the_player(client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0, 1))
+    status, page = post(client, token, action="result", number="1",
+                        **{"tricks.0": "1", "tricks.1": "7", "tricks.2": "0", "tricks.3": "2"})
+    assert status == 422 and any("bob's tricks must be between 0 and 4" in e for e in errors_in(page))
+
+
+def test_a_second_submission_of_the_same_hand_is_not_counted_twice(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0, 1))
+    result = {"action": "result", "number": "1", "tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}
+    assert post(client, token, **result)[0] == 200
+    status, page = post(client, token, **result)
+    assert status == 409 and "already saved; it was not counted twice" in page
+    assert len(hands_of(app, token)) == 1
+
+
+@pytest.mark.parametrize("number", ["2", "abc", ""])
+def test_a_hand_number_out_of_turn_is_refused(app: Flask, client: FlaskClient, number: str) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0, 1))
+    status, _ = post(client, token, action="result", number=number,
+                     **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    assert status == 422
+    assert hands_of(app, token) == []
+
+
+def test_without_javascript_an_error_renders_the_page_and_success_redirects(client: FlaskClient) -> None:
+    token = start(client)
+    refused = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "Z"})
+    assert refused.status_code == 422 and "<html" in refused.get_data(as_text=True)
+    saved = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "H"})
+    assert saved.status_code == 303
+
+
+def test_unknown_game_links_are_404(client: FlaskClient) -> None:
+    assert client.get("/g/nope").status_code == 404
+    assert client.post("/g/nope/entry", data={"action": "bid"}).status_code == 404
+    assert client.get("/w/nope").status_code == 404
+    assert client.get("/w/nope/game.json").status_code == 404
+
+
+def test_responses_vary_on_htmx(client: FlaskClient) -> None:
+    token = start(client)
+    response = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "H"}, headers=HX)
+    assert "HX-Request" in response.headers["Vary"]
+    assert "<html" not in response.get_data(as_text=True)
+
+
+# --------------------------------------------------------------------------- undo, corrections, delete
+
+
+def test_undo_takes_back_the_bids_then_the_last_hand(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    assert client.post(f"/g/{token}/undo", headers=HX).status_code == 422  # nothing yet
+    bid_round_one(client, token, (1, 1, 0, 1))
+    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    bid = post(client, token, action="trump", trump="H")
+    assert bid[0] == 200
+    page = client.post(f"/g/{token}/undo", headers=HX).get_data(as_text=True)
+    assert "bids of the current hand were cleared" in page and game_of(app, token).pending is None
+    page = client.post(f"/g/{token}/undo", headers=HX).get_data(as_text=True)
+    assert "Hand 1 was taken back" in page and hands_of(app, token) == []
+
+
+def test_taking_back_the_last_bid(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1))
+    assert post(client, token, action="unbid")[0] == 200
+    assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, None, None]}
+
+
+def _play_both_hands(client: FlaskClient, token: str) -> None:
+    bid_round_one(client, token, (1, 1, 0, 1))
+    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    post(client, token, action="trump", trump="D")
+    for bid in (0, 0, 1, 0):  # hand 2 (1 card): Bob deals, Cat bids first
+        post(client, token, action="bid", bid=str(bid))
+    post(client, token, action="result", number="2", **{"tricks.0": "0", "tricks.1": "0", "tricks.2": "1", "tricks.3": "0"})
+
+
+def test_a_correction_rescores_everything_after_it(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    _play_both_hands(client, token)
+    form = client.get(f"/g/{token}/hands/1").get_data(as_text=True)
+    assert "Correct hand 1" in form and 'name="tricks.3" type="number"' in form
+    # Stored in seat order: Ann 1, Bob 1, Cat 1, Dan 0 (bid Bob, Cat, Dan, Ann); Ann now took 2, Dan 1.
+    corrected = {"trump": "S", "bids.0": "1", "bids.1": "1", "bids.2": "1", "bids.3": "0",
+                 "tricks.0": "2", "tricks.1": "1", "tricks.2": "0", "tricks.3": "1"}
+    response = client.post(f"/g/{token}/hands/1", data=corrected)
+    assert response.status_code == 303
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None and game.hands[0].corrected_at is not None
+        sheet = games.view(game).sheet
+    # hand 1 now: Ann 1/2 -> 2, Bob 1/1 -> 11, Cat 1/0 -> 0, Dan 0/1 -> 1
+    # hand 2 (bids Ann 1, Bob 0, Cat 0, Dan 0; tricks Cat 1): Ann 0, Bob 10, Cat 1, Dan 10
+    assert {s.name: s.total for s in sheet.standings} == {"Ann": 2, "Bob": 21, "Cat": 1, "Dan": 11}
+
+
+def test_a_bad_correction_is_refused_beside_the_field(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    _play_both_hands(client, token)
+    bad = {"trump": "S", "bids.0": "2", "bids.1": "1", "bids.2": "1", "bids.3": "0",
+           "tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}
+    response = client.post(f"/g/{token}/hands/1", data=bad)
+    assert response.status_code == 422
+    assert any("may not bid 2" in e for e in errors_in(response.get_data(as_text=True)))
+    assert hands_of(app, token)[0]["bids"] == [1, 1, 1, 0]
+    assert client.get(f"/g/{token}/hands/9").status_code == 404
+
+
+def test_delete_asks_first_then_removes_the_game(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    confirm = client.get(f"/g/{token}/delete")
+    assert confirm.status_code == 200 and "This cannot be undone" in confirm.get_data(as_text=True)
+    assert game_of(app, token)  # still there after asking
+    assert client.post(f"/g/{token}/delete").status_code == 303
+    assert client.get(f"/g/{token}").status_code == 404
+
+
+def test_game_over_refuses_more_hands_and_offers_a_rematch(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    _play_both_hands(client, token)
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Game over" in page and "Rematch" in page
+    status, _ = post(client, token, action="trump", trump="H")
+    assert status == 422
+    rematch = client.post(f"/g/{token}/rematch")
+    new = rematch.headers["Location"].rsplit("/", 1)[1]
+    assert new != token and game_of(app, new).first_dealer == 1
+    assert hands_of(app, new) == []
+
+
+# --------------------------------------------------------------------------- spectators and exports
+
+
+def test_spectators_read_but_cannot_edit(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    _play_both_hands(client, token)
+    public_id = game_of(app, token).public_id
+    page = client.get(f"/w/{public_id}").get_data(as_text=True)
+    assert "Final totals" in page and 'sse-connect="/w/' in page
+    assert "/entry" not in page and ">Edit<" not in page and token not in page
+    assert client.post(f"/w/{public_id}", data={}).status_code == 405
+
+
+def test_share_page_has_a_qr_code_of_the_spectator_link(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    public_id = game_of(app, token).public_id
+    page = client.get(f"/g/{token}/share").get_data(as_text=True)
+    assert "<svg" in page and f"/w/{public_id}" in page and 'aria-label="QR code for' in page
+
+
+def test_an_entry_is_pushed_to_the_spectators_stream(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    public_id = game_of(app, token).public_id
+    app.config["SCOREPAD_HEARTBEAT"] = 0.05
+    response = client.get(f"/w/{public_id}/events")
+    assert response.mimetype == "text/event-stream"
+    stream: Iterator[bytes] = iter(response.response)  # type: ignore[arg-type]
+    assert next(stream) == b": connected\n\n"
+    post(client, token, action="trump", trump="H")
+    chunk = next(stream).decode()
+    while chunk.startswith(": ping"):
+        chunk = next(stream).decode()
+    assert chunk.startswith("event: update\ndata: ")
+    assert "Running totals" in chunk
+    response.close()
+    with app.app_context():
+        assert live.broker().count(f"game:{public_id}") == 0
+
+
+def test_json_export_is_a_record_that_scores_the_same(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    _play_both_hands(client, token)
+    public_id = game_of(app, token).public_id
+    response = client.get(f"/w/{public_id}/game.json")
+    assert "attachment" in response.headers["Content-Disposition"]
+    record = json.loads(response.get_data(as_text=True))
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        expected = games.view(game).sheet
+    assert score_record(record).standings == expected.standings
+
+
+def test_csv_export_has_a_row_per_hand_and_the_standings(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    _play_both_hands(client, token)
+    text = client.get(f"/w/{game_of(app, token).public_id}/sheet.csv").get_data(as_text=True)
+    rows = text.strip().splitlines()
+    assert rows[0].startswith("Hand,Round,Ann points,Ann total")
+    assert rows[1].startswith("1,") and rows[2].startswith("2,")
+    assert "Place,Name,Total,Detail" in rows
+
+
+def test_home_lists_games_in_progress_resumable_here(client: FlaskClient, app: Flask) -> None:
+    token = start(client)
+    page = client.get("/").get_data(as_text=True)
+    assert "Games in progress" in page and f"/g/{token}" in page
+    other = app.test_client()  # another phone: sees the game, read-only
+    elsewhere = other.get("/").get_data(as_text=True)
+    assert f"/g/{token}" not in elsewhere and "/w/" in elsewhere
+
+
+def test_forms_need_the_csrf_token(tmp_path: object) -> None:
+    from flask_migrate import upgrade
+
+    from scorepad import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SCOREPAD_DEMO": False,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/csrf.sqlite3"})
+    with app.app_context():
+        upgrade(directory=app.extensions["migrate"].directory)
+    response = app.test_client().post("/new/nomination", data=nomination_form())
+    assert response.status_code == 400 and "form has expired" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
