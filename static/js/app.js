@@ -6,6 +6,7 @@ document.addEventListener("DOMContentLoaded", function () {
     { code: "204", swap: false },
     { code: "[23]..", swap: true },
     { code: "422", swap: true },
+    { code: "409", swap: true },
     { code: "[45]..", swap: false, error: true },
   ];
   // Send the CSRF token with every htmx request.
@@ -72,7 +73,14 @@ function updateCounts(root) {
     if (chosen && other) other.textContent = other.dataset.team + " took " + (13 - parseInt(chosen.value, 10)) + ".";
   });
 }
-document.addEventListener("input", function () { updateCounts(); });
+document.addEventListener("input", function (event) {
+  updateCounts();
+  var match = event.target.name && event.target.name.match(/^name\.(\d+)$/);
+  if (match) {  // show typed names in the "Who deals first?" choice at once
+    var label = document.querySelector('[data-seat-label="' + match[1] + '"]');
+    if (label) label.textContent = event.target.value.trim() || label.dataset.default;
+  }
+});
 document.addEventListener("change", function () { updateCounts(); });
 document.addEventListener("DOMContentLoaded", function () { updateCounts(); });
 document.addEventListener("htmx:afterSwap", function () { updateCounts(); });
