@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app, stream_with_context
 
 HEARTBEAT_SECONDS = 15.0
 QUEUE_SIZE = 16
@@ -108,3 +108,17 @@ def broker() -> Broker:
     """The current app's broker."""
     found: Broker = current_app.extensions["scorepad.live"]
     return found
+
+
+def sse_response(channel: str) -> Response:
+    """A text/event-stream of `channel`'s messages (with heartbeats), unbuffered by proxies."""
+    subscription = broker().subscribe(channel)
+    heartbeat = current_app.config.get("SCOREPAD_HEARTBEAT", HEARTBEAT_SECONDS)
+
+    def stream() -> Iterator[str]:
+        yield from subscription.stream(heartbeat)
+
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

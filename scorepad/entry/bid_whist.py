@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from scorepad.games import GameView
 
 BOOKS = 13
+RULINGS = ("upheld", "overruled")  # the renege ruling chips; "none" records no renege
 
 
 def _calls(raw: object) -> list[Call | None]:
@@ -62,6 +63,7 @@ class BidWhistEntry:
         return {
             "calls": legal_calls(highest), "can_pass": not dealer_forced, "said": said, "seats": seats,
             "suits": SUITS, "won": pending.get("bidder"), "winning": self._winning(pending),
+            "trump_words": "named by the winning bidder",
         }
 
     @staticmethod
@@ -104,18 +106,40 @@ class BidWhistEntry:
             entry["books"] = form_int(form, "books", "books", "the books the bidders took", 0, BOOKS)
         except RuleError as e:
             errors.append(e)
-        if form.get("renege") == "on":
+        try:
+            renege = self._renege(form)
+        except RuleErrors as e:
+            errors.extend(e.errors)
+        else:
+            if renege is not None:
+                entry["renege"] = renege
+        if errors:
+            raise RuleErrors(errors)
+        return entry
+
+    @staticmethod
+    def _renege(form: Mapping[str, str]) -> dict[str, object] | None:
+        """The ruling chosen is what records a renege: upheld, not upheld, or none (left out or cleared).
+
+        Choosing the team or the caller without a ruling is an error rather than a renege quietly
+        dropped; choosing "No renege" clears one (the team and caller chips cannot be unticked).
+        """
+        ruling = form.get("renege") or ""
+        if ruling == "none" or (not ruling and not form.get("renege.offender") and not form.get("renege.called_by")):
+            return None
+        if ruling not in RULINGS:
+            raise RuleErrors([RuleError("renege", "say whether the renege was upheld or not "
+                                                  "(or choose No renege)")])
+        errors: list[RuleError] = []
+        renege: dict[str, object] = {"upheld": ruling == "upheld"}
+        for key, what, high in (("offender", "the team that reneged", 1), ("called_by", "who called the renege", 3)):
             try:
-                entry["renege"] = {
-                    "offender": form_int(form, "renege.offender", "renege.offender", "the team that reneged", 0, 1),
-                    "called_by": form_int(form, "renege.called_by", "renege.called_by", "who called it", 0, 3),
-                    "upheld": form.get("renege.upheld") == "on",
-                }
+                renege[key] = form_int(form, f"renege.{key}", f"renege.{key}", what, 0, high)
             except RuleError as e:
                 errors.append(e)
         if errors:
             raise RuleErrors(errors)
-        return entry
+        return {"offender": renege["offender"], "called_by": renege["called_by"], "upheld": renege["upheld"]}
 
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
         entry = self._result(form, view)
@@ -126,6 +150,8 @@ class BidWhistEntry:
         except RuleError as e:
             errors.append(e)
         entry["kind"] = form.get("kind", "")
+        # the form offers both trumps and a No bid's direction: keep the one the kind of bid uses
+        entry.pop("trump" if entry["kind"] == "no" else "direction", None)
         if errors:
             raise RuleErrors(errors)
         old = view.game.hands[number - 1].entry

@@ -547,14 +547,14 @@ class _Game:
 
     def next_spec(self) -> RoundSpec:
         number = self.hands + 1
-        spec = _plain_spec(self.setup, self.seats, number)
+        spec = _plain_spec(self.setup, number)
         if not self.by_rounds:
             return spec
         if self.tie_hand:
             return replace(spec, kind=RoundKind.PLAYOFF,
                            note=f"Round {self.round_no} is tied: one extra hand, worth no points, settles it "
-                                f"(made: the bidders win the round; set: their opponents). {spec.note}")
-        return replace(spec, note=f"Round {self.round_no}, hand {self.in_round + 1} of {HANDS_PER_ROUND}. {spec.note}")
+                                f"(made: the bidders win the round; set: their opponents).")
+        return replace(spec, note=f"Round {self.round_no}, hand {self.in_round + 1} of {HANDS_PER_ROUND}.")
 
     def play(self, hand: BidWhistHand) -> None:
         spec = self.next_spec()
@@ -653,12 +653,11 @@ class _Game:
         return f"{self.teams[first[0]]} win ({self.teams[0]} v {self.teams[1]} {score})"
 
 
-def _plain_spec(setup: Setup, seats: Sequence[str], number: int) -> RoundSpec:
+def _plain_spec(setup: Setup, number: int) -> RoundSpec:
     """Hand `number` before anything is known of the scores: the deal passes left every hand."""
     dealer = (setup.first_dealer + number - 1) % SEATS
     first = (dealer + 1) % SEATS
-    return RoundSpec(number, CARDS_EACH, None, dealer, first,
-                     note=f"{seats[dealer]} deals; {seats[first]} bids first")
+    return RoundSpec(number, CARDS_EACH, None, dealer, first)
 
 
 # --------------------------------------------------------------------------- the variant
@@ -714,7 +713,7 @@ class BidWhist:
         self.check_setup(setup)
         if number < 1:
             raise RuleError("hand", "hands are numbered from 1")
-        return _plain_spec(setup, seat_names(setup), number)
+        return _plain_spec(setup, number)
 
     def _game(self, setup: Setup) -> _Game:
         self.check_setup(setup)

@@ -52,7 +52,7 @@ def _unique(names: Sequence[str], field_name: str, what: str) -> None:
     seen: set[str] = set()
     for i, name in enumerate(names):
         if name.casefold() in seen:
-            raise RuleError(f"{field_name}.{i}", f"two {what} are called '{name}'; give each its own name")
+            raise RuleError(f"{field_name}.{i}", f"two {what} are called '{name}'; give each their own name")
         seen.add(name.casefold())
 
 

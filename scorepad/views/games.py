@@ -6,10 +6,8 @@ Two links per game: the scorer's (`/g/<scorer_token>`, may write) and the specta
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect,
-                   render_template, request, session, stream_with_context, url_for)
+                   render_template, request, session, url_for)
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -103,8 +101,9 @@ def _body(game: Game, errors: dict[str, str], notice: str, status: int) -> BaseR
     """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success)."""
     view = games.view(game)
     if htmx:
+        # the post is shown again only when refused: a saved hand's values must not pre-fill the next one
         return render_template("games/_play_body.html", gv=view, can_edit=True, errors=errors,
-                               notice=notice, form=request.form), status
+                               notice=notice, form=request.form if errors else None), status
     if status == 200:
         if notice:
             flash(notice)
@@ -221,15 +220,7 @@ def watch(public_id: str) -> str:
 def events(public_id: str) -> Response:
     """Server-sent events: the live fragment after every change to the game."""
     game = _public_game(public_id)
-    subscription = live.broker().subscribe(f"game:{game.public_id}")
-
-    def stream() -> Iterator[str]:
-        yield from subscription.stream(current_app.config.get("SCOREPAD_HEARTBEAT", live.HEARTBEAT_SECONDS))
-
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    return live.sse_response(f"game:{game.public_id}")
 
 
 @bp.get("/w/<public_id>/game.json")
