@@ -74,8 +74,13 @@ def load_demo_command() -> None:
     """Store the example games as demo games (once)."""
     from scorepad import services
 
+    from scorepad import events
+
     count = services.load_demo_games()
     click.echo(f"Loaded {count} demo games." if count else "Demo games already loaded.")
+    event = events.load_demo_event()
+    click.echo(f"Loaded the demo event: director's link /d/{event.director_token}" if event
+               else "Demo event already loaded.")
 
 
 def register(app: Flask) -> None:
@@ -102,12 +107,19 @@ def run_command(host: str | None, port: int | None) -> None:
     from flask_migrate import upgrade
     from werkzeug.serving import make_server
 
-    from scorepad import network, services
+    from sqlalchemy import select
+
+    from scorepad import events, network, services
+    from scorepad.extensions import db
+    from scorepad.models import Event
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     upgrade(directory=app.extensions["migrate"].directory)
+    demo = None
     if app.config["SCOREPAD_DEMO"]:
         services.load_demo_games()
+        events.load_demo_event()
+        demo = db.session.scalars(select(Event).where(Event.is_demo.is_(True))).first()
     host = host or app.config["SCOREPAD_HOST"]
     port = port or app.config["SCOREPAD_PORT"]
     # threaded: each open live stream (server-sent events) holds a thread of its own.
@@ -115,6 +127,11 @@ def run_command(host: str | None, port: int | None) -> None:
     click.echo("Scorepad is running. Open it in a browser:")
     for url in network.urls(host, server.server_port):
         click.echo(f"  {url}")
+    base = network.urls(host, server.server_port)[-1].split()[0].rstrip("/")  # the LAN address when there is one
+    if demo is not None:
+        click.echo(f"Demo Military Whist event: director {base}/d/{demo.director_token}")
+        click.echo(f"  projector {base}/b/{demo.public_id}")
+    click.echo(f"New event: {base}/events/new")
     click.echo("Press Ctrl+C to stop.")
     try:
         server.serve_forever()

@@ -67,3 +67,166 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     corrected_at: Mapped[datetime | None] = mapped_column(default=None)
 
     game: Mapped[Game] = relationship(back_populates="hands")
+
+
+# --------------------------------------------------------------------------- events
+
+
+class Event(db.Model):  # type: ignore[name-defined,misc]
+    """A tournament run by a director: tables with their own secret links, hands opened in turn.
+
+    `current_hand` is the hand open for entry (results of earlier hands are all in); past the
+    schedule it stays at scheduled + 1 while playoff hands are recorded.
+    """
+
+    __tablename__ = "event"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)  # the board's link
+    director_token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    director_pin: Mapped[str | None] = mapped_column(String(200), default=None)  # a password hash
+    name: Mapped[str] = mapped_column(String(120))
+    format: Mapped[str] = mapped_column(String(30), default="military")
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    auto_advance: Mapped[bool] = mapped_column(default=False)
+    late_minutes: Mapped[int] = mapped_column(default=12)
+    current_hand: Mapped[int] = mapped_column(default=1)
+    # Bumped by every change to the complete hands (advance, correction, playoff): derived
+    # standings are cached per revision, so entries to the hand in play do not replay the event.
+    revision: Mapped[int] = mapped_column(default=0)
+    is_demo: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    tables: Mapped[list[EventTable]] = relationship(
+        back_populates="event", order_by="EventTable.number", cascade="all, delete-orphan")
+    hands: Mapped[list[EventHand]] = relationship(
+        back_populates="event", order_by="EventHand.number", cascade="all, delete-orphan")
+    results: Mapped[list[EventResult]] = relationship(
+        back_populates="event", order_by="[EventResult.hand, EventResult.table]", cascade="all, delete-orphan")
+    loans: Mapped[list[EventLoan]] = relationship(
+        back_populates="event", order_by="EventLoan.id", cascade="all, delete-orphan")
+    playoffs: Mapped[list[EventPlayoff]] = relationship(
+        back_populates="event", order_by="EventPlayoff.number", cascade="all, delete-orphan")
+    days_closed: Mapped[list[DayClose]] = relationship(
+        back_populates="event", order_by="DayClose.day", cascade="all, delete-orphan")
+    audit: Mapped[list[AuditEntry]] = relationship(
+        back_populates="event", order_by="AuditEntry.id", cascade="all, delete-orphan")
+
+
+class EventTable(db.Model):  # type: ignore[name-defined,misc]
+    """Table `number` (from 1) and the team at home there; `token` is in its QR code."""
+
+    __tablename__ = "event_table"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    team: Mapped[str] = mapped_column(String(60))
+    players: Mapped[list[str]] = mapped_column(JSON, default=list)  # A, B, X, Y or none
+    token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    token_issued_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="tables")
+
+
+class EventHand(db.Model):  # type: ignore[name-defined,misc]
+    """A hand once the director has opened it: when, and the director's moves if they replace the schedule's."""
+
+    __tablename__ = "event_hand"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    moves: Mapped[list[int] | None] = mapped_column(JSON, default=None)  # table numbers from 1
+    opened_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="hands")
+
+
+class EventResult(db.Model):  # type: ignore[name-defined,misc]
+    """What a host table reported for a hand: the visitors' tricks as taken, and any revoke."""
+
+    __tablename__ = "event_result"
+    __table_args__ = (UniqueConstraint("event_id", "hand", "table"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    hand: Mapped[int]
+    table: Mapped[int]  # from 1
+    tricks: Mapped[int]
+    revoke: Mapped[str | None] = mapped_column(String(10), default=None)  # "visitors" / "home"
+    entered_by: Mapped[str] = mapped_column(String(40))  # "table 3", "director"
+    entered_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="results")
+
+
+class EventLoan(db.Model):  # type: ignore[name-defined,misc]
+    """Flags the director lent a table during a hand (one row per table and hand)."""
+
+    __tablename__ = "event_loan"
+    __table_args__ = (UniqueConstraint("event_id", "hand", "table"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    hand: Mapped[int]
+    table: Mapped[int]  # from 1
+    flags: Mapped[int]
+    lent_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="loans")
+
+
+class EventPlayoff(db.Model):  # type: ignore[name-defined,misc]
+    """A tie-break hand after the schedule: the two teams (from 1), the winner, any bye."""
+
+    __tablename__ = "event_playoff"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]  # 1, 2, .. after the schedule
+    teams: Mapped[list[int]] = mapped_column(JSON)
+    winner: Mapped[int]
+    bye: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    entered_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="playoffs")
+
+
+class DayClose(db.Model):  # type: ignore[name-defined,misc]
+    """The director closed a day: each table's flags as counted (held, owed) when it closed."""
+
+    __tablename__ = "event_day_close"
+    __table_args__ = (UniqueConstraint("event_id", "day"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    day: Mapped[int]
+    held: Mapped[list[int]] = mapped_column(JSON)
+    owed: Mapped[list[int]] = mapped_column(JSON)
+    closed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="days_closed")
+
+
+class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
+    """Who changed what and when: corrections (old and new value), loans, tokens, days closed."""
+
+    __tablename__ = "event_audit"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    actor: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(40))
+    hand: Mapped[int | None] = mapped_column(default=None)
+    table: Mapped[int | None] = mapped_column(default=None)
+    old: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    new: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    note: Mapped[str] = mapped_column(String(300), default="")
+
+    event: Mapped[Event] = relationship(back_populates="audit")

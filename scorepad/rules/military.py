@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from scorepad.rules.base import (
     Cell,
@@ -498,7 +499,7 @@ class LedgerRow:
     owed: tuple[int, ...]
     closes_day: bool
 
-    @property
+    @cached_property
     def scores(self) -> tuple[int, ...]:
         return tuple(h - o for h, o in zip(self.held, self.owed))
 
@@ -655,6 +656,9 @@ def _scheduled(setup: Setup) -> int:
     return sum(setup.options.get_ints("days"))
 
 
+scheduled_hands = _scheduled  # public: the number of hands in the schedule (the sum of the days)
+
+
 def _located(error: RuleErrors, number: int) -> RuleErrors:
     return RuleErrors([e.at_hand(number) for e in error.errors])
 
@@ -719,6 +723,24 @@ def _replay(setup: Setup, hands: Sequence[RawHand]) -> _Replay:
 def ledger(setup: Setup, hands: Sequence[RawHand]) -> tuple[LedgerRow, ...]:
     """The flags held and owed per table after each scheduled hand (for the director's screens)."""
     return _replay(setup, hands).rows
+
+
+def settle_next(setup: Setup, rows: Sequence[LedgerRow], pending: RawHand) -> tuple[LedgerRow, list[RuleError]]:
+    """Settle the partly entered next scheduled hand on the ledger `rows` of the complete hands.
+
+    For live pages, which move flags as each table reports: returns the hand's row and the problems
+    a complete entry would have (a missing manual loan). Malformed input raises RuleErrors.
+    """
+    spec, entry = read_hand(setup, len(rows) + 1, pending, partial=True)
+    return _settle(setup, spec, entry, rows[-1] if rows else None)
+
+
+def live_ledger(setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> tuple[LedgerRow, ...]:
+    """The ledger of the complete hands, plus the hand being entered as far as its results are in."""
+    rows = _replay(setup, hands).rows
+    if pending and len(hands) < _scheduled(setup):
+        return (*rows, settle_next(setup, rows, pending)[0])
+    return rows
 
 
 @dataclass(frozen=True)
@@ -996,9 +1018,10 @@ class MilitaryWhist:
         closed = [0] * len(names)
         for spec, entry, row in zip(replay.specs, replay.entries, replay.rows):
             cells = []
+            scores = row.scores
             for team in range(len(names)):
                 points, detail = _cell_detail(spec, row, team)
-                cells.append(Cell(points, closed[team] + row.scores[team], detail))
+                cells.append(Cell(points, closed[team] + scores[team], detail))
             lines.append(Line(spec.number, spec, tuple(cells), "; ".join(_hand_notes(setup, spec, entry, row))))
             if row.closes_day:
                 closed = [c + s for c, s in zip(closed, row.scores)]

@@ -43,12 +43,14 @@ def share_url(path: str) -> str:
 
 def register(app: Flask) -> None:
     """Attach every blueprint, template helpers, error pages and shared response headers."""
-    from scorepad.views import games, home, pwa
-
-    app.register_blueprint(home.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(pwa.bp)
+    from scorepad.formats.military import trump_words
     from scorepad.presenters import TEMPLATE_GLOBALS
+    from scorepad.views import board, director, games, home, pwa, tables
+
+    for module in (home, games, pwa, director, tables, board):
+        app.register_blueprint(module.bp)
+    app.jinja_env.globals["trump_words"] = trump_words
+    app.jinja_env.globals["share_url"] = share_url
 
     app.jinja_env.globals["describe_round"] = sheets.describe_round
     app.jinja_env.globals.update(TEMPLATE_GLOBALS)

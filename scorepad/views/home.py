@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, session
 
-from scorepad import games, services
+from scorepad import events, games, services
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
 from scorepad.rules.base import describe_options, resolve_options
 
@@ -18,7 +18,8 @@ def index() -> str:
     listed = [(games.view(g), g.scorer_token in mine) for g in games.recent_games()]
     return render_template("home/index.html", variants=all_variants(),
                            in_progress=[(v, m) for v, m in listed if not v.state.over],
-                           finished=[(v, m) for v, m in listed if v.state.over])
+                           finished=[(v, m) for v, m in listed if v.state.over],
+                           recent_events=events.recent_events())
 
 
 @bp.get("/variants/<key>")
@@ -34,3 +35,9 @@ def variant(key: str) -> str:
     demo = services.demo_game(key)
     sample = games.view(demo) if demo else None
     return render_template("home/variant.html", variant=rules, defaults=defaults, sample=sample)
+
+
+@bp.get("/healthz")
+def healthz() -> tuple[str, int, dict[str, str]]:
+    """A trivial answer (load balancers, and the benchmark's baseline)."""
+    return "ok", 200, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store"}

@@ -84,3 +84,67 @@ document.addEventListener("input", function (event) {
 document.addEventListener("change", function () { updateCounts(); });
 document.addEventListener("DOMContentLoaded", function () { updateCounts(); });
 document.addEventListener("htmx:afterSwap", function () { updateCounts(); });
+
+/* Events: print button, confirmations, a live panel that waits while the director types in it. */
+document.addEventListener("click", function (event) {
+  if (event.target.closest("[data-print]")) window.print();
+});
+document.addEventListener("submit", function (event) {
+  var form = event.target.closest("form[data-confirm]");
+  if (form && !window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+});
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var elt = event.detail.elt;
+  if (!elt.hasAttribute || !elt.hasAttribute("data-hold-while-editing")) return;
+  var active = document.activeElement;
+  if (event.detail.requestConfig && event.detail.requestConfig.verb === "get" && active && elt.contains(active) &&
+      /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) {
+    event.preventDefault();  // a refresh would throw away what is being typed; the next change refreshes it
+  }
+});
+
+/* The projector: page through the teams when they do not fit, and slide rows to their new rank. */
+(function () {
+  var PAGE_SECONDS = 12, page = 0, timer = null, before = {};
+  function rows(root) { return Array.prototype.slice.call(root.querySelectorAll(".board-rows tr[data-team]")); }
+  function paginate() {
+    var live = document.querySelector("body.projector #board-live");
+    if (!live) return;
+    var all = rows(live);
+    all.forEach(function (r) { r.hidden = false; });
+    var table = live.querySelector(".board-table"), room = window.innerHeight - table.getBoundingClientRect().top - 160;
+    var height = all.length ? all[0].getBoundingClientRect().height : 1, per = Math.max(1, Math.floor(room / height));
+    var pages = Math.ceil(all.length / per);
+    var note = live.querySelector(".page-note");
+    if (pages <= 1) { if (note) note.remove(); return; }
+    page = page % pages;
+    all.forEach(function (r, i) { r.hidden = Math.floor(i / per) !== page; });
+    if (!note) { note = document.createElement("p"); note.className = "page-note"; table.after(note); }
+    note.textContent = "Page " + (page + 1) + " of " + pages;
+  }
+  function remember(root) {
+    before = {};
+    rows(root).forEach(function (r) { before[r.dataset.team] = r.getBoundingClientRect().top; });
+  }
+  function slide(root) {
+    rows(root).forEach(function (r) {
+      var old = before[r.dataset.team];
+      if (old === undefined || r.hidden) return;
+      var delta = old - r.getBoundingClientRect().top;
+      if (!delta) return;
+      r.style.transition = "none";
+      r.style.transform = "translateY(" + delta + "px)";
+      requestAnimationFrame(function () { r.style.transition = ""; r.style.transform = ""; });
+    });
+  }
+  document.addEventListener("htmx:sseBeforeMessage", function (e) { if (e.target.id === "board-live") remember(e.target); });
+  document.addEventListener("htmx:sseMessage", function (e) {
+    if (e.target.id === "board-live") { paginate(); slide(e.target); }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!document.querySelector("body.projector")) return;
+    paginate();
+    timer = setInterval(function () { page += 1; paginate(); }, PAGE_SECONDS * 1000);
+    window.addEventListener("resize", paginate);
+  });
+})();

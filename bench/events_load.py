@@ -1,0 +1,283 @@
+"""Load benchmark for events (not a test): 64 tables enter 50 hands while 200 leaderboards listen.
+
+Starts the app as it runs for real (gunicorn, one gevent worker holding every live connection, a
+SQLite file), opens `--streams` server-sent-event streams on the event's leaderboard, and has the 64
+table phones post their results hand by hand (with their session cookie and CSRF token, as htmx
+does), the director opening each next hand. It prints, with a trivial endpoint (/healthz) measured
+during the same run as the baseline:
+
+- entry latency p50/p99 (POST of a result until its answer),
+- entry-to-screen p50/p99 (POST sent until the leaderboard showing it arrives on each stream),
+- errors (non-2xx answers, broken streams, entries never seen on a stream).
+
+Targets (issue 4): zero errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms on a 2-core machine.
+
+    .venv/bin/pip install -e '.[serve]' && .venv/bin/python bench/events_load.py [--hands 50 --streams 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+CSRF = re.compile(rb'name="csrf-token" content="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+class Client:
+    """One phone or browser: a keep-alive connection, its session cookie and CSRF token."""
+
+    def __init__(self, port: int, page: str) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookie = ""
+        body = self.request("GET", page, htmx=False)[1]
+        found = CSRF.search(body)
+        if not found:
+            raise RuntimeError(f"no CSRF token on {page}")
+        self.csrf = found.group(1).decode()
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None,
+                htmx: bool = True) -> tuple[int, bytes]:
+        headers = {"HX-Request": "true"} if htmx else {}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        body = None
+        if form is not None:
+            body = urlencode({**form, "csrf_token": self.csrf})
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt:
+                    raise
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, data
+
+
+class Stream(threading.Thread):
+    """A leaderboard: reads the event stream and notes when each (hand, table) first shows as in."""
+
+    def __init__(self, port: int, path: str, tables: int) -> None:
+        super().__init__(daemon=True)
+        self.port, self.path, self.tables = port, path, tables
+        self.seen: dict[tuple[int, int], float] = {}
+        self.connected = threading.Event()
+        self.error = ""
+        self.stop = False
+
+    def run(self) -> None:
+        try:
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=120)
+            sock.sendall(f"GET {self.path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+            buffer = b""
+            while not self.stop:
+                chunk = sock.recv(262144)
+                if not chunk:
+                    if not self.stop:
+                        self.error = "stream closed by the server"
+                    return
+                now = time.perf_counter()
+                buffer += chunk
+                if not self.connected.is_set() and b": connected" in buffer:
+                    self.connected.set()
+                # Only the attributes of each standings message matter: the hand and the tables still out.
+                while True:
+                    start = buffer.find(b'data-hand="')
+                    end = buffer.find(b'"', buffer.find(b'data-waiting="', start) + 14) if start >= 0 else -1
+                    if start < 0 or end < 0 or buffer.find(b'data-waiting="', start) < 0:
+                        break
+                    hand = int(buffer[start + 11:buffer.find(b'"', start + 11)])
+                    waiting_at = buffer.find(b'data-waiting="', start) + 14
+                    raw = buffer[waiting_at:end]
+                    waiting = {int(t) for t in raw.split(b",") if t}
+                    for table in range(1, self.tables + 1):
+                        if table not in waiting and (hand, table) not in self.seen:
+                            self.seen[(hand, table)] = now
+                        if (hand - 1, table) not in self.seen:  # a new hand opens only when the last is all in
+                            self.seen[(hand - 1, table)] = now
+                    buffer = buffer[end:]
+                if len(buffer) > 1_000_000:
+                    buffer = buffer[-200_000:]
+        except OSError as e:
+            if not self.stop:
+                self.error = f"stream error: {e}"
+
+
+def make_event(database: str, tables: int, hands: int) -> tuple[str, str, list[str]]:
+    """Create the event straight in the database; return (public id, director token, table tokens)."""
+    code = f"""
+import json
+from flask_migrate import upgrade
+from scorepad import create_app, events
+app = create_app()
+with app.app_context():
+    upgrade(directory=app.extensions["migrate"].directory)
+    days = [min({hands}, 30)] + ([{hands} - 30] if {hands} > 30 else [])
+    e = events.create_event("Bench", [f"Team {{i + 1}}" for i in range({tables})], days)
+    print(json.dumps([e.public_id, e.director_token, [t.token for t in e.tables]]))
+"""
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    import json
+
+    public, director, tokens = json.loads(out.stdout.strip().splitlines()[-1])
+    return public, director, tokens
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=64)
+    parser.add_argument("--hands", type=int, default=50)
+    parser.add_argument("--streams", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=8, help="tables posting at the same moment")
+    parser.add_argument("--hand-seconds", type=float, default=2.0, help="how long the tables take to report a hand")
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
+    database = f"sqlite:///{folder / 'bench.db'}"
+    public, director_token, tokens = make_event(database, args.tables, args.hands)
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "2000",
+         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "scorepad:create_app()"],
+        cwd=ROOT, env=env)
+    try:
+        for _ in range(100):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+                break
+            except OSError:
+                time.sleep(0.1)
+        print(f"gunicorn (gevent, 1 worker) on port {port}; {args.tables} tables, {args.hands} hands, "
+              f"{args.streams} leaderboard streams")
+        streams = [Stream(port, f"/b/{public}/events", args.tables) for _ in range(args.streams)]
+        for s in streams:
+            s.start()
+        for s in streams:
+            s.connected.wait(30)
+        connected = sum(s.connected.is_set() for s in streams)
+        phones = [Client(port, f"/t/{t}") for t in tokens]
+        director = Client(port, f"/d/{director_token}")
+
+        baseline: list[float] = []
+        done = threading.Event()
+
+        def probe() -> None:
+            client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            while not done.is_set():
+                start = time.perf_counter()
+                client.request("GET", "/healthz")
+                response = client.getresponse()
+                response.read()
+                if response.status == 200:
+                    baseline.append(time.perf_counter() - start)
+                time.sleep(0.02)
+
+        prober = threading.Thread(target=probe, daemon=True)
+        prober.start()
+
+        sent: dict[tuple[int, int], float] = {}
+        latency: list[float] = []
+        errors: list[str] = []
+        rng = random.Random(7)
+
+        def post(hand: int, table: int) -> None:
+            time.sleep(rng.random() * args.hand_seconds)
+            form = {"hand": str(hand), "tricks": str(rng.randint(3, 11)), "revoke": "none"}
+            start = time.perf_counter()
+            sent[(hand, table)] = start
+            status, _ = phones[table - 1].request("POST", f"/t/{tokens[table - 1]}/result", form)
+            latency.append(time.perf_counter() - start)
+            if status != 200:
+                errors.append(f"hand {hand} table {table}: HTTP {status}")
+
+        started = time.perf_counter()
+        with ThreadPoolExecutor(args.concurrency) as pool:
+            for hand in range(1, args.hands + 1):
+                list(pool.map(lambda t, h=hand: post(h, t), range(1, args.tables + 1)))
+                status, _ = director.request("POST", f"/d/{director_token}/advance", {"hand": str(hand)})
+                if status != 200:
+                    errors.append(f"advance after hand {hand}: HTTP {status}")
+        elapsed = time.perf_counter() - started
+        time.sleep(1.0)  # let the last pushes arrive
+        done.set()
+        for s in streams:
+            s.stop = True
+
+        delays: list[float] = []
+        missing = 0
+        for s in streams:
+            if s.error:
+                errors.append(s.error)
+            for key, at in sent.items():
+                arrived = s.seen.get(key)
+                if arrived is None:
+                    missing += 1
+                else:
+                    delays.append(max(0.0, arrived - at))
+        if missing:
+            errors.append(f"{missing} (entry, stream) pairs never arrived")
+        if connected < args.streams:
+            errors.append(f"only {connected} of {args.streams} streams connected")
+
+        ms = 1000.0
+        base50, base99 = percentile(baseline, 50) * ms, percentile(baseline, 99) * ms
+        e50, e99 = percentile(latency, 50) * ms, percentile(latency, 99) * ms
+        s50, s99 = percentile(delays, 50) * ms, percentile(delays, 99) * ms
+        print(f"ran {len(latency)} entries in {elapsed:.1f} s; {len(delays)} arrivals measured")
+        print(f"baseline GET /healthz  p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(baseline)} requests)")
+        print(f"entry POST             p50 {e50:7.1f} ms  p99 {e99:7.1f} ms  "
+              f"(x{e50 / base50:.1f} / x{e99 / base99:.1f} the baseline)")
+        print(f"entry to screen        p50 {s50:7.1f} ms  p99 {s99:7.1f} ms")
+        print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:10]))
+        verdict = not errors and e99 < 50 and s99 < 250
+        print("targets (0 errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms):",
+              "met" if verdict else "NOT met")
+        print("(statistics: mean entry", f"{statistics.fmean(latency) * ms:.1f} ms)" if latency else "")
+        return 0 if verdict else 1
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:  # open streams hold the graceful stop
+            server.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

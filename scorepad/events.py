@@ -1,0 +1,537 @@
+"""Events (Military Whist): every write goes through here, every total is derived by the rules.
+
+The rows hold what tables reported and what the director did (results, loans, moves, playoff
+hands, days closed); `raw_hands` turns them into the rules' hand entries, so a correction to any
+hand re-scores everything after it. Each action is one transaction: it is checked by the rules
+with the change applied before anything is committed, so the flag ledger can never go wrong.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from flask import current_app
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from scorepad.extensions import db
+from scorepad.formats import military as fmt
+from scorepad.models import (
+    AuditEntry,
+    DayClose,
+    Event,
+    EventHand,
+    EventLoan,
+    EventPlayoff,
+    EventResult,
+    EventTable,
+    new_token,
+    utcnow,
+)
+from scorepad.rules import military
+from scorepad.rules.base import RawHand, RuleError, RuleErrors, ScoreSheet, Setup
+from scorepad.rules.military import MilitaryRound
+from scorepad.rules.record import parse_record
+
+REVOKES = ("visitors", "home")
+MAX_NAME = 60
+
+
+class Conflict(Exception):
+    """The action clashes with what is already recorded (a second entry, a hand already closed)."""
+
+    def __init__(self, message: str, result: EventResult | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.result = result
+
+
+# --------------------------------------------------------------------------- reading an event
+
+
+def setup_of(event: Event) -> Setup:
+    return parse_record(_record(event, [])).setup
+
+
+def _record(event: Event, hands: Sequence[RawHand]) -> dict[str, object]:
+    return {
+        "variant": event.format,
+        "title": event.name,
+        "options": event.options,
+        "teams": [{"name": t.team, "players": list(t.players)} for t in event.tables],
+        "hands": list(hands),
+    }
+
+
+def _result_facts(event: Event, hand: int | None = None) -> list[tuple[int, int, int, str | None]]:
+    """(hand, table, tricks, revoke) of the event's results (of one hand), straight from the database."""
+    query = select(EventResult.hand, EventResult.table, EventResult.tricks, EventResult.revoke).where(
+        EventResult.event_id == event.id)
+    if hand is not None:
+        query = query.where(EventResult.hand == hand)
+    return [(h, t, k, r) for h, t, k, r in db.session.execute(query)]
+
+
+def _hand_entry(event: Event, number: int, facts: Sequence[tuple[int, int, int, str | None]]) -> RawHand:
+    results: list[dict[str, object] | None] = [None] * len(event.tables)
+    for _, table, tricks, revoke in facts:
+        results[table - 1] = {"tricks": tricks, "revoke": revoke}
+    hand: dict[str, object] = {"results": results}
+    opened = _hand_row(event, number)
+    if opened is not None and opened.moves is not None:
+        hand["moves"] = list(opened.moves)
+    loans = [{"table": loan.table, "flags": loan.flags} for loan in event.loans if loan.hand == number]
+    if loans:
+        hand["loans"] = loans
+    return hand
+
+
+def raw_hand(event: Event, number: int) -> RawHand:
+    """Scheduled hand `number` as the rules read it: one result per table (None if not in), moves, loans."""
+    return _hand_entry(event, number, _result_facts(event, number))
+
+
+def _playoff_hand(p: EventPlayoff) -> RawHand:
+    body: dict[str, object] = {"teams": list(p.teams), "winner": p.winner}
+    if p.bye:
+        body["bye"] = list(p.bye)
+    return {"playoff": body}
+
+
+def raw_hands(event: Event) -> list[RawHand]:
+    """The complete hands: every hand before the one in play, then the playoff hands."""
+    by_hand: dict[int, list[tuple[int, int, int, str | None]]] = {}
+    for fact in _result_facts(event):
+        by_hand.setdefault(fact[0], []).append(fact)
+    hands = [_hand_entry(event, n, by_hand.get(n, [])) for n in range(1, event.current_hand)]
+    return hands + [_playoff_hand(p) for p in event.playoffs]
+
+
+@dataclass(frozen=True)
+class _Derived:
+    """What the complete hands give, kept per event revision: entries to the hand in play reuse it."""
+
+    hands: list[RawHand]
+    rows: tuple[military.LedgerRow, ...]
+    sheet: ScoreSheet
+
+
+def _derived(event: Event, setup: Setup) -> _Derived:
+    cache: dict[int, tuple[int, _Derived]] = current_app.extensions.setdefault("scorepad.events", {})
+    found = cache.get(event.id)
+    if found is not None and found[0] == event.revision:
+        return found[1]
+    hands = raw_hands(event)
+    derived = _Derived(hands, military.ledger(setup, hands), military.VARIANT.score(setup, hands))
+    cache[event.id] = (event.revision, derived)
+    return derived
+
+
+def record_of(event: Event) -> dict[str, object]:
+    """The whole event as a game record (the export format `scorepad score` reads)."""
+    return _record(event, raw_hands(event))
+
+
+@dataclass(frozen=True)
+class EventView:
+    """An event with everything its pages show, derived from its rows in one go."""
+
+    event: Event
+    setup: Setup
+    hands: list[RawHand]
+    pending: RawHand | None  # the hand in play, as far as it is in
+    spec: MilitaryRound | None  # the hand in play (None once the schedule is over)
+    board: fmt.Board
+    sheet: ScoreSheet
+    scheduled: int
+
+    @property
+    def tables(self) -> int:
+        return len(self.setup.teams)
+
+    @property
+    def in_play(self) -> bool:
+        return self.spec is not None
+
+    @property
+    def all_in(self) -> bool:
+        return self.in_play and not self.board.playing
+
+    @property
+    def waiting(self) -> tuple[int, ...]:
+        """Tables (from 1) that have not reported the hand in play."""
+        return tuple(t + 1 for t in self.board.playing) if self.in_play else ()
+
+    @property
+    def needs_playoff(self) -> bool:
+        return not self.in_play and not self.sheet.finished
+
+    def result(self, hand: int, table: int) -> EventResult | None:
+        """Table `table`'s (from 1) report for `hand`."""
+        return _result_row(self.event, hand, table)
+
+    def grid(self) -> dict[tuple[int, int], EventResult]:
+        """Every result so far by (hand, table), for the control room."""
+        return {(r.hand, r.table): r for r in self.event.results}
+
+    def instructions(self, table: int) -> fmt.TableInstructions | None:
+        return fmt.instructions(self.setup, self.spec, table - 1) if self.spec else None
+
+    def next_instructions(self, table: int) -> fmt.TableInstructions | None:
+        """The hand after the one in play, as the schedule has it (the director may still change the moves)."""
+        if self.spec is None or self.spec.number >= self.scheduled:
+            return None
+        return fmt.instructions(self.setup, fmt.hand_spec(self.setup, self.spec.number + 1), table - 1)
+
+    def late(self) -> tuple[int, ...]:
+        """Tables (from 1) late with the hand in play."""
+        opened = _hand_row(self.event, self.event.current_hand)
+        if self.spec is None or opened is None:
+            return ()
+        reported = {t - 1: _aware(at) for t, at in db.session.execute(
+            select(EventResult.table, EventResult.entered_at).where(
+                EventResult.event_id == self.event.id, EventResult.hand == self.spec.number))}
+        late = fmt.late_tables(_aware(opened.opened_at), utcnow(), reported, self.tables,
+                               timedelta(minutes=self.event.late_minutes))
+        return tuple(t + 1 for t in late)
+
+    def spec_of(self, hand: int) -> MilitaryRound:
+        """Scheduled hand `hand` with the moves it was played with."""
+        return fmt.hand_spec(self.setup, hand, _moves(self.event, hand))
+
+    def flag_words(self, result: EventResult) -> str:
+        """What a recorded result did, in the table's words ("visitors take 1 flag")."""
+        spec = self.spec_of(result.hand)
+        outcome = military.table_outcome(spec, result.table - 1, military.TableResult(result.tricks, result.revoke),
+                                         self.setup.options.get_int("revoke_tricks"))
+        return outcome.words
+
+    def rank_of(self, table: int) -> fmt.BoardRow:
+        return next(row for row in self.board.rows if row.team == table - 1)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives naive datetimes back: they were stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def view(event: Event) -> EventView:
+    setup = setup_of(event)
+    scheduled = military.scheduled_hands(setup)
+    derived = _derived(event, setup)
+    in_play = event.current_hand <= scheduled
+    pending = raw_hand(event, event.current_hand) if in_play else None
+    board = fmt.board_from(setup, derived.rows, derived.sheet, pending, _moves(event, event.current_hand))
+    return EventView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled)
+
+
+def _result_row(event: Event, hand: int, table: int) -> EventResult | None:
+    return db.session.scalars(select(EventResult).where(
+        EventResult.event_id == event.id, EventResult.hand == hand, EventResult.table == table)).first()
+
+
+def _moves(event: Event, number: int) -> list[int] | None:
+    row = _hand_row(event, number)
+    return [m - 1 for m in row.moves] if row is not None and row.moves is not None else None
+
+
+def _hand_row(event: Event, number: int) -> EventHand | None:
+    return next((h for h in event.hands if h.number == number), None)
+
+
+def by_public_id(public_id: str) -> Event | None:
+    return db.session.scalars(select(Event).where(Event.public_id == public_id)).first()
+
+
+def by_director_token(token: str) -> Event | None:
+    """The event whose director link carries `token` (compared in constant time)."""
+    event = db.session.scalars(select(Event).where(Event.director_token == token)).first()
+    return event if event is not None and hmac.compare_digest(event.director_token, token) else None
+
+
+def table_by_token(token: str) -> EventTable | None:
+    """The table whose QR code carries `token` (compared in constant time)."""
+    table = db.session.scalars(select(EventTable).where(EventTable.token == token)).first()
+    return table if table is not None and hmac.compare_digest(table.token, token) else None
+
+
+def recent_events(limit: int = 10) -> list[Event]:
+    return list(db.session.scalars(select(Event).order_by(Event.updated_at.desc()).limit(limit)))
+
+
+# --------------------------------------------------------------------------- the director's set-up
+
+
+def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans: str = "auto",
+                 auto_advance: bool = False, late_minutes: int = 12, pin: str = "",
+                 players: Sequence[Sequence[str]] | None = None) -> Event:
+    """Set up an event; RuleErrors name the bad fields (name, teams.N, options.days, pin)."""
+    errors: list[RuleError] = []
+    name = name.strip()
+    if not name:
+        errors.append(RuleError("name", "give the event a name, e.g. 'Zone 3 Military Whist'"))
+    elif len(name) > 120:
+        errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
+    names = [t.strip() or f"Table {i + 1}" for i, t in enumerate(teams)]
+    for i, team in enumerate(names):
+        if len(team) > MAX_NAME:
+            errors.append(RuleError(f"teams.{i}", f"team {i + 1}'s name is too long: at most {MAX_NAME} characters"))
+    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+    if not 1 <= late_minutes <= 120:
+        errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
+    record = {"variant": "military", "title": name, "options": {"days": list(days), "loans": loans},
+              "teams": [{"name": n, "players": list(p)} for n, p in zip(names, players or [[]] * len(names))],
+              "hands": []}
+    try:
+        parsed = parse_record(record)
+    except RuleErrors as e:
+        errors.extend(e.errors)
+    if errors:
+        raise RuleErrors(errors)
+    event = Event(name=name, format="military", options=parsed.setup.options.as_json(), auto_advance=auto_advance,
+                  late_minutes=late_minutes, director_pin=generate_password_hash(pin) if pin else None)
+    event.tables = [EventTable(number=i + 1, team=t.name, players=list(t.players))
+                    for i, t in enumerate(parsed.setup.teams)]
+    event.hands = [EventHand(number=1)]
+    db.session.add(event)
+    db.session.commit()
+    return event
+
+
+def pin_ok(event: Event, pin: str) -> bool:
+    return event.director_pin is None or check_password_hash(event.director_pin, pin)
+
+
+def set_pin(event: Event, pin: str) -> None:
+    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+        raise RuleErrors([RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty to remove it)")])
+    event.director_pin = generate_password_hash(pin) if pin else None
+    _audit(event, "director", "pin", note="PIN set" if pin else "PIN removed")
+    db.session.commit()
+
+
+def regenerate_token(event: Event, table: int) -> EventTable:
+    """A new secret for table `table`'s QR code: the old link stops working at once."""
+    row = _table(event, table)
+    row.token = new_token()
+    row.token_issued_at = utcnow()
+    _audit(event, "director", "new QR code", table=table, note=f"table {table}'s QR code replaced")
+    db.session.commit()
+    return row
+
+
+def _table(event: Event, table: int) -> EventTable:
+    row = next((t for t in event.tables if t.number == table), None)
+    if row is None:
+        raise RuleErrors([RuleError("table", f"there is no table {table}: tables are 1 to {len(event.tables)}")])
+    return row
+
+
+# --------------------------------------------------------------------------- results
+
+
+def parse_result(tricks: object, revoke: object) -> tuple[int, str | None]:
+    """A table's report from a form: tricks 0-13 and the side that revoked (or none)."""
+    errors: list[RuleError] = []
+    count = -1
+    try:
+        count = int(str(tricks))
+        if not 0 <= count <= military.CARDS:
+            raise ValueError
+    except ValueError:
+        errors.append(RuleError("tricks", "tap the number of tricks the visitors took: 0 to 13"))
+    side = None if revoke in (None, "", "none") else str(revoke)
+    if side is not None and side not in REVOKES:
+        errors.append(RuleError("revoke", "a revoke is by the visitors or the home pair (or none)"))
+    if errors:
+        raise RuleErrors(errors)
+    return count, side
+
+
+def _check(event: Event) -> None:
+    """Replay the whole event with the pending change: RuleErrors if the ledger would go wrong."""
+    db.session.flush()
+    db.session.expire(event, ["results", "loans", "hands", "playoffs"])
+    setup = setup_of(event)
+    hands = raw_hands(event)
+    military.VARIANT.score(setup, hands)
+    if event.current_hand <= military.scheduled_hands(setup):
+        military.VARIANT.state(setup, hands, raw_hand(event, event.current_hand))
+
+
+def _commit_entry(event: Event) -> None:
+    """A result for the hand in play: only that hand needs checking, on the cached complete hands."""
+    db.session.flush()
+    setup = setup_of(event)
+    try:
+        _, problems = military.settle_next(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
+        if problems:
+            raise RuleErrors(problems)
+    except RuleErrors:
+        db.session.rollback()
+        raise
+    db.session.commit()
+
+
+def _commit_checked(event: Event) -> None:
+    try:
+        _check(event)
+    except RuleErrors:
+        db.session.rollback()
+        raise
+    db.session.commit()
+
+
+def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str) -> EventResult:
+    """A table reports the hand in play; a second report of the same hand is refused (Conflict)."""
+    if hand != event.current_hand or hand > military.scheduled_hands(setup_of(event)):
+        raise Conflict(f"Hand {hand} is not the hand in play (hand {event.current_hand} is): "
+                       f"ask the director to correct an earlier hand.")
+    existing = _result_row(event, hand, table)
+    if existing is not None:
+        raise Conflict(f"Hand {hand} at table {table} is already recorded: the visitors took "
+                       f"{existing.tricks} tricks. Ask the director if it is wrong.", existing)
+    result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
+    db.session.add(result)
+    try:
+        _commit_entry(event)
+    except IntegrityError:  # the other phone at the table got there first
+        db.session.rollback()
+        return enter_result(event, table, hand, tricks, revoke, actor)
+    if event.auto_advance:
+        _auto_advance(event)
+    return result
+
+
+def _auto_advance(event: Event) -> None:
+    v = view(event)
+    if v.all_in and v.spec is not None and not v.spec.closes_day:
+        advance(event, actor="automatic")
+
+
+def correct_result(event: Event, hand: int, table: int, tricks: int, revoke: str | None, actor: str = "director",
+                   ) -> EventResult:
+    """The director sets a table's result for any hand so far; the old and new values go to the audit trail."""
+    _table(event, table)
+    if not 1 <= hand <= min(event.current_hand, military.scheduled_hands(setup_of(event))):
+        raise RuleErrors([RuleError("hand", f"hand {hand} has not been played yet")])
+    result = _result_row(event, hand, table)
+    old = None if result is None else {"tricks": result.tricks, "revoke": result.revoke}
+    new = {"tricks": tricks, "revoke": revoke}
+    if old == new:
+        raise RuleErrors([RuleError("tricks", f"that is already the result of hand {hand} at table {table}")])
+    if result is None:
+        result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
+        db.session.add(result)
+    else:
+        result.tricks, result.revoke = tricks, revoke
+    _audit(event, actor, "correction", hand=hand, table=table, old=old, new=new)
+    _commit_checked(event)
+    return result
+
+
+def lend(event: Event, table: int, flags: int, actor: str = "director") -> EventLoan:
+    """Lend table `table` flags during the hand in play (added to any loan it already has this hand)."""
+    _table(event, table)
+    hand = event.current_hand
+    if hand > military.scheduled_hands(setup_of(event)):
+        raise RuleErrors([RuleError("flags", "the schedule is over: no more loans")])
+    loan = next((loan for loan in event.loans if loan.hand == hand and loan.table == table), None)
+    total = flags + (loan.flags if loan else 0)
+    if not 1 <= flags or total > military.MAX_LOAN:
+        raise RuleErrors([RuleError("flags", f"lend 1 to {military.MAX_LOAN - (loan.flags if loan else 0)} flags")])
+    if loan is None:
+        loan = EventLoan(event_id=event.id, hand=hand, table=table, flags=flags)
+        db.session.add(loan)
+    else:
+        loan.flags = total
+    _audit(event, actor, "loan", hand=hand, table=table, new={"flags": flags},
+           note=f"table {table} lent {flags} flag{'s' if flags > 1 else ''}")
+    _commit_checked(event)
+    return loan
+
+
+def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director") -> None:
+    """Replace the destinations (table numbers from 1) of the hand in play, before any result is in."""
+    hand = event.current_hand
+    row = _hand_row(event, hand)
+    if row is None:
+        raise RuleErrors([RuleError("moves", "the schedule is over: there is no hand to move")])
+    if _result_facts(event, hand):
+        raise RuleErrors([RuleError("moves", f"results of hand {hand} are already in: correct them first, "
+                                             f"the moves cannot change under them")])
+    old = row.moves
+    row.moves = list(moves) if moves is not None else None
+    _audit(event, actor, "moves", hand=hand, old={"moves": old}, new={"moves": row.moves})
+    _commit_checked(event)
+
+
+def advance(event: Event, actor: str = "director") -> None:
+    """Open the next hand once every table has reported; the day's last hand closes the day."""
+    v = view(event)
+    if v.spec is None:
+        raise RuleErrors([RuleError("hand", "the schedule is over" + (": record the playoff hands"
+                                                                     if v.needs_playoff else ""))])
+    if v.board.playing:
+        waiting = ", ".join(str(t + 1) for t in v.board.playing)
+        raise RuleErrors([RuleError("hand", f"hand {v.spec.number} is not complete: waiting for table"
+                                            f"{'s' if len(v.board.playing) > 1 else ''} {waiting}")])
+    if v.spec.closes_day:
+        rows = military.ledger(v.setup, [*v.hands, raw_hand(event, v.spec.number)])
+        last = rows[-1]
+        db.session.add(DayClose(event_id=event.id, day=v.spec.day, held=list(last.held), owed=list(last.owed)))
+        _audit(event, actor, "day closed", hand=v.spec.number,
+               new={"held": list(last.held), "owed": list(last.owed)}, note=f"day {v.spec.day} closed")
+    event.current_hand += 1
+    if event.current_hand <= v.scheduled:
+        db.session.add(EventHand(event_id=event.id, number=event.current_hand))
+    _audit(event, actor, "advance", hand=event.current_hand, note=f"hand {event.current_hand} opened"
+           if event.current_hand <= v.scheduled else "schedule complete")
+    db.session.commit()
+
+
+def record_playoff(event: Event, teams: Sequence[int], winner: int, bye: Sequence[int] | None) -> EventPlayoff:
+    """Record a tie-break hand (teams from 1); the rules check who may play it."""
+    if event.current_hand <= military.scheduled_hands(setup_of(event)):
+        raise RuleErrors([RuleError("playoff", "playoff hands come after the last scheduled hand")])
+    number = len(event.playoffs) + 1
+    row = EventPlayoff(event_id=event.id, number=number, teams=list(teams), winner=winner,
+                       bye=list(bye) if bye else None)
+    db.session.add(row)
+    _audit(event, "director", "playoff", new={"teams": list(teams), "winner": winner, "bye": list(bye or [])})
+    _commit_checked(event)
+    return row
+
+
+def _audit(event: Event, actor: str, action: str, *, hand: int | None = None, table: int | None = None,
+           old: dict[str, object] | None = None, new: dict[str, object] | None = None, note: str = "") -> None:
+    db.session.add(AuditEntry(event_id=event.id, actor=actor, action=action, hand=hand, table=table,
+                              old=old, new=new, note=note))
+    event.revision += 1
+    event.updated_at = utcnow()
+
+
+# --------------------------------------------------------------------------- the demo
+
+
+DEMO_TEAMS = ("Red Deer Rovers", "Calgary Aces", "Lethbridge Kings", "Medicine Hat Jacks")
+DEMO_TRICKS = ((7, 5, 10, 6), (8, 6, 7, 4), (6, 9, 5, 7), (5, 7, 8, 10), (4, 3, 7, 6))  # hand 5 is NT Low
+
+
+def load_demo_event() -> Event | None:
+    """A 4-table event five hands in (an NT Low among them), with its director's link unlocked by nobody."""
+    if db.session.scalars(select(Event).where(Event.is_demo.is_(True))).first() is not None:
+        return None
+    event = create_event("Demo: Military Whist, area level", DEMO_TEAMS, [30])
+    event.is_demo = True
+    for number, hand in enumerate(DEMO_TRICKS, start=1):
+        for table, tricks in enumerate(hand, start=1):
+            enter_result(event, table, number, tricks, None, f"table {table}")
+        advance(event, actor="demo")
+    db.session.commit()
+    return event

@@ -1,0 +1,182 @@
+"""Military Whist as an event: what each table's phone, the projector and the director see.
+
+The rules module scores the flags; this module turns a hand of the schedule into instructions for
+the hall (who goes out, where to, who arrives, trump, dealer), builds the leaderboard from the live
+ledger (flags move as each table reports), and says which tables are late. Pure: no Flask, no
+database; the event service feeds it the hands as entered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from scorepad.rules import military
+from scorepad.rules.base import RawHand, RoundKind, ScoreSheet, Setup, rank
+from scorepad.rules.cards import Trump
+from scorepad.rules.military import LedgerRow, MilitaryRound
+
+START_FLAGS = military.START_FLAGS
+
+# Presets from the document: area and zone levels play 30 hands (15 + 15 in one day); the
+# provincial games play 50 over two days (15 + 15 on the first, 20 on the second).
+PRESETS: dict[str, tuple[str, tuple[int, ...], tuple[int, ...]]] = {
+    # key: (label, hands per day, sessions as the document describes them)
+    "area": ("Area or zone level: 30 hands in one day (15 morning + 15 afternoon)", (30,), (15, 15)),
+    "provincial": ("Provincial games: 50 hands over two days (15 + 15, then 20)", (30, 20), (15, 15, 20)),
+}
+
+_TRUMP_WORDS = {
+    Trump.HEARTS: "Hearts", Trump.SPADES: "Spades", Trump.DIAMONDS: "Diamonds", Trump.CLUBS: "Clubs",
+    Trump.NT_HIGH: "NT High (no trumps)", Trump.NT_LOW: "NT Low",
+}
+
+
+def trump_words(spec: MilitaryRound) -> str:
+    """The trump as the hall calls it; NT Low carries its giveaway reminder."""
+    if spec.trump is None:
+        return "cut by the director"
+    words = _TRUMP_WORDS.get(spec.trump, spec.trump.label)
+    return f"{words}: {military.GIVEAWAY_NOTE}" if spec.kind is RoundKind.GIVEAWAY else words
+
+
+@dataclass(frozen=True)
+class TableInstructions:
+    """One table's orders for one hand, in the words its phone shows in large type.
+
+    Tables and teams count from 0 here (`go_to`, `arriving`); pages add 1.
+    """
+
+    hand: int
+    day: int
+    day_hand: int
+    table: int
+    team: str
+    out_pair: str  # "A&B": these two go visiting
+    home_pair: str  # "X&Y": these two stay and defend the flags
+    go_to: int  # the table our visitors play at
+    arriving: int  # the team whose visiting pair plays here
+    arriving_team: str
+    trump: str
+    giveaway: bool
+    dealer: str  # the dealer's letter; the dealer is always one of the visitors
+
+    @property
+    def dealer_words(self) -> str:
+        return f"{self.dealer} of {self.arriving_team} (a visitor)"
+
+
+def instructions(setup: Setup, spec: MilitaryRound, table: int) -> TableInstructions:
+    """What table `table` does in hand `spec`: who goes out and where, who arrives, trump, dealer."""
+    arriving = spec.arrivals[table]
+    return TableInstructions(
+        spec.number, spec.day, spec.day_hand, table, setup.teams[table].name, spec.out_pair, spec.home_pair,
+        spec.moves[table], arriving, setup.teams[arriving].name, trump_words(spec),
+        spec.kind is RoundKind.GIVEAWAY, spec.dealer_letter)
+
+
+def hand_spec(setup: Setup, number: int, moves: Sequence[int] | None = None) -> MilitaryRound:
+    """Scheduled hand `number`, with the director's moves (0-based destinations) when set."""
+    raw: dict[str, object] = {"moves": [m + 1 for m in moves]} if moves is not None else {}
+    spec, _ = military.read_hand(setup, number, raw, partial=True)
+    return spec
+
+
+# --------------------------------------------------------------------------- the leaderboard
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One team on the leaderboard: flags per day (held - owed), total, what it holds and owes now."""
+
+    rank: int
+    team: int
+    name: str
+    days: tuple[int, ...]
+    total: int
+    held: int
+    owed: int
+    playing: bool  # its home table has not reported the current hand yet
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Board:
+    rows: tuple[BoardRow, ...]
+    days: int  # how many day columns (days begun, at least 1)
+    hand: MilitaryRound | None  # the hand in play (None once the schedule is over)
+    played: int  # complete hands
+    scheduled: int
+    playing: tuple[int, ...]  # tables that have not reported the hand in play
+    finished: bool
+    summary: str
+
+
+def board(setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None,
+          moves: Sequence[int] | None = None) -> Board:
+    """The standings now: complete hands plus the results already in for the hand in play."""
+    return board_from(setup, military.ledger(setup, hands), military.VARIANT.score(setup, hands), pending, moves)
+
+
+def board_from(setup: Setup, rows: Sequence[LedgerRow], sheet: ScoreSheet, pending: RawHand | None = None,
+               moves: Sequence[int] | None = None) -> Board:
+    """`board` from the complete hands' ledger and sheet (which the event service keeps between entries).
+
+    Flags are summed over the days (held minus owed at each day's close, or now). Once the
+    schedule is over the rules' standings decide the order, so a playoff places the tied leaders.
+    """
+    scheduled = military.scheduled_hands(setup)
+    teams = len(setup.teams)
+    in_play = len(rows) < scheduled
+    live = list(rows)
+    if in_play and pending:
+        live.append(military.settle_next(setup, rows, pending)[0])
+    day_scores = military.day_scores(live)
+    totals = [sum(day[t] for day in day_scores) for t in range(teams)]
+    last: LedgerRow | None = live[-1] if live else None
+    if last is None or (in_play and last.closes_day):  # a new day: every table back on 12, no loans
+        held, owed = (START_FLAGS,) * teams, (0,) * teams
+    else:
+        held, owed = last.held, last.owed
+    spec = hand_spec(setup, len(rows) + 1, moves) if in_play else None
+    reported = _reported(pending, teams) if in_play else set(range(teams))
+    playing = tuple(t for t in range(teams) if t not in reported)
+    names = [t.name for t in setup.teams]
+    if not day_scores:  # nothing in yet: everyone level on 12
+        board_rows = tuple(BoardRow(1, t, names[t], (START_FLAGS,), START_FLAGS, START_FLAGS, 0, True)
+                           for t in range(teams))
+    else:
+        order = rank(totals, names) if in_play else sheet.standings
+        board_rows = tuple(
+            BoardRow(s.rank, s.seat, s.name, tuple(day[s.seat] for day in day_scores), totals[s.seat],
+                     held[s.seat], owed[s.seat], s.seat in playing, "" if in_play else s.detail)
+            for s in order)
+    return Board(board_rows, max(1, len(day_scores)), spec, len(rows), scheduled, playing, sheet.finished,
+                 sheet.summary)
+
+
+def _reported(pending: RawHand | None, teams: int) -> set[int]:
+    results = (pending or {}).get("results")
+    if not isinstance(results, list):
+        return set()
+    return {t for t, r in enumerate(results[:teams]) if r is not None}
+
+
+# --------------------------------------------------------------------------- the control room
+
+
+def late_tables(opened_at: datetime, now: datetime, reported: Mapping[int, datetime], tables: int,
+                late_after: timedelta) -> tuple[int, ...]:
+    """Tables still to report once the hand has been open longer than `late_after`.
+
+    Also late, sooner: the last quarter of the room once three quarters have reported and
+    `late_after` / 2 has passed since the hand opened (the hall is waiting for them).
+    """
+    missing = tuple(t for t in range(tables) if t not in reported)
+    waited = now - opened_at
+    if waited >= late_after:
+        return missing
+    if missing and len(reported) * 4 >= tables * 3 and waited >= late_after / 2:
+        return missing
+    return ()

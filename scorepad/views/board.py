@@ -1,0 +1,119 @@
+"""The event's public pages: the projector leaderboard, the players' phone standings, the live stream.
+
+Every write to an event ends with `publish`: the board fragment is rendered once and pushed to every
+open leaderboard, and the table phones and the control room are told to refresh their own panel.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from flask import Blueprint, Flask, Response, abort, current_app, render_template
+
+from scorepad import events, live
+from scorepad.extensions import db
+from scorepad.models import Event
+
+bp = Blueprint("board", __name__)
+
+
+def channel(event: Event) -> str:
+    return f"event:{event.public_id}"
+
+
+def publish(event: Event, orders: bool = False) -> events.EventView:
+    """Tell every open page that the event changed; returns the event's view for the caller's page.
+
+    `changed` (and `orders` when the hand in play or its orders changed: the director advanced,
+    corrected, lent flags) go out at once; they are tiny, and the table phones refetch their panel
+    only on `orders`, so a table's entry does not interrupt another table in the middle of its own.
+    The standings fragment is larger and goes to every leaderboard, so it is coalesced: at most one
+    push per PUSH_WINDOW per event, the last one rendered after the burst with the latest results.
+    """
+    ev = events.view(event)
+    broker = live.broker()
+    broker.publish(channel(event), "changed", str(event.current_hand))
+    if orders:
+        broker.publish(channel(event), "orders", str(event.current_hand))
+    _push_board(current_app._get_current_object(), event.id, channel(event), ev)  # type: ignore[attr-defined]
+    return ev
+
+
+PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
+
+
+class _Pushes:
+    """Per app: when each event's board was last pushed, and whether a trailing push is scheduled."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.last: dict[str, float] = {}
+        self.scheduled: set[str] = set()
+
+
+def _pushes(app: Flask) -> _Pushes:
+    found: _Pushes = app.extensions.setdefault("scorepad.board_pushes", _Pushes())
+    return found
+
+
+def _push_board(app: Flask, event_id: int, name: str, ev: events.EventView) -> None:
+    state = _pushes(app)
+    with state.lock:
+        if name in state.scheduled:
+            return  # the trailing push will carry this change too
+        wait = state.last.get(name, 0.0) + PUSH_WINDOW - time.monotonic()
+        if wait > 0:
+            state.scheduled.add(name)
+            timer = threading.Timer(wait, _trailing_push, (app, event_id, name))
+            timer.daemon = True
+            timer.start()
+            return
+        state.last[name] = time.monotonic()
+    live.broker().publish(name, "board", render_template("board/_board.html", ev=ev))
+
+
+def _trailing_push(app: Flask, event_id: int, name: str) -> None:
+    state = _pushes(app)
+    with app.app_context():
+        with state.lock:
+            state.scheduled.discard(name)
+            state.last[name] = time.monotonic()
+        event = db.session.get(Event, event_id)
+        if event is not None:
+            live.broker().publish(name, "board", render_template("board/_board.html", ev=events.view(event)))
+        db.session.remove()
+
+
+def _event(public_id: str) -> Event:
+    event = events.by_public_id(public_id)
+    if event is None:
+        abort(404, description="There is no event at this link.")
+    return event
+
+
+@bp.get("/b/<public_id>")
+def projector(public_id: str) -> str:
+    """The leaderboard for a 1080p projector: updates live, pages itself when the teams do not fit."""
+    return render_template("board/projector.html", ev=events.view(_event(public_id)))
+
+
+@bp.get("/b/<public_id>/standings")
+def standings(public_id: str) -> str:
+    """The same standings as a compact page for players' phones."""
+    return render_template("board/standings.html", ev=events.view(_event(public_id)))
+
+
+@bp.get("/b/<public_id>/events")
+def stream(public_id: str) -> Response:
+    """Server-sent events: `board` carries the standings fragment, `changed` the hand in play."""
+    return live.sse_response(channel(_event(public_id)))
+
+
+@bp.get("/b/<public_id>/event.json")
+def export_json(public_id: str) -> Response:
+    """The event as a game record (the format `scorepad score` reads)."""
+    event = _event(public_id)
+    response = current_app.json.response(events.record_of(event))
+    response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
+    return response

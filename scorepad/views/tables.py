@@ -1,0 +1,96 @@
+"""A table's phone at an event: the QR code's secret link, the hand's orders, the result entered by tapping.
+
+The home pair enters the tricks the visiting pair took. A tap on a number shows what it means
+("visitors take 1 flag") before it is confirmed; a second confirmation of the same hand, from
+this phone or the other one at the table, is refused with the value already recorded.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorepad import events
+from scorepad.extensions import htmx
+from scorepad.models import EventTable
+from scorepad.rules import military
+from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.views import errors_by_field
+from scorepad.views.board import publish
+
+bp = Blueprint("tables", __name__)
+
+
+def _table(token: str) -> EventTable:
+    table = events.table_by_token(token)
+    if table is None:
+        abort(404, description="This table link is not valid any more: the director may have printed a new "
+                               "QR code. Scan the card on your table again, or ask the director.")
+    return table
+
+
+def _render(table: EventTable, status: int = 200, ev: events.EventView | None = None,
+            **extra: object) -> tuple[str, int]:
+    ev = ev or events.view(table.event)
+    template = "tables/_panel.html" if htmx and not htmx.history_restore_request else "tables/table.html"
+    return render_template(template, ev=ev, table=table, **extra), status
+
+
+@bp.get("/t/<token>")
+def table(token: str) -> tuple[str, int]:
+    """The table's page: this hand's orders in large type and the result to enter."""
+    return _render(_table(token))
+
+
+@bp.get("/t/<token>/panel")
+def panel(token: str) -> tuple[str, int]:
+    """The panel alone, fetched again whenever the event changes (the director advanced, a correction)."""
+    return _render(_table(token))
+
+
+def _read(table: EventTable) -> tuple[int, int, str | None]:
+    """(hand, tricks, revoke) from the form; RuleErrors for anything out of range."""
+    try:
+        hand = int(request.form.get("hand", ""))
+    except ValueError:
+        raise RuleErrors([RuleError("hand", "the form lost its hand number: reload the page")]) from None
+    tricks, revoke = events.parse_result(request.form.get("tricks"), request.form.get("revoke"))
+    return hand, tricks, revoke
+
+
+@bp.post("/t/<token>/preview")
+def preview(token: str) -> tuple[str, int]:
+    """What the tapped result means, before it is confirmed."""
+    table = _table(token)
+    try:
+        hand, tricks, revoke = _read(table)
+        if hand != table.event.current_hand:
+            raise events.Conflict(f"Hand {hand} is over: the director has opened hand {table.event.current_hand}.")
+        ev = events.view(table.event)
+        pending = dict(ev.pending or {})
+        results = list(pending.get("results") or [None] * ev.tables)  # type: ignore[call-overload]
+        if results[table.number - 1] is not None:
+            existing = ev.result(hand, table.number)
+            raise events.Conflict(f"Hand {hand} is already recorded: the visitors took "
+                                  f"{existing.tricks if existing else '?'} tricks.", existing)
+        results[table.number - 1] = {"tricks": tricks, "revoke": revoke}
+        shown = military.preview(ev.setup, ev.hands, {**pending, "results": results})[table.number - 1]
+    except RuleErrors as e:
+        return _render(table, 422, errors=errors_by_field(e), form=request.form)
+    except events.Conflict as c:
+        return _render(table, 409, conflict=c.message)
+    return _render(table, 200, confirm=shown, form=request.form)
+
+
+@bp.post("/t/<token>/result")
+def result(token: str) -> tuple[str, int] | BaseResponse:
+    """Record the confirmed result (once: a second one is refused with the value already in)."""
+    table = _table(token)
+    try:
+        hand, tricks, revoke = _read(table)
+        events.enter_result(table.event, table.number, hand, tricks, revoke, f"table {table.number}")
+    except RuleErrors as e:
+        return _render(table, 422, errors=errors_by_field(e), form=request.form)
+    except events.Conflict as c:
+        return _render(table, 409, conflict=c.message)
+    return _render(table, 200, publish(table.event), notice=f"Hand {hand} recorded.")
