@@ -22,6 +22,7 @@ import http.client
 import os
 import random
 import re
+import selectors
 import socket
 import statistics
 import subprocess
@@ -89,53 +90,74 @@ class Client:
         return response.status, data
 
 
-class Stream(threading.Thread):
-    """A leaderboard: reads the event stream and notes when each (hand, table) first shows as in."""
+class Streams(threading.Thread):
+    """Many leaderboards read by one thread (selectors), so the client does not starve the server.
 
-    def __init__(self, port: int, path: str, tables: int) -> None:
+    Each stream notes when each (hand, table) first shows as reported: a standings message carries
+    the hand in play and the tables still out (`data-hand`, `data-waiting`); a hand opens only once
+    the previous one is all in.
+    """
+
+    def __init__(self, port: int, path: str, count: int, tables: int) -> None:
         super().__init__(daemon=True)
-        self.port, self.path, self.tables = port, path, tables
-        self.seen: dict[tuple[int, int], float] = {}
-        self.connected = threading.Event()
-        self.error = ""
+        self.tables = tables
+        self.selector = selectors.DefaultSelector()
+        self.seen: list[dict[tuple[int, int], float]] = [{} for _ in range(count)]
+        self.buffers = [b""] * count
+        self.connected = [False] * count
+        self.errors: list[str] = []
         self.stop = False
+        for i in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, i)
+
+    def all_connected(self, timeout: float) -> int:
+        deadline = time.time() + timeout
+        while time.time() < deadline and not all(self.connected):
+            time.sleep(0.05)
+        return sum(self.connected)
 
     def run(self) -> None:
-        try:
-            sock = socket.create_connection(("127.0.0.1", self.port), timeout=120)
-            sock.sendall(f"GET {self.path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
-            buffer = b""
-            while not self.stop:
-                chunk = sock.recv(262144)
+        while not self.stop:
+            for key, _ in self.selector.select(timeout=0.2):
+                i = key.data
+                try:
+                    chunk = key.fileobj.recv(262144)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                except OSError as e:
+                    self.errors.append(f"stream {i}: {e}")
+                    self.selector.unregister(key.fileobj)
+                    continue
                 if not chunk:
                     if not self.stop:
-                        self.error = "stream closed by the server"
-                    return
-                now = time.perf_counter()
-                buffer += chunk
-                if not self.connected.is_set() and b": connected" in buffer:
-                    self.connected.set()
-                # Only the attributes of each standings message matter: the hand and the tables still out.
-                while True:
-                    start = buffer.find(b'data-hand="')
-                    end = buffer.find(b'"', buffer.find(b'data-waiting="', start) + 14) if start >= 0 else -1
-                    if start < 0 or end < 0 or buffer.find(b'data-waiting="', start) < 0:
-                        break
-                    hand = int(buffer[start + 11:buffer.find(b'"', start + 11)])
-                    waiting_at = buffer.find(b'data-waiting="', start) + 14
-                    raw = buffer[waiting_at:end]
-                    waiting = {int(t) for t in raw.split(b",") if t}
-                    for table in range(1, self.tables + 1):
-                        if table not in waiting and (hand, table) not in self.seen:
-                            self.seen[(hand, table)] = now
-                        if (hand - 1, table) not in self.seen:  # a new hand opens only when the last is all in
-                            self.seen[(hand - 1, table)] = now
-                    buffer = buffer[end:]
-                if len(buffer) > 1_000_000:
-                    buffer = buffer[-200_000:]
-        except OSError as e:
-            if not self.stop:
-                self.error = f"stream error: {e}"
+                        self.errors.append(f"stream {i} closed by the server")
+                    self.selector.unregister(key.fileobj)
+                    continue
+                self._read(i, self.buffers[i] + chunk, time.perf_counter())
+
+    def _read(self, i: int, buffer: bytes, now: float) -> None:
+        if not self.connected[i] and b": connected" in buffer:
+            self.connected[i] = True
+        seen = self.seen[i]
+        while True:
+            start = buffer.find(b'data-hand="')
+            waiting_at = buffer.find(b'data-waiting="', start) if start >= 0 else -1
+            end = buffer.find(b'"', waiting_at + 14) if waiting_at >= 0 else -1
+            if end < 0:
+                break
+            hand = int(buffer[start + 11:buffer.find(b'"', start + 11)])
+            waiting = {int(t) for t in buffer[waiting_at + 14:end].split(b",") if t}
+            for table in range(1, self.tables + 1):
+                if table not in waiting and (hand, table) not in seen:
+                    seen[(hand, table)] = now
+                if (hand - 1, table) not in seen:
+                    seen[(hand - 1, table)] = now
+            buffer = buffer[end:]
+        # keep an unfinished message head (the two attributes sit side by side), else only a tail
+        self.buffers[i] = buffer[start:] if start >= 0 else buffer[-64:]
 
 
 def make_event(database: str, tables: int, hands: int) -> tuple[str, str, list[str]]:
@@ -186,12 +208,9 @@ def main() -> int:
                 time.sleep(0.1)
         print(f"gunicorn (gevent, 1 worker) on port {port}; {args.tables} tables, {args.hands} hands, "
               f"{args.streams} leaderboard streams")
-        streams = [Stream(port, f"/b/{public}/events", args.tables) for _ in range(args.streams)]
-        for s in streams:
-            s.start()
-        for s in streams:
-            s.connected.wait(30)
-        connected = sum(s.connected.is_set() for s in streams)
+        streams = Streams(port, f"/b/{public}/events", args.streams, args.tables)
+        streams.start()
+        connected = streams.all_connected(30)
         phones = [Client(port, f"/t/{t}") for t in tokens]
         director = Client(port, f"/d/{director_token}")
 
@@ -237,16 +256,14 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         time.sleep(1.0)  # let the last pushes arrive
         done.set()
-        for s in streams:
-            s.stop = True
+        streams.stop = True
+        errors.extend(streams.errors)
 
         delays: list[float] = []
         missing = 0
-        for s in streams:
-            if s.error:
-                errors.append(s.error)
+        for seen in streams.seen:
             for key, at in sent.items():
-                arrived = s.seen.get(key)
+                arrived = seen.get(key)
                 if arrived is None:
                     missing += 1
                 else:

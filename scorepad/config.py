@@ -38,5 +38,6 @@ def from_environment(instance_path: Path) -> dict[str, Any]:
         "SCOREPAD_DEMO": os.environ.get("SCOREPAD_DEMO", "1") == "1",
         "SCOREPAD_HOST": os.environ.get("SCOREPAD_HOST", "0.0.0.0"),
         "SCOREPAD_PORT": int(os.environ.get("SCOREPAD_PORT", "5000")),
+        "SCOREPAD_PAGE_SECONDS": int(os.environ.get("SCOREPAD_PAGE_SECONDS", "12")),  # projector paging
         "WTF_CSRF_TIME_LIMIT": None,  # a score page may stay open all afternoon
     }

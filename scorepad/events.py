@@ -54,7 +54,14 @@ class Conflict(Exception):
 
 
 def setup_of(event: Event) -> Setup:
-    return parse_record(_record(event, [])).setup
+    """The event's set-up as the rules read it (kept per revision: it is read on every request)."""
+    cache: dict[int, tuple[int, Setup]] = current_app.extensions.setdefault("scorepad.event_setups", {})
+    found = cache.get(event.id)
+    if found is not None and found[0] == event.revision:
+        return found[1]
+    setup = parse_record(_record(event, [])).setup
+    cache[event.id] = (event.revision, setup)
+    return setup
 
 
 def _record(event: Event, hands: Sequence[RawHand]) -> dict[str, object]:

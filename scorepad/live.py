@@ -13,6 +13,7 @@ import queue
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from flask import Flask, Response, current_app, stream_with_context
 
@@ -25,10 +26,19 @@ class Message:
     event: str
     data: str
 
+    @cached_property
+    def wire(self) -> str:
+        """The message in the text/event-stream wire format, built once for all its subscribers.
+
+        One data: line per line of HTML, indentation and blank lines left out (HTML does not need
+        them, and a leaderboard goes to hundreds of screens on every push).
+        """
+        lines = [line.strip() for line in self.data.splitlines()]
+        body = "".join(f"data: {line}\n" for line in lines if line) or "data: \n"
+        return f"event: {self.event}\n{body}\n"
+
     def encode(self) -> str:
-        """The message in the text/event-stream wire format (one data: line per line of HTML)."""
-        lines = "".join(f"data: {line}\n" for line in self.data.splitlines() or [""])
-        return f"event: {self.event}\n{lines}\n"
+        return self.wire
 
 
 class Subscription:

@@ -22,22 +22,20 @@ def channel(event: Event) -> str:
     return f"event:{event.public_id}"
 
 
-def publish(event: Event, orders: bool = False) -> events.EventView:
-    """Tell every open page that the event changed; returns the event's view for the caller's page.
+def publish(event: Event, orders: bool = False) -> None:
+    """Tell every open page that the event changed.
 
     `changed` (and `orders` when the hand in play or its orders changed: the director advanced,
     corrected, lent flags) go out at once; they are tiny, and the table phones refetch their panel
     only on `orders`, so a table's entry does not interrupt another table in the middle of its own.
     The standings fragment is larger and goes to every leaderboard, so it is coalesced: at most one
-    push per PUSH_WINDOW per event, the last one rendered after the burst with the latest results.
+    push per PUSH_WINDOW per event, rendered with the latest results when it goes.
     """
-    ev = events.view(event)
     broker = live.broker()
     broker.publish(channel(event), "changed", str(event.current_hand))
     if orders:
         broker.publish(channel(event), "orders", str(event.current_hand))
-    _push_board(current_app._get_current_object(), event.id, channel(event), ev)  # type: ignore[attr-defined]
-    return ev
+    _push_board(current_app._get_current_object(), event.id, channel(event))  # type: ignore[attr-defined]
 
 
 PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
@@ -57,20 +55,21 @@ def _pushes(app: Flask) -> _Pushes:
     return found
 
 
-def _push_board(app: Flask, event_id: int, name: str, ev: events.EventView) -> None:
+def _push_board(app: Flask, event_id: int, name: str) -> None:
+    """Schedule a push of the standings: at once after a quiet spell, else at the end of the window.
+
+    The push renders and fans out on its own thread (a greenlet under gevent), after the entry's
+    answer: the phone that entered a result does not wait for two hundred leaderboards.
+    """
     state = _pushes(app)
     with state.lock:
         if name in state.scheduled:
-            return  # the trailing push will carry this change too
-        wait = state.last.get(name, 0.0) + PUSH_WINDOW - time.monotonic()
-        if wait > 0:
-            state.scheduled.add(name)
-            timer = threading.Timer(wait, _trailing_push, (app, event_id, name))
-            timer.daemon = True
-            timer.start()
-            return
-        state.last[name] = time.monotonic()
-    live.broker().publish(name, "board", render_template("board/_board.html", ev=ev))
+            return  # the push already scheduled will carry this change too
+        state.scheduled.add(name)
+        wait = max(0.0, state.last.get(name, 0.0) + PUSH_WINDOW - time.monotonic())
+    timer = threading.Timer(wait, _trailing_push, (app, event_id, name))
+    timer.daemon = True
+    timer.start()
 
 
 def _trailing_push(app: Flask, event_id: int, name: str) -> None:

@@ -224,6 +224,25 @@ def playoff(event: Event) -> tuple[str, int]:
                 "Playoff hand recorded.")
 
 
+@bp.post("/d/<token>/moves")
+@director_only
+def moves(event: Event) -> tuple[str, int]:
+    """Replace where the visiting pairs go in the hand in play (empty: back to the schedule's moves)."""
+    raw = request.form.get("moves", "").replace(",", " ").split()
+    if not all(part.isdigit() for part in raw):
+        return _control(event, 422, {"moves": "Give one table number per table, table 1's first, e.g. 3 4 1 2."})
+    destinations = [int(part) for part in raw] or None
+    try:
+        events.set_moves(event, destinations)
+    except RuleErrors as e:
+        messages = errors_by_field(e)
+        return _control(event, 422, {"moves": " ".join(v for k, v in messages.items() if k.startswith("moves"))
+                                     or " ".join(messages.values())})
+    publish(event, orders=True)
+    return _control(event, notice=f"Hand {event.current_hand}: " + (
+        "the visiting pairs go where you said." if destinations else "back to the schedule's moves."))
+
+
 @bp.post("/d/<token>/pin")
 @director_only
 def pin(event: Event) -> tuple[str, int]:

@@ -29,9 +29,8 @@ def _table(token: str) -> EventTable:
     return table
 
 
-def _render(table: EventTable, status: int = 200, ev: events.EventView | None = None,
-            **extra: object) -> tuple[str, int]:
-    ev = ev or events.view(table.event)
+def _render(table: EventTable, status: int = 200, **extra: object) -> tuple[str, int]:
+    ev = events.view(table.event)
     template = "tables/_panel.html" if htmx and not htmx.history_restore_request else "tables/table.html"
     return render_template(template, ev=ev, table=table, **extra), status
 
@@ -93,4 +92,5 @@ def result(token: str) -> tuple[str, int] | BaseResponse:
         return _render(table, 422, errors=errors_by_field(e), form=request.form)
     except events.Conflict as c:
         return _render(table, 409, conflict=c.message)
-    return _render(table, 200, publish(table.event), notice=f"Hand {hand} recorded.")
+    publish(table.event)
+    return _render(table, 200, notice=f"Hand {hand} recorded.")

@@ -144,7 +144,9 @@ document.addEventListener("htmx:beforeRequest", function (event) {
   document.addEventListener("DOMContentLoaded", function () {
     if (!document.querySelector("body.projector")) return;
     paginate();
-    timer = setInterval(function () { page += 1; paginate(); }, PAGE_SECONDS * 1000);
+    var live = document.querySelector("#board-live");
+    var seconds = parseFloat(live && live.dataset.pageSeconds) || PAGE_SECONDS;
+    timer = setInterval(function () { page += 1; paginate(); }, seconds * 1000);
     window.addEventListener("resize", paginate);
   });
 })();

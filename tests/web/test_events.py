@@ -907,3 +907,60 @@ def test_a_result_is_pushed_to_the_boards_stream(client: FlaskClient, app: Flask
     with app.app_context():
         assert live.broker().count(f"event:{public}") == 0
 
+
+
+def test_the_director_can_replace_a_hands_moves_before_any_result(client: FlaskClient, app: Flask) -> None:
+    token = create(client)
+    control = f"/d/{token}"
+    page = client.get(control).get_data(as_text=True)
+    assert 'value="2 3 4 1"' in page  # hand 1 by the schedule: table t's visitors go to t + 1
+    # a table hosting two visiting pairs is refused beside the field, and nothing changes
+    bad = client.post(control + "/moves", data={"moves": "2 3 2 1"})
+    assert bad.status_code == 422
+    assert "Table 2 would host two visiting pairs (from tables 1 and 3)" in bad.get_data(as_text=True)
+    assert client.post(control + "/moves", data={"moves": "x"}).status_code == 422
+    ok = client.post(control + "/moves", data={"moves": "3 4 1 2"})
+    assert ok.status_code == 200 and "the visiting pairs go where you said" in ok.get_data(as_text=True)
+    tokens = table_tokens(app, token)
+    phone = client.get(f"/t/{tokens[0]}").get_data(as_text=True)
+    assert "go to table <strong>3</strong>" in phone
+    # once a result is in, the moves can no longer change under it
+    assert enter(app.test_client(), tokens[0], 1, 7)[0] == 200
+    late = client.post(control + "/moves", data={"moves": "2 3 4 1"})
+    assert late.status_code == 422 and "already in" in late.get_data(as_text=True)
+    assert "director · moves · hand 1" in client.get(control).get_data(as_text=True)
+
+
+def test_the_provincial_games_from_set_up_to_winner(client: FlaskClient, app: Flask, tmp_path: Path) -> None:
+    """The document's provincial tournament: 16 tables, 50 hands over two days, a winner.
+
+    Tricks follow a fixed pattern (no randomness): table t in hand h reports 3 + (5t + 3h) mod 9.
+    Day 1 closes after hand 30 (every table back to 12), the totals are the sum of the two days,
+    and the command line scores the exported record to the same standings.
+    """
+    names = [f"Zone {t + 1}" for t in range(16)]
+    token = create(client, preset="provincial", tables="16", teams="\n".join(names))
+    for hand in range(1, 51):
+        play(client, app, token, hand, [3 + (5 * t + 3 * hand) % 9 for t in range(1, 17)])
+        conserved(app, token, 16)
+        if hand == 30:
+            with app.app_context():
+                event = db.session.scalars(db.select(Event)).one()
+                assert [d.day for d in event.days_closed] == [1]
+                day_one = event.days_closed[0]
+                assert sum(day_one.held) - sum(day_one.owed) == 12 * 16
+            assert all(row.held == 12 and row.owed == 0 for row in board(app, token).rows)
+    final = board(app, token)
+    assert final.finished and final.hand is None
+    assert all(len(row.days) == 2 and row.total == sum(row.days) for row in final.rows)
+    public = snapshot(app, token)["public_id"]
+    record = client.get(f"/b/{public}/event.json").get_json()
+    assert len(record["hands"]) == 50 and record["options"]["days"] == [30, 20]
+    path = tmp_path / "provincial.json"
+    path.write_text(json.dumps(record))
+    scored = json.loads(subprocess.run([SCOREPAD, "score", "--json", str(path)], capture_output=True,
+                                       text=True, check=True).stdout)
+    assert {s["name"]: s["total"] for s in scored["standings"]} == totals(final)
+    winner = final.rows[0]
+    assert scored["winner_names"] == [winner.name] and final.rows[1].total < winner.total
+    assert f"{winner.name} wins with {winner.total} flags" in client.get(f"/b/{public}").get_data(as_text=True)
