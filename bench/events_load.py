@@ -208,7 +208,7 @@ def main() -> int:
                 time.sleep(0.1)
         print(f"gunicorn (gevent, 1 worker) on port {port}; {args.tables} tables, {args.hands} hands, "
               f"{args.streams} leaderboard streams")
-        streams = Streams(port, f"/b/{public}/events", args.streams, args.tables)
+        streams = Streams(port, f"/b/{public}/events?only=board", args.streams, args.tables)  # as the projector
         streams.start()
         connected = streams.all_connected(30)
         phones = [Client(port, f"/t/{t}") for t in tokens]

@@ -83,23 +83,56 @@ def _result_facts(event: Event, hand: int | None = None) -> list[tuple[int, int,
     return [(h, t, k, r) for h, t, k, r in db.session.execute(query)]
 
 
-def _hand_entry(event: Event, number: int, facts: Sequence[tuple[int, int, int, str | None]]) -> RawHand:
-    results: list[dict[str, object] | None] = [None] * len(event.tables)
+def _hand_extras(event: Event, hand: int | None = None) -> tuple[dict[int, list[int]], dict[int, list[dict[str, object]]]]:
+    """The director's moves and the loans by hand (of one hand), in two small queries: the entry path
+    runs this on every result, where loading the event's whole relationships cost more than the rest."""
+    moves_query = select(EventHand.number, EventHand.moves).where(EventHand.event_id == event.id)
+    loans_query = select(EventLoan.hand, EventLoan.table, EventLoan.flags).where(
+        EventLoan.event_id == event.id).order_by(EventLoan.id)
+    if hand is not None:
+        moves_query = moves_query.where(EventHand.number == hand)
+        loans_query = loans_query.where(EventLoan.hand == hand)
+    moves = {n: list(m) for n, m in db.session.execute(moves_query) if m is not None}
+    loans: dict[int, list[dict[str, object]]] = {}
+    for n, table, flags in db.session.execute(loans_query):
+        loans.setdefault(n, []).append({"table": table, "flags": flags})
+    return moves, loans
+
+
+def _hand_entry(tables: int, number: int, facts: Sequence[tuple[int, int, int, str | None]],
+                moves: dict[int, list[int]], loans: dict[int, list[dict[str, object]]]) -> RawHand:
+    results: list[dict[str, object] | None] = [None] * tables
     for _, table, tricks, revoke in facts:
         results[table - 1] = {"tricks": tricks, "revoke": revoke}
     hand: dict[str, object] = {"results": results}
-    opened = _hand_row(event, number)
-    if opened is not None and opened.moves is not None:
-        hand["moves"] = list(opened.moves)
-    loans = [{"table": loan.table, "flags": loan.flags} for loan in event.loans if loan.hand == number]
-    if loans:
-        hand["loans"] = loans
+    if number in moves:
+        hand["moves"] = moves[number]
+    if number in loans:
+        hand["loans"] = loans[number]
     return hand
 
 
-def raw_hand(event: Event, number: int) -> RawHand:
-    """Scheduled hand `number` as the rules read it: one result per table (None if not in), moves, loans."""
-    return _hand_entry(event, number, _result_facts(event, number))
+def _committed_extras(event: Event) -> tuple[dict[int, list[int]], dict[int, list[dict[str, object]]]]:
+    """Every hand's moves and loans, kept per event revision (each change to them bumps it).
+
+    Only for the committed state: a write checking its own pending change reads the database.
+    """
+    cache: dict[int, tuple[int, tuple[dict[int, list[int]], dict[int, list[dict[str, object]]]]]] = \
+        current_app.extensions.setdefault("scorepad.event_extras", {})
+    found = cache.get(event.id)
+    if found is None or found[0] != event.revision:
+        found = (event.revision, _hand_extras(event))
+        cache[event.id] = found
+    return found[1]
+
+
+def raw_hand(event: Event, number: int, pending_change: bool = False) -> RawHand:
+    """Scheduled hand `number` as the rules read it: one result per table (None if not in), moves, loans.
+
+    `pending_change`: the session holds an uncommitted change to the moves or loans (read them afresh).
+    """
+    extras = _hand_extras(event, number) if pending_change else _committed_extras(event)
+    return _hand_entry(len(setup_of(event).teams), number, _result_facts(event, number), *extras)
 
 
 def _playoff_hand(p: EventPlayoff) -> RawHand:
@@ -114,7 +147,8 @@ def raw_hands(event: Event) -> list[RawHand]:
     by_hand: dict[int, list[tuple[int, int, int, str | None]]] = {}
     for fact in _result_facts(event):
         by_hand.setdefault(fact[0], []).append(fact)
-    hands = [_hand_entry(event, n, by_hand.get(n, [])) for n in range(1, event.current_hand)]
+    tables, (moves, loans) = len(setup_of(event).teams), _hand_extras(event)
+    hands = [_hand_entry(tables, n, by_hand.get(n, []), moves, loans) for n in range(1, event.current_hand)]
     return hands + [_playoff_hand(p) for p in event.playoffs]
 
 
@@ -232,7 +266,9 @@ def view(event: Event) -> EventView:
     derived = _derived(event, setup)
     in_play = event.current_hand <= scheduled
     pending = raw_hand(event, event.current_hand) if in_play else None
-    board = fmt.board_from(setup, derived.rows, derived.sheet, pending, _moves(event, event.current_hand))
+    moves = pending.get("moves") if pending else None
+    board = fmt.board_from(setup, derived.rows, derived.sheet, pending,
+                           [m - 1 for m in moves] if isinstance(moves, list) else None)
     return EventView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled)
 
 
@@ -242,12 +278,13 @@ def _result_row(event: Event, hand: int, table: int) -> EventResult | None:
 
 
 def _moves(event: Event, number: int) -> list[int] | None:
-    row = _hand_row(event, number)
-    return [m - 1 for m in row.moves] if row is not None and row.moves is not None else None
+    moves = _committed_extras(event)[0].get(number)
+    return [m - 1 for m in moves] if moves is not None else None
 
 
 def _hand_row(event: Event, number: int) -> EventHand | None:
-    return next((h for h in event.hands if h.number == number), None)
+    return db.session.scalars(select(EventHand).where(EventHand.event_id == event.id,
+                                                      EventHand.number == number)).first()
 
 
 def by_public_id(public_id: str) -> Event | None:
@@ -368,7 +405,7 @@ def _check(event: Event) -> None:
     hands = raw_hands(event)
     military.VARIANT.score(setup, hands)
     if event.current_hand <= military.scheduled_hands(setup):
-        military.VARIANT.state(setup, hands, raw_hand(event, event.current_hand))
+        military.VARIANT.state(setup, hands, raw_hand(event, event.current_hand, pending_change=True))
 
 
 def _commit_entry(event: Event) -> None:

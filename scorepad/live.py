@@ -42,14 +42,19 @@ class Message:
 
 
 class Subscription:
-    """One listener's queue on one channel; iterate it to get encoded SSE text."""
+    """One listener's queue on one channel, optionally for some event names only; iterate it to get
+    encoded SSE text. A leaderboard takes only the standings: the small notices sent on every entry
+    would wake hundreds of projector and phone streams for nothing."""
 
-    def __init__(self, broker: Broker, channel: str) -> None:
+    def __init__(self, broker: Broker, channel: str, only: frozenset[str] | None = None) -> None:
         self.broker = broker
         self.channel = channel
+        self.only = only
         self.queue: queue.Queue[Message] = queue.Queue(maxsize=QUEUE_SIZE)
 
     def put(self, message: Message) -> None:
+        if self.only is not None and message.event not in self.only:
+            return
         try:
             self.queue.put_nowait(message)
         except queue.Full:  # a stalled client: drop its oldest update, keep the newest
@@ -82,8 +87,8 @@ class Broker:
         self._lock = threading.Lock()
         self._channels: dict[str, set[Subscription]] = {}
 
-    def subscribe(self, channel: str) -> Subscription:
-        subscription = Subscription(self, channel)
+    def subscribe(self, channel: str, only: frozenset[str] | None = None) -> Subscription:
+        subscription = Subscription(self, channel, only)
         with self._lock:
             self._channels.setdefault(channel, set()).add(subscription)
         return subscription
@@ -120,9 +125,10 @@ def broker() -> Broker:
     return found
 
 
-def sse_response(channel: str) -> Response:
-    """A text/event-stream of `channel`'s messages (with heartbeats), unbuffered by proxies."""
-    subscription = broker().subscribe(channel)
+def sse_response(channel: str, only: frozenset[str] | None = None) -> Response:
+    """A text/event-stream of `channel`'s messages (those named in `only`, when given), with
+    heartbeats, unbuffered by proxies."""
+    subscription = broker().subscribe(channel, only)
     heartbeat = current_app.config.get("SCOREPAD_HEARTBEAT", HEARTBEAT_SECONDS)
 
     def stream() -> Iterator[str]:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import threading
 import time
 
-from flask import Blueprint, Flask, Response, abort, current_app, render_template
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 
 from scorepad import events, live
-from scorepad.extensions import db
+from scorepad.extensions import db, htmx
 from scorepad.models import Event
 
 bp = Blueprint("board", __name__)
@@ -38,6 +38,7 @@ def publish(event: Event, orders: bool = False) -> None:
     _push_board(current_app._get_current_object(), event.id, channel(event))  # type: ignore[attr-defined]
 
 
+STREAM_EVENTS = frozenset({"board", "changed", "orders"})
 PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
 
 
@@ -93,20 +94,30 @@ def _event(public_id: str) -> Event:
 
 @bp.get("/b/<public_id>")
 def projector(public_id: str) -> str:
-    """The leaderboard for a 1080p projector: updates live, pages itself when the teams do not fit."""
-    return render_template("board/projector.html", ev=events.view(_event(public_id)))
+    """The leaderboard for a 1080p projector: updates live, pages itself when the teams do not fit.
+
+    An htmx request gets the standings fragment alone: a page catching up after a lost stream."""
+    template = "board/_board.html" if htmx and not htmx.history_restore_request else "board/projector.html"
+    return render_template(template, ev=events.view(_event(public_id)))
 
 
 @bp.get("/b/<public_id>/standings")
 def standings(public_id: str) -> str:
-    """The same standings as a compact page for players' phones."""
-    return render_template("board/standings.html", ev=events.view(_event(public_id)))
+    """The same standings as a compact page for players' phones (the fragment alone for htmx)."""
+    template = "board/_board.html" if htmx and not htmx.history_restore_request else "board/standings.html"
+    return render_template(template, ev=events.view(_event(public_id)))
 
 
 @bp.get("/b/<public_id>/events")
 def stream(public_id: str) -> Response:
-    """Server-sent events: `board` carries the standings fragment, `changed` the hand in play."""
-    return live.sse_response(channel(_event(public_id)))
+    """Server-sent events: `board` carries the standings fragment, `changed` the hand in play, `orders`
+    a new hand or new moves. `?only=board,orders` keeps a page to the names it listens to."""
+    event = _event(public_id)
+    names = {n for n in request.args.get("only", "").split(",") if n}
+    unknown = names - STREAM_EVENTS
+    if unknown:
+        abort(400, description=f"Unknown event name: {sorted(unknown)[0]}. Choose from {', '.join(sorted(STREAM_EVENTS))}.")
+    return live.sse_response(channel(event), frozenset(names) or None)
 
 
 @bp.get("/b/<public_id>/event.json")

@@ -212,8 +212,10 @@ def _public_game(public_id: str) -> Game:
 
 @bp.get("/w/<public_id>")
 def watch(public_id: str) -> str:
-    """The spectators' read-only page, kept up to date live."""
-    return render_template("games/watch.html", gv=games.view(_public_game(public_id)), can_edit=False)
+    """The spectators' read-only page, kept up to date live (the live fragment alone for htmx: a
+    page catching up after a lost stream)."""
+    template = "games/_live.html" if htmx and not htmx.history_restore_request else "games/watch.html"
+    return render_template(template, gv=games.view(_public_game(public_id)), can_edit=False)
 
 
 @bp.get("/w/<public_id>/events")

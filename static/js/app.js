@@ -32,6 +32,21 @@ document.addEventListener("DOMContentLoaded", function () {
   document.addEventListener("htmx:sseOpen", function () { banner(false); });
 })();
 
+// Catch up after a lost live stream: what was published while it was down never arrives, so once
+// it is open again, fetch the current fragment (data-refresh-url) and fire each listener's trigger.
+(function () {
+  document.addEventListener("htmx:sseError", function (e) { e.target.dataset.sseLost = "1"; });
+  document.addEventListener("htmx:sseOpen", function (e) {
+    var source = e.target;
+    if (!source.dataset || !source.dataset.sseLost) return;
+    delete source.dataset.sseLost;
+    if (source.dataset.refreshUrl) htmx.ajax("GET", source.dataset.refreshUrl, { target: source, swap: "innerHTML" });
+    source.querySelectorAll('[hx-trigger^="sse:"]').forEach(function (el) {
+      htmx.trigger(el, el.getAttribute("hx-trigger").split(/[\s,]/)[0]);
+    });
+  });
+})();
+
 // Install the service worker (it caches the app shell so the app opens offline).
 if ("serviceWorker" in navigator) {
   window.addEventListener("load", function () {
@@ -73,17 +88,18 @@ function updateCounts(root) {
     if (chosen && other) other.textContent = other.dataset.team + " took " + (13 - parseInt(chosen.value, 10)) + ".";
   });
 }
-document.addEventListener("input", function (event) {
-  updateCounts();
-  var match = event.target.name && event.target.name.match(/^name\.(\d+)$/);
-  if (match) {  // show typed names in the "Who deals first?" choice at once
-    var label = document.querySelector('[data-seat-label="' + match[1] + '"]');
-    if (label) label.textContent = event.target.value.trim() || label.dataset.default;
-  }
-});
+/* Show typed names in the "Who deals first?" choice at once; also names typed before this script
+   ran, restored by the back button or filled in by the browser. */
+function seatLabel(input) {
+  var match = input.name && input.name.match(/^name\.(\d+)$/);
+  var label = match && document.querySelector('[data-seat-label="' + match[1] + '"]');
+  if (label) label.textContent = input.value.trim() || label.dataset.default;
+}
+function seatLabels() { document.querySelectorAll('input[name^="name."]').forEach(seatLabel); }
+document.addEventListener("input", function (event) { updateCounts(); seatLabel(event.target); });
 document.addEventListener("change", function () { updateCounts(); });
-document.addEventListener("DOMContentLoaded", function () { updateCounts(); });
-document.addEventListener("htmx:afterSwap", function () { updateCounts(); });
+document.addEventListener("DOMContentLoaded", function () { updateCounts(); seatLabels(); });
+document.addEventListener("htmx:afterSwap", function () { updateCounts(); seatLabels(); });
 
 /* Events: print button, confirmations, a live panel that waits while the director types in it. */
 document.addEventListener("click", function (event) {
@@ -93,13 +109,61 @@ document.addEventListener("submit", function (event) {
   var form = event.target.closest("form[data-confirm]");
   if (form && !window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
 });
+/* A live panel (the control room) is refreshed on every change, but not while the director is
+   typing in it: a refresh would throw away what is being typed; the next change refreshes it. */
+function editing(panel) {
+  var active = document.activeElement;
+  if (active && panel.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) return true;
+  return Array.prototype.some.call(panel.querySelectorAll("input:not([type=hidden]), textarea, select"), function (f) {
+    if (f.tagName === "SELECT") {  // with no option marked selected, the first one is the default
+      var first = Array.prototype.findIndex.call(f.options, function (o) { return o.defaultSelected; });
+      return f.selectedIndex !== Math.max(first, 0);
+    }
+    if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
+    return f.value !== f.defaultValue;
+  });
+}
+function isRefresh(detail) { return detail.requestConfig && detail.requestConfig.verb === "get"; }
+/* While the director's own action is on its way, no refresh starts: it could replace the panel the
+   action's answer is meant for (the answer is newer anyway). Set before htmx's hx-sync runs. */
+var actionSince = 0;
+document.addEventListener("htmx:confirm", function (event) {
+  if (event.detail.verb !== "get" && event.detail.elt.closest && event.detail.elt.closest("[data-hold-while-editing]")) {
+    actionSince = Date.now();
+  }
+});
+var missed = false;  // a change arrived while the action was on its way: refresh once its answer is in
+document.addEventListener("htmx:afterRequest", function (event) {
+  if (isRefresh(event.detail) || !actionSince) return;
+  actionSince = 0;
+  if (missed) {
+    missed = false;
+    setTimeout(function () {  // after htmx has settled the new panel
+      var panel = document.querySelector("[data-hold-while-editing]");
+      if (panel) htmx.trigger(panel, "sse:changed");
+    }, 100);
+  }
+});
 document.addEventListener("htmx:beforeRequest", function (event) {
   var elt = event.detail.elt;
-  if (!elt.hasAttribute || !elt.hasAttribute("data-hold-while-editing")) return;
-  var active = document.activeElement;
-  if (event.detail.requestConfig && event.detail.requestConfig.verb === "get" && active && elt.contains(active) &&
-      /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) {
-    event.preventDefault();  // a refresh would throw away what is being typed; the next change refreshes it
+  if (!elt.hasAttribute || !elt.hasAttribute("data-hold-while-editing") || !isRefresh(event.detail)) return;
+  if (Date.now() - actionSince < 10000) {
+    missed = true;
+    event.preventDefault();
+  } else if (editing(elt)) {
+    event.preventDefault();
+  }
+});
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var elt = event.detail.elt;
+  if (!elt.hasAttribute || !elt.hasAttribute("data-hold-while-editing") || !isRefresh(event.detail)) return;
+  var stamp = (event.detail.serverResponse || "").match(/data-stamp="(\d+) (\d+)"/);
+  var shown = (elt.dataset.stamp || "0 0").split(" ").map(Number);
+  var stale = stamp && (+stamp[1] < shown[0] || (+stamp[1] === shown[0] && +stamp[2] <= shown[1]));
+  if (editing(elt) || stale) {
+    // the director started typing, or this refresh is not newer than what is shown (an answer to the
+    // director's own action came first): keep what is there
+    event.detail.shouldSwap = false;
   }
 });
 

@@ -164,6 +164,9 @@ def test_a_day_of_military_whist(live_server: str, browser: Browser, screenshot_
             director.screenshot(path=str(screenshot_dir / "event-control-room.png"), full_page=True)
             no_axe_violations(director)
         open_next.click()
+        # the director's own answer is in before anything else is tapped in the control room
+        expect(director.get_by_role("status").first).to_have_text(
+            f"Hand {hand + 1} is open." if hand < 10 else re.compile("schedule is complete"))
 
     # ---- the end: the projector never reloaded, the flags match the sheet and the command line
     assert projector.evaluate("window.__noReload") is True

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, expect
 
-from scorepad import events
+from scorepad import events, live
 from tests.browser.conftest import PROJECTOR
 
 
@@ -36,3 +36,57 @@ def test_the_projector_pages_through_forty_teams(app: Flask, live_server: str, b
     expect(note).to_have_text("Page 2 of %d" % pages, timeout=5000)
     assert visible.first.locator("th").inner_text() != first_team
     no_axe_violations(page)
+
+
+def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_server: str, browser: Browser) -> None:
+    """Hours on the wall, compressed: an evening of hands pushed to a paging projector.
+
+    What would make it fail after hours does not need hours to show: the page must not grow (rows,
+    listeners' leftovers), open a second stream, stack paging timers, or reload.
+    """
+    app.config["SCOREPAD_PAGE_SECONDS"] = 0.5
+    app.config["SCOREPAD_HEARTBEAT"] = 0.2
+    with app.app_context():
+        event = events.create_event("Long evening", [f"Team {t + 1}" for t in range(40)], [12])
+        public = event.public_id
+    page = browser.new_context(**PROJECTOR).new_page()
+    page.goto(f"{live_server}/b/{public}")
+    page.evaluate("window.__noReload = true")
+    expect(page.locator("#board .board-rows tr")).to_have_count(40)
+    with app.app_context():
+        assert live.broker().count(f"event:{public}") == 1
+    for hand in range(1, 13):
+        with app.app_context():
+            event = events.by_public_id(public)
+            assert event is not None
+            for table in range(1, 41):
+                events.enter_result(event, table, hand, (hand + table) % 14, None, f"table {table}")
+                publish_now(app, event)
+            events.advance(event)
+            publish_now(app, event)
+        if hand % 4 == 0 and hand < 12:  # the screen has caught up with the last push
+            expect(page.locator(".board-status")).to_contain_text(f"Hand {hand + 1} of 12", timeout=5000)
+    page.wait_for_timeout(1500)  # a few page turns and heartbeats with nothing new
+    assert page.evaluate("window.__noReload") is True
+    expect(page.locator("#board .board-rows tr")).to_have_count(40)
+    with app.app_context():
+        assert live.broker().count(f"event:{public}") == 1  # one stream, reconnected or not
+    # no leftovers: the page that lived through the evening has the DOM of one freshly opened now
+    fresh = browser.new_context(**PROJECTOR).new_page()
+    fresh.goto(f"{live_server}/b/{public}")
+    count = "document.getElementsByTagName('*').length"
+    assert abs(page.evaluate(count) - fresh.evaluate(count)) <= 2
+    fresh.context.close()
+    assert page.evaluate("document.querySelectorAll('#board-live').length") == 1
+    # one paging timer: over 2.2 s at 0.5 s a page, about four turns, not a multiple of it
+    turns = page.evaluate("""() => new Promise(done => {
+        const note = document.querySelector('.page-note'); let n = 0;
+        const seen = new MutationObserver(() => n++); seen.observe(note, {childList: true, characterData: true, subtree: true});
+        setTimeout(() => { seen.disconnect(); done(n); }, 2200); })""")
+    assert 2 <= turns <= 6, turns
+
+
+def publish_now(app: Flask, event: Any) -> None:
+    from scorepad.views.board import publish
+    with app.test_request_context():
+        publish(event)

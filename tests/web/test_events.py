@@ -908,6 +908,32 @@ def test_a_result_is_pushed_to_the_boards_stream(client: FlaskClient, app: Flask
         assert live.broker().count(f"event:{public}") == 0
 
 
+def test_a_leaderboard_stream_can_take_the_standings_only(client: FlaskClient, app: Flask) -> None:
+    """The projector asks for `board` alone: the notices sent on every entry do not wake it."""
+    token = create(client)
+    public = snapshot(app, token)["public_id"]
+    app.config["SCOREPAD_HEARTBEAT"] = 0.05
+    assert f'/b/{public}/events?only=board' in client.get(f"/b/{public}").get_data(as_text=True)
+    response = client.get(f"/b/{public}/events?only=board")
+    stream: Iterator[bytes] = iter(response.response)  # type: ignore[arg-type]
+    try:
+        assert next(stream) == b": connected\n\n"
+        assert enter(app.test_client(), table_tokens(app, token)[1], 1, 10)[0] == 200
+        chunk = next(stream).decode()
+        while chunk.startswith(": ping"):
+            chunk = next(stream).decode()
+        assert chunk.startswith("event: board\n")  # the "changed" sent first never came
+    finally:
+        response.close()
+
+
+def test_a_stream_for_an_unknown_event_name_is_refused(client: FlaskClient, app: Flask) -> None:
+    public = snapshot(app, create(client))["public_id"]
+    response = client.get(f"/b/{public}/events?only=board,scores")
+    assert response.status_code == 400
+    assert "Unknown event name: scores. Choose from board, changed, orders." in response.get_data(as_text=True)
+
+
 
 def test_the_director_can_replace_a_hands_moves_before_any_result(client: FlaskClient, app: Flask) -> None:
     token = create(client)
@@ -964,3 +990,16 @@ def test_the_provincial_games_from_set_up_to_winner(client: FlaskClient, app: Fl
     winner = final.rows[0]
     assert scored["winner_names"] == [winner.name] and final.rows[1].total < winner.total
     assert f"{winner.name} wins with {winner.total} flags" in client.get(f"/b/{public}").get_data(as_text=True)
+
+
+def test_a_page_that_lost_its_stream_can_fetch_the_standings_alone(client: FlaskClient, app: Flask) -> None:
+    """After a lost stream the page asks (htmx) for the current standings: the fragment, no page around it."""
+    token = create(client)
+    public = snapshot(app, token)["public_id"]
+    assert enter(app.test_client(), table_tokens(app, token)[1], 1, 10)[0] == 200
+    for path in (f"/b/{public}", f"/b/{public}/standings"):
+        page = client.get(path).get_data(as_text=True)
+        assert f'data-refresh-url="{path}"' in page and "<html" in page
+        fragment = client.get(path, headers={"HX-Request": "true"}).get_data(as_text=True)
+        assert "<html" not in fragment
+        assert 'id="board"' in fragment and "3 tables still playing" in fragment

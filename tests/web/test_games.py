@@ -334,6 +334,10 @@ def test_spectators_read_but_cannot_edit(app: Flask, client: FlaskClient) -> Non
     assert "Final totals" in page and 'sse-connect="/w/' in page
     assert "/entry" not in page and ">Edit<" not in page and token not in page
     assert client.post(f"/w/{public_id}", data={}).status_code == 405
+    # a page that lost its stream catches up with the live fragment alone
+    assert f'data-refresh-url="/w/{public_id}"' in page
+    fragment = client.get(f"/w/{public_id}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Final totals" in fragment and "<html" not in fragment
 
 
 def test_share_page_has_a_qr_code_of_the_spectator_link(app: Flask, client: FlaskClient) -> None:

@@ -36,3 +36,12 @@ def test_a_stalled_listener_keeps_the_newest_updates() -> None:
         broker.publish("c", "sheet", str(i))
     kept = [sub.queue.get_nowait().data for _ in range(sub.queue.qsize())]
     assert len(kept) == QUEUE_SIZE and kept[-1] == str(QUEUE_SIZE + 4)
+
+
+def test_a_listener_for_some_names_gets_only_those() -> None:
+    broker = Broker()
+    board, everything = broker.subscribe("e", frozenset({"board"})), broker.subscribe("e")
+    broker.publish("e", "changed", "1")
+    broker.publish("e", "board", "<table></table>")
+    assert [board.queue.get_nowait().event for _ in range(board.queue.qsize())] == ["board"]
+    assert [everything.queue.get_nowait().event for _ in range(everything.queue.qsize())] == ["changed", "board"]

@@ -1,0 +1,127 @@
+"""A server restart in the middle of an event loses nothing (issue 4, "Security and integrity").
+
+The app runs as `scorepad run` does for real, in its own process on a SQLite file. Two table phones,
+the director and the projector are open when the process is killed (SIGKILL: no clean shutdown)
+and started again on the same port and database. The phones keep their pages (the second phone
+enters its result with the form and cookies it had before the restart), the projector and the
+control room reconnect by themselves, and every result entered before the crash is still there.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import PHONE, PROJECTOR
+
+SCOREPAD = Path(sys.executable).with_name("scorepad")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`scorepad run` in a process of its own, on a fixed port and database across restarts."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'event.db'}", "SECRET_KEY": "restart-test",
+                    "SCOREPAD_DEMO": "1"}
+        self.folder = folder
+        self.starts = 0
+        self.process: subprocess.Popen[str] | None = None
+
+    def start(self) -> str:
+        """Start the server; return what it printed up to "Press Ctrl+C" (it listens by then)."""
+        self.log = self.folder / f"server-{self.starts}.log"
+        self.starts += 1
+        with self.log.open("w") as out:  # a file, not a pipe: an unread pipe would stall the server
+            self.process = subprocess.Popen([str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(self.port)],
+                                            env=self.env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            printed = self.log.read_text()
+            if "Press Ctrl+C" in printed:
+                return printed
+            assert self.process.poll() is None, printed
+            time.sleep(0.1)
+        raise AssertionError(f"the server did not start:\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    yield running
+    if running.process is not None and running.process.poll() is None:
+        running.kill()
+
+
+def enter(phone: Page, tricks: int) -> None:
+    phone.get_by_role("button", name=f"{tricks} tricks", exact=True).click()
+    phone.get_by_role("button", name="Confirm hand 6").click()
+    expect(phone.get_by_role("heading", name="Hand 6 is recorded")).to_be_visible()
+
+
+def test_a_restart_in_the_middle_of_an_event_loses_nothing(server: Server, browser: Browser) -> None:
+    printed = server.start()
+    director_url = re.search(r"director (http://\S+)", printed)
+    projector_url = re.search(r"projector (http://\S+)", printed)
+    assert director_url and projector_url, printed
+
+    director = browser.new_context(**PHONE).new_page()
+    director.goto(director_url.group(1) + "/qr")
+    links = list(dict.fromkeys(re.findall(r"/t/[\w-]+", director.content())))
+    director.goto(director_url.group(1))
+    expect(director.get_by_role("heading", name="Hand 6 of 30")).to_be_visible()
+    base = director_url.group(1).split("/d/")[0]
+    phones = []
+    for link in links[:2]:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(base + link)
+        phones.append(page)
+    projector = browser.new_context(**PROJECTOR).new_page()
+    projector.goto(projector_url.group(1))
+    projector.evaluate("window.__noReload = true")
+    expect(projector.locator(".board-status")).to_contain_text("4 tables still playing")
+
+    enter(phones[0], 7)
+    expect(projector.locator(".board-status")).to_contain_text("3 tables still playing")
+
+    # ---- the server dies without a clean shutdown, and comes back on the same port and database
+    server.kill()
+    expect(projector.locator(".offline-banner")).to_be_visible(timeout=15_000)
+    server.start()
+
+    # the second phone enters with the page (form, CSRF token, cookie) it had before the restart
+    enter(phones[1], 5)
+    expect(phones[1].locator(".recorded")).to_contain_text("5")
+
+    # the projector and the control room reconnected by themselves and show both results
+    expect(projector.locator(".offline-banner")).to_be_hidden(timeout=15_000)
+    expect(projector.locator(".board-status")).to_contain_text("2 tables still playing", timeout=15_000)
+    assert projector.evaluate("window.__noReload") is True
+    expect(director.get_by_role("link", name="Correct hand 6 at table 1: 7 tricks")).to_be_visible(timeout=15_000)
+    expect(director.get_by_role("link", name="Correct hand 6 at table 2: 5 tricks")).to_be_visible()
+
+    # the first phone, reloaded, still has its result: a second entry of hand 6 is not offered
+    phones[0].reload()
+    expect(phones[0].get_by_role("heading", name="Hand 6 is recorded")).to_be_visible()
+    expect(phones[0].get_by_role("button", name="Confirm hand 6")).to_have_count(0)
