@@ -28,6 +28,21 @@ class AlreadyRecorded(Exception):
         self.entry = entry
 
 
+LOCKED = "This sheet is signed and final: only the director can reopen it."
+
+
+def _writable(game: Game) -> None:
+    """A signed event sheet (a Bid Whist round both teams confirmed) takes no more changes."""
+    if game.locked_at is not None:
+        raise RuleErrors([RuleError("hand", LOCKED)])
+
+
+def _own_game(game: Game, what: str) -> None:
+    """An event's games belong to the event: the director, not a table, removes or replays them."""
+    if game.event_id is not None:
+        raise RuleErrors([RuleError("game", f"This game is part of an event: {what} is up to the director.")])
+
+
 @dataclass(frozen=True)
 class GameView:
     """A game with everything the pages show, derived from its rows in one go."""
@@ -84,6 +99,7 @@ def by_public_id(public_id: str) -> Game | None:
 
 def set_pending(game: Game, pending: Mapping[str, object] | None) -> GameView:
     """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it."""
+    _writable(game)
     if view(game).state.over:
         raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
     variant = get_variant(game.variant)
@@ -103,6 +119,7 @@ def refuse_if_recorded(game: Game, number: int) -> None:
 def enter_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
     """Record hand `number` (pending part + `entry`); a hand already recorded is refused."""
     refuse_if_recorded(game, number)
+    _writable(game)
     if number != len(game.hands) + 1:
         raise RuleErrors([RuleError("number", f"Hand {number} cannot be entered yet: "
                                               f"hand {len(game.hands) + 1} comes first.")])
@@ -119,6 +136,7 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView
 
 def undo(game: Game) -> str:
     """Take back the last thing entered: a pending part first, else the last hand."""
+    _writable(game)
     if game.pending:
         game.pending = None
         db.session.commit()
@@ -133,6 +151,7 @@ def undo(game: Game) -> str:
 
 def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
     """Replace hand `number`; every later hand is re-scored, and must still be legal after it."""
+    _writable(game)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
         raise RuleErrors([RuleError("number", f"There is no hand {number} to correct.")])
@@ -153,12 +172,14 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
 
 
 def delete(game: Game) -> None:
+    _own_game(game, "deleting it")
     db.session.delete(game)
     db.session.commit()
 
 
 def rematch(game: Game) -> Game:
     """A new game with the same players and options; the deal moves on to the next dealer."""
+    _own_game(game, "a rematch")
     seats = len(game.players) if game.players else 4
     record = {**record_of(game), "hands": [], "first_dealer": (game.first_dealer + 1) % seats}
     new = create(record)
@@ -169,7 +190,7 @@ def rematch(game: Game) -> Game:
 
 def recent_games(limit: int = 20) -> list[Game]:
     """The latest games on this server (demo games left out), newest activity first."""
-    return list(db.session.scalars(select(Game).where(Game.is_demo.is_(False))
+    return list(db.session.scalars(select(Game).where(Game.is_demo.is_(False), Game.event_id.is_(None))
                                    .order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit)))
 
 

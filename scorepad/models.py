@@ -45,6 +45,11 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     # The hand being entered (bids so far), kept so a refresh or a dropped connection loses nothing.
     pending: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"))
+    # A game played at an event (a Bid Whist match, a club night table): the event's pages find it,
+    # and once both teams have signed it (or the director closed it) it is locked against changes.
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True,
+                                                 default=None)
+    locked_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -95,6 +100,8 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     # standings are cached per revision, so entries to the hand in play do not replay the event.
     revision: Mapped[int] = mapped_column(default=0)
     is_demo: Mapped[bool] = mapped_column(default=False)
+    # When the director started play: registration is closed from then on (Bid Whist, whist drive).
+    started_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -112,6 +119,13 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
         back_populates="event", order_by="DayClose.day", cascade="all, delete-orphan")
     audit: Mapped[list[AuditEntry]] = relationship(
         back_populates="event", order_by="AuditEntry.id", cascade="all, delete-orphan")
+    entrants: Mapped[list[EventEntrant]] = relationship(
+        back_populates="event", order_by="EventEntrant.number", cascade="all, delete-orphan")
+    matches: Mapped[list[EventMatch]] = relationship(
+        back_populates="event", order_by="[EventMatch.stage, EventMatch.number, EventMatch.table]",
+        cascade="all, delete-orphan")
+    decisions: Mapped[list[EventDecision]] = relationship(
+        back_populates="event", order_by="EventDecision.id", cascade="all, delete-orphan")
 
 
 class EventTable(db.Model):  # type: ignore[name-defined,misc]
@@ -127,6 +141,8 @@ class EventTable(db.Model):  # type: ignore[name-defined,misc]
     players: Mapped[list[str]] = mapped_column(JSON, default=list)  # A, B, X, Y or none
     token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
     token_issued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # A club night: the game this table plays (started from the table's QR code).
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"), default=None)
 
     event: Mapped[Event] = relationship(back_populates="tables")
 
@@ -230,3 +246,65 @@ class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
     note: Mapped[str] = mapped_column(String(300), default="")
 
     event: Mapped[Event] = relationship(back_populates="audit")
+
+
+class EventEntrant(db.Model):  # type: ignore[name-defined,misc]
+    """A registered team (Bid Whist: two players) or player (whist drive), by its number from 1.
+
+    `token` is in the entrant's own link: where to sit next, its results, signing its round's sheet."""
+
+    __tablename__ = "event_entrant"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    name: Mapped[str] = mapped_column(String(60))
+    players: Mapped[list[str]] = mapped_column(JSON, default=list)
+    token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    registered_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="entrants")
+
+
+class EventMatch(db.Model):  # type: ignore[name-defined,misc]
+    """Two entrants meeting at a table: a preliminary round's match or a bracket match.
+
+    The hands are those of `game` (a home game of the format's variant, entered on the table's
+    phone); the match is final when both sides have signed it or the director has closed it."""
+
+    __tablename__ = "event_match"
+    __table_args__ = (UniqueConstraint("event_id", "stage", "number", "table"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    stage: Mapped[str] = mapped_column(String(10))  # "round" (preliminary) or "bracket"
+    number: Mapped[int]  # the round's number, or the bracket match's
+    table: Mapped[int]  # from 1
+    home: Mapped[int]  # entrant numbers; 0 is the ghost team of a bye
+    away: Mapped[int]
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"), default=None)
+    signed_home_at: Mapped[datetime | None] = mapped_column(default=None)
+    signed_away_at: Mapped[datetime | None] = mapped_column(default=None)
+    closed_by: Mapped[str | None] = mapped_column(String(40), default=None)  # the director's override
+    dispute: Mapped[str] = mapped_column(String(300), default="")
+
+    event: Mapped[Event] = relationship(back_populates="matches")
+    game: Mapped[Game | None] = relationship()
+
+
+class EventDecision(db.Model):  # type: ignore[name-defined,misc]
+    """A director's decision the format needs as input: a cut playoff's winner, a bracket swap, a pairing."""
+
+    __tablename__ = "event_decision"
+    __table_args__ = (UniqueConstraint("event_id", "kind", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    key: Mapped[str] = mapped_column(String(60))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    actor: Mapped[str] = mapped_column(String(40), default="director")
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="decisions")

@@ -45,12 +45,14 @@ def register(app: Flask) -> None:
     """Attach every blueprint, template helpers, error pages and shared response headers."""
     from scorepad.formats.military import trump_words
     from scorepad.presenters import TEMPLATE_GLOBALS
-    from scorepad.views import board, director, games, home, pwa, tables
+    from scorepad.views import board, club, director, games, home, pwa, tables, tournament
 
-    for module in (home, games, pwa, director, tables, board):
+    for module in (home, games, pwa, director, tables, board, tournament, club):
         app.register_blueprint(module.bp)
     app.jinja_env.globals["trump_words"] = trump_words
     app.jinja_env.globals["share_url"] = share_url
+    app.jinja_env.globals["event_bar"] = tournament.event_bar
+    app.jinja_env.globals["event_stream"] = tournament.event_stream
 
     app.jinja_env.globals["describe_round"] = sheets.describe_round
     app.jinja_env.globals.update(TEMPLATE_GLOBALS)

@@ -81,8 +81,20 @@ def _trailing_push(app: Flask, event_id: int, name: str) -> None:
             state.last[name] = time.monotonic()
         event = db.session.get(Event, event_id)
         if event is not None:
-            live.broker().publish(name, "board", render_template("board/_board.html", ev=events.view(event)))
+            folder, context = board_context(event)
+            live.broker().publish(name, "board", render_template(f"{folder}/_board.html", **context))
         db.session.remove()
+
+
+def board_context(event: Event) -> tuple[str, dict[str, object]]:
+    """The template folder and context of an event's boards: Military Whist's, or a tournament's."""
+    if event.format == "club":
+        from scorepad import club
+        return "club", {"cv": club.view(event)}
+    if event.format == "bid_whist":
+        from scorepad import tournament
+        return "tournament", {"tv": tournament.view(event)}
+    return "board", {"ev": events.view(event)}
 
 
 def _event(public_id: str) -> Event:
@@ -97,15 +109,17 @@ def projector(public_id: str) -> str:
     """The leaderboard for a 1080p projector: updates live, pages itself when the teams do not fit.
 
     An htmx request gets the standings fragment alone: a page catching up after a lost stream."""
-    template = "board/_board.html" if htmx and not htmx.history_restore_request else "board/projector.html"
-    return render_template(template, ev=events.view(_event(public_id)))
+    folder, context = board_context(_event(public_id))
+    page = "_board.html" if htmx and not htmx.history_restore_request else "projector.html"
+    return render_template(f"{folder}/{page}", **context)
 
 
 @bp.get("/b/<public_id>/standings")
 def standings(public_id: str) -> str:
     """The same standings as a compact page for players' phones (the fragment alone for htmx)."""
-    template = "board/_board.html" if htmx and not htmx.history_restore_request else "board/standings.html"
-    return render_template(template, ev=events.view(_event(public_id)))
+    folder, context = board_context(_event(public_id))
+    page = "_board.html" if htmx and not htmx.history_restore_request else "standings.html"
+    return render_template(f"{folder}/{page}", **context)
 
 
 @bp.get("/b/<public_id>/events")

@@ -20,6 +20,7 @@ from scorepad.models import Event
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.views import errors_by_field, share_url
 from scorepad.views.board import publish
+from scorepad.views.hosts import host
 
 bp = Blueprint("director", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -110,6 +111,9 @@ def _unlock(event: Event) -> None:
     session[UNLOCKED] = sorted(unlocked)
 
 
+unlock_for = _unlock  # the tournament formats' set-up pages unlock their new events too
+
+
 def _event(token: str) -> Event:
     event = events.by_director_token(token)
     if event is None:
@@ -156,6 +160,9 @@ def _control(event: Event, status: int = 200, errors: dict[str, str] | None = No
 @director_only
 def control(event: Event) -> tuple[str, int]:
     """The control room: tables x hands, late tables, advance, corrections, loans, days, playoff."""
+    hosted = host(event)
+    if hosted is not None:
+        return hosted.control(event)  # type: ignore[no-any-return]
     return _control(event)
 
 
@@ -163,6 +170,9 @@ def control(event: Event) -> tuple[str, int]:
 @director_only
 def room(event: Event) -> tuple[str, int]:
     """The control room's live part, fetched again on every change."""
+    hosted = host(event)
+    if hosted is not None:
+        return hosted.control(event)  # type: ignore[no-any-return]
     return _control(event)
 
 
@@ -283,6 +293,10 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
 def qr_sheet(event: Event) -> str:
     """A printable sheet with one card per table: its team and the QR code of its own score page."""
     cards = [(t, share_url(url_for("tables.table", token=t.token))) for t in event.tables]
+    if event.format != "military":
+        from scorepad import tournament
+        teams = [(e, share_url(url_for("tournament.team", token=e.token))) for e in tournament.teams(event)]
+        return render_template("tournament/qr.html", event=event, cards=cards, teams=teams)
     return render_template("director/qr.html", ev=events.view(event), cards=cards)
 
 

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad import games, live, setup_form, sheets
 from scorepad.entry import HOME_VARIANTS, Complete, adapter_for
-from scorepad.extensions import htmx
+from scorepad.extensions import db, htmx
 from scorepad.models import Game
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
@@ -41,6 +41,13 @@ def _publish(game: Game) -> None:
     view = games.view(game)
     html = render_template("games/_live.html", gv=view, can_edit=False)
     live.broker().publish(f"game:{game.public_id}", "update", html)
+    if game.event_id is not None:  # a game at an event: its boards and director's room follow it
+        from scorepad.models import Event
+        from scorepad.views.board import publish
+
+        event = db.session.get(Event, game.event_id)
+        if event is not None:
+            publish(event)
 
 
 # --------------------------------------------------------------------------- starting a game
@@ -87,7 +94,7 @@ def play(token: str) -> str:
     game = _scorer_game(token)
     _remember(game)
     notice = " ".join(get_flashed_messages())
-    return render_template("games/play.html", gv=games.view(game), can_edit=True, errors={}, notice=notice)
+    return render_template("games/play.html", gv=games.view(game), can_edit=game.locked_at is None, errors={}, notice=notice)
 
 
 def _hand_number(raw: str | None) -> int:
@@ -102,13 +109,13 @@ def _body(game: Game, errors: dict[str, str], notice: str, status: int) -> BaseR
     view = games.view(game)
     if htmx:
         # the post is shown again only when refused: a saved hand's values must not pre-fill the next one
-        return render_template("games/_play_body.html", gv=view, can_edit=True, errors=errors,
+        return render_template("games/_play_body.html", gv=view, can_edit=game.locked_at is None, errors=errors,
                                notice=notice, form=request.form if errors else None), status
     if status == 200:
         if notice:
             flash(notice)
         return redirect(url_for("games.play", token=game.scorer_token), code=303)
-    return render_template("games/play.html", gv=view, can_edit=True, errors=errors, notice=notice,
+    return render_template("games/play.html", gv=view, can_edit=game.locked_at is None, errors=errors, notice=notice,
                            form=request.form), status
 
 
@@ -177,6 +184,8 @@ def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
 def delete(token: str) -> str | BaseResponse:
     """Ask first; delete only on the confirming POST."""
     game = _scorer_game(token)
+    if game.event_id is not None:
+        abort(409, description="This game is part of an event: deleting it is up to the director.")
     if request.method == "POST":
         games.delete(game)
         session[MY_GAMES] = [t for t in session.get(MY_GAMES, []) if t != token]
@@ -187,7 +196,10 @@ def delete(token: str) -> str | BaseResponse:
 @bp.post("/g/<token>/rematch")
 def rematch(token: str) -> BaseResponse:
     """Same players and options, the next dealer."""
-    new_game = games.rematch(_scorer_game(token))
+    game = _scorer_game(token)
+    if game.event_id is not None:
+        abort(409, description="This game is part of an event: the director starts its next match.")
+    new_game = games.rematch(game)
     _remember(new_game)
     return redirect(url_for("games.play", token=new_game.scorer_token), code=303)
 

@@ -7,6 +7,8 @@ this phone or the other one at the table, is refused with the value already reco
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, abort, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -17,15 +19,18 @@ from scorepad.rules import military
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.views import errors_by_field
 from scorepad.views.board import publish
+from scorepad.views.hosts import host
 
 bp = Blueprint("tables", __name__)
 
 
-def _table(token: str) -> EventTable:
+def _table(token: str, military_only: bool = False) -> EventTable:
     table = events.table_by_token(token)
     if table is None:
         abort(404, description="This table link is not valid any more: the director may have printed a new "
                                "QR code. Scan the card on your table again, or ask the director.")
+    if military_only and table.event.format != "military":
+        abort(404, description="This table scores its match on the match's own page: open the table's QR code.")
     return table
 
 
@@ -36,15 +41,23 @@ def _render(table: EventTable, status: int = 200, **extra: object) -> tuple[str,
 
 
 @bp.get("/t/<token>")
-def table(token: str) -> tuple[str, int]:
+def table(token: str) -> Any:
     """The table's page: this hand's orders in large type and the result to enter."""
-    return _render(_table(token))
+    table = _table(token)
+    hosted = host(table.event)
+    if hosted is not None:
+        return hosted.table_page(table)  # type: ignore[no-any-return]
+    return _render(table)
 
 
 @bp.get("/t/<token>/panel")
-def panel(token: str) -> tuple[str, int]:
+def panel(token: str) -> Any:
     """The panel alone, fetched again whenever the event changes (the director advanced, a correction)."""
-    return _render(_table(token))
+    table = _table(token)
+    hosted = host(table.event)
+    if hosted is not None:
+        return hosted.table_page(table)  # type: ignore[no-any-return]
+    return _render(table)
 
 
 def _read(table: EventTable) -> tuple[int, int, str | None]:
@@ -60,7 +73,7 @@ def _read(table: EventTable) -> tuple[int, int, str | None]:
 @bp.post("/t/<token>/preview")
 def preview(token: str) -> tuple[str, int]:
     """What the tapped result means, before it is confirmed."""
-    table = _table(token)
+    table = _table(token, military_only=True)
     try:
         hand, tricks, revoke = _read(table)
         if hand != table.event.current_hand:
@@ -84,7 +97,7 @@ def preview(token: str) -> tuple[str, int]:
 @bp.post("/t/<token>/result")
 def result(token: str) -> tuple[str, int] | BaseResponse:
     """Record the confirmed result (once: a second one is refused with the value already in)."""
-    table = _table(token)
+    table = _table(token, military_only=True)
     try:
         hand, tricks, revoke = _read(table)
         events.enter_result(table.event, table.number, hand, tricks, revoke, f"table {table.number}")

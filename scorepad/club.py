@@ -1,0 +1,109 @@
+"""Club nights on the event core: tables each play their own game, one live ranking across them.
+
+The director picks the variant and the number of tables; each table's QR code opens the
+home-game set-up for that variant (players' names, options, first dealer), then that game's
+scoring page. Each game is an ordinary home game linked to the event: its hands are what the
+table entered, and the club's ranking is derived from every table's sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from werkzeug.security import generate_password_hash
+
+from scorepad import games
+from scorepad.entry import HOME_VARIANTS
+from scorepad.extensions import db
+from scorepad.formats.club_night import Row, TableStandings, progress, ranking
+from scorepad.models import AuditEntry, Event, EventTable, Game, utcnow
+from scorepad.rules import get_variant
+from scorepad.rules.base import RuleError, RuleErrors
+
+FORMAT = "club"
+
+
+def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
+    """A club night of `variant` at `tables` tables, each with its own QR code."""
+    errors: list[RuleError] = []
+    name = name.strip()
+    if not name:
+        errors.append(RuleError("name", "give the evening a name, e.g. 'Tuesday Nomination'"))
+    elif len(name) > 120:
+        errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
+    if variant not in HOME_VARIANTS:
+        names = ", ".join(get_variant(k).name for k in HOME_VARIANTS)
+        errors.append(RuleError("variant", f"choose the game the tables play: {names}"))
+    if not 1 <= tables <= 64:
+        errors.append(RuleError("tables", "a club night has 1 to 64 tables"))
+    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+    if errors:
+        raise RuleErrors(errors)
+    event = Event(name=name, format=FORMAT, options={"variant": variant}, current_hand=1, started_at=utcnow(),
+                  director_pin=generate_password_hash(pin) if pin else None)
+    event.tables = [EventTable(number=n, team="") for n in range(1, tables + 1)]
+    db.session.add(event)
+    db.session.commit()
+    return event
+
+
+def variant_of(event: Event) -> str:
+    return str(event.options.get("variant", "nomination"))
+
+
+def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
+    """The table's game from the set-up form; a table already playing keeps its game."""
+    if table.game_id is not None:
+        raise RuleErrors([RuleError("game", f"table {table.number} is already playing: open its game")])
+    event = table.event
+    game = games.create({**record, "title": f"{event.name}: table {table.number}"})
+    game.event_id = event.id
+    table.game_id = game.id
+    event.audit.append(AuditEntry(actor=f"table {table.number}", action="game started", table=table.number,
+                                  note=f"table {table.number}: {', '.join(game.players) or ' v '.join(t['name'] for t in game.teams)}"))
+    db.session.commit()
+    return game
+
+
+def clear_table(table: EventTable) -> None:
+    """The director frees a table for a new game; its finished game stays out of the ranking."""
+    if table.game_id is None:
+        raise RuleErrors([RuleError("table", f"table {table.number} has no game to clear")])
+    table.event.audit.append(AuditEntry(actor="director", action="table cleared", table=table.number,
+                                        note=f"table {table.number}'s game set aside"))
+    table.game_id = None
+    db.session.commit()
+
+
+@dataclass(frozen=True)
+class ClubView:
+    """The ranking across the tables and each table's progress."""
+
+    event: Event
+    variant_name: str
+    rows: tuple[Row, ...]
+    tables: tuple[tuple[EventTable, Game | None, str], ...]  # table, its game, its progress words
+
+    @property
+    def playing(self) -> int:
+        return sum(1 for _, g, words in self.tables if g is not None and words != "finished")
+
+
+def view(event: Event) -> ClubView:
+    standings: list[TableStandings] = []
+    shown: list[tuple[EventTable, Game | None, str]] = []
+    for table in event.tables:
+        game = db.session.get(Game, table.game_id) if table.game_id is not None else None
+        if game is None:
+            shown.append((table, None, "no game yet"))
+            continue
+        gv = games.view(game)
+        by_seat = {s.seat: s.total for s in gv.sheet.standings}
+        names = tuple(gv.sheet.columns)
+        entry = TableStandings(table.number, names, tuple(by_seat.get(i, 0) for i in range(len(names))),
+                               len(game.hands), gv.variant.round_count(gv.setup), gv.sheet.finished)
+        standings.append(entry)
+        shown.append((table, game, progress(entry)))
+    return ClubView(event, get_variant(variant_of(event)).name, ranking(standings), tuple(shown))

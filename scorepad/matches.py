@@ -1,0 +1,166 @@
+"""Matches at an event: two entrants at a table, playing a home game of the event's variant.
+
+A Bid Whist tournament's preliminary rounds and bracket matches are each one such match: the
+table's phone scores it with the home-game screens (bids, books, renege, a tied round's extra
+hand), and the match is final once both teams have signed its sheet, or the director closed it.
+Signing locks the game; the director can reopen it for a correction (the signatures go, and
+the teams sign again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from scorepad import games
+from scorepad.extensions import db
+from scorepad.models import AuditEntry, Event, EventEntrant, EventMatch, Game, utcnow
+from scorepad.rules.base import RuleError, RuleErrors
+
+GHOST = 0  # the ghost team of a bye: "points are of no value for the team picked to play the odd team"
+GHOST_NAME = "Ghost team"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A match as its sheet stands: points per side, the winner once the round is over."""
+
+    points: tuple[int, int]
+    hands: int
+    over: bool
+    winner: int | None  # 0 (home) or 1 (away)
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """A match with its teams' names, its outcome and where its signing stands."""
+
+    match: EventMatch
+    names: tuple[str, str]
+    outcome: Outcome
+
+    @property
+    def signed(self) -> tuple[bool, bool]:
+        ghost = (self.match.home == GHOST, self.match.away == GHOST)
+        return (self.match.signed_home_at is not None or ghost[0], self.match.signed_away_at is not None or ghost[1])
+
+    @property
+    def final(self) -> bool:
+        return self.outcome.over and (all(self.signed) or self.match.closed_by is not None)
+
+    @property
+    def state(self) -> str:
+        """"playing", "to sign", "disputed" or "final", for the director's grid and the boards."""
+        if self.final:
+            return "final"
+        if self.match.dispute:
+            return "disputed"
+        return "to sign" if self.outcome.over else "playing"
+
+
+def outcome(game: Game | None) -> Outcome:
+    """Points and winner of a match from its game's sheet (rounds won first, then points)."""
+    if game is None:
+        return Outcome((0, 0), 0, False, None)
+    view = games.view(game)
+    last = view.sheet.lines[-1].cells if view.sheet.lines else None
+    points = (int(last[0].total), int(last[1].total)) if last else (0, 0)
+    winner = view.sheet.winners[0] if view.sheet.finished and len(view.sheet.winners) == 1 else None
+    return Outcome(points, len(game.hands), view.sheet.finished, winner)
+
+
+def team_record(entrant: EventEntrant | None, number: int) -> dict[str, object]:
+    """A side of a match's game: "(3) Aces" and its two players (stand-ins for the ghost)."""
+    if entrant is None:
+        return {"name": GHOST_NAME, "players": ["Stand-in N", "Stand-in S"] if number == 0 else []}
+    return {"name": f"({entrant.number}) {entrant.name}", "players": list(entrant.players)}
+
+
+def open_match(event: Event, stage: str, number: int, table: int, home: int, away: int,
+               options: dict[str, object]) -> EventMatch:
+    """A match and its game (not committed: the caller commits the round or bracket level at once)."""
+    by_number = {e.number: e for e in event.entrants}
+    sides = [team_record(by_number.get(n), n) for n in (home, away)]
+    if home == GHOST or away == GHOST:  # stand-ins' names must differ from the real team's
+        sides[0 if home == GHOST else 1] = {"name": GHOST_NAME, "players": ["Ghost 1", "Ghost 2"]}
+    game = Game(variant="bid_whist", title=f"{event.name}: {_stage_words(stage, number)}, table {table}",
+                options=dict(options), players=[], teams=sides, first_dealer=0, event_id=event.id)
+    match = EventMatch(stage=stage, number=number, table=table, home=home, away=away, game=game)
+    event.matches.append(match)
+    return match
+
+
+def _stage_words(stage: str, number: int) -> str:
+    return f"round {number}" if stage == "round" else f"bracket match {number}"
+
+
+def view(match: EventMatch, names: dict[int, str]) -> MatchView:
+    return MatchView(match, (names.get(match.home, GHOST_NAME), names.get(match.away, GHOST_NAME)),
+                     outcome(match.game))
+
+
+def by_game(game: Game) -> EventMatch | None:
+    return db.session.scalars(select(EventMatch).where(EventMatch.game_id == game.id)).first()
+
+
+def sign(match: EventMatch, side: int, actor: str) -> None:
+    """Side 0 (home) or 1 (away) confirms the sheet; with both, the sheet locks."""
+    result = outcome(match.game)
+    if not result.over:
+        raise RuleErrors([RuleError("sign", f"the round is not over yet: {result.hands} hands entered")])
+    if match.closed_by is not None or (match.game is not None and match.game.locked_at is not None
+                                       and match.signed_home_at and match.signed_away_at):
+        raise RuleErrors([RuleError("sign", "this sheet is already final")])
+    now = utcnow()
+    if side == 0:
+        match.signed_home_at = match.signed_home_at or now
+    else:
+        match.signed_away_at = match.signed_away_at or now
+    match.dispute = ""
+    ghosts = (match.home == GHOST, match.away == GHOST)
+    if (match.signed_home_at or ghosts[0]) and (match.signed_away_at or ghosts[1]) and match.game is not None:
+        match.game.locked_at = now
+    match.event.audit.append(AuditEntry(actor=actor, action="signed", table=match.table,
+                                        note=f"{_stage_words(match.stage, match.number)}: sheet signed"))
+    db.session.commit()
+
+
+def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
+    """A team does not sign: the director sees the reason in the control room."""
+    reason = " ".join(reason.split())[:280] or "no reason given"
+    if match.closed_by is not None:
+        raise RuleErrors([RuleError("dispute", "this sheet is already final: talk to the director")])
+    match.dispute = f"{'home' if side == 0 else 'visiting'} team: {reason}"
+    match.event.audit.append(AuditEntry(actor=actor, action="dispute", table=match.table,
+                                        note=f"{_stage_words(match.stage, match.number)}: {reason}"))
+    db.session.commit()
+
+
+def close(match: EventMatch, actor: str = "director") -> None:
+    """The director makes the sheet final without both signatures (a team left, a dispute settled)."""
+    if not outcome(match.game).over:
+        raise RuleErrors([RuleError("close", "the round is not over yet: enter its hands first")])
+    match.closed_by = actor
+    match.dispute = ""
+    if match.game is not None:
+        match.game.locked_at = utcnow()
+    match.event.audit.append(AuditEntry(actor=actor, action="closed", table=match.table,
+                                        note=f"{_stage_words(match.stage, match.number)}: made final by the director"))
+    db.session.commit()
+
+
+def reopen(match: EventMatch, actor: str = "director") -> None:
+    """Unlock a sheet for a correction: its signatures go, and both teams sign it again."""
+    match.closed_by = None
+    match.signed_home_at = match.signed_away_at = None
+    if match.game is not None:
+        match.game.locked_at = None
+    match.event.audit.append(AuditEntry(actor=actor, action="reopened", table=match.table,
+                                        note=f"{_stage_words(match.stage, match.number)}: reopened for a correction"))
+    db.session.commit()
+
+
+def of_stage(event: Event, stage: str, number: int | None = None) -> Sequence[EventMatch]:
+    return [m for m in event.matches if m.stage == stage and (number is None or m.number == number)]

@@ -1,0 +1,167 @@
+"""Registration for the tournament formats: entrants (teams or players) by number, until the start.
+
+Bid Whist registers teams of two (and single players the director pairs); a whist drive
+registers players. Numbers are given in order of registration and kept for the whole event
+(the document: "teams/players will be assigned a number, which will be used during the
+duration of the tournament"). Registration closes when the director starts the event.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from werkzeug.security import generate_password_hash
+
+from scorepad.extensions import db
+from scorepad.models import AuditEntry, Event, EventEntrant, utcnow
+from scorepad.rules.base import RuleError, RuleErrors
+
+MAX_NAME = 60
+MAX_PLAYER = 40
+
+
+def create(name: str, format_key: str, options: dict[str, object], pin: str = "", late_minutes: int = 20) -> Event:
+    """An event of a tournament format, open for registration; RuleErrors name the bad fields."""
+    errors: list[RuleError] = []
+    name = name.strip()
+    if not name:
+        errors.append(RuleError("name", "give the event a name, e.g. 'Senior Olympics Bid Whist'"))
+    elif len(name) > 120:
+        errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
+    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+    if not 1 <= late_minutes <= 120:
+        errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
+    if errors:
+        raise RuleErrors(errors)
+    event = Event(name=name, format=format_key, options=dict(options), late_minutes=late_minutes, current_hand=0,
+                  director_pin=generate_password_hash(pin) if pin else None)
+    db.session.add(event)
+    db.session.commit()
+    return event
+
+
+def is_open(event: Event) -> bool:
+    return event.started_at is None
+
+
+def _open(event: Event) -> None:
+    if event.started_at is not None:
+        raise RuleErrors([RuleError("registration", "registration closed when the director started the event")])
+
+
+def _clean(raw: str, field: str, what: str, limit: int) -> str:
+    value = " ".join(raw.split())
+    if not value:
+        raise RuleErrors([RuleError(field, f"give the {what}")])
+    if len(value) > limit:
+        raise RuleErrors([RuleError(field, f"the {what} is too long: at most {limit} characters")])
+    return value
+
+
+def _next_number(event: Event) -> int:
+    return max((e.number for e in event.entrants), default=0) + 1
+
+
+def _taken(event: Event, name: str, field: str, but: EventEntrant | None = None) -> None:
+    if any(e.name.casefold() == name.casefold() and e is not but for e in event.entrants):
+        raise RuleErrors([RuleError(field, f"'{name}' is already registered: give another name")])
+
+
+def register_team(event: Event, name: str, players: Sequence[str]) -> EventEntrant:
+    """Register a team of two; its number is the next free one."""
+    _open(event)
+    errors: list[RuleError] = []
+    cleaned: list[str] = []
+    for i, player in enumerate(players):
+        try:
+            cleaned.append(_clean(player, f"player{i + 1}", f"name of player {i + 1}", MAX_PLAYER))
+        except RuleErrors as e:
+            errors.extend(e.errors)
+    number = _next_number(event)
+    try:
+        team = _clean(name, "team", "team's name", MAX_NAME) if name.strip() else f"Team {number}"
+        _taken(event, team, "team")
+    except RuleErrors as e:
+        errors.extend(e.errors)
+    if len(cleaned) == 2 and cleaned[0].casefold() == cleaned[1].casefold():
+        errors.append(RuleError("player2", "the two players have the same name: give each their own"))
+    if errors:
+        raise RuleErrors(errors)
+    entrant = EventEntrant(number=number, name=team, players=cleaned)
+    event.entrants.append(entrant)
+    _audit(event, "registered", f"{team} (number {number}): {' and '.join(cleaned)}")
+    db.session.commit()
+    return entrant
+
+
+def register_single(event: Event, player: str) -> EventEntrant:
+    """Register a player without a partner: the director pairs singles into teams before the start."""
+    _open(event)
+    name = _clean(player, "single", "player's name", MAX_PLAYER)
+    _taken(event, name, "single")
+    number = _next_number(event)
+    entrant = EventEntrant(number=number, name=name, players=[name])
+    event.entrants.append(entrant)
+    _audit(event, "registered", f"{name} (number {number}), a single player to pair")
+    db.session.commit()
+    return entrant
+
+
+def singles(event: Event) -> list[EventEntrant]:
+    """Registered players still waiting for a partner."""
+    return [e for e in event.entrants if len(e.players) == 1]
+
+
+def pair(event: Event, first: int, second: int, name: str = "") -> EventEntrant:
+    """Make a team of two single players: it keeps the first one's number; the second's is retired."""
+    _open(event)
+    if first == second:
+        raise RuleErrors([RuleError("pair", "choose two different players to pair")])
+    waiting = {e.number: e for e in singles(event)}
+    missing = [n for n in (first, second) if n not in waiting]
+    if missing:
+        raise RuleErrors([RuleError("pair", f"number {missing[0]} is not a single player waiting for a partner")])
+    a, b = waiting[first], waiting[second]
+    team = " ".join(name.split()) or f"{a.name} & {b.name}"
+    if len(team) > MAX_NAME:
+        raise RuleErrors([RuleError("pair", f"the team's name is too long: at most {MAX_NAME} characters")])
+    _taken(event, team, "pair", but=a)
+    a.players = [a.players[0], b.players[0]]
+    a.name = team
+    event.entrants.remove(b)
+    db.session.delete(b)
+    _audit(event, "paired", f"{a.players[0]} (number {first}) and {a.players[1]} (number {second}) are team "
+                            f"{first}, {team}")
+    db.session.commit()
+    return a
+
+
+def withdraw(event: Event, number: int) -> None:
+    """Remove a registration before the start (after it, the director swaps or plays a bye)."""
+    _open(event)
+    entrant = next((e for e in event.entrants if e.number == number), None)
+    if entrant is None:
+        raise RuleErrors([RuleError("withdraw", f"there is no entrant number {number}")])
+    event.entrants.remove(entrant)
+    db.session.delete(entrant)
+    _audit(event, "withdrawn", f"{entrant.name} (number {number}) withdrew before the start")
+    db.session.commit()
+
+
+def entrant_by_token(token: str) -> EventEntrant | None:
+    """The entrant whose own link carries `token` (compared in constant time)."""
+    found = db.session.scalars(select(EventEntrant).where(EventEntrant.token == token)).first()
+    return found if found is not None and hmac.compare_digest(found.token, token) else None
+
+
+def close(event: Event) -> None:
+    """Close registration (the caller commits with whatever the start sets up)."""
+    _open(event)
+    event.started_at = utcnow()
+
+
+def _audit(event: Event, action: str, note: str) -> None:
+    event.audit.append(AuditEntry(actor="director", action=action, note=note[:300]))

@@ -1,0 +1,526 @@
+"""Bid Whist tournaments on the event core: registration, preliminary rounds, signing, bracket, medals.
+
+The rows hold only what people entered or decided: the registrations, each match's hands (in
+its game), signatures, the director's decisions (a cut playoff's winners, a bracket swap) and
+the event's draw seed. Pairings, tables, moves, standings, the bracket and the medals are
+derived from them by `scorepad.formats.bid_whist_tournament` on every request.
+`event.current_hand` counts the stages: preliminary round 1..R, then R + 1 for the bracket.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from scorepad import matches, registration
+from scorepad.extensions import db
+
+from scorepad.formats import bid_whist_event as fmt
+from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable
+from scorepad.rules.base import RuleError, RuleErrors
+
+FORMAT = "bid_whist"
+BRACKETS = (("auto", "The document's: top 16 (32 from 64 teams, 64 from 128), fewer when fewer teams"),
+            ("8", "Top 8"), ("4", "Top 4"))
+
+
+def create(name: str, *, rounds: int = 3, bracket: str = "auto", made_scores: str = "books",
+           hidden: bool = False, pin: str = "") -> Event:
+    """A Bid Whist tournament open for registration."""
+    errors: list[RuleError] = []
+    if not 1 <= rounds <= 8:
+        errors.append(RuleError("rounds", "play 1 to 8 preliminary rounds (the document plays 3)"))
+    if bracket not in dict(BRACKETS):
+        errors.append(RuleError("bracket", "choose one of the bracket sizes offered"))
+    if made_scores not in ("books", "bid"):
+        errors.append(RuleError("made_scores", "a made bid scores its books or its bid"))
+    try:
+        event = registration.create(name, FORMAT, {"rounds": rounds, "bracket": bracket, "made_scores": made_scores,
+                                                   "hidden": hidden, "seed": secrets.token_hex(8)}, pin)
+    except RuleErrors as e:
+        raise RuleErrors(errors + list(e.errors)) from None
+    if errors:
+        db.session.delete(event)
+        db.session.commit()
+        raise RuleErrors(errors)
+    return event
+
+
+def game_options(event: Event) -> dict[str, object]:
+    """The options of every match's game: one 4-hand round, scored as the event says."""
+    return {"play_to": "rounds", "rounds": 1, "made_scores": event.options.get("made_scores", "books")}
+
+
+def rounds(event: Event) -> int:
+    return int(event.options.get("rounds", 3))
+
+
+def teams(event: Event) -> list[EventEntrant]:
+    return [e for e in event.entrants if len(e.players) == 2]
+
+
+# --------------------------------------------------------------------------- what every page shows
+
+
+def _names(event: Event) -> dict[int, str]:
+    names = {e.number: f"({e.number}) {e.name}" for e in event.entrants}
+    names[matches.GHOST] = matches.GHOST_NAME
+    return names
+
+
+def stage_of(event: Event) -> str:
+    if event.started_at is None:
+        return "registration"
+    if event.current_hand <= rounds(event):
+        return "round"
+    return "bracket"
+
+
+def match_title(event: Event, match: EventMatch) -> str:
+    if match.stage == "round":
+        return f"Round {match.number} of {rounds(event)}"
+    return _bracket_label(event, match.number)
+
+
+def sign(event: Event, match: EventMatch, side: int, actor: str) -> None:
+    """A team signs; a bracket match that becomes final may open the next level's match."""
+    matches.sign(match, side, actor)
+    if match.stage == "bracket":
+        _open_ready(event)
+        db.session.commit()
+
+
+def close_match(event: Event, match: EventMatch) -> None:
+    matches.close(match)
+    if match.stage == "bracket":
+        _open_ready(event)
+        db.session.commit()
+
+
+def reopen_match(event: Event, match: EventMatch) -> None:
+    """Reopen a final sheet; refused once a later stage depends on it (the next round is drawn)."""
+    if not can_reopen(event, match):
+        raise RuleErrors([RuleError("reopen", "this sheet can no longer be reopened: the next round is drawn "
+                                              "from it. Correct the standings with the next sheets instead.")])
+    matches.reopen(match)
+
+
+def can_reopen(event: Event, match: EventMatch) -> bool:
+    if match.stage == "round":
+        return match.number == event.current_hand and stage_of(event) == "round"
+    later = _bracket_dependants(event, match.number)
+    return not any(m.stage == "bracket" and m.number in later for m in event.matches)
+
+
+
+
+# --------------------------------------------------------------------------- derived from the inputs
+
+
+def _numbers(event: Event) -> list[int]:
+    return [e.number for e in teams(event)]
+
+
+def _draws(event: Event, upto: int) -> tuple[fmt.Draw, ...]:
+    return fmt.draws(_numbers(event), str(event.options["seed"]), upto)
+
+
+def _result(mv: matches.MatchView) -> fmt.Result | None:
+    if not mv.final or mv.outcome.winner is None:
+        return None
+    return fmt.Result(mv.match.home, mv.match.away, mv.outcome.points, mv.outcome.winner)
+
+
+def _swaps(event: Event) -> list[fmt.Swap]:
+    return [fmt.Swap(int(d.data["match"]), int(d.data["out"]), int(d.data["in"]), str(d.data.get("reason", "")))
+            for d in event.decisions if d.kind == "swap"]
+
+
+def _cut_winners(event: Event) -> list[int]:
+    found = next((d for d in event.decisions if d.kind == "cut"), None)
+    return [int(n) for n in found.data.get("winners", [])] if found else []
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    tied: bool
+    number: int
+    name: str
+    rounds_won: int
+    points: int
+    note: str
+    last_in: bool
+
+
+@dataclass(frozen=True)
+class BracketSide:
+    seed: int | None
+    name: str
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    number: int
+    label: str
+    sides: tuple[BracketSide, BracketSide]
+    points: tuple[int, int] | None
+    winner: int | None  # 0 or 1
+    table: int
+    state: str  # "waiting", "playing", "final"
+    note: str
+
+
+@dataclass(frozen=True)
+class BracketLevel:
+    name: str
+    matches: tuple[BracketMatch, ...]
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    """Everything the director's room, the tables, the teams' pages and the boards show."""
+
+    event: Event
+    stage: str  # "registration", "round", "bracket", "finished"
+    round: int
+    rounds: int
+    names: dict[int, str]
+    teams: list[EventEntrant]
+    singles: list[EventEntrant]
+    views: dict[int, matches.MatchView]  # by match id
+    current: list[matches.MatchView]
+    standings: list[StandingRow]
+    cut: fmt.Cut | None
+    bracket_state: fmt.Bracket | None
+    bracket: list[BracketLevel]
+    medals: list[tuple[str, str]]
+    moves: tuple[str, ...]
+
+    @property
+    def stamp(self) -> str:
+        signed = sum(1 for v in self.views.values() if v.final)
+        hands = sum(v.outcome.hands for v in self.views.values())
+        return f"{self.event.current_hand} {len(self.views)} {signed} {hands} {len(self.event.audit)}"
+
+    @property
+    def hide_standings(self) -> bool:
+        return bool(self.event.options.get("hidden")) and self.stage == "round"
+
+    @property
+    def round_complete(self) -> bool:
+        return self.stage == "round" and all(m.final for m in self.current) and self.cut_playoff is None
+
+    @property
+    def waiting(self) -> list[int]:
+        return [m.match.table for m in self.current if not m.final]
+
+    @property
+    def cut_playoff(self) -> Any:
+        if self.stage != "round" or self.round != self.rounds or self.cut is None or not self.cut.playoff:
+            return None
+        if not all(m.final for m in self.current):
+            return None
+        names = ", ".join(self.names[n] for n in self.cut.playoff)
+        places = self.cut.places
+        words = (f"{names} are tied on rounds won and points for the last {places} place"
+                 f"{'s' if places > 1 else ''} in the bracket: they play a one-game playoff.")
+        return {"teams": self.cut.playoff, "places": places, "words": words}
+
+    @property
+    def status_title(self) -> str:
+        if self.stage == "registration":
+            return "Registration"
+        if self.stage == "round":
+            return f"Round {self.round} of {self.rounds}"
+        if self.stage == "finished":
+            return "Final results"
+        open_levels = [lv.name for lv in self.bracket if any(m.state == "playing" for m in lv.matches)]
+        return "Bracket · " + (" and ".join(open_levels) if open_levels else "waiting for the next matches")
+
+    @property
+    def status_text(self) -> str:
+        if self.stage == "registration":
+            return f"{len(self.teams)} teams registered"
+        if self.stage == "finished":
+            return " · ".join(f"{medal}: {name}" for medal, name in self.medals)
+        playing = [m for m in self.current if not m.final]
+        if not playing:
+            return "every sheet is final"
+        return f"{len(playing)} table{'s' if len(playing) != 1 else ''} still playing or signing"
+
+    @property
+    def swappable(self) -> list[Any]:
+        if self.bracket_state is None:
+            return []
+        return [{"number": m.number, "label": self.match_label(m.number)} for m in self.bracket_state.matches
+                if m.winner is None and None not in m.teams and not self._played(m.number)]
+
+    @property
+    def next_in_line(self) -> int | None:
+        if self.bracket_state is None:
+            return None
+        inside = {t for m in self.bracket_state.matches for t in m.teams}
+        return next((r.number for r in self.standings if r.number not in inside), None)
+
+    def _played(self, number: int) -> bool:
+        match = next((v for v in self.views.values() if v.match.stage == "bracket" and v.match.number == number), None)
+        return match is not None and match.outcome.hands > 0
+
+    def match_label(self, number: int) -> str:
+        if self.bracket_state is None:
+            return f"Match {number}"
+        m = self.bracket_state.match(number)
+        same = [x for x in self.bracket_state.matches if x.level == m.level]
+        return m.level if len(same) == 1 else f"{m.level} · match {same.index(m) + 1}"
+
+    def match_title(self, match: EventMatch) -> str:
+        if match.stage == "round":
+            return f"Round {match.number} of {self.rounds}"
+        return self.match_label(match.number)
+
+    def view_of(self, match: EventMatch) -> matches.MatchView:
+        return self.views.get(match.id) or matches.view(match, self.names)
+
+    def match_at(self, table: int) -> matches.MatchView | None:
+        found = [m for m in self.current if m.match.table == table and not m.final]
+        return found[0] if found else next((m for m in self.current if m.match.table == table), None)
+
+    def match_of(self, number: int) -> matches.MatchView | None:
+        found = [m for m in self.current if number in (m.match.home, m.match.away)]
+        return next((m for m in found if not m.final), found[0] if found else None)
+
+    def can_reopen(self, match: EventMatch) -> bool:
+        return can_reopen(self.event, match)
+
+    def team_words(self, number: int) -> dict[str, str]:
+        mv = self.match_of(number)
+        if self.stage == "registration":
+            return {"title": "Registered", "text": "The draw for round 1 is made when the director starts."}
+        if mv is None or (mv.final and self.stage != "round"):
+            if self.stage == "finished":
+                medal = next((m for m, n in self.medals if n == self.names.get(number)), None)
+                return {"title": "The tournament is over", "text": f"{medal} medal: congratulations!" if medal
+                        else "Thank you for playing."}
+            out = self.bracket_state is not None and all(number not in m.teams or m.winner not in (None, number)
+                                                         for m in self.bracket_state.matches) is False
+            return {"title": "No match now", "text": "Your team is out of the bracket." if out
+                    else "Wait for your next match: it appears here as soon as it is set."}
+        side = "N/S" if mv.match.home == number else "E/W"
+        other = mv.names[1] if mv.match.home == number else mv.names[0]
+        if mv.final:
+            return {"title": f"{self.match_title(mv.match)}: sheet final",
+                    "text": "Wait for the next round's draw: your table appears here."}
+        return {"title": self.match_title(mv.match), "text": f"Table {mv.match.table}, sit {side}, against {other}."}
+
+    def history_of(self, number: int) -> list[str]:
+        lines = []
+        for v in self.views.values():
+            if number not in (v.match.home, v.match.away) or not v.final:
+                continue
+            mine = 0 if v.match.home == number else 1
+            verdict = "won" if v.outcome.winner == mine else "lost"
+            lines.append(f"{self.match_title(v.match)}: {verdict} {v.outcome.points[mine]}-{v.outcome.points[1 - mine]} "
+                         f"against {v.names[1 - mine]}")
+        return lines
+
+
+def _bracket_label(event: Event, number: int) -> str:
+    return view(event).match_label(number)
+
+
+def _bracket_dependants(event: Event, number: int) -> tuple[int, ...]:
+    state = view(event).bracket_state
+    return state.dependants(number) if state is not None else ()
+
+
+def view(event: Event) -> TournamentView:
+    """Derive the whole tournament from what was entered."""
+    stage = stage_of(event)
+    names = _names(event)
+    entrants = teams(event)
+    views = {m.id: matches.view(m, names) for m in event.matches}
+    current_round = min(event.current_hand, rounds(event)) if stage != "registration" else 0
+    results = [r for v in views.values() if v.match.stage == "round" and (r := _result(v)) is not None]
+    table = fmt.standings([e.number for e in entrants], results)
+    size = fmt.playoff_size(len(entrants), str(event.options.get("bracket", "auto")))
+    the_cut = fmt.cut(table, size, _cut_winners(event)) if stage != "registration" else None
+    bracket_state: fmt.Bracket | None = None
+    levels: list[BracketLevel] = []
+    medals: list[tuple[str, str]] = []
+    if stage == "bracket" and the_cut is not None and not the_cut.playoff:
+        winners = {}
+        points: dict[int, tuple[int, int]] = {}
+        by_number = {v.match.number: v for v in views.values() if v.match.stage == "bracket"}
+        for number, v in by_number.items():
+            r = _result(v)
+            if r is not None:
+                winners[number] = r.winning_team
+                points[number] = r.points
+        bracket_state = fmt.bracket(list(the_cut.seeds), winners, _swaps(event))
+        for name, ms in bracket_state.levels():
+            shown = []
+            for mt in ms:
+                opened = by_number.get(mt.number)
+                state = "final" if mt.winner is not None else "playing" if opened is not None else "waiting"
+                sides = tuple(BracketSide(mt.seeds[i], names[t] if t is not None else _placeholder(bracket_state, mt, i))
+                              for i, t in enumerate(mt.teams))
+                win = mt.teams.index(mt.winner) if mt.winner is not None else None
+                note = "; ".join(f"{names.get(s.into, s.into)} in for {names.get(s.out, s.out)} ({s.reason})"
+                                 for s in _swaps(event) if s.match == mt.number)
+                shown.append(BracketMatch(mt.number, name, (sides[0], sides[1]),
+                                          points.get(mt.number), win, mt.table, state, note))
+            levels.append(BracketLevel(name, tuple(shown)))
+        medals = [(medal, names[n]) for medal, n in bracket_state.medals()]
+        if medals and all(v.final for v in by_number.values()):
+            stage = "finished"
+    rows = []
+    seeds = set(the_cut.seeds) if the_cut is not None and not the_cut.playoff else set()
+    for i, s in enumerate(table):
+        note = ""
+        if stage in ("bracket", "finished") and s.number in seeds:
+            note = f"seed {list(the_cut.seeds).index(s.number) + 1}" if the_cut else ""
+        elif the_cut is not None and s.number in the_cut.playoff:
+            note = "playoff for the bracket"
+        last_in = the_cut is not None and i == the_cut.size - 1 and len(table) > the_cut.size
+        plain = next((e.name for e in entrants if e.number == s.number), names[s.number])
+        rows.append(StandingRow(s.rank, s.tied, s.number, plain, s.rounds_won, s.points, note, last_in))
+    if stage == "round":
+        current = [v for v in views.values() if v.match.stage == "round" and v.match.number == current_round]
+    else:
+        current = [v for v in views.values() if v.match.stage == "bracket"]
+        current = [v for v in current if not v.final] + [v for v in current if v.final]
+    current.sort(key=lambda v: (v.final, v.match.table) if stage != "round" else (0, v.match.table))
+    moves: tuple[str, ...] = ()
+    if stage == "round" and current_round > 1:
+        made = _draws(event, current_round)
+        moves = fmt.moves(made[-2], made[-1], names)
+    elif stage == "round" and current_round == 1:
+        made = _draws(event, 1)
+        moves = tuple(f"{names[n]}: go to table {s.table}, sit {'N/S' if n == s.home else 'E/W'}"
+                      for s in made[0].seats for n in (s.home, s.away) if n != matches.GHOST)
+    return TournamentView(event, stage, current_round, rounds(event), names, entrants,
+                          [] if stage != "registration" else registration.singles(event), views, current, rows,
+                          the_cut, bracket_state, levels, medals, moves)
+
+
+def _placeholder(b: fmt.Bracket, m: fmt.Match, side: int) -> str:
+    if m.feeds is None:
+        return "?"
+    feeder = m.feeds[side]
+    label = b.match(feeder).level
+    return (f"loser of {label} {feeder}" if m.level == "Third place" else f"winner of {label} {feeder}")
+
+
+# --------------------------------------------------------------------------- the director's actions
+
+
+def start(event: Event) -> None:
+    """Close registration, set the tables (one per two teams) and draw round 1."""
+    if event.started_at is not None:
+        raise RuleErrors([RuleError("start", "the tournament has already started")])
+    waiting = registration.singles(event)
+    if waiting:
+        raise RuleErrors([RuleError("start", f"pair the single player{'s' if len(waiting) > 1 else ''} first: "
+                                             + ", ".join(e.name for e in waiting))])
+    count = len(teams(event))
+    if count < 2:
+        raise RuleErrors([RuleError("start", "register at least two teams first")])
+    registration.close(event)
+    event.tables = [EventTable(number=n, team="") for n in range(1, (count + 1) // 2 + 1)]
+    event.current_hand = 1
+    db.session.flush()
+    _open_round(event, 1)
+    event.audit.append(AuditEntry(actor="director", action="started",
+                                  note=f"registration closed with {count} teams; round 1 {_draws(event, 1)[0].words()}"))
+    db.session.commit()
+
+
+def _open_round(event: Event, number: int) -> None:
+    draw = _draws(event, number)[-1]
+    for seat in draw.seats:
+        matches.open_match(event, "round", number, seat.table, seat.home, seat.away, game_options(event))
+
+
+def advance(event: Event) -> None:
+    """Draw the next preliminary round, or, after the last, set the bracket and open its first matches."""
+    tv = view(event)
+    if tv.stage != "round":
+        raise RuleErrors([RuleError("advance", "the preliminary rounds are over")])
+    if not all(m.final for m in tv.current):
+        raise RuleErrors([RuleError("advance", "wait for every sheet of this round to be final (signed by both "
+                                               f"teams, or made final by you): table{'s' if len(tv.waiting) > 1 else ''} "
+                                               + ", ".join(str(t) for t in tv.waiting))])
+    if tv.round == tv.rounds and tv.cut is not None and tv.cut.playoff:
+        raise RuleErrors([RuleError("advance", "record the playoff for the last place in the bracket first")])
+    event.current_hand += 1
+    event.revision += 1
+    if event.current_hand <= rounds(event):
+        _open_round(event, event.current_hand)
+        words = f"round {event.current_hand} {_draws(event, event.current_hand)[-1].words()}"
+    else:
+        db.session.flush()
+        _open_ready(event)
+        words = "the bracket is set"
+    event.audit.append(AuditEntry(actor="director", action="advanced", note=words[:300]))
+    db.session.commit()
+
+
+def _open_ready(event: Event) -> None:
+    """Open every bracket match whose two teams are known and that has no game yet."""
+    db.session.flush()
+    db.session.expire(event, ["matches"])
+    state = view(event).bracket_state
+    if state is None:
+        return
+    opened = {m.number for m in event.matches if m.stage == "bracket"}
+    for m in state.matches:
+        if m.ready and m.number not in opened:
+            home, away = m.teams
+            assert home is not None and away is not None
+            matches.open_match(event, "bracket", m.number, m.table, home, away, game_options(event))
+
+
+def record_cut(event: Event, winners: list[int]) -> None:
+    """The one-game playoff at the cut: its winner(s) go into the bracket."""
+    tv = view(event)
+    if tv.cut is None or tv.cut_playoff is None:
+        raise RuleErrors([RuleError("cut", "no playoff is needed now")])
+    fmt.check_playoff(tv.cut, winners)
+    event.decisions.append(EventDecision(kind="cut", key="1", data={"winners": sorted(winners)}))
+    event.audit.append(AuditEntry(actor="director", action="playoff",
+                                  note="won the playoff for the bracket: " + ", ".join(tv.names[n] for n in winners)))
+    db.session.commit()
+
+
+def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
+    """A team takes a no-show's place in a bracket match not yet played; kept in the bracket's history."""
+    tv = view(event)
+    if tv.bracket_state is None:
+        raise RuleErrors([RuleError("swap", "the bracket is not set yet")])
+    if into not in tv.names or into == matches.GHOST:
+        raise RuleErrors([RuleError("swap", f"there is no team number {into}")])
+    reason = " ".join(reason.split())[:200] or "no-show"
+    change = fmt.Swap(match_no, out, into, reason)
+    fmt.check_swap(tv.bracket_state, change)
+    if tv._played(match_no):
+        raise RuleErrors([RuleError("swap", f"match {match_no} has started: its teams cannot change")])
+    count = sum(1 for d in event.decisions if d.kind == "swap")
+    event.decisions.append(EventDecision(kind="swap", key=str(count + 1),
+                                         data={"match": match_no, "out": out, "in": into, "reason": reason}))
+    played = next((m for m in event.matches if m.stage == "bracket" and m.number == match_no), None)
+    if played is not None:  # its game was opened with the old team: swap the side's name and players
+        entrant = next(e for e in event.entrants if e.number == into)
+        side = 0 if played.home == out else 1
+        if side == 0:
+            played.home = into
+        else:
+            played.away = into
+        if played.game is not None:
+            sides = list(played.game.teams)
+            sides[side] = matches.team_record(entrant, into)
+            played.game.teams = sides
+    event.audit.append(AuditEntry(actor="director", action="swap",
+                                  note=f"{tv.match_label(match_no)}: {tv.names[into]} in for {tv.names.get(out, out)} ({reason})"))
+    db.session.commit()

@@ -1,0 +1,110 @@
+"""A club night's pages: set-up, the director's room, each table's QR code (set up, then score).
+
+Each table plays an ordinary home game of the evening's variant; its QR code opens the home-game
+set-up the first time and the game's scoring page after that. The event core's `/d/`, `/t/` and
+`/b/` views hand a club night's requests to the functions here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
+from flask_htmx import make_response as htmx_response
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorepad import club, events, setup_form
+from scorepad.entry import HOME_VARIANTS
+from scorepad.extensions import htmx
+from scorepad.models import Event, EventTable
+from scorepad.rules import get_variant
+from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.views import errors_by_field
+from scorepad.views.director import director_only, unlock_for
+
+bp = Blueprint("club", __name__)
+
+
+@bp.route("/events/new/club", methods=["GET", "POST"])
+def new() -> str | BaseResponse | tuple[str, int]:
+    """Set up a club night: the variant every table plays, the number of tables."""
+    form = {"name": "", "variant": "nomination", "tables": "6", "pin": ""}
+    variants = [get_variant(k) for k in HOME_VARIANTS]
+    if request.method == "POST":
+        form.update({k: v for k, v in request.form.items() if k != "csrf_token"})
+        try:
+            tables = int(form.get("tables", "")) if form.get("tables", "").strip().isdigit() else 0
+            event = club.create(form.get("name", ""), form.get("variant", ""), tables, form.get("pin", "").strip())
+        except RuleErrors as e:
+            return render_template("club/new.html", form=form, variants=variants, errors=errors_by_field(e)), 422
+        unlock_for(event)
+        flash("Club night created. This page is your private director's link. Print the tables' QR codes: "
+              "each table sets up its own game by scanning its card.")
+        return redirect(url_for("director.control", token=event.director_token))
+    return render_template("club/new.html", form=form, variants=variants, errors={})
+
+
+def control(event: Event, status: int = 200, errors: dict[str, str] | None = None, notice: str = "") -> tuple[str, int]:
+    """The club night's room (called by the event core's /d/<token>)."""
+    template = "club/_room.html" if htmx and not htmx.history_restore_request else "club/control.html"
+    notices = [notice] if notice else list(get_flashed_messages())
+    return render_template(template, cv=club.view(event), errors=errors or {}, notices=notices), status
+
+
+@bp.post("/d/<token>/tables/<int:table>/clear")
+@director_only
+def clear(event: Event, table: int) -> tuple[str, int]:
+    """Free a table for a new game (its game leaves the ranking)."""
+    from scorepad.views.board import publish
+
+    row = next((t for t in event.tables if t.number == table), None)
+    if row is None:
+        abort(404, description=f"There is no table {table} at this club night.")
+    try:
+        club.clear_table(row)
+    except RuleErrors as e:
+        return control(event, 422, errors_by_field(e))
+    publish(event, orders=True)
+    return control(event, notice=f"Table {table} is free for a new game.")
+
+
+def table_page(table: EventTable) -> Any:
+    """A table's QR code: its game's scoring page, or the set-up of a new game."""
+    if table.game_id is not None:
+        from scorepad.models import Game
+        from scorepad.extensions import db
+
+        game = db.session.get(Game, table.game_id)
+        if game is not None:
+            return redirect(url_for("games.play", token=game.scorer_token), code=303)
+    return redirect(url_for("club.setup", token=table.token), code=303)
+
+
+@bp.route("/t/<token>/setup", methods=["GET", "POST"])
+def setup(token: str) -> Any:
+    """The home-game set-up for this table's game (players, options, first dealer)."""
+    table = events.table_by_token(token)
+    if table is None or table.event.format != club.FORMAT:
+        abort(404, description="This table link is not valid any more: scan the card on your table again.")
+    if table.game_id is not None:
+        return table_page(table)
+    variant = get_variant(club.variant_of(table.event))
+    form = setup_form.SetupForm.from_request(variant, request.form if request.method == "POST" else None)
+    errors: dict[str, str] = {}
+    if request.method == "POST" and request.form.get("action") == "start":
+        try:
+            game = club.start_game(table, form.record())
+        except (RuleError, RuleErrors) as e:
+            errors = errors_by_field(e)
+        else:
+            from scorepad.views.board import publish
+
+            publish(table.event, orders=True)
+            target = url_for("games.play", token=game.scorer_token)
+            return htmx_response("", redirect=target) if htmx else redirect(target, code=303)
+    elif request.method == "POST":
+        form.apply(request.form.get("action", ""))
+    context = dict(variant=variant, form=form, errors=errors, recent=[], table=table,
+                   setup_action=url_for("club.setup", token=token))
+    template = "games/_setup_form.html" if htmx and not htmx.history_restore_request else "club/setup.html"
+    return render_template(template, **context), (422 if errors else 200)

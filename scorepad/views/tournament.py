@@ -1,0 +1,273 @@
+"""A Bid Whist tournament's pages: set-up, registration, the director's room, the teams' own pages.
+
+The director's link, the tables' QR codes and the projector are the event core's (`/d/`, `/t/`,
+`/b/`): those views hand a tournament's requests to the functions here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorepad import registration, tournament
+from scorepad.extensions import htmx
+from scorepad.models import Event
+from scorepad.rules.base import RuleErrors
+from scorepad.views import errors_by_field
+from scorepad.views.director import director_only, unlock_for
+
+bp = Blueprint("tournament", __name__)
+
+
+def _form_defaults() -> dict[str, str]:
+    return {"name": "", "rounds": "3", "bracket": "auto", "made_scores": "books", "pin": ""}
+
+
+@bp.route("/events/new/bid-whist", methods=["GET", "POST"])
+def new() -> str | BaseResponse | tuple[str, int]:
+    """Set up a Bid Whist tournament and open its registration."""
+    form = _form_defaults()
+    if request.method == "POST":
+        form.update({k: v for k, v in request.form.items() if k != "csrf_token"})
+        try:
+            try:
+                count = int(form.get("rounds", ""))
+            except ValueError:
+                count = 0
+            event = tournament.create(form.get("name", ""), rounds=count, bracket=form.get("bracket", "auto"),
+                                      made_scores=form.get("made_scores", "books"), hidden=form.get("hidden") == "on",
+                                      pin=form.get("pin", "").strip())
+        except RuleErrors as e:
+            return render_template("tournament/new.html", form=form, brackets=tournament.BRACKETS,
+                                   errors=errors_by_field(e)), 422
+        unlock_for(event)
+        flash("Tournament created. This page is your private director's link: bookmark it and share it with "
+              "nobody. Register the teams below, then start the event.")
+        return redirect(url_for("director.control", token=event.director_token))
+    return render_template("tournament/new.html", form=form, brackets=tournament.BRACKETS, errors={})
+
+
+# --------------------------------------------------------------------------- the director's room
+
+
+def control(event: Event, status: int = 200, errors: dict[str, str] | None = None, notice: str = "",
+            form: Any = None) -> tuple[str, int]:
+    """The tournament's control room (called by the event core's /d/<token>)."""
+    tv = tournament.view(event)
+    template = "tournament/_room.html" if htmx and not htmx.history_restore_request else "tournament/control.html"
+    notices = [notice] if notice else list(get_flashed_messages())
+    return render_template(template, tv=tv, errors=errors or {}, notices=notices, form=form or {}), status
+
+
+def _act(event: Event, action: Any, notice: str) -> tuple[str, int]:
+    from scorepad.views.board import publish
+
+    try:
+        action()
+    except RuleErrors as e:
+        return control(event, 422, errors_by_field(e), form=request.form)
+    publish(event, orders=True)
+    return control(event, notice=notice)
+
+
+@bp.post("/d/<token>/register")
+@director_only
+def register(event: Event) -> tuple[str, int]:
+    """Register a team of two (or, with only one player, a single player to pair)."""
+    team, one, two = request.form.get("team", ""), request.form.get("player1", ""), request.form.get("player2", "")
+    if request.form.get("kind") == "single":
+        return _act(event, lambda: registration.register_single(event, request.form.get("single", "")),
+                    f"{' '.join(request.form.get('single', '').split())} is registered as a single player.")
+    return _act(event, lambda: registration.register_team(event, team, [one, two]), "Team registered.")
+
+
+@bp.post("/d/<token>/pair")
+@director_only
+def pair(event: Event) -> tuple[str, int]:
+    """Pair two single players into a team."""
+    try:
+        first, second = int(request.form.get("first", "")), int(request.form.get("second", ""))
+    except ValueError:
+        return control(event, 422, {"pair": "Choose the two players to pair."})
+    return _act(event, lambda: registration.pair(event, first, second, request.form.get("name", "")),
+                "The two players are a team now.")
+
+
+@bp.post("/d/<token>/withdraw/<int:number>")
+@director_only
+def withdraw(event: Event, number: int) -> tuple[str, int]:
+    """Remove a registration before the start."""
+    return _act(event, lambda: registration.withdraw(event, number), f"Number {number} withdrew.")
+
+
+@bp.post("/d/<token>/start")
+@director_only
+def start(event: Event) -> tuple[str, int]:
+    """Close registration, set the tables and draw round 1."""
+    return _act(event, lambda: tournament.start(event),
+                "Registration is closed and round 1 is drawn: print the QR cards and the teams' cards.")
+
+
+def _expect(field: str, current: int) -> None:
+    try:
+        expected = int(request.form.get(field, ""))
+    except ValueError:
+        expected = -1
+    if expected != current:  # a second tap, or a stale page
+        abort(409, description="That was already done: reload the control room.")
+
+
+@bp.post("/d/<token>/next-round")
+@director_only
+def next_round(event: Event) -> tuple[str, int]:
+    """Draw the next preliminary round (every sheet of this one is final), or start the bracket."""
+    _expect("stage", event.current_hand)
+    last = event.current_hand >= tournament.rounds(event)
+    return _act(event, lambda: tournament.advance(event),
+                "The bracket is set: its first matches are at their tables." if last
+                else f"Round {event.current_hand + 1} is drawn: every team's phone shows its table.")
+
+
+@bp.post("/d/<token>/cut")
+@director_only
+def cut(event: Event) -> tuple[str, int]:
+    """Record who won the one-game playoff for the last place(s) in the bracket."""
+    winners = [int(n) for n in request.form.getlist("winner") if n.isdigit()]
+    return _act(event, lambda: tournament.record_cut(event, winners), "Playoff recorded.")
+
+
+@bp.post("/d/<token>/matches/<int:match_id>/<action>")
+@director_only
+def match_action(event: Event, match_id: int, action: str) -> tuple[str, int]:
+    """Close a sheet without both signatures, or reopen one for a correction."""
+    match = next((m for m in event.matches if m.id == match_id), None)
+    if match is None or action not in ("close", "reopen"):
+        abort(404, description="There is no such match in this event.")
+    act = tournament.close_match if action == "close" else tournament.reopen_match
+    words = "made final" if action == "close" else "reopened: the table can correct it, then both teams sign again"
+    return _act(event, lambda: act(event, match), f"Table {match.table}'s sheet {words}.")
+
+
+@bp.post("/d/<token>/swap")
+@director_only
+def swap(event: Event) -> tuple[str, int]:
+    """Put another team in a bracket match before it is played (a no-show)."""
+    try:
+        match_no, out, into = (int(request.form.get(k, "")) for k in ("match", "out", "in"))
+    except ValueError:
+        return control(event, 422, {"swap": "Choose the match, the team that leaves and the team that takes its place."})
+    return _act(event, lambda: tournament.swap(event, match_no, out, into, request.form.get("reason", "")),
+                f"Team {into} takes team {out}'s place.")
+
+
+# --------------------------------------------------------------------------- tables, teams, the game bar
+
+
+def table_page(table: Any) -> str | BaseResponse:
+    """A table's QR code: straight to the match in play at this table, else what comes next."""
+    from scorepad.extensions import htmx as hx
+
+    tv = tournament.view(table.event)
+    match = tv.match_at(table.number)
+    if match is not None and match.match.game is not None and not match.final and not hx:
+        return redirect(url_for("games.play", token=match.match.game.scorer_token), code=303)
+    template = "tournament/_table.html" if hx and not hx.history_restore_request else "tournament/table.html"
+    return render_template(template, tv=tv, table=table, match=match)
+
+
+def _game_match(token: str) -> tuple[Any, Any]:
+    from scorepad import games, matches
+
+    game = games.by_scorer_token(token)
+    match = matches.by_game(game) if game is not None else None
+    if game is None or match is None:
+        abort(404, description="There is no event match at this link.")
+    return game, match
+
+
+@bp.get("/g/<token>/event")
+def game_bar(token: str) -> str:
+    """The event bar of a match's scoring page: which round, who, signing, where to go next."""
+    game, match = _game_match(token)
+    return render_bar(game, match)
+
+
+def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, notice: str = "") -> str:
+    tv = tournament.view(match.event)
+    table = next((t for t in match.event.tables if t.number == match.table), None)
+    return render_template("tournament/_bar.html", tv=tv, game=game, mv=tv.view_of(match), table=table,
+                           errors=errors or {}, notice=notice)
+
+
+@bp.post("/g/<token>/sign")
+def sign(token: str) -> str | tuple[str, int]:
+    """One team confirms the sheet (both must); or, with a reason, disputes it."""
+    from scorepad import matches
+    from scorepad.views.board import publish
+
+    game, match = _game_match(token)
+    side = 1 if request.form.get("side") == "1" else 0
+    try:
+        if request.form.get("action") == "dispute":
+            matches.dispute(match, side, request.form.get("reason", ""), f"table {match.table}")
+            notice = "The director has been told; wait at the table."
+        else:
+            tournament.sign(match.event, match, side, f"table {match.table}")
+            notice = "Signed."
+    except RuleErrors as e:
+        return render_bar(game, match, errors_by_field(e)), 422
+    publish(match.event, orders=True)
+    return render_bar(game, match, notice=notice)
+
+
+@bp.get("/team/<token>")
+def team(token: str) -> str:
+    """A team's own page: its table now, where to move next, its results, and signing its sheet."""
+    entrant = registration.entrant_by_token(token)
+    if entrant is None:
+        abort(404, description="This team link is not valid. Ask the director for your team's card.")
+    tv = tournament.view(entrant.event)
+    return render_template("tournament/team.html", tv=tv, entrant=entrant, mv=tv.match_of(entrant.number))
+
+
+@bp.post("/team/<token>/sign")
+def team_sign(token: str) -> BaseResponse:
+    """A team signs its own sheet from its own phone."""
+    from scorepad.views.board import publish
+
+    entrant = registration.entrant_by_token(token)
+    if entrant is None:
+        abort(404, description="This team link is not valid. Ask the director for your team's card.")
+    tv = tournament.view(entrant.event)
+    mv = tv.match_of(entrant.number)
+    if mv is None:
+        abort(409, description="Your team has no sheet to sign now.")
+    side = 0 if mv.match.home == entrant.number else 1
+    try:
+        tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}")
+    except RuleErrors as e:
+        flash(" ".join(errors_by_field(e).values()))
+    else:
+        publish(entrant.event, orders=True)
+        flash("Signed: thank you.")
+    return redirect(url_for("tournament.team", token=token), code=303)
+
+
+def event_bar(game: Any) -> Markup:
+    """The event bar of a game played at an event (a template global of the game pages)."""
+    from scorepad import matches
+
+    match = matches.by_game(game)
+    return Markup(render_bar(game, match)) if match is not None else Markup("")
+
+
+def event_stream(game: Any) -> str:
+    """The live stream a game played at an event listens to (new rounds, signatures)."""
+    from scorepad.models import Event as EventRow
+    from scorepad.extensions import db
+
+    event = db.session.get(EventRow, game.event_id)
+    return url_for("board.stream", public_id=event.public_id, only="orders") if event is not None else ""

@@ -1,0 +1,134 @@
+"""Club nights: each table sets up and scores its own game from its QR code; one ranking across tables.
+
+Scores are worked out by hand with Nomination Whist's rule (/work/shared/RULES-NOTES.md: tricks
+won, plus 10 for an exact bid): table 1 plays a 4-card hand then a 1-card hand (the custom
+sequence "4, 1"), table 2 a single 4-card hand.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad import club, games, live
+from scorepad.extensions import db
+from scorepad.formats.club_night import TableStandings, ranking
+from scorepad.models import Event, EventTable, Game
+from tests.web.test_events import HX, field_error, text
+from tests.web.test_games import nomination_form
+
+
+def create(client: FlaskClient, **form: str) -> str:
+    data = {"name": "Tuesday Nomination", "variant": "nomination", "tables": "3", **form}
+    response = client.post("/events/new/club", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.headers["Location"].removeprefix("/d/")
+
+
+def table_tokens(app: Flask, token: str) -> dict[int, str]:
+    with app.app_context():
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        return {t.number: t.token for t in event.tables}
+
+
+def public_id(app: Flask, token: str) -> str:
+    with app.app_context():
+        return str(db.session.query(Event).filter_by(director_token=token).one().public_id)
+
+
+def start_table(client: FlaskClient, table_token: str, names: tuple[str, ...]) -> str:
+    """Scan the table's card, fill in the home-game set-up, start: returns the game's scorer token."""
+    first = client.get(f"/t/{table_token}")
+    assert first.status_code == 303 and first.headers["Location"] == f"/t/{table_token}/setup"
+    page = text(client.get(f"/t/{table_token}/setup"))
+    assert "Who is playing Nomination Whist at this table?" in page
+    form = {**nomination_form(), **{f"name.{i}": n for i, n in enumerate(names)}}
+    response = client.post(f"/t/{table_token}/setup", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def enter(app: Flask, scorer: str, hand: dict[str, object]) -> None:
+    with app.app_context():
+        game = games.by_scorer_token(scorer)
+        assert game is not None
+        games.enter_hand(game, len(game.hands) + 1, hand)
+
+
+def test_bad_set_up_is_refused_beside_each_field(client: FlaskClient, app: Flask) -> None:
+    response = client.post("/events/new/club", data={"name": "", "variant": "military", "tables": "0"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_error(page, "name").startswith("Give the evening a name")
+    assert field_error(page, "variant").startswith("Choose the game the tables play: Whist, Bid Whist")
+    assert field_error(page, "tables") == "A club night has 1 to 64 tables"
+    with app.app_context():
+        assert db.session.query(Event).count() == 0
+
+
+def test_tables_set_up_their_own_games_and_the_ranking_spans_them(client: FlaskClient, app: Flask) -> None:
+    token = create(client)
+    tokens = table_tokens(app, token)
+    room = text(client.get(f"/d/{token}"))
+    assert "Tables · 0 playing" in room and "No game has started yet" in room
+    one = start_table(app.test_client(), tokens[1], ("Ann", "Bob", "Cat", "Dan"))
+    two = start_table(app.test_client(), tokens[2], ("Eve", "Fay", "Gus", "Hal"))
+    # the card now opens the game itself; the game page carries no delete or rematch of its own
+    again = client.get(f"/t/{tokens[1]}")
+    assert again.status_code == 303 and again.headers["Location"] == f"/g/{one}"
+    assert client.post(f"/g/{one}/delete").status_code == 409
+    assert client.post(f"/t/{tokens[1]}/setup", data=nomination_form()).status_code == 303  # back to its game
+
+    # table 1, hand 1 (4 cards): bids 1, 2, 0, 0 (3 bid in all: the hook rule only forbids 4),
+    # tricks 1, 2, 1, 0 -> Ann 1 + 10, Bob 2 + 10, Cat 1, Dan 0 + 10
+    enter(app, one, {"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]})
+    # table 2, hand 1: bids 2, 1, 0, 0; tricks 2, 1, 0, 1 -> Eve 12, Fay 11, Gus 10, Hal 1
+    enter(app, two, {"trump": "S", "bids": [2, 1, 0, 0], "tricks": [2, 1, 0, 1]})
+    page = text(client.get(f"/b/{public_id(app, token)}"))
+    found = re.findall(r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th> '
+                       r'<td class="num">(\d)</td><td class="num total">(\d+)</td>', page)
+    assert found == [("1=", "Bob", "1", "12"), ("1=", "Eve", "2", "12"), ("3=", "Ann", "1", "11"),
+                     ("3=", "Fay", "2", "11"), ("5=", "Dan", "1", "10"), ("5=", "Gus", "2", "10"),
+                     ("7=", "Cat", "1", "1"), ("7=", "Hal", "2", "1")]
+    assert "2 tables playing" in page and "1 of 2 hands" in page
+
+    # the director frees table 2 (confirmed in the page); its game leaves the ranking
+    response = client.post(f"/d/{token}/tables/2/clear", headers=HX)
+    assert response.status_code == 200 and "Table 2 is free for a new game." in text(response)
+    assert client.post(f"/d/{token}/tables/2/clear", headers=HX).status_code == 422
+    assert ">Eve<" not in client.get(f"/b/{public_id(app, token)}/standings").get_data(as_text=True)
+    assert client.get(f"/t/{tokens[2]}").headers["Location"] == f"/t/{tokens[2]}/setup"
+
+
+def test_an_entry_at_a_table_reaches_the_club_board_live(client: FlaskClient, app: Flask) -> None:
+    token = create(client)
+    tokens = table_tokens(app, token)
+    scorer = start_table(client, tokens[1], ("Ann", "Bob", "Cat", "Dan"))
+    with app.app_context():
+        channel = f"event:{public_id(app, token)}"
+        subscription = live.broker().subscribe(channel, frozenset({"board"}))
+    try:
+        form = {"number": "1", "action": "trump", "trump": "H"}
+        assert client.post(f"/g/{scorer}/entry", data=form, headers=HX).status_code in (200, 422)
+        message = subscription.queue.get(timeout=3)
+        assert message.event == "board" and "Ann" in message.data
+    finally:
+        with app.app_context():
+            live.broker().unsubscribe(subscription)
+
+
+def test_a_table_link_of_another_event_kind_or_unknown_is_refused(client: FlaskClient, app: Flask) -> None:
+    assert client.get("/t/nope/setup").status_code == 404
+    token = create(client)
+    assert client.get(f"/d/{token}/qr").status_code == 200
+    assert client.post(f"/t/{table_tokens(app, token)[1]}/result", data={"hand": "1", "tricks": "7"}).status_code == 404
+
+
+def test_the_ranking_puts_equal_totals_on_one_rank() -> None:
+    rows = ranking([TableStandings(2, ("Eve", "Fay"), (12, 30), 3, 13, False),
+                    TableStandings(1, ("Ann", "Bob"), (30, 5), 13, 13, True)])
+    assert [(r.rank, r.tied, r.name, r.total, r.progress) for r in rows] == [
+        (1, True, "Ann", 30, "finished"), (1, True, "Fay", 30, "3 of 13 hands"),
+        (3, False, "Eve", 12, "3 of 13 hands"), (4, False, "Bob", 5, "finished")]
