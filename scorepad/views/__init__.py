@@ -45,9 +45,9 @@ def register(app: Flask) -> None:
     """Attach every blueprint, template helpers, error pages and shared response headers."""
     from scorepad.formats.military import trump_words
     from scorepad.presenters import TEMPLATE_GLOBALS
-    from scorepad.views import board, club, director, games, home, pwa, tables, tournament
+    from scorepad.views import board, club, director, drive, games, home, pwa, tables, tournament
 
-    for module in (home, games, pwa, director, tables, board, tournament, club):
+    for module in (home, games, pwa, director, tables, board, tournament, club, drive):
         app.register_blueprint(module.bp)
     app.jinja_env.globals["trump_words"] = trump_words
     app.jinja_env.globals["share_url"] = share_url

@@ -91,6 +91,9 @@ def board_context(event: Event) -> tuple[str, dict[str, object]]:
     if event.format == "club":
         from scorepad import club
         return "club", {"cv": club.view(event)}
+    if event.format == "whist_drive":
+        from scorepad import drive_event
+        return "drive", {"dv": drive_event.view(event)}
     if event.format == "bid_whist":
         from scorepad import tournament
         return "tournament", {"tv": tournament.view(event)}

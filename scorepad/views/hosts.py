@@ -13,6 +13,6 @@ from scorepad.models import Event
 
 def host(event: Event) -> ModuleType | None:
     """The views module of `event`'s format, or None for Military Whist (the core's own)."""
-    from scorepad.views import club, tournament
+    from scorepad.views import club, drive, tournament
 
-    return {"bid_whist": tournament, "club": club}.get(event.format)
+    return {"bid_whist": tournament, "club": club, "whist_drive": drive}.get(event.format)

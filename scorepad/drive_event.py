@@ -1,0 +1,187 @@
+"""Whist drives on the event core: players four to a table, the N-S tricks entered per deal, the
+app moving everyone after each change point.
+
+Rows: the players (entrants, numbered in the order given), the tables with their QR tokens, one
+EventResult per deal and table (`tricks` = the tricks N-S took), and each seating once it has
+been announced (an EventDecision "seating" keyed by the deal it starts): the players have moved
+by then, so a later correction re-scores the deal without moving anybody again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from werkzeug.security import generate_password_hash
+
+from scorepad.extensions import db
+from scorepad.formats import drive as fmt
+from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
+from scorepad.rules.base import RuleError, RuleErrors
+
+FORMAT = "whist_drive"
+
+
+class Conflict(Exception):
+    """A second entry of a deal at a table: refused with the value already recorded."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 1, scoring: str = "odd",
+           nt_fifth: bool = False, movement: str = "progressive", top: str = "stay", pin: str = "") -> Event:
+    """A whist drive ready to play: tables for the players, four to a table, deal 1 in play."""
+    errors: list[RuleError] = []
+    name = name.strip()
+    if not name:
+        errors.append(RuleError("name", "give the drive a name, e.g. 'Village hall whist drive'"))
+    elif len(name) > 120:
+        errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
+    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+    names = [" ".join(p.split()) for p in players if p.strip()]
+    if any(len(n) > 40 for n in names):
+        errors.append(RuleError("players", "a player's name is too long: at most 40 characters"))
+    setup = fmt.Drive(tuple(names), deals, per_change, scoring, nt_fifth, movement, top)
+    try:
+        fmt.check(setup)
+    except RuleErrors as e:
+        errors.extend(e.errors)
+    if errors:
+        raise RuleErrors(errors)
+    event = Event(name=name, format=FORMAT, started_at=utcnow(), current_hand=1,
+                  options={"deals": deals, "per_change": per_change, "scoring": scoring, "nt_fifth": nt_fifth,
+                           "movement": movement, "top": top},
+                  director_pin=generate_password_hash(pin) if pin else None)
+    event.entrants = [EventEntrant(number=i + 1, name=n, players=[n]) for i, n in enumerate(names)]
+    event.tables = [EventTable(number=t + 1, team="") for t in range(setup.tables)]
+    db.session.add(event)
+    db.session.commit()
+    return event
+
+
+def drive_of(event: Event) -> fmt.Drive:
+    o = event.options
+    return fmt.Drive(tuple(e.name for e in event.entrants), int(o["deals"]), int(o["per_change"]), str(o["scoring"]),
+                     bool(o["nt_fifth"]), str(o["movement"]), str(o["top"]))
+
+
+def _results(event: Event) -> dict[tuple[int, int], int]:
+    return {(r.hand, r.table): r.tricks for r in event.results}
+
+
+def _announced(event: Event) -> dict[int, fmt.Seating]:
+    return {int(d.key): tuple(tuple(t) for t in d.data["tables"])  # type: ignore[misc]
+            for d in event.decisions if d.kind == "seating"}
+
+
+@dataclass(frozen=True)
+class DriveView:
+    event: Event
+    drive: fmt.Drive
+    state: fmt.State
+    results: dict[tuple[int, int], int]
+    board: tuple[fmt.Place, ...]
+
+    @property
+    def tables(self) -> int:
+        return self.drive.tables
+
+    @property
+    def deal(self) -> int:
+        return self.state.deal
+
+    @property
+    def seating(self) -> fmt.Seating | None:
+        return None if self.state.over else self.state.seating(self.state.deal)
+
+    def names(self, four: tuple[int, int, int, int]) -> list[tuple[str, str]]:
+        return [(fmt.SEATS[i], self.drive.players[p - 1]) for i, p in enumerate(four)]
+
+    def trump_words(self, deal: int) -> str:
+        return fmt.trump_words(self.drive, deal)
+
+    def moved(self) -> tuple[str, ...]:
+        """Who moved where at the last change of places (for the phones and the projector)."""
+        deal = self.state.deal if not self.state.over else self.drive.deals + 1
+        if deal <= 1 or deal > self.drive.deals or (deal - 1) % self.drive.per_change:
+            return ()
+        return fmt.where_words(self.drive, self.state.seating(deal - 1), self.state.seating(deal))
+
+    def moved_from(self, table: int) -> tuple[str, ...]:
+        """The words for the players who sat at `table` in the last deal."""
+        deal = self.state.deal
+        if not self.moved():
+            return ()
+        was = {self.drive.players[p - 1] for p in self.state.seating(deal - 1)[table - 1]}
+        return tuple(line for line in self.moved() if line.split(":")[0] in was)
+
+    @property
+    def prizes(self) -> tuple[tuple[str, tuple[fmt.Place, ...]], ...]:
+        return fmt.prizes(self.board) if self.state.over else ()
+
+
+def view(event: Event) -> DriveView:
+    setup = drive_of(event)
+    results = _results(event)
+    current = fmt.state(setup, results, _announced(event))
+    return DriveView(event, setup, current, results, fmt.leaderboard(setup, current.scores))
+
+
+def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
+    """A table's N-S tricks for the deal in play; a second entry is refused with the value recorded."""
+    existing = next((r for r in event.results if r.hand == deal and r.table == table), None)
+    if existing is not None:
+        raise Conflict(f"Deal {deal} at table {table} is already recorded: North-South took {existing.tricks}.")
+    setup = drive_of(event)
+    fmt.check_result(setup, _results(event), deal, table, ns)
+    event.results.append(EventResult(hand=deal, table=table, tricks=ns, entered_by=actor))
+    try:
+        db.session.flush()
+    except IntegrityError:  # the other phone at the table was faster
+        db.session.rollback()
+        raise Conflict(f"Deal {deal} at table {table} was just recorded from the other phone.") from None
+    _announce(event, setup)
+    db.session.commit()
+
+
+def _announce(event: Event, setup: fmt.Drive) -> None:
+    """When a change point's last result is in, record the new seating: it is what players are told."""
+    current = fmt.state(setup, _results(event), _announced(event))
+    deal = current.deal
+    if current.over:
+        event.current_hand = setup.deals + 1  # every phone moves on to "the drive is over"
+        return
+    if current.playing != tuple(range(1, setup.tables + 1)) or deal == 1:
+        return
+    if (deal - 1) % setup.per_change == 0 and deal not in _announced(event):
+        event.decisions.append(EventDecision(kind="seating", key=str(deal),
+                                             data={"tables": [list(t) for t in current.seating(deal)]}))
+        event.current_hand = deal
+        event.revision += 1
+    elif deal != event.current_hand:
+        event.current_hand = deal
+
+
+def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director") -> None:
+    """Correct (or enter for a table) a deal already reached; the scores are derived again."""
+    setup = drive_of(event)
+    current = view(event).state
+    if not 1 <= table <= setup.tables or not 1 <= deal <= min(current.deal, setup.deals):
+        raise RuleErrors([RuleError("deal", f"there is no result to correct for deal {deal} at table {table}")])
+    if not 0 <= ns <= fmt.TRICKS:
+        raise RuleErrors([RuleError("tricks", "North-South took 0 to 13 tricks")])
+    row = next((r for r in event.results if r.hand == deal and r.table == table), None)
+    old = row.tricks if row else None
+    if row is None:
+        fmt.check_result(setup, _results(event), deal, table, ns)
+        event.results.append(EventResult(hand=deal, table=table, tricks=ns, entered_by=actor))
+    else:
+        row.tricks = ns
+    event.audit.append(AuditEntry(actor=actor, action="correction", hand=deal, table=table,
+                                  old={"tricks": old} if old is not None else None, new={"tricks": ns}))
+    db.session.flush()
+    _announce(event, setup)
+    db.session.commit()

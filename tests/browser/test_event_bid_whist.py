@@ -1,0 +1,142 @@
+"""An 8-team Bid Whist tournament in real browsers: a director, four table phones, a projector.
+
+The director sets the tournament up and registers the teams in the control room, starts it,
+prints the QR cards; each table's phone opens its card and scores its match hand by hand with
+the home-game screens, then both teams sign on the phone. Three preliminary rounds, then a
+bracket of 4 (the director's choice for a small field): semi-finals, the final and the match for
+third place. The projector follows every step without a reload and ends on the medals.
+
+Every match is played the same way: the first bidder bids 4 (spades) and the others pass; the
+N/S team wins every hand (made with 10 books when it bids, set with 5 when E/W bids), 16-0. The
+draw is fixed by the seed "b0"; the standings below are counted by hand from the pairings the
+phones show (home wins), not taken from the app.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
+
+from scorepad.extensions import db
+from scorepad.models import Event
+from tests.browser.conftest import PHONE, PROJECTOR
+
+TEAMS = [(f"Team {c}", f"{c}1", f"{c}2") for c in "ABCDEFGH"]
+
+
+def play_hand(page: Page, number: int) -> None:
+    """The first bidder bids 4, the others pass; N/S win the hand."""
+    calls = page.locator("fieldset.calls")
+    expect(page.locator("#hand-panel h2")).to_have_text(re.compile(rf"^Hand {number}\b"))
+    for i, words in enumerate(("4", "Pass", "Pass", "Pass")):
+        calls.get_by_role("button", name=words, exact=True).click()
+        expect(page.locator(".bids-so-far .bid-tag")).to_have_count(i + 1)
+    page.get_by_role("group", name="Trumps named").get_by_role("radio", name="♠ Spades", exact=True).check()
+    bidder_ns = number % 4 in (0, 2)  # first dealer seat 0: hand n's auction starts at seat n % 4
+    legend = page.get_by_role("group", name=re.compile("^Books taken by"))
+    legend.get_by_role("radio", name="10" if bidder_ns else "5", exact=True).check()
+    page.get_by_role("button", name=f"Save hand {number}").click()
+    expect(page.locator("#play-body > .notice")).to_have_text(f"Hand {number} saved.")
+
+
+def play_match(page: Page) -> tuple[int, int]:
+    """Score a whole match on this table's phone and sign for both teams; returns (N/S, E/W) numbers."""
+    sides = page.locator("#event-bar .sides").inner_text()
+    home, away = (int(n) for n in re.findall(r"\((\d+)\)", sides))
+    for n in range(1, 5):
+        play_hand(page, n)
+    bar = page.locator("#event-bar")
+    expect(bar).to_contain_text("The round is over.")
+    for _ in range(2):
+        bar.get_by_role("button", name=re.compile("^Sign for")).first.click()
+    expect(bar).to_contain_text("Sheet final.")
+    return home, away
+
+
+def test_an_eight_team_tournament_from_registration_to_medals(app: Flask, live_server: str, browser: Browser,
+                                                              screenshot_dir: Path,
+                                                              no_axe_violations: Callable[[Any], None]) -> None:
+    director = browser.new_context(**PHONE).new_page()
+    director.on("dialog", lambda d: d.accept())
+    director.goto(live_server + "/events/new/bid-whist")
+    director.get_by_label("Event name").fill("Senior Olympics Bid Whist")
+    director.get_by_role("radio", name="Top 4").check()
+    director.get_by_role("button", name="Create the tournament and open registration").click()
+    expect(director.get_by_role("heading", name="Registration · 0 teams")).to_be_visible()
+    for name, one, two in TEAMS:
+        director.get_by_label("Team name").fill(name)
+        director.get_by_label("Player 1").fill(one)
+        director.get_by_label("Player 2").fill(two)
+        director.get_by_role("button", name="Register the team").click()
+        expect(director.get_by_role("cell", name=two.replace("2", "1") + " & " + two)).to_be_visible()
+    no_axe_violations(director)
+    with app.app_context():  # a fixed draw for a reproducible test (the seed is random otherwise)
+        event = db.session.query(Event).one()
+        event.options = {**event.options, "seed": "b0"}
+        db.session.commit()
+        public = event.public_id
+    director.get_by_role("button", name="Close registration and draw round 1").click()
+    expect(director.get_by_role("heading", name="Round 1 of 3")).to_be_visible()
+    director.screenshot(path=str(screenshot_dir / "bid_whist_event-director-round1.png"), full_page=True)
+    no_axe_violations(director)
+
+    projector = browser.new_context(**PROJECTOR).new_page()
+    projector.goto(f"{live_server}/b/{public}")
+    projector.evaluate("window.__noReload = true")
+    expect(projector.locator(".board-status")).to_contain_text("Round 1 of 3")
+
+    director.get_by_role("link", name="Print the QR cards").click()
+    links = list(dict.fromkeys(re.findall(r"/t/[\w-]+", director.content())))
+    assert len(links) == 4
+    director.go_back()
+    phones = []
+    for link in links:
+        phone = browser.new_context(**PHONE).new_page()
+        phone.goto(live_server + link)  # the table's card opens the match in play there
+        expect(phone.locator("#event-bar")).to_contain_text("Round 1 of 3")
+        phones.append(phone)
+    no_axe_violations(phones[0])
+
+    wins: Counter[int] = Counter()
+    for rnd in (1, 2, 3):
+        for i, phone in enumerate(phones):
+            if rnd > 1:
+                phone.get_by_role("link", name="This table's next match").click()
+                expect(phone.locator("#event-bar")).to_contain_text(f"Round {rnd} of 3")
+            home, _ = play_match(phone)
+            wins[home] += 1
+            if rnd == 1 and i == 0:
+                phone.screenshot(path=str(screenshot_dir / "bid_whist_event-signed.png"), full_page=True)
+        expect(projector.locator(".board-status")).to_contain_text("every sheet is final")
+        button = "Set the bracket" if rnd == 3 else f"Draw round {rnd + 1}"
+        director.get_by_role("button", name=button).click()
+        if rnd < 3:
+            expect(projector.locator(".board-status")).to_contain_text(f"Round {rnd + 1} of 3")
+    # standings by hand: rounds won, then points (16 a win); the top 4 are seeded into the bracket
+    order = sorted(range(1, 9), key=lambda n: (-wins[n], n))
+    rows = projector.locator("table.standings-table tbody tr")
+    expect(rows).to_have_count(8)
+    for i, n in enumerate(order):
+        expect(rows.nth(i).locator(".total")).to_have_text(str(wins[n]))
+    expect(projector.locator(".bracket-level h3").first).to_have_text("Final Four")
+    projector.screenshot(path=str(screenshot_dir / "bid_whist_event-projector-bracket.png"))
+
+    # the bracket: semi-finals at tables 1 and 2, then the final and the match for third place
+    for _ in range(2):
+        for phone in phones[:2]:
+            phone.get_by_role("link", name="This table's next match").click()
+            expect(phone.locator("#event-bar")).to_contain_text(re.compile("Final Four|Final|Third place"))
+            play_match(phone)
+    expect(projector.locator(".medals")).to_be_visible()
+    expect(projector.locator(".board-status")).to_contain_text("Final results")
+    medals = projector.locator(".medals li")
+    expect(medals).to_have_count(3)
+    assert projector.evaluate("window.__noReload") is True
+    projector.screenshot(path=str(screenshot_dir / "bid_whist_event-projector-medals.png"))
+    no_axe_violations(projector)

@@ -1,0 +1,99 @@
+"""A whist drive through the Flask test client: set-up, the tables' phones, movement, corrections.
+
+The same twelve players and deal 1 as tests/formats/test_drive.py (worked by hand there): N-S
+take 8, 5 and 7 tricks at tables 1-3; then A, C stay at table 1 and F, H move up to join them.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad.extensions import db
+from scorepad.models import Event, EventResult
+from tests.web.test_events import HX, field_error, text
+
+TWELVE = "\n".join("ABCDEFGHIJKL")
+
+
+def create(client: FlaskClient, **form: str) -> str:
+    data = {"name": "Village hall drive", "players": TWELVE, "deals": "6", "per_change": "1", "scoring": "odd",
+            "movement": "progressive", "top": "stay", **form}
+    response = client.post("/events/new/whist-drive", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.headers["Location"].removeprefix("/d/")
+
+
+def tokens(app: Flask, token: str) -> dict[int, str]:
+    with app.app_context():
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        return {t.number: t.token for t in event.tables}
+
+
+def enter(client: FlaskClient, table_token: str, deal: int, ns: int) -> tuple[int, str]:
+    response = client.post(f"/t/{table_token}/deal", data={"deal": str(deal), "tricks": str(ns)}, headers=HX)
+    return response.status_code, text(response)
+
+
+def test_bad_set_up_is_refused_beside_each_field(client: FlaskClient, app: Flask) -> None:
+    response = client.post("/events/new/whist-drive", data={"name": "", "players": "A\nB\nC\nD\nE", "deals": "0",
+                                                            "per_change": "1", "scoring": "odd",
+                                                            "movement": "progressive", "top": "stay"})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_error(page, "players").startswith("A whist drive seats four players to a table")
+    assert field_error(page, "deals") == "Play 1 to 60 deals (24 is usual)"
+    assert field_error(page, "name").startswith("Give the drive a name")
+    with app.app_context():
+        assert db.session.query(Event).count() == 0
+
+
+def test_tables_enter_deals_and_the_players_move(client: FlaskClient, app: Flask) -> None:
+    token = create(client)
+    t = tokens(app, token)
+    page = text(client.get(f"/t/{t[1]}"))
+    assert "Deal 1 of 6 · hearts" in page and "North A" in page.replace("</dt><dd>", " ")
+    assert enter(client, t[1], 1, 8)[0] == 200
+    status, page = enter(client, t[1], 1, 9)  # the other phone at the table: refused, value kept
+    assert status == 409 and "Deal 1 at table 1 is already recorded: North-South took 8." in page
+    status, page = enter(client, t[2], 2, 5)
+    assert status == 422 and "deal 2 is not in play: deal 1 is" in page.lower()
+    status, page = enter(client, t[2], 1, 14)
+    assert status == 422 and "0 to 13" in page
+    assert enter(client, t[2], 1, 5)[0] == 200
+    status, page = enter(client, t[3], 1, 7)
+    assert status == 200 and "Deal 2 of 6 · diamonds" in page
+    page = text(client.get(f"/t/{t[1]}"))  # each phone tells the players who sat at its table
+    assert "Change places for deal 2" in page and "F: move up" not in page
+    assert "A: stay at table 1, sit North" in page and "B: go to table 3, sit South" in page
+    assert "F: move up to table 1, sit South" in text(client.get(f"/t/{t[2]}"))
+    board = client.get(f"/b/{public(app, token)}").get_data(as_text=True)
+    assert '<th scope="row" class="team">A</th><td class="num total">2</td>' in board
+    assert "Table 1: N A, E C, S F, W H" in text(client.get(f"/b/{public(app, token)}"))
+    # a correction re-scores deal 1 but moves nobody again (they have moved and sat down)
+    response = client.post(f"/d/{token}/deals/correct", data={"deal": "1", "table": "1", "tricks": "4"}, headers=HX)
+    assert response.status_code == 200 and "Deal 1 at table 1: North-South took 4." in text(response)
+    assert "Table 1: N A, E C, S F, W H" in text(client.get(f"/b/{public(app, token)}"))
+    board = client.get(f"/b/{public(app, token)}").get_data(as_text=True)
+    assert '<th scope="row" class="team">B</th><td class="num total">3</td>' in board
+    response = client.post(f"/d/{token}/deals/correct", data={"deal": "5", "table": "1", "tricks": "4"}, headers=HX)
+    assert response.status_code == 422 and "There is no result to correct for deal 5 at table 1" in text(response)
+    with app.app_context():
+        assert db.session.query(EventResult).count() == 3
+
+
+def test_a_drive_played_to_the_end_gives_the_prizes(client: FlaskClient, app: Flask) -> None:
+    token = create(client, deals="2")
+    t = tokens(app, token)
+    for deal in (1, 2):
+        for table, ns in ((1, 8), (2, 5), (3, 7)):
+            assert enter(client, t[table], deal, ns)[0] == 200
+    page = text(client.get(f"/b/{public(app, token)}"))
+    assert "Final scores" in page and "Highest score" in page and "Booby prize (lowest score)" in page
+    assert "The drive is over" in text(client.get(f"/t/{t[1]}"))
+    assert enter(client, t[1], 3, 7)[0] == 422
+
+
+def public(app: Flask, token: str) -> str:
+    with app.app_context():
+        return str(db.session.query(Event).filter_by(director_token=token).one().public_id)
