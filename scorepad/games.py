@@ -62,6 +62,12 @@ def _setup(game: Game) -> Setup:
     return parse_record({**record_of(game), "hands": []}).setup
 
 
+def sheet_of(game: Game) -> ScoreSheet:
+    """The game's score sheet alone: what a board needs, without the hand in progress (whose
+    pending part another request may be changing at this very moment)."""
+    return get_variant(game.variant).score(_setup(game), [h.entry for h in game.hands])
+
+
 def view(game: Game) -> GameView:
     """Score the game and work out what comes next."""
     variant = get_variant(game.variant)
@@ -97,16 +103,17 @@ def by_public_id(public_id: str) -> Game | None:
     return db.session.scalars(select(Game).where(Game.public_id == public_id)).first()
 
 
-def set_pending(game: Game, pending: Mapping[str, object] | None) -> GameView:
-    """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it."""
+def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None) -> None:
+    """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it.
+
+    `current` is the game's view as the caller already derived it (saves replaying the game)."""
     _writable(game)
-    if view(game).state.over:
+    current = current or view(game)
+    if current.state.over:
         raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
-    variant = get_variant(game.variant)
-    variant.state(_setup(game), [h.entry for h in game.hands], pending)  # raises on an illegal bid
+    current.variant.state(current.setup, current.hands, pending)  # raises on an illegal bid
     game.pending = dict(pending) if pending else None
     db.session.commit()
-    return view(game)
 
 
 def refuse_if_recorded(game: Game, number: int) -> None:
@@ -116,20 +123,23 @@ def refuse_if_recorded(game: Game, number: int) -> None:
         raise AlreadyRecorded(number, existing.entry)
 
 
-def enter_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
-    """Record hand `number` (pending part + `entry`); a hand already recorded is refused."""
+def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None) -> GameView:
+    """Record hand `number` (pending part + `entry`); a hand already recorded is refused.
+
+    `current` is the game's view as the caller already derived it (saves replaying the game)."""
     refuse_if_recorded(game, number)
     _writable(game)
     if number != len(game.hands) + 1:
         raise RuleErrors([RuleError("number", f"Hand {number} cannot be entered yet: "
                                               f"hand {len(game.hands) + 1} comes first.")])
-    current = view(game)
+    current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
     hand = {**(game.pending or {}), **entry}
     current.variant.check_hand(current.setup, current.hands, hand)
     game.hands.append(Hand(number=number, entry=hand))
     game.pending = None
+    game.updated_at = utcnow()  # every change to the hands moves it: derived outcomes are cached by it
     db.session.commit()
     return view(game)
 
@@ -145,6 +155,7 @@ def undo(game: Game) -> str:
         raise RuleErrors([RuleError("hand", "There is nothing to undo yet.")])
     last = game.hands.pop()
     db.session.delete(last)
+    game.updated_at = utcnow()
     db.session.commit()
     return f"Hand {last.number} was taken back."
 
@@ -167,6 +178,7 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
                                     f"this correction makes a later hand impossible ({e.errors[0]})")]) from e
     hand.entry = dict(entry)
     hand.corrected_at = utcnow()
+    game.updated_at = hand.corrected_at
     db.session.commit()
     return view(game)
 

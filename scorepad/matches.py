@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from flask import current_app
 from sqlalchemy import select
 
 from scorepad import games
@@ -60,15 +61,28 @@ class MatchView:
         return "to sign" if self.outcome.over else "playing"
 
 
-def outcome(game: Game | None) -> Outcome:
-    """Points and winner of a match from its game's sheet (rounds won first, then points)."""
+def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
+    """Points and winner of a match from its game's sheet (rounds won first, then points).
+
+    Kept per app by (game, last change): a board of 64 matches is drawn after every hand entered
+    anywhere, and replaying the 63 games that did not change is what made it slow. Every write to a
+    game moves its `updated_at` (corrections included), so a changed game is never served stale."""
     if game is None:
         return Outcome((0, 0), 0, False, None)
-    view = games.view(game)
-    last = view.sheet.lines[-1].cells if view.sheet.lines else None
+    cache: dict[tuple[int, object, int], Outcome] = current_app.extensions.setdefault("scorepad.outcomes", {})
+    key = (game.id, game.updated_at, len(game.hands))
+    found = cache.get(key)
+    if found is not None and view is None:
+        return found
+    sheet = view.sheet if view is not None else games.sheet_of(game)
+    last = sheet.lines[-1].cells if sheet.lines else None
     points = (int(last[0].total), int(last[1].total)) if last else (0, 0)
-    winner = view.sheet.winners[0] if view.sheet.finished and len(view.sheet.winners) == 1 else None
-    return Outcome(points, len(game.hands), view.sheet.finished, winner)
+    winner = sheet.winners[0] if sheet.finished and len(sheet.winners) == 1 else None
+    result = Outcome(points, len(game.hands), sheet.finished, winner)
+    if len(cache) > 20000:
+        cache.clear()
+    cache[key] = result
+    return result
 
 
 def team_record(entrant: EventEntrant | None, number: int) -> dict[str, object]:
@@ -96,9 +110,9 @@ def _stage_words(stage: str, number: int) -> str:
     return f"round {number}" if stage == "round" else f"bracket match {number}"
 
 
-def view(match: EventMatch, names: dict[int, str]) -> MatchView:
+def view(match: EventMatch, names: dict[int, str], game_view: games.GameView | None = None) -> MatchView:
     return MatchView(match, (names.get(match.home, GHOST_NAME), names.get(match.away, GHOST_NAME)),
-                     outcome(match.game))
+                     outcome(match.game, game_view))
 
 
 def by_game(game: Game) -> EventMatch | None:

@@ -13,11 +13,14 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
 from scorepad import matches, registration
 from scorepad.extensions import db
 
 from scorepad.formats import bid_whist_event as fmt
-from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable
+from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable, Game
 from scorepad.rules.base import RuleError, RuleErrors
 
 FORMAT = "bid_whist"
@@ -61,6 +64,23 @@ def teams(event: Event) -> list[EventEntrant]:
 
 
 # --------------------------------------------------------------------------- what every page shows
+
+
+def names(event: Event) -> dict[int, str]:
+    """"(3) Aces" by team number, and the ghost team's name."""
+    return _names(event)
+
+
+def table_and_names(event: Event, match: EventMatch) -> tuple[EventTable | None, dict[int, str]]:
+    """The match's table and its two teams' names, by targeted queries (not the whole event)."""
+
+    table = db.session.scalars(select(EventTable).where(EventTable.event_id == event.id,
+                                                        EventTable.number == match.table)).first()
+    rows = db.session.scalars(select(EventEntrant).where(EventEntrant.event_id == event.id,
+                                                         EventEntrant.number.in_((match.home, match.away))))
+    names = {e.number: f"({e.number}) {e.name}" for e in rows}
+    names[matches.GHOST] = matches.GHOST_NAME
+    return table, names
 
 
 def _names(event: Event) -> dict[int, str]:
@@ -340,7 +360,10 @@ def view(event: Event) -> TournamentView:
     stage = stage_of(event)
     names = _names(event)
     entrants = teams(event)
-    views = {m.id: matches.view(m, names) for m in event.matches}
+    # every match with its game and hands in three queries, not two per match
+    loaded = db.session.scalars(select(EventMatch).where(EventMatch.event_id == event.id)
+                                .options(selectinload(EventMatch.game).selectinload(Game.hands))).all()
+    views = {m.id: matches.view(m, names) for m in loaded}
     current_round = min(event.current_hand, rounds(event)) if stage != "registration" else 0
     results = [r for v in views.values() if v.match.stage == "round" and (r := _result(v)) is not None]
     table = fmt.standings([e.number for e in entrants], results)

@@ -36,11 +36,13 @@ def _remember(game: Game) -> None:
     session.permanent = True
 
 
-def _publish(game: Game) -> None:
+def _publish(game: Game, view: games.GameView | None = None) -> None:
     """Push the spectators' live fragment of `game` to everyone watching it."""
-    view = games.view(game)
-    html = render_template("games/_live.html", gv=view, can_edit=False)
-    live.broker().publish(f"game:{game.public_id}", "update", html)
+    channel = f"game:{game.public_id}"
+    if live.broker().count(channel):  # nobody watching (most event tables): nothing to render
+        view = view or games.view(game)
+        html = render_template("games/_live.html", gv=view, can_edit=False)
+        live.broker().publish(channel, "update", html)
     if game.event_id is not None:  # a game at an event: its boards and director's room follow it
         from scorepad.models import Event
         from scorepad.views.board import publish
@@ -104,9 +106,10 @@ def _hand_number(raw: str | None) -> int:
         raise RuleErrors([RuleError("number", "This form is out of date: reload the page.")]) from None
 
 
-def _body(game: Game, errors: dict[str, str], notice: str, status: int) -> BaseResponse | tuple[str, int]:
+def _body(game: Game, errors: dict[str, str], notice: str, status: int,
+          view: games.GameView | None = None) -> BaseResponse | tuple[str, int]:
     """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success)."""
-    view = games.view(game)
+    view = view or games.view(game)
     if htmx:
         # the post is shown again only when refused: a saved hand's values must not pre-fill the next one
         return render_template("games/_play_body.html", gv=view, can_edit=game.locked_at is None, errors=errors,
@@ -129,14 +132,17 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
     try:
         if "number" in request.form:
             games.refuse_if_recorded(game, _hand_number(request.form["number"]))
-        step = adapter_for(game.variant).apply(games.view(game), request.form.get("action", ""), request.form)
+        before = games.view(game)
+        step = adapter_for(game.variant).apply(before, request.form.get("action", ""), request.form)
         if isinstance(step, Complete):
             number = _hand_number(request.form.get("number"))
-            games.enter_hand(game, number, step.entry)
+            after = games.enter_hand(game, number, step.entry, before)
             notice = f"Hand {number} saved."
         else:
-            games.set_pending(game, step.data)
-        _publish(game)
+            games.set_pending(game, step.data, before)
+            after = games.view(game)
+        _publish(game, after)
+        return _body(game, errors, notice, status, after)
     except games.AlreadyRecorded as e:
         notice = f"Hand {e.number} was already saved; it was not counted twice."
         status = 409

@@ -195,10 +195,18 @@ def game_bar(token: str) -> str:
     return render_bar(game, match)
 
 
-def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, notice: str = "") -> str:
-    tv = tournament.view(match.event)
-    table = next((t for t in match.event.tables if t.number == match.table), None)
-    return render_template("tournament/_bar.html", tv=tv, game=game, mv=tv.view_of(match), table=table,
+def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, notice: str = "",
+               game_view: Any = None) -> str:
+    """The bar needs this match only: a preliminary round's bar does not derive the whole event (it
+    is drawn on every hand entered at every table); a bracket match's title needs the bracket."""
+    from scorepad import matches
+
+    event = match.event
+    title = (f"Round {match.number} of {tournament.rounds(event)}" if match.stage == "round"
+             else tournament.view(event).match_title(match))
+    table, names = tournament.table_and_names(event, match)
+    mv = matches.view(match, names, game_view)
+    return render_template("tournament/_bar.html", title=title, game=game, mv=mv, table=table,
                            errors=errors or {}, notice=notice)
 
 
@@ -234,7 +242,7 @@ def team(token: str) -> str:
 
 
 @bp.post("/team/<token>/sign")
-def team_sign(token: str) -> BaseResponse:
+def team_sign(token: str) -> BaseResponse | tuple[str, int]:
     """A team signs its own sheet from its own phone."""
     from scorepad.views.board import publish
 
@@ -249,19 +257,18 @@ def team_sign(token: str) -> BaseResponse:
     try:
         tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}")
     except RuleErrors as e:
-        flash(" ".join(errors_by_field(e).values()))
-    else:
-        publish(entrant.event, orders=True)
-        flash("Signed: thank you.")
+        return render_template("tournament/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
+    publish(entrant.event, orders=True)
+    flash("Signed: thank you.")
     return redirect(url_for("tournament.team", token=token), code=303)
 
 
-def event_bar(game: Any) -> Markup:
+def event_bar(game: Any, game_view: Any = None) -> Markup:
     """The event bar of a game played at an event (a template global of the game pages)."""
     from scorepad import matches
 
     match = matches.by_game(game)
-    return Markup(render_bar(game, match)) if match is not None else Markup("")
+    return Markup(render_bar(game, match, game_view=game_view)) if match is not None else Markup("")
 
 
 def event_stream(game: Any) -> str:

@@ -195,3 +195,23 @@ def test_nine_teams_from_registration_to_medals(client: FlaskClient, app: Flask)
 def events_public(app: Flask, token: str) -> str:
     with app.app_context():
         return str(event_row(app, token).public_id)
+
+
+def test_a_team_signs_from_its_own_link_and_early_signing_is_refused(client: FlaskClient, app: Flask) -> None:
+    token = start_nine(client, app)
+    with app.app_context():
+        event = event_row(app, token)
+        match = next(m for m in event.matches if m.home and m.away)
+        home = next(e for e in event.entrants if e.number == match.home)
+        away = next(e for e in event.entrants if e.number == match.away)
+        home_token, away_token, scorer = home.token, away.token, match.game.scorer_token
+    response = client.post(f"/team/{home_token}/sign")
+    assert response.status_code == 422 and "The round is not over yet: 0 hands entered" in text(response)
+    play(app, scorer, 0)
+    assert client.post(f"/team/{home_token}/sign").status_code == 303
+    assert "Your team has signed this round" in text(client.get(f"/team/{home_token}"))
+    assert "Sign our sheet" in text(client.get(f"/team/{away_token}"))
+    assert client.post(f"/team/{away_token}/sign").status_code == 303
+    with app.app_context():
+        game = games.by_scorer_token(scorer)
+        assert game is not None and game.locked_at is not None  # both signed: the sheet is final

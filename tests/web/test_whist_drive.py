@@ -97,3 +97,25 @@ def test_a_drive_played_to_the_end_gives_the_prizes(client: FlaskClient, app: Fl
 def public(app: Flask, token: str) -> str:
     with app.app_context():
         return str(db.session.query(Event).filter_by(director_token=token).one().public_id)
+
+
+def test_a_forty_player_drive_of_24_deals_runs_to_the_prizes(client: FlaskClient, app: Flask) -> None:
+    """The issue's "40-player whist drive": ten tables, 24 deals, every result from a table's phone."""
+    players = "\n".join(f"Player {i}" for i in range(1, 41))
+    token = create(client, players=players, deals="24", nt_fifth="on")
+    t = tokens(app, token)
+    assert len(t) == 10
+    for deal in range(1, 25):
+        for table in range(1, 11):
+            status, _ = enter(client, t[table], deal, (deal * 3 + table * 5) % 14)
+            assert status == 200, (deal, table)
+    page = text(client.get(f"/b/{public(app, token)}"))
+    assert "Final scores" in page and "Highest score" in page and "Booby prize (lowest score)" in page
+    assert page.count('class="num total"') == 40
+    with app.app_context():
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        seatings = [d for d in event.decisions if d.kind == "seating"]
+        assert len(seatings) == 23  # announced before each deal after the first
+        for d in seatings:
+            seated = sorted(p for four in d.data["tables"] for p in four)
+            assert seated == list(range(1, 41))

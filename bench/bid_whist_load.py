@@ -1,0 +1,236 @@
+"""Load benchmark (not a test): a 128-team Bid Whist preliminary round, 64 tables, 200 leaderboards.
+
+Starts the app as it runs for real (gunicorn, one gevent worker, a SQLite file), registers 128
+teams and starts the tournament (round 1 drawn: 64 matches), opens `--streams` server-sent-event
+streams on the leaderboard, and has the 64 table phones score their match as the home-game screen
+does: per hand four calls and the result (htmx POSTs with cookie and CSRF token), four hands, then
+both teams sign. It prints, with /healthz measured in the same run as the baseline:
+
+- entry latency p50/p99 (every POST: calls, results, signatures),
+- entry-to-screen p50/p99 (a hand's result POST until the leaderboard showing that table's hand
+  count arrives on each stream),
+- errors (non-2xx answers, broken streams, hands never seen on a stream).
+
+Targets (as issue 4's): zero errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms.
+
+    .venv/bin/pip install -e '.[serve]' && .venv/bin/python bench/bid_whist_load.py [--teams 128 --streams 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import re
+import selectors
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from events_load import ROOT, Client, free_port, percentile  # noqa: E402
+
+ROW = re.compile(rb'data-table="(\d+)" data-hands="(\d+)"')
+
+
+class Streams(threading.Thread):
+    """Many leaderboards read by one thread; each notes when (table, hands) first shows."""
+
+    def __init__(self, port: int, path: str, count: int) -> None:
+        super().__init__(daemon=True)
+        self.selector = selectors.DefaultSelector()
+        self.seen: list[dict[tuple[int, int], float]] = [{} for _ in range(count)]
+        self.buffers = [b""] * count
+        self.connected = [False] * count
+        self.errors: list[str] = []
+        self.stop = False
+        for i in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, i)
+
+    def all_connected(self, timeout: float) -> int:
+        deadline = time.time() + timeout
+        while time.time() < deadline and not all(self.connected):
+            time.sleep(0.05)
+        return sum(self.connected)
+
+    def run(self) -> None:
+        while not self.stop:
+            for key, _ in self.selector.select(timeout=0.2):
+                i = key.data
+                try:
+                    chunk = key.fileobj.recv(262144)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                except OSError as e:
+                    self.errors.append(f"stream {i}: {e}")
+                    self.selector.unregister(key.fileobj)
+                    continue
+                if not chunk:
+                    if not self.stop:
+                        self.errors.append(f"stream {i} closed by the server")
+                    self.selector.unregister(key.fileobj)
+                    continue
+                now = time.perf_counter()
+                buffer = self.buffers[i] + chunk
+                if b": connected" in buffer:
+                    self.connected[i] = True
+                for table, hands in ROW.findall(buffer):
+                    for h in range(1, int(hands) + 1):
+                        self.seen[i].setdefault((int(table), h), now)
+                self.buffers[i] = buffer[-80:]
+
+
+def make_tournament(database: str, teams: int) -> tuple[str, list[tuple[int, str]]]:
+    """Register the teams and start (straight in the database): (public id, [(table, scorer token)])."""
+    code = f"""
+import json
+from flask_migrate import upgrade
+from scorepad import create_app, registration, tournament
+app = create_app()
+with app.app_context():
+    upgrade(directory=app.extensions["migrate"].directory)
+    e = tournament.create("Bench", rounds=3)
+    for n in range({teams}):
+        registration.register_team(e, f"Team {{n + 1}}", [f"P{{n + 1}}a", f"P{{n + 1}}b"])
+    tournament.start(e)
+    print(json.dumps([e.public_id, [[m.table, m.game.scorer_token] for m in e.matches]]))
+"""
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    public, tables = json.loads(out.stdout.strip().splitlines()[-1])
+    return public, [(int(t), str(s)) for t, s in tables]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--teams", type=int, default=128)
+    parser.add_argument("--streams", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=8, help="tables posting at the same moment")
+    parser.add_argument("--hand-seconds", type=float, default=10.0,
+                        help="spread of the tables over a hand: 64 tables x 5 posts in 10 s is 32 posts a second, "
+                             "the rate of the Military Whist benchmark (64 results every 2 s)")
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
+    database = f"sqlite:///{folder / 'bench.db'}"
+    public, tables = make_tournament(database, args.teams)
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "2000",
+         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "scorepad:create_app()"], cwd=ROOT, env=env)
+    try:
+        for _ in range(100):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+                break
+            except OSError:
+                time.sleep(0.1)
+        print(f"gunicorn (gevent, 1 worker) on port {port}; {args.teams} teams, {len(tables)} tables, "
+              f"{args.streams} leaderboard streams")
+        streams = Streams(port, f"/b/{public}/events?only=board", args.streams)
+        streams.start()
+        connected = streams.all_connected(30)
+        phones = {table: (Client(port, f"/g/{scorer}"), scorer) for table, scorer in tables}
+
+        baseline: list[float] = []
+        done = threading.Event()
+
+        def probe() -> None:
+            client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            while not done.is_set():
+                start = time.perf_counter()
+                client.request("GET", "/healthz")
+                response = client.getresponse()
+                response.read()
+                if response.status == 200:
+                    baseline.append(time.perf_counter() - start)
+                time.sleep(0.02)
+
+        prober = threading.Thread(target=probe, daemon=True)
+        prober.start()
+        sent: dict[tuple[int, int], float] = {}
+        latency: list[float] = []
+        errors: list[str] = []
+        rng = random.Random(7)
+
+        def timed(table: int, path: str, form: dict[str, str]) -> float:
+            client = phones[table][0]
+            start = time.perf_counter()
+            status, _ = client.request("POST", path, form)
+            latency.append(time.perf_counter() - start)
+            if status != 200:
+                errors.append(f"table {table} {path.rsplit('/', 1)[1]} {form.get('action', '')}: HTTP {status}")
+            return start
+
+        def play(hand: int, table: int) -> None:
+            time.sleep(rng.random() * args.hand_seconds)
+            scorer = phones[table][1]
+            for call in ("4-plain", "pass", "pass", "pass"):
+                timed(table, f"/g/{scorer}/entry", {"number": str(hand), "action": "call", "call": call})
+            # the first bidder bids 4 and the others pass; N/S win every hand (made with 10 books when they
+            # bid, set with 5 when E/W bid), so no round ends level and needs an extra hand
+            books = 10 if hand % 4 in (0, 2) else 5
+            form = {"number": str(hand), "action": "result", "trump": "S", "books": str(books), "renege": "none"}
+            sent[(table, hand)] = timed(table, f"/g/{scorer}/entry", form)
+
+        def sign(table: int) -> None:
+            for side in ("0", "1"):
+                timed(table, f"/g/{phones[table][1]}/sign", {"side": side})
+
+        started = time.perf_counter()
+        with ThreadPoolExecutor(args.concurrency) as pool:
+            for hand in range(1, 5):
+                list(pool.map(lambda t, h=hand: play(h, t), [t for t, _ in tables]))
+            list(pool.map(sign, [t for t, _ in tables]))
+        elapsed = time.perf_counter() - started
+        time.sleep(1.5)
+        done.set()
+        streams.stop = True
+        errors.extend(streams.errors)
+        delays: list[float] = []
+        missing = 0
+        for seen in streams.seen:
+            for key, at in sent.items():
+                arrived = seen.get(key)
+                if arrived is None:
+                    missing += 1
+                else:
+                    delays.append(max(0.0, arrived - at))
+        if missing:
+            errors.append(f"{missing} (hand, stream) pairs never arrived")
+        if connected < args.streams:
+            errors.append(f"only {connected} of {args.streams} streams connected")
+        ms = 1000.0
+        base50, base99 = percentile(baseline, 50) * ms, percentile(baseline, 99) * ms
+        e50, e99 = percentile(latency, 50) * ms, percentile(latency, 99) * ms
+        s50, s99 = percentile(delays, 50) * ms, percentile(delays, 99) * ms
+        print(f"ran {len(latency)} POSTs ({len(sent)} hands) in {elapsed:.1f} s; {len(delays)} arrivals measured")
+        print(f"baseline GET /healthz  p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(baseline)} requests)")
+        print(f"entry POST             p50 {e50:7.1f} ms  p99 {e99:7.1f} ms  "
+              f"(x{e50 / base50:.1f} / x{e99 / base99:.1f} the baseline)")
+        print(f"entry to screen        p50 {s50:7.1f} ms  p99 {s99:7.1f} ms")
+        print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:10]))
+        verdict = not errors and e99 < 50 and s99 < 250
+        print("targets (0 errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms):", "met" if verdict else "NOT met")
+        return 0 if verdict else 1
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
