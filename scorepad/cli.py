@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from flask import Flask
@@ -20,10 +21,32 @@ from scorepad.rules.record import parse_record, score_record
 EXIT_INVALID = 2
 
 
-def _fail(lines: list[str]) -> None:
+def _one_line(text: str) -> str:
+    """Escape what a terminal would not print as text (newlines, escapes): one problem, one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _fail(lines: list[str]) -> NoReturn:
     for line in lines:
-        click.echo(line, err=True)
+        click.echo(_one_line(line), err=True)
     sys.exit(EXIT_INVALID)
+
+
+def _load(file: Path) -> object:
+    """The file's JSON; every way it can fail exits 2 with one line (never a traceback)."""
+    try:
+        return json.loads(file.read_text(encoding="utf-8"))
+    except OSError as e:
+        _fail([f"{file}: cannot read the file ({e.strerror or e})"])
+    except UnicodeDecodeError:
+        _fail([f"{file}: not a UTF-8 text file"])
+    except json.JSONDecodeError as e:
+        _fail([f"{file}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"])
+    except RecursionError:
+        _fail([f"{file}: not a usable game record (lists or objects nested too deeply)"])
+    except ValueError:  # int() past the digit limit; JSONDecodeError is caught above
+        _fail([f"{file}: not a usable game record (a number longer than {sys.get_int_max_str_digits()} "
+               f"digits)"])
 
 
 @click.command("score")
@@ -31,14 +54,7 @@ def _fail(lines: list[str]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the sheet as JSON instead of a table.")
 def score_command(file: Path, as_json: bool) -> None:
     """Validate a game record and print its score sheet (exit status 2 if it is invalid)."""
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as e:
-        _fail([f"{file}: cannot read the file ({e.strerror or e})"])
-    except UnicodeDecodeError:
-        _fail([f"{file}: not a UTF-8 text file"])
-    except json.JSONDecodeError as e:
-        _fail([f"{file}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"])
+    data = _load(file)
     try:
         sheet = score_record(data)
         title = parse_record(data).title

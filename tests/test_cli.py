@@ -110,3 +110,44 @@ def test_flask_cli_has_the_same_command() -> None:
                             capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["finished"] is True
+
+
+def _nomination_text(hand_field: str = "", first_dealer: str = "0") -> str:
+    """A Nomination record as JSON text, with raw JSON spliced into its first hand or first dealer."""
+    extra = f', "bids": {hand_field}' if hand_field else ""
+    return ('{"variant": "nomination", "players": ["Ann", "Bob", "Cat", "Dan"], "first_dealer": '
+            f'{first_dealer}, "hands": [{{"trump": "H", "tricks": [0, 1, 0, 0]{extra}}}]}}')
+
+
+@pytest.mark.parametrize("content, words", [
+    ("[" * 100_000 + "]" * 100_000, "lists or objects nested too deeply"),
+    (_nomination_text(hand_field="[" * 3000 + "]" * 3000), "lists or objects nested too deeply"),
+    (_nomination_text(first_dealer="9" * 5000), "a number longer than 4300 digits"),
+    (_nomination_text(hand_field="[" + "9" * 5000 + ", 0, 0, 0]"), "a number longer than 4300 digits"),
+], ids=["top level 100000 deep", "hand field 3000 deep", "first dealer 5000 digits", "bid 5000 digits"])
+def test_records_python_cannot_read_exit_2_in_one_line(tmp_path: Path, content: str, words: str) -> None:
+    # these used to print a RecursionError or ValueError traceback and exit 1
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    result = run("score", str(path))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"{path}: not a usable game record ({words})"]
+
+
+def test_a_key_with_a_newline_is_one_problem_on_one_line(tmp_path: Path) -> None:
+    record = json.loads(_nomination_text())
+    record["hands"][0] = {"trump": "H", "bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0], "tri\ncks": 1}
+    path = _write(tmp_path, record)
+    result = run("score", str(path))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"{path}: hand 1, tri\\ncks: 'tri\\ncks' is not part of a Nomination Whist hand"]
+
+
+def test_terminal_control_characters_are_printed_escaped(tmp_path: Path) -> None:
+    # a name reaches a message as typed; an escape sequence must not reach the terminal
+    record = {"variant": "nomination", "players": ["Ann\x1b[2J", "ann\x1b[2J", "Cat"]}
+    result = run("score", str(_write(tmp_path, record)))
+    assert result.returncode == 2
+    assert "\x1b" not in result.stderr
+    assert "two players are called 'ann\\x1b[2J'" in result.stderr

@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from scorepad.rules.base import RuleError, RuleErrors, Variant
+from scorepad.rules.base import RuleError, RuleErrors, Variant, quoted
 
 if TYPE_CHECKING:  # mypy proves every module's VARIANT fulfils the protocol
     from scorepad.rules import australian, bid_whist, military, nomination, whist
@@ -32,7 +32,7 @@ def get_variant(key: str) -> Variant:
     module = VARIANT_MODULES.get(key)
     if module is None:
         known = ", ".join(VARIANT_MODULES)
-        raise RuleError("variant", f"'{key}' is not a known variant; use one of: {known}")
+        raise RuleError("variant", f"{quoted(key)} is not a known variant; use one of: {known}")
     variant: Variant = import_module(module).VARIANT
     return variant
 

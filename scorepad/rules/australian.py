@@ -32,7 +32,9 @@ from scorepad.rules.base import (
     ScoreSheet,
     Setup,
     Variant,
+    key_field,
     leaders,
+    quoted,
     rank,
     resolve_options,
 )
@@ -169,7 +171,7 @@ def _read(setup: Setup, spec: RoundSpec, raw: object, partial: bool) -> _Entry:
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(str(key), f"'{key}' is not part of an {NAME} hand"))
+            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of an {NAME} hand"))
     bids: tuple[int | None, ...] | None = None
     tricks: tuple[int | None, ...] = (None,) * len(names)
     shared: tuple[int | None, ...] | None = None
@@ -382,7 +384,9 @@ class AustralianWhist:
             errors.add(RuleError("players", f"{NAME} needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"))
         seen: set[str] = set()
         for seat, player in enumerate(setup.players):
-            if player.casefold() in seen:
+            if not player.strip():
+                errors.add(RuleError(f"players.{seat}", f"player {seat + 1} needs a name"))
+            elif player.casefold() in seen:
                 errors.add(RuleError(f"players.{seat}", f"two players are called '{player}'"))
             seen.add(player.casefold())
         if count and not 0 <= setup.first_dealer < count:

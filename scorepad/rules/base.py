@@ -72,6 +72,25 @@ class ErrorCollector:
             raise RuleErrors(self.errors)
 
 
+QUOTE_MAX = 60
+
+
+def quoted(raw: object) -> str:
+    """A value from a record, quoted for a message: repr keeps it on one line, and it is cut when
+    long, so a key such as "tri\\ncks" cannot split one problem over several lines."""
+    try:
+        text = repr(raw)
+    except (ValueError, RecursionError):  # an int past the digit limit, a deeply nested list
+        text = "a value too large to show"
+    return text if len(text) <= QUOTE_MAX else f"{text[:QUOTE_MAX - 3]}..."
+
+
+def key_field(key: object) -> str:
+    """An unknown key as an error's field: escaped like `quoted`, without the quotes."""
+    text = repr(str(key))[1:-1]
+    return text if len(text) <= QUOTE_MAX else f"{text[:QUOTE_MAX - 3]}..."
+
+
 # --------------------------------------------------------------------------- options
 
 
@@ -176,7 +195,7 @@ def resolve_options(specs: Sequence[OptionSpec], raw: Mapping[str, object] | Non
     known = {s.key for s in specs}
     for key in raw:
         if key not in known:
-            errors.add(RuleError(f"options.{key}", f"'{key}' is not an option of this variant"))
+            errors.add(RuleError(f"options.{key_field(key)}", f"{quoted(key)} is not an option of this variant"))
     values: dict[str, OptionValue] = {}
     for spec in specs:
         if spec.key not in raw:

@@ -8,7 +8,7 @@ books above six (option: their bid); set: the opponents score the bid.
 The tournament plays rounds of 4 hands (more points wins the round; a tied round is settled by
 one extra hand worth no points); a home game goes to a points target. A hand is entered as
 {"bidder": 2, "bid": 5, "kind": "no", "direction": "downtown", "books": 11, "auction": [...]};
-see docs/game-record.d/bid_whist.md.
+see docs/game-record.md (Bid Whist).
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ from scorepad.rules.base import (
     Setup,
     Standing,
     Variant,
+    key_field,
     leaders,
+    quoted,
     rank,
     resolve_options,
 )
@@ -227,7 +229,7 @@ def _whole(raw: object, field_name: str, low: int, high: int, what: str) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise RuleError(field_name, f"{what} must be a whole number from {low} to {high}")
     if not low <= raw <= high:
-        raise RuleError(field_name, f"{what} must be from {low} to {high}, not {raw}")
+        raise RuleError(field_name, f"{what} must be from {low} to {high}, not {quoted(raw)}")
     return raw
 
 
@@ -255,7 +257,7 @@ def _unknown(raw: Mapping[str, object], known: Sequence[str], prefix: str, what:
              errors: ErrorCollector) -> None:
     for key in raw:
         if key not in known:
-            errors.add(RuleError(f"{prefix}{key}", f"'{key}' is not part of {what}"))
+            errors.add(RuleError(f"{prefix}{key_field(key)}", f"{quoted(key)} is not part of {what}"))
 
 
 def _renege(raw: object, table: _Table) -> Renege:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum
 
-from scorepad.rules.base import RuleError
+from scorepad.rules.base import RuleError, quoted
 
 
 class Trump(str, Enum):
@@ -67,7 +67,7 @@ def parse_trump(raw: object, field: str, allowed: Iterable[Trump] = SUITS) -> Tr
     try:
         trump = Trump(raw.strip().upper())
     except ValueError:
-        raise RuleError(field, f"'{raw}' is not a trump; use one of {codes}") from None
+        raise RuleError(field, f"{quoted(raw)} is not a trump; use one of {codes}") from None
     if trump not in allowed:
         raise RuleError(field, f"{trump.label} is not allowed here; use one of {codes}")
     return trump

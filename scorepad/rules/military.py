@@ -40,6 +40,8 @@ from scorepad.rules.base import (
     Standing,
     Team,
     Variant,
+    key_field,
+    quoted,
     rank,
     resolve_options,
 )
@@ -53,7 +55,7 @@ ONE_FLAG_FROM, TWO_FLAGS_FROM = 7, 10
 MIN_TABLES, MAX_TABLES = 2, 64
 MAX_DAYS = 5
 MAX_LOAN = 12
-HAND_KEYS = ("results", "moves", "loans", "playoff")
+HAND_KEYS = ("results", "moves", "loans", "returns", "playoff")
 RESULT_KEYS = ("tricks", "revoke")
 LOAN_KEYS = ("table", "flags")
 PLAYOFF_KEYS = ("teams", "winner", "bye")
@@ -211,11 +213,13 @@ class Loan:
 
 @dataclass(frozen=True)
 class Entry:
-    """A scheduled hand as read: one result per host table (None: not in yet), moves, loans."""
+    """A scheduled hand as read: one result per host table (None: not in yet), moves, loans, and
+    the flags tables gave back to the director against their loans (`returns`)."""
 
     results: tuple[TableResult | None, ...]
     moves: tuple[int, ...] | None = None
     loans: tuple[Loan, ...] = ()
+    returns: tuple[Loan, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -235,7 +239,8 @@ def _whole(raw: object, field: str, what: str, low: int, high: int) -> int:
 
 def _unknown_keys(raw: Mapping[str, object], allowed: Sequence[str], field: str, what: str) -> list[RuleError]:
     prefix = f"{field}." if field else ""
-    return [RuleError(f"{prefix}{key}", f"'{key}' is not part of {what}") for key in raw if key not in allowed]
+    return [RuleError(f"{prefix}{key_field(key)}", f"{quoted(key)} is not part of {what}")
+            for key in raw if key not in allowed]
 
 
 def _present(raw: Mapping[str, object], key: str) -> bool:
@@ -266,7 +271,7 @@ def _read_result(setup: Setup, spec: MilitaryRound, table: int, raw: object, par
     revoke = raw.get("revoke")
     if revoke is not None and revoke not in REVOKERS:
         errors.add(RuleError(f"{field}.revoke", f"{where}: revoke is null, \"visitors\" or \"home\" "
-                                                f"(the side that revoked), not {revoke!r}"))
+                                                f"(the side that revoked), not {quoted(revoke)}"))
     errors.raise_if_any()
     return TableResult(tricks, revoke if isinstance(revoke, str) else None)
 
@@ -297,25 +302,30 @@ def _read_moves(raw: object, tables: int) -> tuple[int, ...]:
     return tuple(moves)
 
 
-def _read_loans(raw: object, tables: int) -> tuple[Loan, ...]:
+def _read_loans(raw: object, tables: int, key: str = "loans") -> tuple[Loan, ...]:
+    """A hand's loans, or with key "returns" the flags tables gave back (the same shape)."""
+    lent = key == "loans"
+    what = "loan" if lent else "return"
     if not isinstance(raw, list):
-        raise RuleErrors([RuleError("loans", "give the loans as a list such as [{\"table\": 3, \"flags\": 1}]")])
+        raise RuleErrors([RuleError(key, f"give the {key} as a list such as [{{\"table\": 3, \"flags\": 1}}]")])
     errors = ErrorCollector()
     loans: list[Loan] = []
     for i, item in enumerate(raw):
-        field = f"loans.{i}"
+        field = f"{key}.{i}"
         if not isinstance(item, Mapping):
-            errors.add(RuleError(field, "each loan is an object such as {\"table\": 3, \"flags\": 1}"))
+            errors.add(RuleError(field, f"each {what} is an object such as {{\"table\": 3, \"flags\": 1}}"))
             continue
-        for error in _unknown_keys(item, LOAN_KEYS, field, "a loan"):
+        for error in _unknown_keys(item, LOAN_KEYS, field, f"a {what}"):
             errors.add(error)
         try:
-            table = _whole(item.get("table"), f"{field}.table", "the table lent flags", 1, tables) - 1
-            flags = _whole(item.get("flags"), f"{field}.flags", f"the flags lent to table {table + 1}",
-                           1, MAX_LOAN)
+            table = _whole(item.get("table"), f"{field}.table",
+                           "the table lent flags" if lent else "the table giving flags back", 1, tables) - 1
+            flags = _whole(item.get("flags"), f"{field}.flags", f"the flags lent to table {table + 1}" if lent
+                           else f"the flags table {table + 1} gives back", 1, MAX_LOAN)
             if any(loan.table == table for loan in loans):
                 raise RuleError(f"{field}.table", f"table {table + 1} is lent flags twice in this hand: give "
-                                                  f"one loan per table")
+                                                  f"one loan per table" if lent else
+                                f"table {table + 1} gives flags back twice in this hand: give one return per table")
             loans.append(Loan(table, flags))
         except RuleError as e:
             errors.add(e)
@@ -352,6 +362,12 @@ def read_hand(setup: Setup, number: int, raw: object, partial: bool = False) -> 
             loans = _read_loans(raw["loans"], tables)
     except RuleErrors as e:
         errors.add(e)
+    returns: tuple[Loan, ...] = ()
+    try:
+        if _present(raw, "returns"):
+            returns = _read_loans(raw["returns"], tables, "returns")
+    except RuleErrors as e:
+        errors.add(e)
     results: list[TableResult | None] = [None] * tables
     raw_results = raw.get("results")
     if raw_results is None and not partial:
@@ -368,7 +384,7 @@ def read_hand(setup: Setup, number: int, raw: object, partial: bool = False) -> 
             except RuleErrors as e:
                 errors.add(e)
     errors.raise_if_any()
-    return spec, Entry(tuple(results), moves, loans)
+    return spec, Entry(tuple(results), moves, loans, returns)
 
 
 def _read_team(raw: object, field: str, tables: int) -> int:
@@ -383,7 +399,7 @@ def read_playoff(setup: Setup, raw: object, partial: bool = False) -> PlayoffHan
     errors = ErrorCollector()
     for key in raw:
         if key != "playoff":
-            errors.add(RuleError(str(key), f"'{key}' is not part of a playoff hand: the schedule is over and "
+            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a playoff hand: the schedule is over and "
                                            f"only {{\"playoff\": ...}} may follow"))
     body = raw.get("playoff")
     if body is None:
@@ -457,7 +473,13 @@ def visitors_count(kind: RoundKind, tricks: int, revoke: str | None, revoke_tric
 
     In NT Low (giveaway) each side counts the opponents' tricks, so the visitors count the home
     pair's. A revoke moves `revoke_tricks` from the revoking side's count to the other side's at the
-    end of the hand (so it always costs the offender, also in NT Low), within 0..13.
+    end of the hand, within 0..13.
+
+    Decision: a revoke always costs the offender, also in NT Low. The document says "penalty will be
+    two tricks awarded to opponents at end of the hand" and "NT Low is giveaway, count opponent's
+    tricks"; read literally together, in NT Low the tricks awarded would raise the offender's own
+    count and reward the revoke. "Penalty" decides it: the tricks move between the counts, not the
+    tricks taken. Documented in docs/game-record.md (Military Whist, "Revoke in NT Low").
     """
     count = CARDS - tricks if kind is RoundKind.GIVEAWAY else tricks
     if revoke == "visitors":
@@ -485,7 +507,8 @@ class LedgerRow:
 
     `start` is what each table held when the hand began (12 on a day's first hand), `held` what
     it holds after it, `owed` the flags it owes the director for the day's loans so far, `lent` the
-    flags lent during this hand (`auto_lent` of them automatically). A table's day score is
+    flags lent during this hand (`auto_lent` of them automatically), `returned` the flags it gave
+    back to the director against its loans at the start of the hand. A table's day score is
     held - owed. Per day, sum(held) - sum(owed) = 12 x tables.
     """
 
@@ -498,6 +521,7 @@ class LedgerRow:
     held: tuple[int, ...]
     owed: tuple[int, ...]
     closes_day: bool
+    returned: tuple[int, ...] = ()
 
     @cached_property
     def scores(self) -> tuple[int, ...]:
@@ -509,7 +533,8 @@ def _settle(setup: Setup, spec: MilitaryRound, entry: Entry, previous: LedgerRow
     """Play one hand on the ledger: loans first, then each host pays from what it held.
 
     A host hands over its flags before its own visitors come home, so it pays from its flags at
-    the start of the hand (plus this hand's loans). A shortfall is lent automatically with the
+    the start of the hand (plus this hand's loans, less the flags it gave back: a table gives back
+    only flags it holds and owes). A shortfall is lent automatically with the
     "auto" loans option; with "manual" it is an error, but the loan is still made so that the
     later hands can be checked too.
     """
@@ -521,36 +546,44 @@ def _settle(setup: Setup, spec: MilitaryRound, entry: Entry, previous: LedgerRow
     start = tuple(held)
     lent = [0] * tables
     auto = [0] * tables
+    returned = [0] * tables
+    errors: list[RuleError] = []
     for loan in entry.loans:
         lent[loan.table] += loan.flags
+    for i, back in enumerate(entry.returns):  # a table gives back flags it holds against what it owes
+        t = back.table
+        if back.flags > min(owed[t], held[t]):
+            errors.append(RuleError(
+                f"returns.{i}.flags", f"table {t + 1} ({_team(setup, t)}) cannot give back {_flags(back.flags)}: "
+                                      f"it holds {held[t]} and owes {owed[t]} at the start of the hand"))
+        returned[t] += back.flags
     revoke_tricks = setup.options.get_int("revoke_tricks")
     outcomes = tuple(None if r is None else table_outcome(spec, t, r, revoke_tricks)
                      for t, r in enumerate(entry.results))
-    errors: list[RuleError] = []
     manual = setup.options.get_str("loans") == "manual"
     for outcome in outcomes:
         if outcome is None:
             continue
         t = outcome.table
-        short = outcome.flags - held[t] - lent[t]
+        short = outcome.flags - held[t] - lent[t] + returned[t]
         if short > 0:
             if manual:
                 errors.append(RuleError(
                     f"results.{t}",
-                    f"table {t + 1} ({_team(setup, t)}) holds {_flags(held[t] + lent[t])} but the visitors "
+                    f"table {t + 1} ({_team(setup, t)}) holds {_flags(held[t] + lent[t] - returned[t])} but the visitors "
                     f"from {_team(setup, outcome.visitor)} take {outcome.flags}: the director lends flags by "
                     f"hand here, so lend table {t + 1} at least {_flags(short)} first (under loans)"))
             auto[t] = short
             lent[t] += short
     for t in range(tables):
-        held[t] += lent[t]
-        owed[t] += lent[t]
+        held[t] += lent[t] - returned[t]
+        owed[t] += lent[t] - returned[t]
     for outcome in outcomes:
         if outcome is not None:
             held[outcome.table] -= outcome.flags
             held[outcome.visitor] += outcome.flags
     row = LedgerRow(spec.number, spec.day, outcomes, start, tuple(lent), tuple(auto), tuple(held), tuple(owed),
-                    spec.closes_day)
+                    spec.closes_day, tuple(returned))
     return row, errors
 
 
@@ -687,7 +720,13 @@ def _tie_group(totals: Sequence[int]) -> tuple[int, ...]:
 
 
 def _replay(setup: Setup, hands: Sequence[RawHand]) -> _Replay:
-    """Check every hand and derive the ledger; RuleErrors carry the hand numbers."""
+    """Check the set-up and every hand and derive the ledger; RuleErrors carry the hand numbers.
+
+    Every public entry point (score, state, check_hand, ledger, preview) comes through here, so a
+    caller handing in an unchecked set-up (one team, two teams both "A") gets RuleErrors, not a
+    ZeroDivisionError or a sheet.
+    """
+    VARIANT.check_setup(setup)
     total = _scheduled(setup)
     errors = ErrorCollector()
     entries: list[tuple[MilitaryRound, Entry]] = []
@@ -731,6 +770,7 @@ def settle_next(setup: Setup, rows: Sequence[LedgerRow], pending: RawHand) -> tu
     For live pages, which move flags as each table reports: returns the hand's row and the problems
     a complete entry would have (a missing manual loan). Malformed input raises RuleErrors.
     """
+    VARIANT.check_setup(setup)
     spec, entry = read_hand(setup, len(rows) + 1, pending, partial=True)
     return _settle(setup, spec, entry, rows[-1] if rows else None)
 
@@ -775,7 +815,7 @@ def preview(setup: Setup, hands: Sequence[RawHand], pending: RawHand) -> tuple[T
         if outcome is None:
             previews.append(None)
             continue
-        held = row.start[t] + row.lent[t] - row.auto_lent[t]
+        held = row.start[t] + row.lent[t] - row.auto_lent[t] - (row.returned[t] if row.returned else 0)
         previews.append(TablePreview(outcome, held, row.auto_lent[t], manual and row.auto_lent[t] > 0))
     return tuple(previews)
 
@@ -814,6 +854,8 @@ def _hand_notes(setup: Setup, spec: MilitaryRound, entry: Entry, row: LedgerRow)
             how = " (automatic)" if row.auto_lent[t] == row.lent[t] else (
                 f" ({row.auto_lent[t]} automatic)" if row.auto_lent[t] else "")
             notes.append(f"Loan: table {t + 1} borrows {_flags(row.lent[t])}{how}")
+        if row.returned and row.returned[t]:
+            notes.append(f"Return: table {t + 1} gives {_flags(row.returned[t])} back to the director")
     if spec.closes_day:
         scores = ", ".join(f"{team.name} {score}" for team, score in zip(setup.teams, row.scores))
         notes.append(f"Day {spec.day} closes: {scores}" if len(setup.options.get_ints("days")) > 1
@@ -985,6 +1027,7 @@ class MilitaryWhist:
         return _scheduled(setup)
 
     def round_spec(self, setup: Setup, number: int) -> MilitaryRound:
+        self.check_setup(setup)
         total = _scheduled(setup)
         if not 1 <= number <= total:
             raise RuleError("round", f"there is no hand {number} in the schedule: it has {total} hands "

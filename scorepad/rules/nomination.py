@@ -27,7 +27,9 @@ from scorepad.rules.base import (
     ScoreSheet,
     Setup,
     Variant,
+    key_field,
     leaders,
+    quoted,
     rank,
     resolve_options,
 )
@@ -252,7 +254,7 @@ def read_entry(plan: Plan, spec: RoundSpec, raw: object, partial: bool) -> Entry
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(str(key), f"'{key}' is not part of a {NAME} hand"))
+            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a {NAME} hand"))
     names, cards = plan.names, spec.cards
     trump: Trump | None = None
     bids: tuple[int | None, ...] = (None,) * len(names)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from scorepad.rules import get_variant
+from scorepad.rules import VARIANT_MODULES, get_variant
 from scorepad.rules.base import (
     ErrorCollector,
     RawHand,
@@ -20,12 +20,16 @@ from scorepad.rules.base import (
     ScoreSheet,
     Setup,
     Team,
+    key_field,
+    quoted,
     resolve_options,
 )
 
 FORMAT_VERSION = 1
 NAME_MAX = 40
 _KNOWN_KEYS = {"scorepad", "variant", "options", "players", "teams", "first_dealer", "hands", "title", "played"}
+_TEAM_KEYS = ("name", "players")
+_LABELS = {"title": "the title", "played": "when it was played (\"played\")"}
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,10 @@ def parse_teams(raw: object) -> tuple[Team, ...]:
             continue
         if not isinstance(item, Mapping):
             raise RuleError(f"teams.{i}", "each team is a name or {\"name\": ..., \"players\": [...]}")
+        for key in item:
+            if key not in _TEAM_KEYS:
+                raise RuleError(f"teams.{i}.{key_field(key)}", f"{quoted(key)} is not part of a team: give its "
+                                                               f"\"name\" and \"players\"")
         name = _name(item.get("name"), f"teams.{i}.name", f"team {i + 1}")
         players_raw = item.get("players", [])
         if not isinstance(players_raw, list):
@@ -94,12 +102,19 @@ def parse_record(data: object) -> Record:
     errors = ErrorCollector()
     version = data.get("scorepad", FORMAT_VERSION)
     if version != FORMAT_VERSION:
-        errors.add(RuleError("scorepad", f"this is format version {version}; only {FORMAT_VERSION} is known"))
+        errors.add(RuleError("scorepad", f"this is format version {quoted(version)}; only {FORMAT_VERSION} "
+                                         f"is known"))
     for key in data:
         if key not in _KNOWN_KEYS:
-            errors.add(RuleError(str(key), f"'{key}' is not part of a game record"))
+            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a game record"))
+    for key, words in _LABELS.items():
+        if not isinstance(data.get(key, ""), str):
+            errors.add(RuleError(key, f"{words} is free text: give it as a string in quotes"))
+    raw_variant = data.get("variant", "")
     try:
-        variant = get_variant(str(data.get("variant", "")))
+        if not isinstance(raw_variant, str):
+            raise RuleError("variant", f"the variant is a name in quotes, one of: {', '.join(VARIANT_MODULES)}")
+        variant = get_variant(raw_variant)
     except RuleError as e:
         errors.add(e)
         errors.raise_if_any()
@@ -138,7 +153,8 @@ def parse_record(data: object) -> Record:
         errors.add(e)
     errors.raise_if_any()
     title, played = data.get("title", ""), data.get("played", "")
-    return Record(setup, tuple(hands), str(title), str(played))
+    assert isinstance(title, str) and isinstance(played, str)
+    return Record(setup, tuple(hands), title, played)
 
 
 def score_record(data: object) -> ScoreSheet:

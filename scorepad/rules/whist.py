@@ -6,7 +6,7 @@ won game resets both sides to 0. *Whist drive*: a fixed number of deals with no 
 side adding up its odd tricks (or, as many drives do, all its tricks).
 
 A hand is entered as {"tricks": [us, them], "trump": "H", "honours": [us, them]}; see
-docs/game-record.d/whist.md. Everything else (points, games, the rubber) is derived.
+docs/game-record.md (Whist). Everything else (points, games, the rubber) is derived.
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ from scorepad.rules.base import (
     RuleErrors,
     ScoreSheet,
     Setup,
+    key_field,
     leaders,
+    quoted,
     rank,
 )
 from scorepad.rules.cards import SUITS, Trump, parse_trump
@@ -275,7 +277,7 @@ def _read(setup: Setup, rules: Rules, spec: RoundSpec, raw: object, partial: boo
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(str(key), f"'{key}' is not part of a Whist hand"))
+            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a Whist hand"))
     tricks: tuple[int | None, int | None] = (None, None)
     trump: Trump | None = None
     honours: tuple[int | None, int | None] | None = None

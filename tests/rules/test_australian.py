@@ -280,6 +280,8 @@ def test_no_hand_after_the_last_round() -> None:
     (FOUR, 4, "first_dealer", ("from 0 to 3, not 4",)),
     (FOUR, -1, "first_dealer", ("from 0 to 3, not -1",)),
     (("Ann", "Bob", "ann"), 0, "players.2", ("two players are called 'ann'",)),
+    (("Ann", "", "Cat"), 0, "players.1", ("player 2 needs a name",)),
+    (("Ann", "Bob", "  "), 0, "players.2", ("player 3 needs a name",)),
 ])
 def test_bad_setups_are_refused(players: tuple[str, ...], first_dealer: int, field: str,
                                 words: tuple[str, ...]) -> None:

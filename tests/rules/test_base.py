@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.rules.base import Choice, OptionSpec, RuleError, RuleErrors, rank, resolve_options
+from scorepad.rules.base import Choice, OptionSpec, RuleError, RuleErrors, quoted, rank, resolve_options
 from scorepad.rules.bidding import check_bids, check_trick_total, hook_forbidden, legal_bids, parse_counts
 from scorepad.rules.cards import SUITS, Trump, parse_trump
-from scorepad.rules.record import parse_record, to_json
+from scorepad.rules.record import parse_record, score_record, to_json
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 SPECS = (
     OptionSpec("target", "Points for game", 5, minimum=1, maximum=99),
@@ -153,3 +158,102 @@ def test_record_problems_name_their_field(change: dict[str, object], field: str)
 def test_unknown_variant_is_named() -> None:
     with pytest.raises(RuleErrors, match="'bridge' is not a known variant"):
         parse_record({**RECORD, "variant": "bridge"})
+
+
+@pytest.mark.parametrize("change, field, words", [
+    ({"title": 5}, "title", "the title is free text"),
+    ({"title": None}, "title", "the title is free text"),
+    ({"played": ["2026", "03", "08"]}, "played", "when it was played (\"played\") is free text"),
+    ({"played": {"day": 8}}, "played", "is free text"),
+])
+def test_title_and_played_must_be_text(change: dict[str, object], field: str, words: str) -> None:
+    # str() used to turn 5 into "5" and null into "None" on the sheet
+    with pytest.raises(RuleErrors) as caught:
+        parse_record({**RECORD, **change})
+    assert [(e.field, words in e.message) for e in caught.value.errors] == [(field, True)]
+
+
+def test_a_team_object_refuses_unknown_keys() -> None:
+    record = {"variant": "whist", "teams": [{"name": "Us", "players": ["Ann", "Cat"], "seed": 1}, "Them"]}
+    with pytest.raises(RuleErrors) as caught:
+        parse_record(record)
+    [error] = caught.value.errors
+    assert error.field == "teams.0.seed"
+    assert error.message == "'seed' is not part of a team: give its \"name\" and \"players\""
+
+
+def test_a_variant_that_is_not_a_name_is_refused() -> None:
+    with pytest.raises(RuleErrors, match="the variant is a name in quotes, one of: whist, military"):
+        parse_record({**RECORD, "variant": ["nomination"]})
+
+
+BAD = "tri\ncks"  # a key or value a hand-edited file could hold; printed raw it splits a problem in two
+SHOWN = repr(BAD)  # 'tri\ncks' with a backslash, on one line
+
+
+def _example(name: str, hands: list[object] | None = None, **change: object) -> dict[str, object]:
+    record: dict[str, object] = json.loads((EXAMPLES / f"{name}.json").read_text())
+    if hands is not None:
+        record["hands"] = hands
+    return {**record, **change}
+
+
+BID_WHIST_HAND = {"bidder": 3, "bid": 5, "kind": "plain", "trump": "C", "books": 10}
+
+
+@pytest.mark.parametrize("record, field", [
+    pytest.param({**RECORD, BAD: 1}, "tri\\ncks", id="record"),
+    pytest.param({**RECORD, "variant": BAD}, "variant", id="variant name"),
+    pytest.param({**RECORD, "options": {BAD: 1}}, "options.tri\\ncks", id="option"),
+    pytest.param({"variant": "whist", "teams": [{"name": "Us", BAD: 1}, "Them"]}, "teams.0.tri\\ncks", id="team"),
+    pytest.param(_example("nomination-family-four", [{"trump": "H", "bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0],
+                                                      BAD: 1}]), "tri\\ncks", id="nomination"),
+    pytest.param(_example("nomination-family-four", [{"trump": BAD, "bids": [0, 1, 0, 0],
+                                                      "tricks": [0, 1, 0, 0]}]), "trump", id="trump"),
+    pytest.param(_example("australian-family-four", [{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0], BAD: 1}]),
+                 "tri\\ncks", id="australian"),
+    pytest.param(_example("whist-american", [{"tricks": [7, 6], "trump": "S", BAD: 1}]), "tri\\ncks", id="whist"),
+    pytest.param(_example("bid_whist-home-to-seven", [{**BID_WHIST_HAND, BAD: 1}]), "tri\\ncks", id="bid whist"),
+    pytest.param(_example("bid_whist-home-to-seven", [{**BID_WHIST_HAND, "auction": [
+        {"bid": 5, "kind": "plain", BAD: 1}, None, None, None]}]), "auction.0.tri\\ncks", id="bid whist call"),
+    pytest.param(_example("military-club-day", [{"results": [{"tricks": 5}] * 4, BAD: 1}]), "tri\\ncks",
+                 id="military hand"),
+    pytest.param(_example("military-club-day", [{"results": [{"tricks": 5, BAD: 1}] + [{"tricks": 5}] * 3}]),
+                 "results.0.tri\\ncks", id="military result"),
+    pytest.param(_example("military-club-day", [{"results": [{"tricks": 5, "revoke": BAD}] + [{"tricks": 5}] * 3}]),
+                 "results.0.revoke", id="military revoke"),
+    pytest.param(_example("military-club-day", [{"results": [{"tricks": 5}] * 4,
+                                                  "loans": [{"table": 1, "flags": 1, BAD: 1}]}]),
+                 "loans.0.tri\\ncks", id="military loan"),
+])
+def test_unknown_keys_and_values_are_quoted_on_one_line(record: dict[str, object], field: str) -> None:
+    with pytest.raises(RuleErrors) as caught:
+        score_record(record)
+    [error] = [e for e in caught.value.errors if e.field == field]
+    assert SHOWN in error.message
+    assert all("\n" not in str(e) for e in caught.value.errors)
+
+
+def test_military_playoff_keys_are_quoted_on_one_line() -> None:
+    record = json.loads((EXAMPLES / "military-playoff.json").read_text())
+    hands = record["hands"]
+    record["hands"] = hands[:-1] + [{**hands[-1], BAD: 1}]
+    with pytest.raises(RuleErrors) as caught:
+        score_record(record)
+    [error] = caught.value.errors
+    assert error.field == "tri\\ncks" and error.message.startswith(f"{SHOWN} is not part of a playoff hand")
+    record["hands"] = hands[:-1] + [{"playoff": {**hands[-1]["playoff"], BAD: 1}}]
+    with pytest.raises(RuleErrors) as caught:
+        score_record(record)
+    [error] = caught.value.errors
+    assert error.field == "playoff.tri\\ncks" and error.message == f"{SHOWN} is not part of a playoff hand"
+
+
+@pytest.mark.parametrize("raw, shown", [
+    ("x" * 100, "'" + "x" * 56 + "..."),
+    (10 ** 5000, "a value too large to show"),
+    ("tri\ncks", "'tri\\ncks'"),
+], ids=["long", "5000 digits", "newline"])
+def test_quoted_stays_short_and_never_raises(raw: object, shown: str) -> None:
+    # repr of a 5000-digit int raises ValueError: a message must never do that
+    assert quoted(raw) == shown

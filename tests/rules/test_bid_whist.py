@@ -255,7 +255,8 @@ def test_refused_bids_say_why_and_what_is_open(auction: list[object], words: str
 
 
 def test_the_worked_example_of_the_record_documentation() -> None:
-    # docs/game-record.d/bid_whist.md: hand 2, Bob deals, Cat calls first; Ann's 4 No downtown with 11 books = 10
+    # docs/game-record.md, Bid Whist, "Example hand": hand 2, Bob deals, Cat calls first;
+    # Ann's 4 No downtown with 11 books = 10
     before = [hand(1, 4, 10)]
     entry = {"bidder": 0, "bid": 4, "kind": "no", "direction": "downtown", "books": 11,
              "auction": [call(4), None, call(4, "no"), None]}

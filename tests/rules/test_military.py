@@ -25,7 +25,9 @@ from scorepad.rules.military import (
     flag_words,
     ledger,
     preview,
+    settle_next,
     table_outcome,
+    visitors_count,
 )
 from scorepad.rules.record import parse_record, score_record
 
@@ -219,7 +221,7 @@ def test_every_table_hosts_one_visiting_pair_for_every_size_and_hand() -> None:
 @given(st.integers(2, 64), st.integers(1, 40))
 def test_a_team_visits_every_other_table_once_in_tables_minus_one_hands(tables: int, first: int) -> None:
     # "pairs meet new tables": N-1 consecutive hands take each team to every other table
-    setup = make_setup(tables, days=(100,))
+    setup = make_setup(tables, days=(first + tables,))  # long enough for the hands looked at
     for team in (0, tables // 2, tables - 1):
         visited = set()
         for number in range(first, first + tables - 1):
@@ -810,3 +812,45 @@ def test_any_json_is_refused_only_with_rule_errors(raw: object, at_playoff: bool
             call()
         except (RuleError, RuleErrors):
             pass
+
+
+# --------------------------------------------------------------------------- unchecked set-ups
+
+
+ONE_TEAM = Setup("military", resolve_options(VARIANT.option_specs, {"days": [2]}), teams=(Team("Solo"),))
+TWIN_TEAMS = Setup("military", resolve_options(VARIANT.option_specs, {"days": [2]}), teams=(Team("A"), Team("A")))
+
+
+@pytest.mark.parametrize("setup, field, words", [
+    (ONE_TEAM, "teams", "needs 2 to 64 teams (one per table), not 1"),
+    (TWIN_TEAMS, "teams.1", "two teams are called 'A'"),
+], ids=["one team", "two teams called A"])
+def test_direct_callers_get_the_set_up_checked(setup: Setup, field: str, words: str) -> None:
+    # like the other variants: one team used to raise ZeroDivisionError, two "A"s were scored
+    calls = {
+        "score": lambda: VARIANT.score(setup, []),
+        "state": lambda: VARIANT.state(setup, []),
+        "round_spec": lambda: VARIANT.round_spec(setup, 1),
+        "check_hand": lambda: VARIANT.check_hand(setup, [], hand(5, 5)),
+        "ledger": lambda: ledger(setup, [hand(5, 5)]),
+        "preview": lambda: preview(setup, [], hand(5, 5)),
+        "settle_next": lambda: settle_next(setup, (), hand(5, 5)),
+    }
+    for name, call in calls.items():
+        errors = errors_of(call)
+        assert [(e.field, words in e.message) for e in errors] == [(field, True)], name
+
+
+def test_the_nt_low_revoke_decision_is_documented_and_holds() -> None:
+    # docs/game-record.md states the decision with the document's words and a worked row
+    doc = " ".join((ROOT / "docs" / "game-record.md").read_text().split())
+    military = doc[doc.index("### Military Whist"):doc.index("### Bid Whist")]
+    assert "**Revoke in NT Low (a decision).**" in military
+    assert '"penalty will be two tricks awarded to opponents at end of the hand"' in military
+    assert '"NT Low is giveaway, count opponent\'s tricks"' in military
+    assert "counts 13 − 3 − 2 = 8 (1 flag, not 2)" in military
+    assert "a count of 13 − 3 + 2 = 12 (2 flags)" in military
+    assert one_hand_flags(5, {"tricks": 3})[0] == 2
+    assert one_hand_flags(5, {"tricks": 3, "revoke": "visitors"})[0] == 1
+    assert one_hand_flags(5, {"tricks": 3, "revoke": "home"})[0] == 2
+    assert "Decision: a revoke always costs the offender" in (visitors_count.__doc__ or "")
