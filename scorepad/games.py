@@ -6,13 +6,16 @@ check them with the variant's rules before anything is stored, and commit once p
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from scorepad.extensions import db
-from scorepad.models import Game, Hand, utcnow
+from scorepad.models import Game, Hand, new_short_code, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import GameState, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
 from scorepad.rules.record import parse_record
@@ -26,6 +29,10 @@ class AlreadyRecorded(Exception):
         super().__init__(f"Hand {number} is already recorded.")
         self.number = number
         self.entry = entry
+
+
+class StaleForm(Exception):
+    """A form made from an earlier state of the hand (a double tap, a resent bid): refused, not applied."""
 
 
 LOCKED = "This sheet is signed and final: only the director can reopen it."
@@ -103,6 +110,21 @@ def by_public_id(public_id: str) -> Game | None:
     return db.session.scalars(select(Game).where(Game.public_id == public_id)).first()
 
 
+def by_short_code(code: str) -> Game | None:
+    return db.session.scalars(select(Game).where(Game.short_code == code.lower())).first()
+
+
+def short_code(game: Game) -> str:
+    """The game's short spectator code, given now to a game made before short links existed."""
+    while game.short_code is None:
+        game.short_code = new_short_code()
+        try:
+            db.session.commit()
+        except IntegrityError:  # another game already has this code (or got it at this moment)
+            db.session.rollback()
+    return game.short_code
+
+
 def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None) -> None:
     """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it.
 
@@ -114,6 +136,21 @@ def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameV
     current.variant.state(current.setup, current.hands, pending)  # raises on an illegal bid
     game.pending = dict(pending) if pending else None
     db.session.commit()
+
+
+def fingerprint(game: Game) -> str:
+    """What the scorer's page was made from: the hands entered and the pending part of the hand.
+
+    Forms that change the hand carry it, so a resent tap (a double tap, a retried request) finds a
+    different state and is refused rather than applied to the next bidder or the previous hand."""
+    state = json.dumps([len(game.hands), game.pending or {}], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(state.encode()).hexdigest()[:16]
+
+
+def refuse_if_stale(game: Game, seen: str) -> None:
+    """Refuse a form made from another state of the game than the one stored now."""
+    if seen != fingerprint(game):
+        raise StaleForm()
 
 
 def refuse_if_recorded(game: Game, number: int) -> None:
@@ -140,7 +177,12 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     game.hands.append(Hand(number=number, entry=hand))
     game.pending = None
     game.updated_at = utcnow()  # every change to the hands moves it: derived outcomes are cached by it
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same hand saved at the same moment by another request got there first
+        db.session.rollback()
+        refuse_if_recorded(game, number)  # reloads the hands: raises AlreadyRecorded
+        raise
     return view(game)
 
 

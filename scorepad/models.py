@@ -26,6 +26,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+SHORT_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: read aloud or typed without mix-ups
+
+
+def new_short_code() -> str:
+    """The code of a game's short spectator link (`/s/<code>`): 8 characters, about 40 random bits."""
+    return "".join(secrets.choice(SHORT_ALPHABET) for _ in range(8))
+
+
 class Game(db.Model):  # type: ignore[name-defined,misc]
     """One game of one variant, from set-up to its last hand."""
 
@@ -35,6 +43,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     # Two links: the spectators' (read-only) and the scorer's (may enter and correct hands).
     public_id: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
     scorer_token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    # The short spectator link shown beside the QR code; games made before it get one when shared.
+    short_code: Mapped[str | None] = mapped_column(String(12), unique=True, index=True, default=new_short_code)
     variant: Mapped[str] = mapped_column(String(30))
     title: Mapped[str] = mapped_column(String(120), default="")
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -181,7 +191,8 @@ class EventResult(db.Model):  # type: ignore[name-defined,misc]
 
 
 class EventLoan(db.Model):  # type: ignore[name-defined,misc]
-    """Flags the director lent a table during a hand (one row per table and hand)."""
+    """Flags the director lent a table during a hand, net of flags it gave back (one row per table
+    and hand; negative when the table returned more than it was lent in that hand)."""
 
     __tablename__ = "event_loan"
     __table_args__ = (UniqueConstraint("event_id", "hand", "table"),)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from scorepad.entry import adapter_for
+from scorepad.form_input import signed_number, whole_number
 from scorepad.rules.base import OptionSpec, OptionValue, RuleError, RuleErrors, Variant
 
 DEFAULT_NAMES = ("", "", "", "")
@@ -26,9 +27,11 @@ def _option_from_form(spec: OptionSpec, form: Mapping[str, str]) -> OptionValue 
     if isinstance(spec.default, str):
         return raw or spec.default
     if isinstance(spec.default, int):
-        return int(raw) if raw.lstrip("-").isdigit() else raw
+        number = signed_number(raw)
+        return raw if number is None else number
     parts = [p.strip() for p in raw.replace(";", ",").split(",") if p.strip()]
-    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) and parts else raw
+    numbers = [whole_number(p) for p in parts]
+    return tuple(n for n in numbers if n is not None) if parts and None not in numbers else raw
 
 
 @dataclass
@@ -36,7 +39,7 @@ class SetupForm:
     variant: Variant
     names: list[str] = field(default_factory=list)  # players, or the four seats of a partnership game
     teams: list[str] = field(default_factory=list)
-    first_dealer: int = 0
+    first_dealer: int | None = 0  # None: what was sent is not a seat number
     title: str = ""
     options: dict[str, OptionValue | str] = field(default_factory=dict)
 
@@ -56,12 +59,13 @@ class SetupForm:
             names = list(DEFAULT_NAMES)
             options: dict[str, OptionValue | str] = {s.key: s.default for s in variant.option_specs}
             return cls(variant, names, list(DEFAULT_TEAMS) if partnerships else [], 0, "", options)
-        count = len([k for k in form if k.startswith("name.")])
+        # a partnership game always has its four seats, however few fields were sent
+        count = 4 if partnerships else len([k for k in form if k.startswith("name.")])
         names = [form.get(f"name.{i}", "") for i in range(count)]
         teams = [form.get(f"team.{i}", "") for i in range(2)] if partnerships else []
-        dealer = form.get("first_dealer", "0")
+        dealer = (form.get("first_dealer") or "0").strip()
         options = {s.key: _option_from_form(s, form) for s in variant.option_specs}
-        return cls(variant, names, teams, int(dealer) if dealer.isdigit() else 0,
+        return cls(variant, names, teams, signed_number(dealer),
                    form.get("title", "").strip(), options)
 
     def apply(self, action: str) -> None:
@@ -70,11 +74,24 @@ class SetupForm:
         if action == "add" and len(self.names) < high:
             self.names.append("")
         elif action.startswith("remove-") and len(self.names) > low:
-            index = int(action.removeprefix("remove-") or -1)
-            if 0 <= index < len(self.names):
+            raw = action.removeprefix("remove-")
+            index = whole_number(raw)  # None: a tampered button removes nobody
+            if index is not None and index < len(self.names):
                 del self.names[index]
-                if self.first_dealer >= len(self.names):
+                if self.first_dealer is not None and self.first_dealer >= len(self.names):
                     self.first_dealer = 0
+
+    def shown_error_keys(self) -> set[str]:
+        """The error keys the form shows beside a field; any other is listed above the form."""
+        keys = {"first_dealer", "title", *(f"options.{s.key}" for s in self.variant.option_specs)}
+        if self.partnerships:
+            keys.add("teams")
+            for t in range(2):
+                keys |= {f"teams.{t}", f"teams.{t}.name", f"teams.{t}.players",
+                         f"teams.{t}.players.0", f"teams.{t}.players.1"}
+        else:
+            keys |= {"players", *(f"players.{i}" for i in range(len(self.names)))}
+        return keys
 
     def seat_labels(self) -> list[str]:
         """What to call each seat in the first-dealer choice."""
@@ -86,6 +103,8 @@ class SetupForm:
     def record(self) -> dict[str, object]:
         """The set-up as a game record with no hands, for the rules engine to check."""
         errors: list[RuleError] = []
+        if self.first_dealer is None:
+            errors.append(RuleError("first_dealer", "choose who deals first"))
         options: dict[str, object] = {}
         for spec in self.variant.option_specs:
             value = self.options.get(spec.key, spec.default)

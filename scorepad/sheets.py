@@ -79,20 +79,38 @@ def to_json(sheet: ScoreSheet) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_text(value: object) -> object:
+    """Text a spreadsheet would run as a formula (a name typed as "=HYPERLINK(...)") gets a leading '.
+
+    Numbers stay numbers: only text is guarded (a negative score is a number, not a formula)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
 def to_csv(sheet: ScoreSheet) -> str:
-    """The sheet as CSV: one row per hand with each column's points and running total."""
+    """The sheet as CSV: one row per hand with each column's bid, tricks, points and running total
+    (bid and tricks empty where the variant has none; Bid Whist's books are its tricks)."""
     import csv
     import io
 
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["Hand", "Round", *(f"{c} {what}" for c in sheet.columns for what in ("points", "total")),
-                     "Note"])
+
+    def row(values: list[object]) -> None:
+        writer.writerow([_csv_text(v) for v in values])
+
+    what = ("bid", "tricks", "points", "total")
+    row(["Hand", "Round", *(f"{c} {w}" for c in sheet.columns for w in what), "Note"])
     for line in sheet.lines:
-        cells = [v for c in line.cells for v in (c.points, c.total)]
-        writer.writerow([line.number, describe_round(line.spec), *cells, line.note])
-    writer.writerow([])
-    writer.writerow(["Place", "Name", "Total", "Detail"])
+        cells = [v for c in line.cells for v in ("" if c.bid is None else c.bid, "" if c.tricks is None else c.tricks,
+                                                 c.points, c.total)]
+        row([line.number, describe_round(line.spec), *cells, line.note])
+    row([])
+    row(["Place", "Name", "Total", "Detail"])
     for s in sheet.standings:
-        writer.writerow([s.rank, s.name, s.total, s.detail])
+        row([s.rank, s.name, s.total, s.detail])
     return out.getvalue()

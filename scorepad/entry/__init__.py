@@ -23,6 +23,7 @@ class Pending:
     """Keep this as the partly entered hand (bids so far, a trump); None clears it."""
 
     data: dict[str, object] | None
+    notice: str = ""  # said to the scorer when the step does more than the tap (a redeal)
 
 
 @dataclass(frozen=True)

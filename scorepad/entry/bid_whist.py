@@ -82,6 +82,10 @@ class BidWhistEntry:
             if len(calls) >= SEATS:
                 raise RuleErrors([RuleError("auction", "the bidding is over: enter the books")])
             calls.append(_parse_call(form.get("call")))
+            if len(calls) == SEATS and not any(calls) and view.setup.options.get_str("all_pass") == "redeal":
+                dealer = seat_names(view.setup)[spec.dealer]
+                return Pending(None, notice=f"All four passed: the cards are thrown in and {dealer} deals "
+                                            f"again. Enter the calls of the new deal.")
             pending = {"auction": [_as_json(c) for c in calls]}
             won = auction_winner(calls, spec.first_bidder or 0) if len(calls) == SEATS else None
             if won is not None:

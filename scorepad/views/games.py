@@ -23,6 +23,12 @@ bp = Blueprint("games", __name__)
 MY_GAMES = "my_games"  # scorer tokens of the games started on this device (signed cookie)
 
 
+@bp.app_template_global("hand_state")
+def hand_state(game: Game) -> str:
+    """The state a form is made from (sent back in its hidden `state` field)."""
+    return games.fingerprint(game)
+
+
 def _scorer_game(token: str) -> Game:
     game = games.by_scorer_token(token)
     if game is None:
@@ -122,6 +128,17 @@ def _body(game: Game, errors: dict[str, str], notice: str, status: int,
                            form=request.form), status
 
 
+# What a resent tap had already done, said when its form is refused as made from an older state.
+_ALREADY = {"bid": "That bid was already recorded", "call": "That call was already recorded",
+            "unbid": "That bid was already taken back", "uncall": "That call was already taken back",
+            "trump": "The trump was already recorded", "undo": "That was already undone"}
+_STALE = "; it was not applied twice. The screen was out of date: check the hand below and tap again if needed."
+
+
+def _stale_notice(action: str) -> str:
+    return _ALREADY.get(action, "That was already done") + _STALE
+
+
 @bp.post("/g/<token>/entry")
 def entry(token: str) -> BaseResponse | tuple[str, int]:
     """One action on the current hand: a trump, a bid, taking a bid back, or the result."""
@@ -129,11 +146,14 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
     errors: dict[str, str] = {}
     notice = ""
     status = 200
+    action = request.form.get("action", "")
     try:
         if "number" in request.form:
             games.refuse_if_recorded(game, _hand_number(request.form["number"]))
+        if "state" in request.form:
+            games.refuse_if_stale(game, request.form["state"])
         before = games.view(game)
-        step = adapter_for(game.variant).apply(before, request.form.get("action", ""), request.form)
+        step = adapter_for(game.variant).apply(before, action, request.form)
         if isinstance(step, Complete):
             number = _hand_number(request.form.get("number"))
             after = games.enter_hand(game, number, step.entry, before)
@@ -141,10 +161,14 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
         else:
             games.set_pending(game, step.data, before)
             after = games.view(game)
+            notice = step.notice
         _publish(game, after)
         return _body(game, errors, notice, status, after)
     except games.AlreadyRecorded as e:
         notice = f"Hand {e.number} was already saved; it was not counted twice."
+        status = 409
+    except games.StaleForm:
+        notice = _stale_notice(action)
         status = 409
     except (RuleError, RuleErrors) as e:
         errors = errors_by_field(e)
@@ -157,7 +181,11 @@ def undo(token: str) -> BaseResponse | tuple[str, int]:
     """Take back the last entry: the bids of the current hand, else the last hand."""
     game = _scorer_game(token)
     try:
+        if "state" in request.form:
+            games.refuse_if_stale(game, request.form["state"])
         notice = games.undo(game)
+    except games.StaleForm:
+        return _body(game, {}, _stale_notice("undo"), 409)
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
     _publish(game)
@@ -214,8 +242,17 @@ def rematch(token: str) -> BaseResponse:
 def share(token: str) -> str:
     """A QR code and short link to the read-only live view, for the other phones."""
     game = _scorer_game(token)
-    url = share_url(url_for("games.watch", public_id=game.public_id))
+    url = share_url(url_for("games.short_link", code=games.short_code(game)))
     return render_template("games/share.html", gv=games.view(game), url=url)
+
+
+@bp.get("/s/<code>")
+def short_link(code: str) -> BaseResponse:
+    """The short link of the share screen: on to the spectators' page."""
+    game = games.by_short_code(code)
+    if game is None:
+        abort(404, description="There is no game at this link. It may have been deleted, or the code mistyped.")
+    return redirect(url_for("games.watch", public_id=game.public_id), code=302)
 
 
 # --------------------------------------------------------------------------- watching and exports

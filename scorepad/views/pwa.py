@@ -2,12 +2,41 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+from typing import Any
+
 from flask import Blueprint, Response, current_app, render_template, send_from_directory, url_for
 
 bp = Blueprint("pwa", __name__)
 
-# Bump when the cached shell changes, so phones drop the old copies.
-SHELL_VERSION = "scorepad-shell-1"
+SHELL_FILES = ("css/app.css", "js/app.js", "vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-sse-2.2.4.min.js",
+               "icons/icon.svg", "icons/icon-192.png")
+
+
+def static_hash(filename: str) -> str:
+    """A short hash of a static file's content (cached per app, refreshed when the file changes)."""
+    path = Path(current_app.static_folder or "static") / filename
+    try:
+        stat = path.stat()
+    except OSError:
+        return ""
+    cache: dict[str, tuple[float, int, str]] = current_app.extensions.setdefault("scorepad.static_hashes", {})
+    seen = cache.get(filename)
+    if seen is None or seen[:2] != (stat.st_mtime, stat.st_size):
+        seen = (stat.st_mtime, stat.st_size, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+        cache[filename] = seen
+    return seen[2]
+
+
+@bp.app_url_defaults
+def _versioned_static(endpoint: str, values: dict[str, Any]) -> None:
+    """Every static URL carries its file's hash (`?v=`): the service worker serves /static/ from its
+    cache first, so a changed file must have a new URL or phones keep the old one."""
+    if endpoint == "static" and "filename" in values and "v" not in values:
+        version = static_hash(str(values["filename"]))
+        if version:
+            values["v"] = version
 
 
 @bp.get("/manifest.webmanifest")
@@ -37,12 +66,10 @@ def manifest() -> Response:
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker, rendered so it can list the exact static URLs of the app shell."""
-    shell = [url_for("pwa.offline"), url_for("home.index")] + [
-        url_for("static", filename=f) for f in (
-            "css/app.css", "js/app.js", "vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-sse-2.2.4.min.js",
-            "icons/icon.svg", "icons/icon-192.png")
-    ]
-    body = render_template("pwa/sw.js", version=SHELL_VERSION, shell=shell)
+    shell = [url_for("pwa.offline"), url_for("home.index")] + [url_for("static", filename=f) for f in SHELL_FILES]
+    # the cache is named after the files' hashes: a changed file makes a new worker that drops the old cache
+    version = hashlib.sha256(" ".join(static_hash(f) for f in SHELL_FILES).encode()).hexdigest()[:12]
+    body = render_template("pwa/sw.js", version=f"scorepad-shell-{version}", shell=shell)
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"

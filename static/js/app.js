@@ -32,6 +32,38 @@ document.addEventListener("DOMContentLoaded", function () {
   document.addEventListener("htmx:sseOpen", function () { banner(false); });
 })();
 
+// A refused request with nothing to swap in (400 expired form, 403, 404 old link, 500): say so,
+// with the server's own words when it sent a page, instead of a tap that seems to do nothing.
+(function () {
+  function box() { return document.querySelector(".request-error"); }
+  function said(xhr) {
+    var text = "";
+    try {
+      var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      var main = doc.querySelector("main") || doc.body;
+      var parts = main ? main.querySelectorAll("h1, p") : [];
+      text = Array.prototype.slice.call(parts, 0, 2).map(function (el) { return el.textContent.trim(); })
+        .filter(Boolean).join(": ");
+      if (!text && main) text = main.textContent.trim();
+    } catch (e) { text = ""; }
+    if (!text || text.length > 300) text = "The server could not do that (error " + xhr.status + "). Nothing was saved: reload the page and try again.";
+    return text;
+  }
+  document.addEventListener("htmx:responseError", function (e) {
+    var el = box();
+    if (!el || !e.detail.xhr) return;
+    el.querySelector("p").textContent = said(e.detail.xhr);
+    el.hidden = false;
+  });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var el = box();
+    if (el && e.detail.successful && e.detail.requestConfig && e.detail.requestConfig.verb !== "get") el.hidden = true;
+  });
+  document.addEventListener("click", function (e) {
+    if (e.target.closest("[data-dismiss-error]")) box().hidden = true;
+  });
+})();
+
 // Catch up after a lost live stream: what was published while it was down never arrives, so once
 // it is open again, fetch the current fragment (data-refresh-url) and fire each listener's trigger.
 (function () {
@@ -188,7 +220,8 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   }
   function remember(root) {
     before = {};
-    rows(root).forEach(function (r) { before[r.dataset.team] = r.getBoundingClientRect().top; });
+    // a row on another page has no place on the screen to slide from (its box is at the top, 0)
+    rows(root).forEach(function (r) { if (!r.hidden) before[r.dataset.team] = r.getBoundingClientRect().top; });
   }
   function slide(root) {
     rows(root).forEach(function (r) {

@@ -22,7 +22,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (request.headers.get("Accept") === "text/event-stream") return; // live streams pass straight through
   if (url.pathname.startsWith("/static/")) {
-    // Static files carry their version in the name: the cache is good until it is replaced.
+    // Static URLs carry a hash of the file (?v=...): a cached copy is good until the URL changes.
     event.respondWith(
       caches.match(request).then((hit) => hit || fetch(request).then((response) => {
         const copy = response.clone();

@@ -43,7 +43,10 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 @pytest.fixture
 def live_server(app: Flask) -> Iterator[str]:
-    """Serve `app` on a free loopback port; threaded, or one open live stream blocks the rest."""
+    """Serve `app` on a free loopback port; threaded, or one open live stream blocks the rest.
+
+    CSRF protection is on, as in production: the pages must send their tokens (htmx in a header)."""
+    app.config["WTF_CSRF_ENABLED"] = True
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import PHONE
+from scorepad import games
+from tests.browser.conftest import NARROW_PHONE, PHONE
 
 PLAYERS = ("Ivy", "Jon", "Kim", "Leo")  # seat order, clockwise
 WIDTH = PHONE["viewport"]["width"]
@@ -331,4 +333,56 @@ def test_a_whole_australian_whist_game_for_four(live_server: str, browser: Brows
     assert scored["finished"] is True and scored["winner_names"] == ["Ivy"]
     assert [[c["points"] for c in line["cells"]] for line in scored["lines"]] == [list(r.points) for r in ROUNDS]
     assert {s["name"]: s["total"] for s in scored["standings"]} == final == FINAL
+    context.close()
+
+
+SEVEN = ("Ivy", "Jon", "Kim", "Leo", "Mia", "Ned", "Ola")
+
+
+def tap_size(page: Page, locator: Any) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box["width"], box["height"]
+
+
+def test_seven_players_fit_a_320_px_phone(app: Flask, live_server: str, browser: Browser,
+                                          screenshot_dir: Path) -> None:
+    """The most columns the sheet gets, on the narrowest phone: nothing scrolls sideways but the
+    sheet in its own box, and the links tapped on the way are 44 px targets."""
+    context = browser.new_context(**NARROW_PHONE)
+    page = context.new_page()
+    page.goto(live_server + "/new/australian")
+    for added in range(4, 7):
+        page.get_by_role("button", name="+ Add a player").click()
+        expect(page.locator(f"#name-{added}")).to_be_visible()
+    for i, name in enumerate(SEVEN):
+        page.fill(f"#name-{i}", name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("heading", name="Hand 1 of 17")).to_be_visible()
+    token = page.url.rsplit("/", 1)[1]
+    with app.app_context():  # two hands entered directly: this test is about the page they make
+        game = games.by_scorer_token(token)
+        assert game is not None
+        games.enter_hand(game, 1, {"bids": [0] * 7, "tricks": [1, 0, 0, 0, 0, 0, 0]})
+        games.enter_hand(game, 2, {"bids": [1, 0, 0, 0, 0, 0, 0], "tricks": [1, 1, 0, 0, 0, 0, 0]})
+        public_id = game.public_id
+    page.reload()
+    expect(page.locator("#hand-2")).to_be_visible()
+    narrow = NARROW_PHONE["viewport"]["width"]  # a mobile browser widens innerWidth to fit what overflows
+    assert page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]") == [narrow, narrow], \
+        "the scorer's page scrolls sideways"
+    edit = page.get_by_role("link", name="Edit hand 1")
+    edit.scroll_into_view_if_needed()
+    width, height = tap_size(page, edit)
+    assert width >= 44 and height >= 44, (width, height)
+    page.screenshot(path=str(screenshot_dir / "australian-seven-320.png"), full_page=True)
+
+    page.goto(f"{live_server}/w/{public_id}")
+    assert page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]") == [narrow, narrow]
+    width, height = tap_size(page, page.get_by_role("link", name="Download the sheet (CSV)"))
+    assert width >= 44 and height >= 44, (width, height)
+
+    page.goto(f"{live_server}/offline")
+    width, height = tap_size(page, page.get_by_role("link", name="try again"))
+    assert width >= 44 and height >= 44, (width, height)
     context.close()

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from scorepad import games, live
 from scorepad.extensions import db
 from scorepad.models import Game
+from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.record import score_record
 
 HX = {"HX-Request": "true"}
@@ -340,13 +341,6 @@ def test_spectators_read_but_cannot_edit(app: Flask, client: FlaskClient) -> Non
     assert "Final totals" in fragment and "<html" not in fragment
 
 
-def test_share_page_has_a_qr_code_of_the_spectator_link(app: Flask, client: FlaskClient) -> None:
-    token = start(client)
-    public_id = game_of(app, token).public_id
-    page = client.get(f"/g/{token}/share").get_data(as_text=True)
-    assert "<svg" in page and f"/w/{public_id}" in page and 'aria-label="QR code for' in page
-
-
 def test_an_entry_is_pushed_to_the_spectators_stream(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     public_id = game_of(app, token).public_id
@@ -385,7 +379,7 @@ def test_csv_export_has_a_row_per_hand_and_the_standings(app: Flask, client: Fla
     _play_both_hands(client, token)
     text = client.get(f"/w/{game_of(app, token).public_id}/sheet.csv").get_data(as_text=True)
     rows = text.strip().splitlines()
-    assert rows[0].startswith("Hand,Round,Ann points,Ann total")
+    assert rows[0].startswith("Hand,Round,Ann bid,Ann tricks,Ann points,Ann total")
     assert rows[1].startswith("1,") and rows[2].startswith("2,")
     assert "Place,Name,Total,Detail" in rows
 
@@ -412,3 +406,261 @@ def test_forms_need_the_csrf_token(tmp_path: object) -> None:
     assert response.status_code == 400 and "form has expired" in response.get_data(as_text=True)
     with app.app_context():
         assert db.session.query(Game).count() == 0
+
+
+# --------------------------------------------------------------------------- audit: refusals, never a 500
+
+PARTNERS = {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan",
+            "first_dealer": "0", "action": "start"}
+
+
+@pytest.mark.parametrize("key", ["whist", "bid_whist"])
+def test_a_partnership_form_with_missing_seats_is_a_message_not_a_500(app: Flask, client: FlaskClient,
+                                                                        key: str) -> None:
+    response = client.post(f"/new/{key}", data={"team.0": "Us", "team.1": "Them", "name.0": "Ann", "action": "start"})
+    assert response.status_code == 422
+    assert "us&#39;s player 2 needs a name" in response.get_data(as_text=True).lower()
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+    assert client.post(f"/new/{key}", data={"name.0": "Ann", "action": "add"}).status_code == 200
+
+
+@pytest.mark.parametrize("action", ["remove-x", "remove-", "remove--1", "remove-99"])
+def test_a_tampered_remove_button_removes_nobody(client: FlaskClient, action: str) -> None:
+    five = {**FOUR, "name.4": "Eve", "action": action}
+    response = client.post("/new/australian", data=five)
+    assert response.status_code == 200
+    assert all(f'value="{name}"' in response.get_data(as_text=True) for name in ("Ann", "Bob", "Cat", "Dan", "Eve"))
+
+
+@pytest.mark.parametrize("dealer, words", [("-1", "first dealer"), ("4", "first dealer"), ("x", "who deals first")])
+def test_a_first_dealer_out_of_range_is_refused(app: Flask, client: FlaskClient, dealer: str, words: str) -> None:
+    response = client.post("/new/nomination", data=nomination_form(first_dealer=dealer))
+    assert response.status_code == 422
+    assert any(words in e for e in errors_in(response.get_data(as_text=True))), errors_in(response.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+
+
+def test_the_same_hand_saved_at_the_same_moment_is_a_409(app: Flask, client: FlaskClient,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two requests past the "already recorded?" check together: the database's unique (game, number)
+    stops the second, which must answer like a sequential double tap."""
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0, 1))
+    game_id = game_of(app, token).id
+    real_view = games.view
+    theirs = {"trump": "S", "bids": [1, 1, 1, 0], "tricks": [1, 1, 0, 2]}
+
+    def view_then_other_request_saves(game: Game) -> games.GameView:
+        found = real_view(game)
+        with db.engine.begin() as other:  # another connection: the other request's commit
+            other.execute(db.text("INSERT INTO hand (game_id, number, entry, entered_at) "
+                                  "VALUES (:g, 1, :e, CURRENT_TIMESTAMP)"), {"g": game_id, "e": json.dumps(theirs)})
+        monkeypatch.setattr(games, "view", real_view)
+        return found
+
+    monkeypatch.setattr(games, "view", view_then_other_request_saves)
+    status, page = post(client, token, action="result", number="1",
+                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    assert status == 409 and "Hand 1 was already saved; it was not counted twice." in page
+    assert hands_of(app, token) == [theirs]  # the other request's hand, alone
+
+
+# --------------------------------------------------------------------------- audit: every message shown
+
+
+def body_text(response_text: str) -> str:
+    return html.unescape(response_text)
+
+
+@pytest.mark.parametrize("key", ["whist", "bid_whist"])
+@pytest.mark.parametrize("change, words", [
+    ({"team.1": "us"}, "Two teams are called"),
+    ({"name.2": ""}, "Us's player 2 needs a name"),
+    ({"name.1": "", "name.3": "Dan"}, "Them's player 1 needs a name"),
+    ({"name.3": "ann"}, "Two players have the same name"),
+])
+def test_partnership_setup_messages_are_shown(client: FlaskClient, key: str, change: dict[str, str],
+                                              words: str) -> None:
+    response = client.post(f"/new/{key}", data={**PARTNERS, **change})
+    assert response.status_code == 422
+    assert words in body_text(response.get_data(as_text=True)), errors_in(response.get_data(as_text=True))
+
+
+def test_a_setup_error_with_no_field_of_its_own_is_listed_above_the_form(client: FlaskClient,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(record: object) -> Game:
+        raise RuleErrors([RuleError("teams.1.players.0.name", "a message with no field to sit beside")])
+
+    monkeypatch.setattr(games, "create", refuse)
+    response = client.post("/new/whist", data=PARTNERS)
+    assert response.status_code == 422
+    assert "A message with no field to sit beside" in response.get_data(as_text=True)
+
+
+def whist_game(client: FlaskClient) -> str:
+    return start(client, "whist", PARTNERS)
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"trump": "H"}, "Choose the tricks Us took"),
+    ({"trump": "H", "tricks": "14"}, "must be between 0 and 13"),
+    ({"trump": "Z", "tricks": "6"}, "Choose the trump turned up"),
+    ({"trump": "H", "tricks": "6", "honours": "2-4"}, "Choose who held the honours"),
+    ({"trump": "H", "tricks": "6", "number": "2"}, "Hand 2 cannot be entered yet"),
+])
+def test_whist_messages_are_shown(app: Flask, client: FlaskClient, data: dict[str, str], words: str) -> None:
+    token = whist_game(client)
+    status, page = post(client, token, **{"action": "result", "number": "1", **data})
+    assert status == 422
+    assert words in body_text(page), errors_in(page)
+    assert hands_of(app, token) == []
+
+
+def bid_whist_game(client: FlaskClient, **options: str) -> str:
+    return start(client, "bid_whist", {**PARTNERS, **{f"opt.{k}": v for k, v in options.items()}})
+
+
+@pytest.mark.parametrize("calls, words", [
+    (["9-plain"], "must be from 4 to 7"),
+    (["4-plain", "4-plain"], "does not take out"),
+    (["4-no", "4-special"], "a bid must outrank the one before it"),
+    (["4-plain", "pass", "pass", "pass", "5-plain"], "The bidding is over"),
+    (["4-zz"], "Tap a bid or Pass"),
+])
+def test_bid_whist_call_messages_are_shown(app: Flask, client: FlaskClient, calls: list[str], words: str) -> None:
+    token = bid_whist_game(client)
+    for call in calls[:-1]:
+        assert post(client, token, action="call", call=call)[0] == 200
+    status, page = post(client, token, action="call", call=calls[-1])
+    assert status == 422
+    assert words in body_text(page), errors_in(page)
+    pending = game_of(app, token).pending or {}
+    assert len(pending.get("auction", [])) == len(calls) - 1  # the refused call is not kept
+
+
+def test_bid_whist_result_messages_are_shown(client: FlaskClient) -> None:
+    token = bid_whist_game(client)
+    for call in ("4-plain", "pass", "pass", "pass"):
+        post(client, token, action="call", call=call)
+    status, page = post(client, token, action="result", number="1", renege="upheld")
+    assert status == 422
+    for words in ("Choose the books the bidders took", "Choose the team that reneged", "Choose who called the renege"):
+        assert words in body_text(page), errors_in(page)
+
+
+# --------------------------------------------------------------------------- audit: a resent tap is refused
+
+
+def state_of(page: str) -> str:
+    found = re.search(r'name="state" value="([^"]+)"', page)
+    assert found, "the form says which state it was made from"
+    return found.group(1)
+
+
+def test_a_resent_bid_is_refused_not_given_to_the_next_bidder(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    post(client, token, action="trump", trump="S")
+    state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
+    assert post(client, token, action="bid", bid="1", state=state)[0] == 200  # Bob bids 1
+    status, page = post(client, token, action="bid", bid="1", state=state)  # the same tap again
+    assert status == 409 and "That bid was already recorded; it was not applied twice." in page
+    assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, None, None]}
+    assert "<strong>Cat</strong>’s bid" in page  # the refused answer shows where the bidding stands
+    assert post(client, token, action="bid", bid="0", state=state_of(page))[0] == 200  # Cat, from the fresh form
+
+
+def test_a_resent_take_back_takes_back_one_bid(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1))
+    state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
+    assert post(client, token, action="unbid", state=state)[0] == 200
+    status, page = post(client, token, action="unbid", state=state)
+    assert status == 409 and "That bid was already taken back" in page
+    assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, None, None]}
+
+
+def test_a_resent_call_is_refused(app: Flask, client: FlaskClient) -> None:
+    token = bid_whist_game(client)
+    state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
+    assert post(client, token, action="call", call="4-plain", state=state)[0] == 200
+    status, page = post(client, token, action="call", call="4-plain", state=state)
+    assert status == 409 and "That call was already recorded" in page
+    assert game_of(app, token).pending == {"auction": [{"bid": 4, "kind": "plain"}]}
+
+
+def test_a_repeated_undo_does_not_take_back_the_saved_hand(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0, 1))
+    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    post(client, token, action="trump", trump="H")
+    state = state_of(client.get(f"/g/{token}").get_data(as_text=True).split('class="undo"')[1])
+    first = client.post(f"/g/{token}/undo", data={"state": state}, headers=HX)
+    assert first.status_code == 200 and game_of(app, token).pending is None
+    again = client.post(f"/g/{token}/undo", data={"state": state}, headers=HX)
+    assert again.status_code == 409 and "That was already undone" in again.get_data(as_text=True)
+    assert len(hands_of(app, token)) == 1
+
+
+# --------------------------------------------------------------------------- audit: Bid Whist redeal
+
+
+def test_four_passes_under_the_redeal_option_clear_the_auction(app: Flask, client: FlaskClient) -> None:
+    token = bid_whist_game(client, all_pass="redeal")
+    for _ in range(3):
+        assert post(client, token, action="call", call="pass")[0] == 200
+    status, page = post(client, token, action="call", call="pass")
+    assert status == 200
+    assert "All four passed: the cards are thrown in and Ann deals again." in page
+    assert game_of(app, token).pending is None and hands_of(app, token) == []
+    assert "Hand 1" in page and "Dealer</span> <span class=\"v\">Ann" in page
+    assert post(client, token, action="call", call="4-plain")[0] == 200  # the new deal's auction
+
+
+# --------------------------------------------------------------------------- audit: links and exports
+
+
+def test_the_share_screen_gives_a_short_link_to_the_live_view(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    public_id = game_of(app, token).public_id
+    page = client.get(f"/g/{token}/share").get_data(as_text=True)
+    found = re.search(r'<figcaption><a href="(http://[^/"]+/s/([a-z0-9]{8}))">\1</a>', page)
+    assert found, page
+    assert "<svg" in page
+    assert f"/w/{public_id}" not in page and 'aria-label="QR code for ' + found.group(1) in page
+    response = client.get(f"/s/{found.group(2)}")
+    assert response.status_code == 302 and response.headers["Location"] == f"/w/{public_id}"
+    assert client.get(f"/s/{found.group(2).upper()}").headers["Location"] == f"/w/{public_id}"  # typed in capitals
+    assert client.get("/s/nothing1").status_code == 404
+
+
+def test_a_game_made_before_short_links_gets_one_when_shared(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        game.short_code = None
+        db.session.commit()
+    page = client.get(f"/g/{token}/share").get_data(as_text=True)
+    code = game_of(app, token).short_code
+    assert code and f"/s/{code}" in page
+
+
+def test_csv_export_has_bids_and_tricks_per_player(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    _play_both_hands(client, token)
+    rows = client.get(f"/w/{game_of(app, token).public_id}/sheet.csv").get_data(as_text=True).splitlines()
+    assert rows[0].startswith("Hand,Round,Ann bid,Ann tricks,Ann points,Ann total,Bob bid,Bob tricks")
+    # hand 1: bids Ann 1, Bob 1, Cat 1, Dan 0; tricks 1, 1, 0, 2
+    assert rows[1].startswith("1,4 cards ♠,1,1,11,11,1,1,11,11,1,0,0,0,0,2,2,2")
+
+
+def test_csv_export_guards_against_spreadsheet_formulas(app: Flask, client: FlaskClient) -> None:
+    names = {"name.0": "=HYPERLINK(\"http://x\")", "name.1": "+Bob", "name.2": "-Cat", "name.3": "@Dan"}
+    token = start(client, form=nomination_form(**names))
+    text = client.get(f"/w/{game_of(app, token).public_id}/sheet.csv").get_data(as_text=True)
+    header = text.splitlines()[0]
+    assert header.startswith('Hand,Round,"\'=HYPERLINK(""http://x"") bid"')
+    assert "'+Bob bid" in header and "'-Cat bid" in header and "'@Dan bid" in header
+    assert "\n1,'=HYPERLINK" in text.replace('"', "")  # the standings' names too

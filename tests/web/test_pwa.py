@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+from flask import Flask
 from flask.testing import FlaskClient
 
 
@@ -32,3 +38,31 @@ def test_pages_link_the_manifest_and_the_offline_page_exists(client: FlaskClient
     assert "You are offline" in client.get("/offline").get_data(as_text=True)
     with client.get("/favicon.ico") as icon:
         assert icon.status_code == 200
+
+
+def test_static_urls_carry_a_hash_of_the_file(app: Flask, client: FlaskClient) -> None:
+    """The service worker serves /static/ from its cache first: a changed file needs a new URL."""
+    css = Path(app.static_folder or "static") / "css" / "app.css"
+    version = hashlib.sha256(css.read_bytes()).hexdigest()[:12]
+    assert f'href="/static/css/app.css?v={version}"' in client.get("/").get_data(as_text=True)
+    body = client.get("/sw.js").get_data(as_text=True)
+    assert f'"/static/css/app.css?v={version}"' in body and "/static/js/app.js?v=" in body
+    with client.get(f"/static/css/app.css?v={version}") as response:
+        assert response.status_code == 200
+
+
+def test_a_changed_file_gets_a_new_url_and_a_new_worker_cache(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+    static = tmp_path / "static"
+    shutil.copytree(app.static_folder or "static", static)
+    app.static_folder = str(static)
+    page, worker = client.get("/").get_data(as_text=True), client.get("/sw.js").get_data(as_text=True)
+    (static / "css" / "app.css").write_text("body { color: red; }\n", encoding="utf-8")
+    page_after, worker_after = client.get("/").get_data(as_text=True), client.get("/sw.js").get_data(as_text=True)
+    url = re.compile(r'/static/css/app\.css\?v=\w+')
+    assert url.findall(page) and url.findall(page) != url.findall(page_after)
+    cache = re.compile(r'const CACHE = "([^"]+)"')
+    assert cache.findall(worker) != cache.findall(worker_after)  # the new worker drops the old cache
+
+
+def test_the_offline_page_try_again_link_is_a_tap_target(client: FlaskClient) -> None:
+    assert 'class="tap" href="/">try again</a>' in client.get("/offline").get_data(as_text=True)
