@@ -8,13 +8,15 @@ with the change applied before anything is committed, so the flag ledger can nev
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -35,10 +37,15 @@ from scorepad.models import (
 from scorepad.rules import military
 from scorepad.rules.base import RawHand, RuleError, RuleErrors, ScoreSheet, Setup
 from scorepad.rules.military import MilitaryRound
-from scorepad.rules.record import parse_record
+from scorepad.form_input import valid_pin, whole_number
+from scorepad.rules.record import NAME_MAX, parse_record
 
 REVOKES = ("visitors", "home")
-MAX_NAME = 60
+MAX_NAME = NAME_MAX  # the game record's limit: every name must survive the export
+MAX_EVENT_NAME = 120
+MAX_LOSS = military.flags_for(military.CARDS)  # the most flags a table can lose in one hand
+PIN_TRIES, PIN_WINDOW = 10, timedelta(minutes=10)
+WRONG_PIN = "wrong PIN"
 
 
 class Conflict(Exception):
@@ -83,9 +90,14 @@ def _result_facts(event: Event, hand: int | None = None) -> list[tuple[int, int,
     return [(h, t, k, r) for h, t, k, r in db.session.execute(query)]
 
 
-def _hand_extras(event: Event, hand: int | None = None) -> tuple[dict[int, list[int]], dict[int, list[dict[str, object]]]]:
+Extras = tuple[dict[int, list[int]], dict[int, list[tuple[int, int]]]]
+
+
+def _hand_extras(event: Event, hand: int | None = None) -> Extras:
     """The director's moves and the loans by hand (of one hand), in two small queries: the entry path
-    runs this on every result, where loading the event's whole relationships cost more than the rest."""
+    runs this on every result, where loading the event's whole relationships cost more than the rest.
+
+    A loan row holds (table, flags): negative flags are flags the table gave back."""
     moves_query = select(EventHand.number, EventHand.moves).where(EventHand.event_id == event.id)
     loans_query = select(EventLoan.hand, EventLoan.table, EventLoan.flags).where(
         EventLoan.event_id == event.id).order_by(EventLoan.id)
@@ -93,32 +105,35 @@ def _hand_extras(event: Event, hand: int | None = None) -> tuple[dict[int, list[
         moves_query = moves_query.where(EventHand.number == hand)
         loans_query = loans_query.where(EventLoan.hand == hand)
     moves = {n: list(m) for n, m in db.session.execute(moves_query) if m is not None}
-    loans: dict[int, list[dict[str, object]]] = {}
+    loans: dict[int, list[tuple[int, int]]] = {}
     for n, table, flags in db.session.execute(loans_query):
-        loans.setdefault(n, []).append({"table": table, "flags": flags})
+        loans.setdefault(n, []).append((table, flags))
     return moves, loans
 
 
 def _hand_entry(tables: int, number: int, facts: Sequence[tuple[int, int, int, str | None]],
-                moves: dict[int, list[int]], loans: dict[int, list[dict[str, object]]]) -> RawHand:
+                moves: dict[int, list[int]], loans: dict[int, list[tuple[int, int]]]) -> RawHand:
     results: list[dict[str, object] | None] = [None] * tables
     for _, table, tricks, revoke in facts:
         results[table - 1] = {"tricks": tricks, "revoke": revoke}
     hand: dict[str, object] = {"results": results}
     if number in moves:
         hand["moves"] = moves[number]
-    if number in loans:
-        hand["loans"] = loans[number]
+    lent = [{"table": t, "flags": f} for t, f in loans.get(number, []) if f > 0]
+    back = [{"table": t, "flags": -f} for t, f in loans.get(number, []) if f < 0]
+    if lent:
+        hand["loans"] = lent
+    if back:
+        hand["returns"] = back
     return hand
 
 
-def _committed_extras(event: Event) -> tuple[dict[int, list[int]], dict[int, list[dict[str, object]]]]:
+def _committed_extras(event: Event) -> Extras:
     """Every hand's moves and loans, kept per event revision (each change to them bumps it).
 
     Only for the committed state: a write checking its own pending change reads the database.
     """
-    cache: dict[int, tuple[int, tuple[dict[int, list[int]], dict[int, list[dict[str, object]]]]]] = \
-        current_app.extensions.setdefault("scorepad.event_extras", {})
+    cache: dict[int, tuple[int, Extras]] = current_app.extensions.setdefault("scorepad.event_extras", {})
     found = cache.get(event.id)
     if found is None or found[0] != event.revision:
         found = (event.revision, _hand_extras(event))
@@ -211,6 +226,13 @@ class EventView:
     def needs_playoff(self) -> bool:
         return not self.in_play and not self.sheet.finished
 
+    @property
+    def stamp(self) -> str:
+        """"revision results": grows with every change; a live panel drops a refresh that is not newer."""
+        count = db.session.scalar(select(func.count()).select_from(EventResult).where(
+            EventResult.event_id == self.event.id))
+        return f"{self.event.revision} {count}"
+
     def result(self, hand: int, table: int) -> EventResult | None:
         """Table `table`'s (from 1) report for `hand`."""
         return _result_row(self.event, hand, table)
@@ -253,6 +275,40 @@ class EventView:
 
     def rank_of(self, table: int) -> fmt.BoardRow:
         return next(row for row in self.board.rows if row.team == table - 1)
+
+    def pair_names(self, table: int, pair: str) -> str:
+        """The players of a pair ("A&B") of table `table`'s team, "Ann & Bob", or "" when not named."""
+        players = self.setup.teams[table - 1].players
+        if not players:
+            return ""
+        return " & ".join(players[military.LETTERS.index(letter)] for letter in pair.split("&"))
+
+    def closed_days(self) -> list[ClosedDay]:
+        """Each closed day as the results give it now, beside what was recorded when it closed."""
+        scores = military.day_scores(_derived(self.event, self.setup).rows)
+        names = tuple(t.name for t in self.setup.teams)
+        days = []
+        for row in self.event.days_closed:
+            now = scores[row.day - 1] if row.day <= len(scores) else ()
+            recorded = tuple(h - o for h, o in zip(row.held, row.owed))
+            days.append(ClosedDay(row.day, _aware(row.closed_at), names, tuple(now), recorded))
+        return days
+
+
+@dataclass(frozen=True)
+class ClosedDay:
+    """A closed day: each team's flags (held - owed) derived from the results now, and as recorded
+    at closing time (a later correction of that day's results changes the first, not the second)."""
+
+    day: int
+    closed_at: datetime
+    names: tuple[str, ...]
+    now: tuple[int, ...]
+    recorded: tuple[int, ...]
+
+    @property
+    def changed(self) -> bool:
+        return self.now != self.recorded
 
 
 def _aware(moment: datetime) -> datetime:
@@ -314,17 +370,10 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
                  auto_advance: bool = False, late_minutes: int = 12, pin: str = "",
                  players: Sequence[Sequence[str]] | None = None) -> Event:
     """Set up an event; RuleErrors name the bad fields (name, teams.N, options.days, pin)."""
-    errors: list[RuleError] = []
-    name = name.strip()
-    if not name:
-        errors.append(RuleError("name", "give the event a name, e.g. 'Zone 3 Military Whist'"))
-    elif len(name) > 120:
-        errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
-    names = [t.strip() or f"Table {i + 1}" for i, t in enumerate(teams)]
-    for i, team in enumerate(names):
-        if len(team) > MAX_NAME:
-            errors.append(RuleError(f"teams.{i}", f"team {i + 1}'s name is too long: at most {MAX_NAME} characters"))
-    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+    name = " ".join(name.split())
+    names = [" ".join(t.split()) or f"Table {i + 1}" for i, t in enumerate(teams)]
+    errors = _name_errors(name, names, players or [[]] * len(names))
+    if pin and not valid_pin(pin):
         errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
     if not 1 <= late_minutes <= 120:
         errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
@@ -334,7 +383,7 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
     try:
         parsed = parse_record(record)
     except RuleErrors as e:
-        errors.extend(e.errors)
+        errors.extend(_new_errors(errors, e))
     if errors:
         raise RuleErrors(errors)
     event = Event(name=name, format="military", options=parsed.setup.options.as_json(), auto_advance=auto_advance,
@@ -347,12 +396,118 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
     return event
 
 
-def pin_ok(event: Event, pin: str) -> bool:
-    return event.director_pin is None or check_password_hash(event.director_pin, pin)
+def _name_errors(name: str, teams: Sequence[str], players: Sequence[Sequence[str]]) -> list[RuleError]:
+    """The event's, teams' and players' names: one limit (the game record's), one message each."""
+    errors: list[RuleError] = []
+    if not name:
+        errors.append(RuleError("name", "give the event a name, e.g. 'Zone 3 Military Whist'"))
+    elif len(name) > MAX_EVENT_NAME:
+        errors.append(RuleError("name", f"the event's name is too long: at most {MAX_EVENT_NAME} characters"))
+    for i, team in enumerate(teams):
+        if len(team) > MAX_NAME:
+            errors.append(RuleError(f"teams.{i}", f"team {i + 1}'s name is too long: at most {MAX_NAME} characters"))
+    for i, four in enumerate(players):
+        for j, player in enumerate(four):
+            if len(player) > MAX_NAME:
+                errors.append(RuleError(f"teams.{i}.players.{j}", f"player {military.LETTERS[j % 4]} of team {i + 1}: "
+                                                                  f"the name is too long: at most {MAX_NAME} characters"))
+    return errors
+
+
+def _new_errors(found: Sequence[RuleError], more: RuleErrors) -> list[RuleError]:
+    """`more`'s errors on fields not already reported (the record repeats the length checks)."""
+    fields = {e.field for e in found}
+    return [e for e in more.errors if e.field not in fields and e.field.rsplit(".", 1)[0] not in fields]
+
+
+def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequence[str]],
+           actor: str = "director") -> None:
+    """Change the event's name, the teams' names and their players (A, B, X, Y, or none); audited.
+
+    Only names: the tables, the schedule and every result stay as they are, so nothing is re-scored.
+    """
+    name = " ".join(name.split())
+    names = [" ".join(t.split()) for t in teams]
+    fours = [[" ".join(p.split()) for p in four] for four in players]
+    fours = [four if any(four) else [] for four in fours]
+    if len(names) != len(event.tables) or len(fours) != len(event.tables):
+        raise RuleErrors([RuleError("teams", f"give a name for each of the {len(event.tables)} tables")])
+    errors = _name_errors(name, names, fours)
+    for i, team in enumerate(names):
+        if not team:
+            errors.append(RuleError(f"teams.{i}", f"table {i + 1}'s team needs a name"))
+    for i, four in enumerate(fours):
+        for j, player in enumerate(four):
+            if not player:
+                errors.append(RuleError(f"teams.{i}.players.{j}", f"player {military.LETTERS[j]} of team {i + 1} "
+                                                                  f"needs a name (or leave all four empty)"))
+    if not errors:
+        try:
+            parse_record({**_record(event, []), "title": name,
+                          "teams": [{"name": n, "players": p} for n, p in zip(names, fours)]})
+        except RuleErrors as e:
+            errors.extend(_new_errors(errors, e))
+    if errors:
+        raise RuleErrors(errors)
+    old: dict[str, object] = {"name": event.name, "teams": [t.team for t in event.tables],
+                               "players": [list(t.players) for t in event.tables]}
+    new: dict[str, object] = {"name": name, "teams": names, "players": fours}
+    if old == new:
+        raise RuleErrors([RuleError("name", "nothing changed: every name is as it was")])
+    event.name = name
+    for table, team, four in zip(event.tables, names, fours):
+        table.team, table.players = team, four
+    _audit(event, actor, "set-up", old=old, new=new, note="names changed")
+    db.session.commit()
+
+
+def pin_stamp(event: Event) -> str:
+    """A short fingerprint of the PIN's stored hash: a browser unlocked with an older PIN no longer matches.
+
+    Each save salts the hash anew, so setting a PIN (even the same one) locks out every other browser."""
+    if event.director_pin is None:
+        return ""
+    return hashlib.sha256(event.director_pin.encode()).hexdigest()[:16]
+
+
+class PinLocked(Exception):
+    """Too many wrong PINs lately: the event's unlock page refuses every PIN for a while."""
+
+    def __init__(self, wait: timedelta) -> None:
+        minutes = max(1, -(-int(wait.total_seconds()) // 60))
+        super().__init__(f"Too many wrong PINs: try again in {minutes} minute{'s' if minutes != 1 else ''}.")
+        self.message = str(self)
+
+
+def _wrong_pins(event: Event) -> list[datetime]:
+    since = utcnow() - PIN_WINDOW
+    return [_aware(at) for at in db.session.scalars(
+        select(AuditEntry.at).where(AuditEntry.event_id == event.id, AuditEntry.action == WRONG_PIN,
+                                    AuditEntry.at >= since.replace(tzinfo=None)).order_by(AuditEntry.at))]
+
+
+def unlock(event: Event, pin: str) -> bool:
+    """Check the director's PIN: PinLocked after PIN_TRIES wrong ones within PIN_WINDOW.
+
+    Wrong PINs are counted in the audit trail (stored, so the limit holds across requests and
+    worker processes, and the director sees the attempts); they do not change the event's revision.
+    """
+    if event.director_pin is None:
+        return True
+    wrong = _wrong_pins(event)
+    if len(wrong) >= PIN_TRIES:
+        raise PinLocked(wrong[-PIN_TRIES] + PIN_WINDOW - utcnow())
+    if check_password_hash(event.director_pin, pin):
+        return True
+    db.session.add(AuditEntry(event_id=event.id, actor="a browser", action=WRONG_PIN,
+                              note=f"wrong PIN {len(wrong) + 1} of {PIN_TRIES} allowed in "
+                                   f"{int(PIN_WINDOW.total_seconds() // 60)} minutes"))
+    db.session.commit()
+    return False
 
 
 def set_pin(event: Event, pin: str) -> None:
-    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+    if pin and not valid_pin(pin):
         raise RuleErrors([RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty to remove it)")])
     event.director_pin = generate_password_hash(pin) if pin else None
     _audit(event, "director", "pin", note="PIN set" if pin else "PIN removed")
@@ -382,13 +537,10 @@ def _table(event: Event, table: int) -> EventTable:
 def parse_result(tricks: object, revoke: object) -> tuple[int, str | None]:
     """A table's report from a form: tricks 0-13 and the side that revoked (or none)."""
     errors: list[RuleError] = []
-    count = -1
-    try:
-        count = int(str(tricks))
-        if not 0 <= count <= military.CARDS:
-            raise ValueError
-    except ValueError:
+    count = whole_number(tricks, 2)
+    if count is None or not 0 <= count <= military.CARDS:
         errors.append(RuleError("tricks", "tap the number of tricks the visitors took: 0 to 13"))
+        count = -1
     side = None if revoke in (None, "", "none") else str(revoke)
     if side is not None and side not in REVOKES:
         errors.append(RuleError("revoke", "a revoke is by the visitors or the home pair (or none)"))
@@ -453,9 +605,15 @@ def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str |
 
 
 def _auto_advance(event: Event) -> None:
+    """Open the next hand after the last table's result, unless someone else already did.
+
+    The result is committed by now: whatever happens here must not reach the table as an error."""
     v = view(event)
     if v.all_in and v.spec is not None and not v.spec.closes_day:
-        advance(event, actor="automatic")
+        try:
+            advance(event, actor="automatic", hand=v.spec.number)
+        except (Conflict, RuleErrors):  # the director (or another table's entry) advanced first
+            db.session.rollback()
 
 
 def correct_result(event: Event, hand: int, table: int, tricks: int, revoke: str | None, actor: str = "director",
@@ -479,25 +637,106 @@ def correct_result(event: Event, hand: int, table: int, tricks: int, revoke: str
     return result
 
 
-def lend(event: Event, table: int, flags: int, actor: str = "director") -> EventLoan:
-    """Lend table `table` flags during the hand in play (added to any loan it already has this hand)."""
+@dataclass(frozen=True)
+class _Position:
+    """A table's flags in the hand in play, before its result: what it holds and owes at the start,
+    the director's net loan row of this hand (negative: flags given back), what its result takes."""
+
+    start: int
+    owed: int
+    net: int
+    row: EventLoan | None
+    paying: int | None  # flags its visitors take this hand, once its result is in
+
+    @property
+    def holds(self) -> int:
+        return self.start + self.net
+
+    @property
+    def owes(self) -> int:
+        return self.owed + self.net
+
+
+def _position(event: Event, table: int, field: str) -> _Position:
     _table(event, table)
-    hand = event.current_hand
-    if hand > military.scheduled_hands(setup_of(event)):
-        raise RuleErrors([RuleError("flags", "the schedule is over: no more loans")])
-    loan = next((loan for loan in event.loans if loan.hand == hand and loan.table == table), None)
-    total = flags + (loan.flags if loan else 0)
-    if not 1 <= flags or total > military.MAX_LOAN:
-        raise RuleErrors([RuleError("flags", f"lend 1 to {military.MAX_LOAN - (loan.flags if loan else 0)} flags")])
-    if loan is None:
-        loan = EventLoan(event_id=event.id, hand=hand, table=table, flags=flags)
-        db.session.add(loan)
-    else:
-        loan.flags = total
-    _audit(event, actor, "loan", hand=hand, table=table, new={"flags": flags},
-           note=f"table {table} lent {flags} flag{'s' if flags > 1 else ''}")
+    if event.current_hand > military.scheduled_hands(setup_of(event)):
+        raise RuleErrors([RuleError(field, "the schedule is over: no more loans")])
+    setup = setup_of(event)
+    row, _ = military.settle_next(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
+    t = table - 1
+    owed_start = row.owed[t] - row.lent[t] + row.returned[t]
+    loan = db.session.scalars(select(EventLoan).where(EventLoan.event_id == event.id, EventLoan.hand == row.number,
+                                                      EventLoan.table == table)).first()
+    outcome = row.outcomes[t]
+    return _Position(row.start[t], owed_start, loan.flags if loan else 0, loan,
+                     outcome.flags if outcome else None)
+
+
+def _flags_words(count: int) -> str:
+    return f"{count} flag" if count == 1 else f"{count} flags"
+
+
+def _set_loan(event: Event, table: int, position: _Position, net: int) -> None:
+    """Store the table's net loan for the hand in play (no row when it comes to nothing)."""
+    if position.row is not None and net == 0:
+        db.session.delete(position.row)
+    elif position.row is not None:
+        position.row.flags = net
+    elif net:
+        db.session.add(EventLoan(event_id=event.id, hand=event.current_hand, table=table, flags=net))
+
+
+def lend(event: Event, table: int, flags: int, actor: str = "director") -> None:
+    """Lend table `table` flags during the hand in play, only as many as it may need.
+
+    The rules: a table that has no flags left and loses more is lent flags. A hand takes at most
+    MAX_LOSS flags from a table (its result's flags once it is in), so a table holding that many
+    is refused: the loan would only inflate what it owes. Automatic loans (the "auto" option) lend
+    exactly the shortfall when the result comes in; this is the same measure, in advance.
+    """
+    if not 1 <= flags <= military.MAX_LOAN:
+        raise RuleErrors([RuleError("flags", f"lend 1 to {military.MAX_LOAN} flags")])
+    position = _position(event, table, "flags")
+    loses = position.paying if position.paying is not None else MAX_LOSS
+    need = loses - position.holds
+    if need <= 0:
+        why = (f"enough to pay the {_flags_words(loses)} its visitors took" if position.paying is not None
+               else f"and a table loses at most {MAX_LOSS} flags in a hand")
+        raise RuleErrors([RuleError("flags", f"table {table} still holds {_flags_words(position.holds)}, {why}: "
+                                             f"flags are lent only to a table that runs out")])
+    if flags > need:
+        raise RuleErrors([RuleError("flags", f"table {table} holds {_flags_words(position.holds)} and loses at most "
+                                             f"{loses} this hand: lend it at most {_flags_words(need)}")])
+    _set_loan(event, table, position, position.net + flags)
+    _audit(event, actor, "loan", hand=event.current_hand, table=table, new={"flags": flags},
+           note=f"table {table} lent {_flags_words(flags)}")
     _commit_checked(event)
-    return loan
+
+
+def return_flags(event: Event, table: int, flags: int, actor: str = "director") -> None:
+    """Table `table` gives flags back to the director against what it owes (recorded like a loan).
+
+    It gives back flags it holds at the start of the hand in play, at most what it owes, and not
+    the flags its result in this hand still has to pay. Held and owed fall together, so the
+    ledger stays balanced: flags held - loans = 12 x tables on every day.
+    """
+    if not 1 <= flags <= military.MAX_LOAN:
+        raise RuleErrors([RuleError("back", f"give back 1 to {military.MAX_LOAN} flags")])
+    position = _position(event, table, "back")
+    if position.owes <= 0:
+        raise RuleErrors([RuleError("back", f"table {table} owes no flags: there is nothing to give back")])
+    most = min(position.owes, position.holds - (position.paying or 0))
+    if most <= 0:
+        why = (f"it needs its {_flags_words(position.holds)} to pay this hand" if position.paying
+               else "it holds no flags")
+        raise RuleErrors([RuleError("back", f"table {table} cannot give flags back now: {why}")])
+    if flags > most:
+        raise RuleErrors([RuleError("back", f"table {table} holds {_flags_words(position.holds)} and owes "
+                                            f"{position.owes}: it can give back at most {_flags_words(most)} now")])
+    _set_loan(event, table, position, position.net - flags)
+    _audit(event, actor, "return", hand=event.current_hand, table=table, new={"flags": flags},
+           note=f"table {table} gave {_flags_words(flags)} back to the director")
+    _commit_checked(event)
 
 
 def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director") -> None:
@@ -515,13 +754,34 @@ def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director"
     _commit_checked(event)
 
 
-def advance(event: Event, actor: str = "director") -> None:
-    """Open the next hand once every table has reported; the day's last hand closes the day."""
+def _already_advanced(event: Event, hand: int) -> Conflict:
+    db.session.rollback()
+    db.session.refresh(event)
+    return Conflict(f"Hand {hand} was already advanced: hand {event.current_hand} is in play now.")
+
+
+def advance(event: Event, actor: str = "director", hand: int | None = None) -> None:
+    """Open the next hand once every table has reported; the day's last hand closes the day.
+
+    `hand` is the hand the caller saw in play. Two advances at once (two director devices, or the
+    automatic advance racing the director) must open one hand: the first claims the hand with a
+    conditional update of the event row (a write lock on SQLite, a row lock on PostgreSQL) and the
+    other finds the hand moved on: Conflict, never a duplicate row.
+    """
+    number = event.current_hand if hand is None else hand
+    claimed = db.session.execute(
+        update(Event).where(Event.id == event.id, Event.current_hand == number).values(current_hand=number)
+        .execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        raise _already_advanced(event, number)
+    db.session.expire(event)  # read what the other writers committed before the claim
     v = view(event)
     if v.spec is None:
+        db.session.rollback()
         raise RuleErrors([RuleError("hand", "the schedule is over" + (": record the playoff hands"
                                                                      if v.needs_playoff else ""))])
     if v.board.playing:
+        db.session.rollback()
         waiting = ", ".join(str(t + 1) for t in v.board.playing)
         raise RuleErrors([RuleError("hand", f"hand {v.spec.number} is not complete: waiting for table"
                                             f"{'s' if len(v.board.playing) > 1 else ''} {waiting}")])
@@ -536,7 +796,10 @@ def advance(event: Event, actor: str = "director") -> None:
         db.session.add(EventHand(event_id=event.id, number=event.current_hand))
     _audit(event, actor, "advance", hand=event.current_hand, note=f"hand {event.current_hand} opened"
            if event.current_hand <= v.scheduled else "schedule complete")
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # a writer the claim did not hold back (it should not happen): still one hand
+        raise _already_advanced(event, number) from None
 
 
 def record_playoff(event: Event, teams: Sequence[int], winner: int, bye: Sequence[int] | None) -> EventPlayoff:

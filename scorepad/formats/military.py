@@ -88,7 +88,11 @@ def hand_spec(setup: Setup, number: int, moves: Sequence[int] | None = None) -> 
 
 @dataclass(frozen=True)
 class BoardRow:
-    """One team on the leaderboard: flags per day (held - owed), total, what it holds and owes now."""
+    """One team on the leaderboard: flags per day (held - owed), total, what it holds and owes now.
+
+    `owed` is today's loans (a new day starts with none); `day_loans` what it owed at the end of
+    each day begun (net of flags given back), `loans` their sum: day 1's loans still count on day 2.
+    """
 
     rank: int
     team: int
@@ -99,6 +103,8 @@ class BoardRow:
     owed: int
     playing: bool  # its home table has not reported the current hand yet
     detail: str = ""
+    day_loans: tuple[int, ...] = ()
+    loans: int = 0
 
 
 @dataclass(frozen=True)
@@ -111,6 +117,9 @@ class Board:
     playing: tuple[int, ...]  # tables that have not reported the hand in play
     finished: bool
     summary: str
+    # Once every table is in: the next hand as scheduled, so the hall can read its moves before
+    # the director opens it (None while tables are playing, or after the last hand).
+    next_hand: MilitaryRound | None = None
 
 
 def board(setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None,
@@ -135,7 +144,9 @@ def board_from(setup: Setup, rows: Sequence[LedgerRow], sheet: ScoreSheet, pendi
     day_scores = military.day_scores(live)
     totals = [sum(day[t] for day in day_scores) for t in range(teams)]
     last: LedgerRow | None = live[-1] if live else None
-    if last is None or (in_play and last.closes_day):  # a new day: every table back on 12, no loans
+    # A new day: every table back on 12, no loans. Only when the last *complete* hand closed a day: the
+    # hand in play (settled as far as it is in) may itself be a day's last hand, and shows what it holds.
+    if last is None or (in_play and len(live) == len(rows) and last.closes_day):
         held, owed = (START_FLAGS,) * teams, (0,) * teams
     else:
         held, owed = last.held, last.owed
@@ -148,12 +159,26 @@ def board_from(setup: Setup, rows: Sequence[LedgerRow], sheet: ScoreSheet, pendi
                            for t in range(teams))
     else:
         order = rank(totals, names) if in_play else sheet.standings
+        day_owed = _day_owed(live)
         board_rows = tuple(
             BoardRow(s.rank, s.seat, s.name, tuple(day[s.seat] for day in day_scores), totals[s.seat],
-                     held[s.seat], owed[s.seat], s.seat in playing, "" if in_play else s.detail)
+                     held[s.seat], owed[s.seat], s.seat in playing, "" if in_play else s.detail,
+                     tuple(day[s.seat] for day in day_owed), sum(day[s.seat] for day in day_owed))
             for s in order)
+    next_hand = (hand_spec(setup, len(rows) + 2) if spec is not None and not playing and spec.number < scheduled
+                 else None)
     return Board(board_rows, max(1, len(day_scores)), spec, len(rows), scheduled, playing, sheet.finished,
-                 sheet.summary)
+                 sheet.summary, next_hand)
+
+
+def _day_owed(rows: Sequence[LedgerRow]) -> tuple[tuple[int, ...], ...]:
+    """Each begun day's loans per table: what it owed at the day's close (or now)."""
+    days: list[tuple[int, ...]] = []
+    for row in rows:
+        if row.day > len(days):
+            days.append(row.owed)
+        days[-1] = row.owed
+    return tuple(days)
 
 
 def _reported(pending: RawHand | None, teams: int) -> set[int]:

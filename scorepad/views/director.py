@@ -7,17 +7,33 @@ lend flags, advance the hands, close a day or record a playoff; every change is 
 
 from __future__ import annotations
 
+import os
+from datetime import datetime, timezone, tzinfo
 from functools import wraps
 from typing import Any, Callable, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad import events
 from scorepad.extensions import htmx
+from scorepad.form_input import whole_number
 from scorepad.formats.military import PRESETS
 from scorepad.models import Event
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.military import LETTERS
 from scorepad.views import errors_by_field, share_url
 from scorepad.views.board import publish
 from scorepad.views.hosts import host
@@ -42,17 +58,12 @@ def _parse_setup(form: dict[str, str]) -> dict[str, Any]:
     if preset in PRESETS:
         days = list(PRESETS[preset][1])
     else:
-        try:
-            days = [int(d) for d in form.get("days", "").replace(",", " ").split()]
-            if not days:
-                raise ValueError
-        except ValueError:
+        found = [whole_number(d) for d in form.get("days", "").replace(",", " ").split()]
+        days = [d for d in found if d is not None]
+        if not found or len(days) != len(found):
             errors.append(RuleError("days", "give the hands of each day as numbers, e.g. 30 or 30, 20"))
-    try:
-        tables = int(form.get("tables", ""))
-        if not 2 <= tables <= 64:
-            raise ValueError
-    except ValueError:
+    tables = whole_number(form.get("tables", ""), 2) or 0
+    if not 2 <= tables <= 64:
         errors.append(RuleError("tables", "an event has 2 to 64 tables"))
         tables = 0
     teams = [line.strip() for line in form.get("teams", "").splitlines()]
@@ -62,9 +73,8 @@ def _parse_setup(form: dict[str, str]) -> dict[str, Any]:
         errors.append(RuleError("teams", f"{len(teams)} team names for {tables} tables: one name per line, "
                                          f"at most one per table"))
     teams += [""] * max(0, tables - len(teams))
-    try:
-        late = int(form.get("late_minutes", "12"))
-    except ValueError:
+    late = whole_number(form.get("late_minutes", "12"))
+    if late is None:
         late = -1
     if errors:
         raise RuleErrors(errors)
@@ -84,11 +94,11 @@ def new() -> str | BaseResponse | tuple[str, int]:
             errors = errors_by_field(e)
             if any(k.startswith("options.days") for k in errors):
                 errors["days"] = " ".join(v for k, v in errors.items() if k.startswith("options.days"))
-            return render_template("director/new.html", form=form, presets=PRESETS, errors=errors), 422
+            return render_template("director/new.html", form=form, presets=PRESETS, errors=errors, max_name=events.MAX_NAME), 422
         _unlock(event)
         flash("Event created. This page is your private director's link: bookmark it and share it with nobody.")
         return redirect(url_for("director.control", token=event.director_token))
-    return render_template("director/new.html", form=form, presets=PRESETS, errors={})
+    return render_template("director/new.html", form=form, presets=PRESETS, errors={}, max_name=events.MAX_NAME)
 
 
 @bp.app_template_global()
@@ -99,16 +109,65 @@ def audit_words(value: dict[str, Any] | None) -> str:
     if "tricks" in value:
         revoke = value.get("revoke")
         return f"{value['tricks']} tricks" + (f", revoke by the {revoke}" if revoke else "")
+    if "held" in value and "owed" in value:  # a day closed: the flags as counted then
+        return "flags at closing " + ", ".join(
+            f"table {t + 1}: {h - o}" for t, (h, o) in enumerate(zip(value["held"], value["owed"])))
+    if "teams" in value and "name" in value:  # names changed
+        players = value.get("players") or []
+        return f"“{value.get('name', '')}”; " + "; ".join(
+            team + (f" ({', '.join(players[i])})" if i < len(players) and players[i] else "")
+            for i, team in enumerate(value["teams"]))
     return ", ".join(f"{k} {v}" for k, v in value.items())
+
+
+def _zone() -> tzinfo | None:
+    """The hall's time zone: SCOREPAD_TZ (config or environment, an IANA name such as
+    "America/Edmonton"), else the server's own (None: datetime.astimezone's local zone)."""
+    name = current_app.config.get("SCOREPAD_TZ") or os.environ.get("SCOREPAD_TZ")
+    if name:
+        try:
+            return ZoneInfo(str(name))
+        except (ZoneInfoNotFoundError, ValueError):
+            current_app.logger.warning("SCOREPAD_TZ=%r is not a known time zone: using the server's", name)
+    return None
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)  # SQLite hands back naive UTC
+
+
+@bp.app_template_filter("iso_utc")
+def iso_utc(moment: datetime) -> str:
+    """For <time datetime>: the moment in UTC, ISO 8601 with its Z."""
+    return _utc(moment).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@bp.app_template_filter("local_time")
+def local_time(moment: datetime, with_day: bool = False) -> str:
+    """The moment in the hall's time zone, labelled with the zone: "14:03:22 MDT"."""
+    local = _utc(moment).astimezone(_zone())
+    return local.strftime(("%a %d %b " if with_day else "") + "%H:%M:%S %Z").strip()
 
 
 # --------------------------------------------------------------------------- access
 
 
+def _unlocked() -> dict[str, str]:
+    found = session.get(UNLOCKED)
+    return dict(found) if isinstance(found, dict) else {}
+
+
 def _unlock(event: Event) -> None:
-    unlocked = set(session.get(UNLOCKED, []))
-    unlocked.add(event.id)
-    session[UNLOCKED] = sorted(unlocked)
+    """Remember in this browser's session that it may open the event, with the PIN it was opened
+    under: a new PIN (events.pin_stamp changes) locks out every browser opened with the old one."""
+    unlocked = _unlocked()
+    unlocked[str(event.id)] = events.pin_stamp(event)
+    session[UNLOCKED] = unlocked
+
+
+def _is_unlocked(event: Event) -> bool:
+    stamp = _unlocked().get(str(event.id))
+    return stamp is not None and stamp == events.pin_stamp(event)
 
 
 unlock_for = _unlock  # the tournament formats' set-up pages unlock their new events too
@@ -126,7 +185,7 @@ def director_only(view: F) -> F:
     @wraps(view)
     def wrapped(token: str, **kwargs: Any) -> Any:
         event = _event(token)
-        if event.director_pin and event.id not in session.get(UNLOCKED, []):
+        if event.director_pin and not _is_unlocked(event):
             if request.method != "GET":
                 abort(403, description="Enter the director's PIN first.")
             return render_template("director/unlock.html", event=event, errors={}), 403
@@ -136,11 +195,15 @@ def director_only(view: F) -> F:
 
 @bp.post("/d/<token>/unlock")
 def unlock(token: str) -> BaseResponse | tuple[str, int]:
-    """Check the director's PIN; remember it in this browser's session."""
+    """Check the director's PIN; remember it in this browser's session (locked out a while after
+    too many wrong PINs: see events.unlock)."""
     event = _event(token)
-    if not events.pin_ok(event, request.form.get("pin", "")):
-        return render_template("director/unlock.html", event=event,
-                               errors={"pin": "That is not the PIN. Try again."}), 403
+    try:
+        if not events.unlock(event, request.form.get("pin", "")):
+            return render_template("director/unlock.html", event=event,
+                                   errors={"pin": "That is not the PIN. Try again."}), 403
+    except events.PinLocked as locked:
+        return render_template("director/unlock.html", event=event, errors={"pin": locked.message}), 429
     _unlock(event)
     return redirect(url_for("director.control", token=token))
 
@@ -191,46 +254,58 @@ def _act(event: Event, action: Callable[[], object], notice: str) -> tuple[str, 
 @director_only
 def advance(event: Event) -> tuple[str, int]:
     """Open the next hand (closing the day after its last hand)."""
-    try:
-        expected = int(request.form.get("hand", ""))
-    except ValueError:
-        expected = 0
+    expected = whole_number(request.form.get("hand", ""), 4)
+    if expected is None:
+        return _control(event, 422, {"hand": "The form lost its hand number: reload the page."})
     if expected != event.current_hand:  # a second tap, or a stale page: do not skip a hand
         return _control(event, 409, {"hand": f"Hand {expected} was already advanced: hand {event.current_hand} "
-                                             f"is in play now."})
+                                             f"is in play now." if expected < event.current_hand else
+                                             f"Hand {expected} is not open: hand {event.current_hand} is in play."})
     closes = events.view(event).spec
     words = (f"Day {closes.day} closed; hand {closes.number + 1} is open." if closes and closes.closes_day
              else f"Hand {event.current_hand + 1} is open.")
     if closes and closes.number == events.military.scheduled_hands(events.setup_of(event)):
         words = "The last hand is in: the schedule is complete."
-    return _act(event, lambda: events.advance(event), words)
+    return _act(event, lambda: events.advance(event, hand=expected), words)
 
 
 @bp.post("/d/<token>/loan")
 @director_only
 def loan(event: Event) -> tuple[str, int]:
     """Lend flags to a table for the hand in play."""
-    try:
-        table, flags = int(request.form.get("table", "")), int(request.form.get("flags", ""))
-    except ValueError:
+    table, flags = whole_number(request.form.get("table", "")), whole_number(request.form.get("flags", ""))
+    if table is None or flags is None:
         return _control(event, 422, {"flags": "Choose a table and the number of flags to lend."})
     return _act(event, lambda: events.lend(event, table, flags), f"Table {table} was lent {flags} "
                                                                  f"flag{'s' if flags != 1 else ''}.")
+
+
+@bp.post("/d/<token>/return")
+@director_only
+def give_back(event: Event) -> tuple[str, int]:
+    """Record flags a table gives back to the director against its loans."""
+    table, flags = whole_number(request.form.get("table", "")), whole_number(request.form.get("flags", ""))
+    if table is None or flags is None:
+        return _control(event, 422, {"back": "Choose a table and the number of flags it gives back."})
+    return _act(event, lambda: events.return_flags(event, table, flags),
+                f"Table {table} gave {flags} flag{'s' if flags != 1 else ''} back.")
 
 
 @bp.post("/d/<token>/playoff")
 @director_only
 def playoff(event: Event) -> tuple[str, int]:
     """Record a tie-break hand: the two teams, the winner, the bye (three or more tied)."""
-    try:
-        teams = [int(request.form.get("team1", "")), int(request.form.get("team2", ""))]
-        winner = int(request.form.get("winner", ""))
-    except ValueError:
+    found = [whole_number(request.form.get(key, "")) for key in ("team1", "team2", "winner")]
+    if None in found:
         return _control(event, 422, {"playoff": "Choose the two teams that played and the winner."})
-    bye = [int(b) for b in request.form.getlist("bye") if b.isdigit()]
+    teams, winner = [t or 0 for t in found[:2]], found[2]
+    byes = [whole_number(b) for b in request.form.getlist("bye")]
+    bye = [b for b in byes if b is not None]
+    if len(bye) != len(byes):
+        return _control(event, 422, {"playoff": "Choose the team that had the bye from the list."})
     if winner not in (1, 2):
         return _control(event, 422, {"playoff": "Choose which of the two teams won."})
-    return _act(event, lambda: events.record_playoff(event, teams, teams[winner - 1], bye or None),
+    return _act(event, lambda: events.record_playoff(event, teams, teams[(winner or 1) - 1], bye or None),
                 "Playoff hand recorded.")
 
 
@@ -238,10 +313,10 @@ def playoff(event: Event) -> tuple[str, int]:
 @director_only
 def moves(event: Event) -> tuple[str, int]:
     """Replace where the visiting pairs go in the hand in play (empty: back to the schedule's moves)."""
-    raw = request.form.get("moves", "").replace(",", " ").split()
-    if not all(part.isdigit() for part in raw):
+    found = [whole_number(part) for part in request.form.get("moves", "").replace(",", " ").split()]
+    destinations = [d for d in found if d is not None] or None
+    if None in found:
         return _control(event, 422, {"moves": "Give one table number per table, table 1's first, e.g. 3 4 1 2."})
-    destinations = [int(part) for part in raw] or None
     try:
         events.set_moves(event, destinations)
     except RuleErrors as e:
@@ -256,9 +331,12 @@ def moves(event: Event) -> tuple[str, int]:
 @bp.post("/d/<token>/pin")
 @director_only
 def pin(event: Event) -> tuple[str, int]:
-    """Set (or remove) the director's PIN."""
-    return _act(event, lambda: events.set_pin(event, request.form.get("pin", "").strip()),
-                "PIN saved." if request.form.get("pin") else "PIN removed.")
+    """Set (or remove) the director's PIN: every other browser must enter the new one."""
+    def save() -> None:
+        events.set_pin(event, request.form.get("pin", "").strip())
+        _unlock(event)  # this browser knows the new PIN
+    return _act(event, save, "PIN saved. Other browsers must enter it again." if request.form.get("pin")
+                else "PIN removed.")
 
 
 @bp.route("/d/<token>/results/<int:hand>/<int:table>", methods=["GET", "POST"])
@@ -283,6 +361,35 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
     return render_template("director/correct.html", ev=ev, hand=hand, table=table, spec=spec,
                            result=ev.result(hand, table), errors=errors,
                            form=request.form if request.method == "POST" else {}), 422 if errors else 200
+
+
+@bp.route("/d/<token>/setup", methods=["GET", "POST"])
+@director_only
+def setup(event: Event) -> tuple[str, int] | BaseResponse:
+    """Rename the event, its teams and their players (A, B, X, Y); the QR cards and boards follow."""
+    if event.format != "military":
+        abort(404, description="This event's names are changed on its own set-up page.")
+    tables = event.tables
+    if request.method == "POST":
+        form = request.form
+        names = [form.get(f"team.{t.number}", "") for t in tables]
+        players = [[form.get(f"player.{t.number}.{letter}", "") for letter in LETTERS]
+                   for t in tables]
+        try:
+            events.rename(event, form.get("name", ""), names, players)
+        except RuleErrors as e:
+            errors = {k.removesuffix(".name"): v for k, v in errors_by_field(e).items()}
+            return render_template("director/setup.html", event=event, form=form, errors=errors,
+                                   max_name=events.MAX_NAME), 422
+        publish(event, orders=True)
+        flash("Names saved: the QR cards, the phones and the boards show them now.")
+        return redirect(url_for("director.control", token=event.director_token))
+    current: dict[str, str] = {"name": event.name}
+    for t in tables:
+        current[f"team.{t.number}"] = t.team
+        for letter, player in zip(LETTERS, t.players):
+            current[f"player.{t.number}.{letter}"] = player
+    return render_template("director/setup.html", event=event, form=current, errors={}, max_name=events.MAX_NAME), 200
 
 
 # --------------------------------------------------------------------------- QR codes

@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad import events
 from scorepad.extensions import htmx
+from scorepad.form_input import whole_number
 from scorepad.models import EventTable
 from scorepad.rules import military
 from scorepad.rules.base import RuleError, RuleErrors
@@ -62,10 +63,9 @@ def panel(token: str) -> Any:
 
 def _read(table: EventTable) -> tuple[int, int, str | None]:
     """(hand, tricks, revoke) from the form; RuleErrors for anything out of range."""
-    try:
-        hand = int(request.form.get("hand", ""))
-    except ValueError:
-        raise RuleErrors([RuleError("hand", "the form lost its hand number: reload the page")]) from None
+    hand = whole_number(request.form.get("hand", ""), 4)
+    if hand is None:
+        raise RuleErrors([RuleError("hand", "the form lost its hand number: reload the page")])
     tricks, revoke = events.parse_result(request.form.get("tricks"), request.form.get("revoke"))
     return hand, tricks, revoke
 
@@ -76,8 +76,11 @@ def preview(token: str) -> tuple[str, int]:
     table = _table(token, military_only=True)
     try:
         hand, tricks, revoke = _read(table)
-        if hand != table.event.current_hand:
-            raise events.Conflict(f"Hand {hand} is over: the director has opened hand {table.event.current_hand}.")
+        current = table.event.current_hand
+        if hand < current:
+            raise events.Conflict(f"Hand {hand} is over: the director has opened hand {current}.")
+        if hand > current:
+            raise events.Conflict(f"Hand {hand} is not open yet: hand {current} is in play.")
         ev = events.view(table.event)
         pending = dict(ev.pending or {})
         results = list(pending.get("results") or [None] * ev.tables)  # type: ignore[call-overload]

@@ -26,6 +26,7 @@ Final flags (held - owed): Queens 19, Kings 17, Aces 13, Jacks -1 (48 = 12 x 4 i
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -33,8 +34,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
+from scorepad import events
 from tests.browser.conftest import PHONE, PROJECTOR
 
 TEAMS = ("Aces", "Kings", "Queens", "Jacks")
@@ -68,8 +71,8 @@ def expect_board(page: Page, flags: tuple[int, ...]) -> None:
         expect(row.locator("td.total")).to_have_text(str(total))
 
 
-def enter(phone: Page, hand: int, table: int, tricks: int) -> None:
-    """Tap the tricks on a table's phone, check the preview, confirm."""
+def tap(phone: Page, hand: int, table: int, tricks: int) -> None:
+    """Tap the tricks on a table's phone and check the preview (the confirm screen)."""
     expect(phone.get_by_role("heading", name=re.compile(f"^Hand {hand} of 10"))).to_be_visible()
     if (hand, table) in REVOKES:
         phone.get_by_text("A revoke? Tap here first").click()
@@ -80,8 +83,17 @@ def enter(phone: Page, hand: int, table: int, tricks: int) -> None:
     expect(confirm).to_contain_text(f"Visitors took {tricks} tricks")
     if words:
         expect(confirm.locator(".big strong")).to_have_text(words)
+
+
+def confirm(phone: Page, hand: int) -> None:
     phone.get_by_role("button", name=f"Confirm hand {hand}").click()
     expect(phone.get_by_role("heading", name=f"Hand {hand} is recorded")).to_be_visible()
+
+
+def enter(phone: Page, hand: int, table: int, tricks: int) -> None:
+    """Tap the tricks on a table's phone, check the preview, confirm."""
+    tap(phone, hand, table, tricks)
+    confirm(phone, hand)
 
 
 def test_a_day_of_military_whist(live_server: str, browser: Browser, screenshot_dir: Path, tmp_path: Path,
@@ -141,10 +153,24 @@ def test_a_day_of_military_whist(live_server: str, browser: Browser, screenshot_
             director.get_by_label("Flags", exact=True).fill("2")
             director.get_by_role("button", name="Lend").click()
             expect(director.get_by_role("status").first).to_have_text("Table 4 was lent 2 flags.")
-        for table, phone in enumerate(phones, start=1):
-            enter(phone, hand, table, FIRST_ENTRY.get((hand, table), TRICKS[hand - 1][table - 1]))
+        tricks = [FIRST_ENTRY.get((hand, t), TRICKS[hand - 1][t - 1]) for t in range(1, 5)]
+        if hand == 2:  # table 2 is on its confirm screen while table 1 reports: the push must not wipe it
+            tap(phones[1], 2, 2, tricks[1])
+            enter(phones[0], 2, 1, tricks[0])
+            expect(projector.locator(".board-status")).to_contain_text("3 tables still playing")
+            phones[1].wait_for_timeout(700)  # the refresh (0.3 s after the push) would have landed by now
+            expect(phones[1].locator("form.confirm")).to_be_visible()
+            confirm(phones[1], 2)
+            order = [3, 4]
+        else:
+            order = [1, 2, 3, 4]
+        for table in order:
+            enter(phones[table - 1], hand, table, tricks[table - 1])
             if hand == 5 and table == 1:
-                expect(phone.locator(".recorded")).to_contain_text("visitors take 1 flag")
+                expect(phones[0].locator(".recorded")).to_contain_text("visitors take 1 flag")
+        # every phone's figures follow the other tables' results, not only the director's moves
+        expect(phones[0].locator(".recorded")).to_contain_text("Every table is in")
+        expect(phones[0].locator(".table-flags strong").first).to_have_text(str(BEFORE_CORRECTION.get(hand, flags)[0]))
         expect_board(projector, BEFORE_CORRECTION.get(hand, flags))
         expect(projector.locator(".board-status")).to_contain_text("all tables in")
         if hand == 5:
@@ -187,4 +213,38 @@ def test_a_day_of_military_whist(live_server: str, browser: Browser, screenshot_
     assert {s["name"]: s["total"] for s in scored["standings"]} == FINAL
     assert scored["finished"] is True and scored["winner_names"] == ["Queens"]
     for page in (director, projector, *phones):
+        page.context.close()
+
+
+def test_the_qr_sheet_prints_four_cards_a_page_and_the_pin_and_standings_pages_pass_axe(
+        app: Flask, live_server: str, browser: Browser, no_axe_violations: Callable[[Any], None]) -> None:
+    """Two rows of two cards fit the printable height of A4 (273 mm) and of Letter (255.4 mm) with the
+    12 mm margins; a PDF page is counted by its "/Type /Page" objects."""
+    tables = 10
+    with app.app_context():
+        event = events.create_event("County finals", [f"Team {t + 1}" for t in range(tables)], [30], pin="2468")
+        token, public = event.director_token, event.public_id
+    director = browser.new_context(**PHONE).new_page()
+    director.goto(f"{live_server}/d/{token}")
+    expect(director.get_by_label("Director's PIN")).to_be_visible()
+    no_axe_violations(director)
+    director.get_by_label("Director's PIN").fill("1111")
+    director.get_by_role("button", name="Open the control room").click()
+    expect(director.get_by_text("That is not the PIN. Try again.")).to_be_visible()
+    no_axe_violations(director)  # the page with its error
+    director.get_by_label("Director's PIN").fill("2468")
+    director.get_by_role("button", name="Open the control room").click()
+    expect(director.get_by_role("heading", name="Hand 1 of 30")).to_be_visible()
+    director.goto(f"{live_server}/d/{token}/qr")
+    expect(director.locator(".qr-card")).to_have_count(tables)
+    margin = {side: "12mm" for side in ("top", "right", "bottom", "left")}
+    for paper in ("A4", "Letter"):
+        pdf = director.pdf(format=paper, margin=margin)
+        pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+        assert pages == math.ceil(tables / 4), (paper, pages)
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(f"{live_server}/b/{public}/standings")
+    expect(phone.locator("#board .board-rows tr")).to_have_count(tables)
+    no_axe_violations(phone)
+    for page in (director, phone):
         page.context.close()

@@ -62,6 +62,11 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
             for table in range(1, 41):
                 events.enter_result(event, table, hand, (hand + table) % 14, None, f"table {table}")
                 publish_now(app, event)
+        if hand == 1:  # every table is in: the wall shows the next hand's moves before the director opens it
+            expect(page.locator("#movement-title")).to_contain_text("Next: hand 2", timeout=5000)
+        with app.app_context():
+            event = events.by_public_id(public)
+            assert event is not None
             events.advance(event)
             publish_now(app, event)
         if hand % 4 == 0 and hand < 12:  # the screen has caught up with the last push
