@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
-from scorepad import games
+from scorepad import games, services
 from scorepad.entry import HOME_VARIANTS
 from scorepad.extensions import db
-from scorepad.formats.club_night import Row, TableStandings, progress, ranking
+from scorepad.form_input import valid_pin
+from scorepad.formats.club_night import Row, TableStandings, progress, ranked_totals, ranking
 from scorepad.models import AuditEntry, Event, EventTable, Game, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
@@ -37,7 +39,7 @@ def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
         errors.append(RuleError("variant", f"choose the game the tables play: {names}"))
     if not 1 <= tables <= 64:
         errors.append(RuleError("tables", "a club night has 1 to 64 tables"))
-    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+    if pin and not valid_pin(pin):
         errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
     if errors:
         raise RuleErrors(errors)
@@ -58,11 +60,14 @@ def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
     if table.game_id is not None:
         raise RuleErrors([RuleError("game", f"table {table.number} is already playing: open its game")])
     event = table.event
-    game = games.create({**record, "title": f"{event.name}: table {table.number}"})
+    title = f"{event.name}: table {table.number}"
+    title = title if len(title) <= 120 else f"{event.name[:100]}…: table {table.number}"  # Game.title's column
+    game = games.create({**record, "title": title})
     game.event_id = event.id
     table.game_id = game.id
+    who = ", ".join(game.players) or " v ".join(t["name"] for t in game.teams)
     event.audit.append(AuditEntry(actor=f"table {table.number}", action="game started", table=table.number,
-                                  note=f"table {table.number}: {', '.join(game.players) or ' v '.join(t['name'] for t in game.teams)}"))
+                                  note=f"table {table.number}: {who}"[:300]))
     db.session.commit()
     return game
 
@@ -100,10 +105,35 @@ def view(event: Event) -> ClubView:
             shown.append((table, None, "no game yet"))
             continue
         gv = games.view(game)
-        by_seat = {s.seat: s.total for s in gv.sheet.standings}
+        by_seat = {s.seat: s for s in gv.sheet.standings}
         names = tuple(gv.sheet.columns)
-        entry = TableStandings(table.number, names, tuple(by_seat.get(i, 0) for i in range(len(names))),
-                               len(game.hands), gv.variant.round_count(gv.setup), gv.sheet.finished)
+        last = gv.sheet.lines[-1].cells if gv.sheet.lines else ()
+        points = tuple(int(last[i].total) if i < len(last) else 0 for i in range(len(names)))
+        standing = tuple(by_seat[i].total if i in by_seat else 0 for i in range(len(names)))
+        entry = TableStandings(table.number, names, ranked_totals(game.variant, standing, points),
+                               len(game.hands), gv.variant.round_count(gv.setup), gv.sheet.finished,
+                               tuple(by_seat[i].detail if i in by_seat else "" for i in range(len(names))))
         standings.append(entry)
         shown.append((table, game, progress(entry)))
     return ClubView(event, get_variant(variant_of(event)).name, ranking(standings), tuple(shown))
+
+
+def export(event: Event) -> dict[str, object]:
+    """The club night as JSON: each table's game record (and the games set aside when a table was
+    freed), and the ranking they give."""
+    cv = view(event)
+    at_tables = {t.game_id for t in event.tables if t.game_id is not None}
+    every = db.session.scalars(select(Game).where(Game.event_id == event.id).order_by(Game.id)).all()
+    return {
+        "scorepad_event": 1,
+        "format": FORMAT,
+        "name": event.name,
+        "variant": variant_of(event),
+        "tables": [{"number": t.number, "progress": words, "game": services.record_of(g) if g is not None else None}
+                   for t, g, words in cv.tables],
+        "set_aside": [services.record_of(g) for g in every if g.id not in at_tables],
+        "ranking": [{"rank": r.rank, "tied": r.tied, "name": r.name, "table": r.table, "total": r.total,
+                     "detail": r.detail, "progress": r.progress} for r in cv.rows],
+        "decisions": [{"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
+                      for d in event.decisions],
+    }

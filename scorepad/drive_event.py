@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import generate_password_hash
 
 from scorepad.extensions import db
+from scorepad.form_input import valid_pin
 from scorepad.formats import drive as fmt
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
@@ -39,7 +40,7 @@ def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 
         errors.append(RuleError("name", "give the drive a name, e.g. 'Village hall whist drive'"))
     elif len(name) > 120:
         errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
-    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+    if pin and not valid_pin(pin):
         errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
     names = [" ".join(p.split()) for p in players if p.strip()]
     if any(len(n) > 40 for n in names):
@@ -73,7 +74,7 @@ def _results(event: Event) -> dict[tuple[int, int], int]:
 
 
 def _announced(event: Event) -> dict[int, fmt.Seating]:
-    return {int(d.key): tuple(tuple(t) for t in d.data["tables"])  # type: ignore[misc]
+    return {int(d.key): tuple(tuple(t) for t in d.data["tables"])
             for d in event.decisions if d.kind == "seating"}
 
 
@@ -185,3 +186,28 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
     db.session.flush()
     _announce(event, setup)
     db.session.commit()
+
+
+def export(event: Event) -> dict[str, object]:
+    """The whole drive as JSON: the players, every table's N-S tricks per deal (as entered, with who
+    entered them), the seatings announced, the corrections, and the scores and prizes they give."""
+    dv = view(event)
+    return {
+        "scorepad_event": 1,
+        "format": FORMAT,
+        "name": event.name,
+        "options": dict(event.options),
+        "players": [{"number": e.number, "name": e.name} for e in event.entrants],
+        "deal_in_play": None if dv.state.over else dv.deal,
+        "results": [{"deal": r.hand, "table": r.table, "ns_tricks": r.tricks, "entered_by": r.entered_by,
+                     "entered_at": r.entered_at.isoformat()} for r in sorted(event.results, key=lambda r: (r.hand, r.table))],
+        "seatings": [{"deal": n, "tables": [list(four) for four in dv.state.seating(n)]}
+                     for n in range(1, len(dv.state.seatings) + 1)],
+        "decisions": [{"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
+                      for d in event.decisions],
+        "corrections": [{"deal": a.hand, "table": a.table, "old": a.old, "new": a.new, "actor": a.actor,
+                         "at": a.at.isoformat()} for a in event.audit if a.action == "correction"],
+        "leaderboard": [{"rank": p.rank, "tied": p.tied, "number": p.number, "name": p.name, "score": p.score}
+                        for p in dv.board],
+        "prizes": [{"prize": prize, "players": [p.number for p in places]} for prize, places in dv.prizes],
+    }

@@ -22,6 +22,9 @@ from scorepad.rules.base import RuleError, RuleErrors
 
 GHOST = 0  # the ghost team of a bye: "points are of no value for the team picked to play the odd team"
 GHOST_NAME = "Ghost team"
+WALKOVER = "walkover"  # `closed_by` of a match decided by the director without play (a no-show)
+TITLE_LENGTH = 120  # Game.title's column
+NOTE_LENGTH = 300  # AuditEntry.note's and EventMatch.dispute's columns
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class MatchView:
 
     @property
     def final(self) -> bool:
+        if self.match.closed_by == WALKOVER:
+            return True
         return self.outcome.over and (all(self.signed) or self.match.closed_by is not None)
 
     @property
@@ -99,11 +104,32 @@ def open_match(event: Event, stage: str, number: int, table: int, home: int, awa
     sides = [team_record(by_number.get(n), n) for n in (home, away)]
     if home == GHOST or away == GHOST:  # stand-ins' names must differ from the real team's
         sides[0 if home == GHOST else 1] = {"name": GHOST_NAME, "players": ["Ghost 1", "Ghost 2"]}
-    game = Game(variant="bid_whist", title=f"{event.name}: {_stage_words(stage, number)}, table {table}",
+    title = f"{event.name}: {_stage_words(stage, number)}, table {table}"
+    game = Game(variant="bid_whist", title=_clip(title, TITLE_LENGTH),
                 options=dict(options), players=[], teams=sides, first_dealer=0, event_id=event.id)
     match = EventMatch(stage=stage, number=number, table=table, home=home, away=away, game=game)
     event.matches.append(match)
     return match
+
+
+def _clip(text: str, length: int) -> str:
+    """Text that fits its column (PostgreSQL refuses a longer value, SQLite silently keeps it)."""
+    return text if len(text) <= length else text[:length - 1] + "…"
+
+
+def is_final(match: EventMatch) -> bool:
+    """Signed by both teams (the sheet locked), made final by the director, or a walkover."""
+    return match.closed_by is not None or (match.game is not None and match.game.locked_at is not None)
+
+
+def _side(match: EventMatch, side: int, field: str) -> int:
+    """The entrant number of side 0 (N/S) or 1 (E/W); the ghost team neither signs nor disputes."""
+    if side not in (0, 1):
+        raise RuleErrors([RuleError(field, "choose the team: N/S or E/W")])
+    number = (match.home, match.away)[side]
+    if number == GHOST:
+        raise RuleErrors([RuleError(field, "the ghost team does not sign: only the real team signs its sheet")])
+    return number
 
 
 def _stage_words(stage: str, number: int) -> str:
@@ -120,13 +146,16 @@ def by_game(game: Game) -> EventMatch | None:
 
 
 def sign(match: EventMatch, side: int, actor: str) -> None:
-    """Side 0 (home) or 1 (away) confirms the sheet; with both, the sheet locks."""
+    """Side 0 (home) or 1 (away) confirms the sheet; with both, the sheet locks. Once only: a second
+    signature by the same team, or any after the sheet is final, is refused (and not audited)."""
+    _side(match, side, "sign")
+    if is_final(match):
+        raise RuleErrors([RuleError("sign", "this sheet is already final: nothing more to sign")])
     result = outcome(match.game)
     if not result.over:
         raise RuleErrors([RuleError("sign", f"the round is not over yet: {result.hands} hands entered")])
-    if match.closed_by is not None or (match.game is not None and match.game.locked_at is not None
-                                       and match.signed_home_at and match.signed_away_at):
-        raise RuleErrors([RuleError("sign", "this sheet is already final")])
+    if (match.signed_home_at, match.signed_away_at)[side] is not None:
+        raise RuleErrors([RuleError("sign", "this team has already signed the sheet: the other team signs now")])
     now = utcnow()
     if side == 0:
         match.signed_home_at = match.signed_home_at or now
@@ -144,11 +173,12 @@ def sign(match: EventMatch, side: int, actor: str) -> None:
 def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
     """A team does not sign: the director sees the reason in the control room."""
     reason = " ".join(reason.split())[:280] or "no reason given"
-    if match.closed_by is not None:
-        raise RuleErrors([RuleError("dispute", "this sheet is already final: talk to the director")])
-    match.dispute = f"{'home' if side == 0 else 'visiting'} team: {reason}"
+    _side(match, side, "dispute")
+    if is_final(match):
+        raise RuleErrors([RuleError("dispute", "the sheet is final: ask the director to reopen it")])
+    match.dispute = _clip(f"{'home' if side == 0 else 'visiting'} team: {reason}", NOTE_LENGTH)
     match.event.audit.append(AuditEntry(actor=actor, action="dispute", table=match.table,
-                                        note=f"{_stage_words(match.stage, match.number)}: {reason}"))
+                                        note=_clip(f"{_stage_words(match.stage, match.number)}: {reason}", NOTE_LENGTH)))
     db.session.commit()
 
 
@@ -163,6 +193,14 @@ def close(match: EventMatch, actor: str = "director") -> None:
     match.event.audit.append(AuditEntry(actor=actor, action="closed", table=match.table,
                                         note=f"{_stage_words(match.stage, match.number)}: made final by the director"))
     db.session.commit()
+
+
+def walkover(match: EventMatch) -> None:
+    """The director decides the match without play (the caller records who goes through, and commits)."""
+    match.closed_by = WALKOVER
+    match.dispute = ""
+    if match.game is not None:
+        match.game.locked_at = utcnow()
 
 
 def reopen(match: EventMatch, actor: str = "director") -> None:

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
 from scorepad.extensions import db
+from scorepad.form_input import valid_pin
 from scorepad.models import AuditEntry, Event, EventEntrant, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
 
@@ -30,7 +31,7 @@ def create(name: str, format_key: str, options: dict[str, object], pin: str = ""
         errors.append(RuleError("name", "give the event a name, e.g. 'Senior Olympics Bid Whist'"))
     elif len(name) > 120:
         errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
-    if pin and (not pin.isdigit() or not 4 <= len(pin) <= 8):
+    if pin and not valid_pin(pin):
         errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
     if not 1 <= late_minutes <= 120:
         errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
@@ -61,8 +62,18 @@ def _clean(raw: str, field: str, what: str, limit: int) -> str:
     return value
 
 
+ISSUED = "numbers_issued"  # in the event's options: the highest number ever given
+
+
 def _next_number(event: Event) -> int:
-    return max((e.number for e in event.entrants), default=0) + 1
+    """The next number never given in this event: a paired single's or a withdrawn entrant's number
+    is retired (it may be on a card or in the audit trail), so it is never handed out again."""
+    issued = max(int(event.options.get(ISSUED, 0)), max((e.number for e in event.entrants), default=0))
+    return issued + 1
+
+
+def _issue(event: Event, number: int) -> None:
+    event.options = {**event.options, ISSUED: number}
 
 
 def _taken(event: Event, name: str, field: str, but: EventEntrant | None = None) -> None:
@@ -92,6 +103,7 @@ def register_team(event: Event, name: str, players: Sequence[str]) -> EventEntra
         raise RuleErrors(errors)
     entrant = EventEntrant(number=number, name=team, players=cleaned)
     event.entrants.append(entrant)
+    _issue(event, number)
     _audit(event, "registered", f"{team} (number {number}): {' and '.join(cleaned)}")
     db.session.commit()
     return entrant
@@ -105,6 +117,7 @@ def register_single(event: Event, player: str) -> EventEntrant:
     number = _next_number(event)
     entrant = EventEntrant(number=number, name=name, players=[name])
     event.entrants.append(entrant)
+    _issue(event, number)
     _audit(event, "registered", f"{name} (number {number}), a single player to pair")
     db.session.commit()
     return entrant
@@ -126,6 +139,8 @@ def pair(event: Event, first: int, second: int, name: str = "") -> EventEntrant:
         raise RuleErrors([RuleError("pair", f"number {missing[0]} is not a single player waiting for a partner")])
     a, b = waiting[first], waiting[second]
     team = " ".join(name.split()) or f"{a.name} & {b.name}"
+    if not name.strip() and len(team) > MAX_NAME:  # two long names: the default must still fit
+        team = f"Team {first}"
     if len(team) > MAX_NAME:
         raise RuleErrors([RuleError("pair", f"the team's name is too long: at most {MAX_NAME} characters")])
     _taken(event, team, "pair", but=a)

@@ -1,10 +1,10 @@
 """Bid Whist tournaments on the event core: registration, preliminary rounds, signing, bracket, medals.
 
 The rows hold only what people entered or decided: the registrations, each match's hands (in
-its game), signatures, the director's decisions (a cut playoff's winners, a bracket swap) and
-the event's draw seed. Pairings, tables, moves, standings, the bracket and the medals are
-derived from them by `scorepad.formats.bid_whist_tournament` on every request.
-`event.current_hand` counts the stages: preliminary round 1..R, then R + 1 for the bracket.
+its game), signatures, the director's decisions (a cut playoff's winners, a bracket swap, a
+walkover, standings published) and the event's draw seed. Pairings, tables, moves, standings,
+the bracket and the medals are derived from them by `scorepad.formats.bid_whist_event` on every
+request. `event.current_hand` counts the stages: preliminary round 1..R, then R + 1 for the bracket.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorepad import matches, registration
+from scorepad import matches, registration, services
 from scorepad.extensions import db
 
 from scorepad.formats import bid_whist_event as fmt
@@ -123,6 +123,9 @@ def reopen_match(event: Event, match: EventMatch) -> None:
     if not can_reopen(event, match):
         raise RuleErrors([RuleError("reopen", "this sheet can no longer be reopened: the next round is drawn "
                                               "from it. Correct the standings with the next sheets instead.")])
+    if match.closed_by == matches.WALKOVER:  # the walkover is undone with it: the match is played after all
+        for d in [d for d in event.decisions if d.kind == "walkover" and d.key == str(match.number)]:
+            event.decisions.remove(d)
     matches.reopen(match)
 
 
@@ -160,6 +163,24 @@ def _swaps(event: Event) -> list[fmt.Swap]:
 def _cut_winners(event: Event) -> list[int]:
     found = next((d for d in event.decisions if d.kind == "cut"), None)
     return [int(n) for n in found.data.get("winners", [])] if found else []
+
+
+def _walkovers(event: Event) -> dict[int, tuple[int, str]]:
+    """Bracket match number -> (the team sent through, the reason)."""
+    return {int(d.data["match"]): (int(d.data["winner"]), str(d.data.get("reason", "")))
+            for d in event.decisions if d.kind == "walkover"}
+
+
+def _published(event: Event) -> int:
+    """The last preliminary round whose standings the director published (hidden standings)."""
+    return max((int(d.key) for d in event.decisions if d.kind == "publish"), default=0)
+
+
+def walkover_of(event: Event, match: EventMatch) -> tuple[int, str] | None:
+    """The walkover that decided `match` (the team sent through, the reason), if any."""
+    if match.stage != "bracket" or match.closed_by != matches.WALKOVER:
+        return None
+    return _walkovers(event).get(match.number)
 
 
 @dataclass(frozen=True)
@@ -217,6 +238,11 @@ class TournamentView:
     bracket: list[BracketLevel]
     medals: list[tuple[str, str]]
     moves: tuple[str, ...]
+    seed: str
+    draws: tuple[fmt.Draw, ...]  # the rounds drawn so far, re-derived from the seed
+    published: int  # hidden standings: the last round the director published (0: none)
+    public_standings: list[StandingRow]  # what the players see while the standings are hidden
+    walkovers: dict[int, tuple[int, str]]  # bracket match -> (team sent through, reason)
 
     @property
     def stamp(self) -> str:
@@ -225,8 +251,24 @@ class TournamentView:
         return f"{self.event.current_hand} {len(self.views)} {signed} {hands} {len(self.event.audit)}"
 
     @property
+    def hidden(self) -> bool:
+        """The director chose to hide the standings until published (preliminary rounds only)."""
+        return bool(self.event.options.get("hidden"))
+
+    @property
     def hide_standings(self) -> bool:
-        return bool(self.event.options.get("hidden")) and self.stage == "round"
+        return self.hidden and self.stage == "round"
+
+    @property
+    def can_publish(self) -> bool:
+        """Hidden standings: this round's sheets are all final and its standings not yet published."""
+        return (self.hide_standings and self.published < self.round and bool(self.current)
+                and all(m.final for m in self.current))
+
+    @property
+    def prelims_complete(self) -> bool:
+        """Every preliminary round is drawn and every sheet of the last one is final."""
+        return self.stage == "round" and self.round == self.rounds and all(m.final for m in self.current)
 
     @property
     def round_complete(self) -> bool:
@@ -238,9 +280,7 @@ class TournamentView:
 
     @property
     def cut_playoff(self) -> Any:
-        if self.stage != "round" or self.round != self.rounds or self.cut is None or not self.cut.playoff:
-            return None
-        if not all(m.final for m in self.current):
+        if not self.prelims_complete or self.cut is None or not self.cut.playoff:
             return None
         names = ", ".join(self.names[n] for n in self.cut.playoff)
         places = self.cut.places
@@ -270,12 +310,23 @@ class TournamentView:
             return "every sheet is final"
         return f"{len(playing)} table{'s' if len(playing) != 1 else ''} still playing or signing"
 
-    @property
-    def swappable(self) -> list[Any]:
+    def _open_matches(self) -> list[fmt.Match]:
+        """Bracket matches with both teams known, not decided, and no hand entered yet."""
         if self.bracket_state is None:
             return []
-        return [{"number": m.number, "label": self.match_label(m.number)} for m in self.bracket_state.matches
+        return [m for m in self.bracket_state.matches
                 if m.winner is None and None not in m.teams and not self._played(m.number)]
+
+    @property
+    def swappable(self) -> list[Any]:
+        return [{"number": m.number, "label": self.match_label(m.number)} for m in self._open_matches()]
+
+    @property
+    def walkover_choices(self) -> list[Any]:
+        """One choice per team of each match not yet started: "Sweet 16 · match 1: (3) Aces go through"."""
+        return [{"value": f"{m.number}:{t}", "label": f"{self.match_label(m.number)}: {self.names.get(t, t)} "
+                                                      "go through"}
+                for m in self._open_matches() for t in m.teams if t is not None]
 
     @property
     def next_in_line(self) -> int | None:
@@ -314,6 +365,16 @@ class TournamentView:
     def can_reopen(self, match: EventMatch) -> bool:
         return can_reopen(self.event, match)
 
+    def _bracket_fate(self, number: int) -> str:
+        """"out", "waiting" (won its last match, or its next match is not set) or "never" (not in it)."""
+        if self.bracket_state is None:
+            return "never"
+        mine = [m for m in self.bracket_state.matches if number in m.teams]
+        if not mine:
+            return "never"
+        last = mine[-1]
+        return "out" if last.winner is not None and last.winner != number else "waiting"
+
     def team_words(self, number: int) -> dict[str, str]:
         mv = self.match_of(number)
         if self.stage == "registration":
@@ -323,10 +384,13 @@ class TournamentView:
                 medal = next((m for m, n in self.medals if n == self.names.get(number)), None)
                 return {"title": "The tournament is over", "text": f"{medal} medal: congratulations!" if medal
                         else "Thank you for playing."}
-            out = self.bracket_state is not None and all(number not in m.teams or m.winner not in (None, number)
-                                                         for m in self.bracket_state.matches) is False
-            return {"title": "No match now", "text": "Your team is out of the bracket." if out
-                    else "Wait for your next match: it appears here as soon as it is set."}
+            fate = self._bracket_fate(number)
+            if fate == "never":
+                return {"title": "No match now", "text": "Your team did not reach the bracket: thank you for "
+                                                         "playing. The director may still call you in for a no-show."}
+            if fate == "out":
+                return {"title": "No match now", "text": "Your team is out of the bracket: thank you for playing."}
+            return {"title": "No match now", "text": "Wait for your next match: it appears here as soon as it is set."}
         side = "N/S" if mv.match.home == number else "E/W"
         other = mv.names[1] if mv.match.home == number else mv.names[0]
         if mv.final:
@@ -340,6 +404,11 @@ class TournamentView:
             if number not in (v.match.home, v.match.away) or not v.final:
                 continue
             mine = 0 if v.match.home == number else 1
+            walk = self.walkovers.get(v.match.number) if v.match.closed_by == matches.WALKOVER else None
+            if walk is not None:
+                verdict = "went through by a walkover" if walk[0] == number else "lost by a walkover"
+                lines.append(f"{self.match_title(v.match)}: {verdict} against {v.names[1 - mine]} ({walk[1]})")
+                continue
             verdict = "won" if v.outcome.winner == mine else "lost"
             lines.append(f"{self.match_title(v.match)}: {verdict} {v.outcome.points[mine]}-{v.outcome.points[1 - mine]} "
                          f"against {v.names[1 - mine]}")
@@ -355,6 +424,25 @@ def _bracket_dependants(event: Event, number: int) -> tuple[int, ...]:
     return state.dependants(number) if state is not None else ()
 
 
+def _standing_rows(stage: str, entrants: list[EventEntrant], names: dict[int, str],
+                   table: tuple[fmt.Standing, ...], the_cut: fmt.Cut | None, flag_playoff: bool) -> list[StandingRow]:
+    """The standings as shown: seeds once the bracket is set; the playoff at the cut flagged only once
+    the preliminary rounds are complete (before that a tie at the cut says nothing yet)."""
+    rows = []
+    seeds = set(the_cut.seeds) if the_cut is not None and not the_cut.playoff else set()
+    plain_names = {e.number: e.name for e in entrants}
+    for i, s in enumerate(table):
+        note = ""
+        if stage in ("bracket", "finished") and s.number in seeds and the_cut is not None:
+            note = f"seed {list(the_cut.seeds).index(s.number) + 1}"
+        elif flag_playoff and the_cut is not None and s.number in the_cut.playoff:
+            note = "playoff for the bracket"
+        last_in = the_cut is not None and i == the_cut.size - 1 and len(table) > the_cut.size
+        rows.append(StandingRow(s.rank, s.tied, s.number, plain_names.get(s.number, names[s.number]), s.rounds_won,
+                                s.points, note, last_in))
+    return rows
+
+
 def view(event: Event) -> TournamentView:
     """Derive the whole tournament from what was entered."""
     stage = stage_of(event)
@@ -365,10 +453,13 @@ def view(event: Event) -> TournamentView:
                                 .options(selectinload(EventMatch.game).selectinload(Game.hands))).all()
     views = {m.id: matches.view(m, names) for m in loaded}
     current_round = min(event.current_hand, rounds(event)) if stage != "registration" else 0
-    results = [r for v in views.values() if v.match.stage == "round" and (r := _result(v)) is not None]
+    round_results = [(v.match.number, r) for v in views.values()
+                     if v.match.stage == "round" and (r := _result(v)) is not None]
+    results = [r for _, r in round_results]
     table = fmt.standings([e.number for e in entrants], results)
     size = fmt.playoff_size(len(entrants), str(event.options.get("bracket", "auto")))
     the_cut = fmt.cut(table, size, _cut_winners(event)) if stage != "registration" else None
+    walkovers = _walkovers(event)
     bracket_state: fmt.Bracket | None = None
     levels: list[BracketLevel] = []
     medals: list[tuple[str, str]] = []
@@ -381,7 +472,10 @@ def view(event: Event) -> TournamentView:
             if r is not None:
                 winners[number] = r.winning_team
                 points[number] = r.points
-        bracket_state = fmt.bracket(list(the_cut.seeds), winners, _swaps(event))
+        for number, (winner, _) in walkovers.items():
+            winners[number] = winner
+        swaps = _swaps(event)
+        bracket_state = fmt.bracket(list(the_cut.seeds), winners, swaps)
         for name, ms in bracket_state.levels():
             shown = []
             for mt in ms:
@@ -390,42 +484,46 @@ def view(event: Event) -> TournamentView:
                 sides = tuple(BracketSide(mt.seeds[i], names[t] if t is not None else _placeholder(bracket_state, mt, i))
                               for i, t in enumerate(mt.teams))
                 win = mt.teams.index(mt.winner) if mt.winner is not None else None
-                note = "; ".join(f"{names.get(s.into, s.into)} in for {names.get(s.out, s.out)} ({s.reason})"
-                                 for s in _swaps(event) if s.match == mt.number)
+                notes = [f"{names.get(s.into, s.into)} in for {names.get(s.out, s.out)} ({s.reason})"
+                         for s in swaps if s.match == mt.number]
+                if mt.number in walkovers:
+                    notes.append(f"walkover ({walkovers[mt.number][1]})")
                 shown.append(BracketMatch(mt.number, name, (sides[0], sides[1]),
-                                          points.get(mt.number), win, mt.table, state, note))
+                                          points.get(mt.number), win, mt.table, state, "; ".join(notes)))
             levels.append(BracketLevel(name, tuple(shown)))
         medals = [(medal, names[n]) for medal, n in bracket_state.medals()]
         if medals and all(v.final for v in by_number.values()):
             stage = "finished"
-    rows = []
-    seeds = set(the_cut.seeds) if the_cut is not None and not the_cut.playoff else set()
-    for i, s in enumerate(table):
-        note = ""
-        if stage in ("bracket", "finished") and s.number in seeds:
-            note = f"seed {list(the_cut.seeds).index(s.number) + 1}" if the_cut else ""
-        elif the_cut is not None and s.number in the_cut.playoff:
-            note = "playoff for the bracket"
-        last_in = the_cut is not None and i == the_cut.size - 1 and len(table) > the_cut.size
-        plain = next((e.name for e in entrants if e.number == s.number), names[s.number])
-        rows.append(StandingRow(s.rank, s.tied, s.number, plain, s.rounds_won, s.points, note, last_in))
     if stage == "round":
         current = [v for v in views.values() if v.match.stage == "round" and v.match.number == current_round]
     else:
         current = [v for v in views.values() if v.match.stage == "bracket"]
         current = [v for v in current if not v.final] + [v for v in current if v.final]
     current.sort(key=lambda v: (v.final, v.match.table) if stage != "round" else (0, v.match.table))
+    complete = stage == "round" and current_round == rounds(event) and all(v.final for v in current)
+    rows = _standing_rows(stage, entrants, names, table, the_cut, complete)
+    published = _published(event)
+    public_rows = rows
+    if event.options.get("hidden") and stage == "round":
+        shown_table = fmt.standings([e.number for e in entrants], [r for n, r in round_results if n <= published])
+        public_rows = _standing_rows(stage, entrants, names, shown_table, None, False) if published else []
+    seed = str(event.options.get("seed", ""))
+    made: tuple[fmt.Draw, ...] = ()
     moves: tuple[str, ...] = ()
-    if stage == "round" and current_round > 1:
-        made = _draws(event, current_round)
+    if current_round:
+        try:
+            made = _draws(event, current_round)
+        except RuleErrors:  # an event started before the rounds were checked at the start
+            made = ()
+    if stage == "round" and len(made) > 1:
         moves = fmt.moves(made[-2], made[-1], names)
-    elif stage == "round" and current_round == 1:
-        made = _draws(event, 1)
+    elif stage == "round" and len(made) == 1:
         moves = tuple(f"{names[n]}: go to table {s.table}, sit {'N/S' if n == s.home else 'E/W'}"
                       for s in made[0].seats for n in (s.home, s.away) if n != matches.GHOST)
     return TournamentView(event, stage, current_round, rounds(event), names, entrants,
                           [] if stage != "registration" else registration.singles(event), views, current, rows,
-                          the_cut, bracket_state, levels, medals, moves)
+                          the_cut, bracket_state, levels, medals, moves, seed, made, published, public_rows,
+                          walkovers)
 
 
 def _placeholder(b: fmt.Bracket, m: fmt.Match, side: int) -> str:
@@ -439,8 +537,28 @@ def _placeholder(b: fmt.Bracket, m: fmt.Match, side: int) -> str:
 # --------------------------------------------------------------------------- the director's actions
 
 
-def start(event: Event) -> None:
-    """Close registration, set the tables (one per two teams) and draw round 1."""
+NOTE_LENGTH = 300  # AuditEntry.note's column
+
+
+def _note(text: str) -> str:
+    """An audit note that fits its column (PostgreSQL refuses a longer one; SQLite does not)."""
+    return text if len(text) <= NOTE_LENGTH else text[:NOTE_LENGTH - 1] + "…"
+
+
+def _atomic(action: Any) -> Any:
+    """Run a director's action as one transaction: a refusal half-way leaves nothing applied."""
+    try:
+        return action()
+    except RuleErrors:
+        db.session.rollback()
+        raise
+
+
+def start(event: Event, rounds_wanted: int | None = None) -> None:
+    """Close registration, set the tables (one per two teams) and draw round 1.
+
+    Every preliminary round is drawn here first (the draws depend only on the teams and the seed),
+    so a number of rounds the teams cannot play is refused now, not half-way through the event."""
     if event.started_at is not None:
         raise RuleErrors([RuleError("start", "the tournament has already started")])
     waiting = registration.singles(event)
@@ -450,14 +568,25 @@ def start(event: Event) -> None:
     count = len(teams(event))
     if count < 2:
         raise RuleErrors([RuleError("start", "register at least two teams first")])
-    registration.close(event)
-    event.tables = [EventTable(number=n, team="") for n in range(1, (count + 1) // 2 + 1)]
-    event.current_hand = 1
-    db.session.flush()
-    _open_round(event, 1)
-    event.audit.append(AuditEntry(actor="director", action="started",
-                                  note=f"registration closed with {count} teams; round 1 {_draws(event, 1)[0].words()}"))
-    db.session.commit()
+    planned = rounds(event) if rounds_wanted is None else rounds_wanted
+    if not 1 <= planned <= 8:
+        raise RuleErrors([RuleError("rounds", "play 1 to 8 preliminary rounds (the document plays 3)")])
+    fmt.check_rounds(_numbers(event), str(event.options["seed"]), planned)
+
+    def apply() -> None:
+        if planned != rounds(event):
+            event.options = {**event.options, "rounds": planned}
+        registration.close(event)
+        event.tables = [EventTable(number=n, team="") for n in range(1, (count + 1) // 2 + 1)]
+        event.current_hand = 1
+        db.session.flush()
+        _open_round(event, 1)
+        event.audit.append(AuditEntry(actor="director", action="started", note=_note(
+            f"registration closed with {count} teams, {planned} round{'s' if planned > 1 else ''}; round 1 drawn "
+            f"from seed {event.options['seed']} (the control room shows the order drawn)")))
+        db.session.commit()
+
+    _atomic(apply)
 
 
 def _open_round(event: Event, number: int) -> None:
@@ -477,17 +606,27 @@ def advance(event: Event) -> None:
                                                + ", ".join(str(t) for t in tv.waiting))])
     if tv.round == tv.rounds and tv.cut is not None and tv.cut.playoff:
         raise RuleErrors([RuleError("advance", "record the playoff for the last place in the bracket first")])
-    event.current_hand += 1
-    event.revision += 1
-    if event.current_hand <= rounds(event):
-        _open_round(event, event.current_hand)
-        words = f"round {event.current_hand} {_draws(event, event.current_hand)[-1].words()}"
-    else:
-        db.session.flush()
-        _open_ready(event)
-        words = "the bracket is set"
-    event.audit.append(AuditEntry(actor="director", action="advanced", note=words[:300]))
-    db.session.commit()
+    nxt = event.current_hand + 1
+    if nxt <= rounds(event):
+        try:
+            _draws(event, nxt)  # refused before anything changes
+        except RuleErrors as e:
+            raise RuleErrors([RuleError("advance", e.errors[0].message)]) from None
+
+    def apply() -> None:
+        event.current_hand = nxt
+        event.revision += 1
+        if nxt <= rounds(event):
+            _open_round(event, nxt)
+            words = f"round {nxt} drawn from seed {event.options['seed']} (the control room shows the order drawn)"
+        else:
+            db.session.flush()
+            _open_ready(event)
+            words = "the bracket is set"
+        event.audit.append(AuditEntry(actor="director", action="advanced", note=_note(words)))
+        db.session.commit()
+
+    _atomic(apply)
 
 
 def _open_ready(event: Event) -> None:
@@ -513,8 +652,54 @@ def record_cut(event: Event, winners: list[int]) -> None:
     fmt.check_playoff(tv.cut, winners)
     event.decisions.append(EventDecision(kind="cut", key="1", data={"winners": sorted(winners)}))
     event.audit.append(AuditEntry(actor="director", action="playoff",
-                                  note="won the playoff for the bracket: " + ", ".join(tv.names[n] for n in winners)))
+                                  note=_note("won the playoff for the bracket: " + ", ".join(tv.names[n] for n in winners))))
     db.session.commit()
+
+
+def publish(event: Event, round_no: int) -> None:
+    """Hidden standings: show the players the standings as they are after round `round_no`."""
+    tv = view(event)
+    if not tv.hidden:
+        raise RuleErrors([RuleError("publish", "the standings are not hidden: the players see them already")])
+    if tv.stage != "round":
+        raise RuleErrors([RuleError("publish", "the preliminary rounds are over: the standings are public now")])
+    if round_no <= tv.published:
+        raise RuleErrors([RuleError("publish", f"the standings after round {round_no} are already published")])
+    if round_no != tv.round:
+        raise RuleErrors([RuleError("publish", f"round {round_no} is not the round in play (round {tv.round} is)")])
+    if not all(m.final for m in tv.current):
+        raise RuleErrors([RuleError("publish", f"wait for every sheet of round {round_no} to be final: table"
+                                               f"{'s' if len(tv.waiting) > 1 else ''} "
+                                               + ", ".join(str(t) for t in tv.waiting))])
+    event.decisions.append(EventDecision(kind="publish", key=str(round_no), data={"round": round_no}))
+    event.audit.append(AuditEntry(actor="director", action="published",
+                                  note=f"the standings after round {round_no} are shown to the players"))
+    db.session.commit()
+
+
+def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
+    """A no-show with no team to swap in: the team present goes through, no hands played."""
+    tv = view(event)
+    if tv.bracket_state is None:
+        raise RuleErrors([RuleError("walkover", "the bracket is not set yet")])
+    fmt.check_walkover(tv.bracket_state, match_no, winner)
+    if tv._played(match_no):
+        raise RuleErrors([RuleError("walkover", f"match {match_no} has started: finish it, or make its sheet final")])
+    played = next((m for m in event.matches if m.stage == "bracket" and m.number == match_no), None)
+    if played is None:
+        raise RuleErrors([RuleError("walkover", f"match {match_no} is not at its table yet")])
+    reason = " ".join(reason.split())[:200] or "no-show"
+
+    def apply() -> None:
+        event.decisions.append(EventDecision(kind="walkover", key=str(match_no),
+                                             data={"match": match_no, "winner": winner, "reason": reason}))
+        matches.walkover(played)
+        event.audit.append(AuditEntry(actor="director", action="walkover", table=played.table, note=_note(
+            f"{tv.match_label(match_no)}: {tv.names[winner]} go through by a walkover ({reason})")))
+        _open_ready(event)
+        db.session.commit()
+
+    _atomic(apply)
 
 
 def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
@@ -544,6 +729,60 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
             sides = list(played.game.teams)
             sides[side] = matches.team_record(entrant, into)
             played.game.teams = sides
-    event.audit.append(AuditEntry(actor="director", action="swap",
-                                  note=f"{tv.match_label(match_no)}: {tv.names[into]} in for {tv.names.get(out, out)} ({reason})"))
+    event.audit.append(AuditEntry(actor="director", action="swap", note=_note(
+        f"{tv.match_label(match_no)}: {tv.names[into]} in for {tv.names.get(out, out)} ({reason})")))
     db.session.commit()
+
+
+# --------------------------------------------------------------------------- the export
+
+
+def _iso(moment: Any) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def export(event: Event) -> dict[str, object]:
+    """The whole tournament as JSON: the inputs (entrants, seed, draws, every match's game record,
+    signatures, decisions) and what they give (standings, bracket, medals). While the standings
+    are hidden, the sheets of rounds not yet published are left out, as on the boards."""
+    tv = view(event)
+    hidden_after = tv.published if tv.hide_standings else None
+    out_matches: list[dict[str, object]] = []
+    for v in sorted(tv.views.values(), key=lambda v: (v.match.stage != "round", v.match.number, v.match.table)):
+        m = v.match
+        row: dict[str, object] = {"stage": m.stage, "number": m.number, "label": tv.match_title(m), "table": m.table,
+                                  "home": m.home, "away": m.away}
+        if hidden_after is not None and m.stage == "round" and m.number > hidden_after:
+            row["hidden"] = True
+            out_matches.append(row)
+            continue
+        walk = tv.walkovers.get(m.number) if m.closed_by == matches.WALKOVER else None
+        winner = walk[0] if walk else ((m.home, m.away)[v.outcome.winner] if v.final and v.outcome.winner is not None
+                                       else None)
+        row.update({"points": list(v.outcome.points), "hands": v.outcome.hands, "final": v.final, "winner": winner,
+                    "walkover": {"winner": walk[0], "reason": walk[1]} if walk else None,
+                    "signed_home_at": _iso(m.signed_home_at), "signed_away_at": _iso(m.signed_away_at),
+                    "closed_by": m.closed_by, "dispute": m.dispute or None,
+                    "game": services.record_of(m.game) if m.game is not None else None})
+        out_matches.append(row)
+    standings = tv.public_standings if tv.hide_standings else tv.standings
+    return {
+        "scorepad_event": 1,
+        "format": FORMAT,
+        "name": event.name,
+        "options": {k: v for k, v in event.options.items() if k != "seed"},
+        "seed": tv.seed,
+        "stage": tv.stage,
+        "entrants": [{"number": e.number, "name": e.name, "players": list(e.players)} for e in event.entrants],
+        "draws": [{"round": d.round, "order": list(d.order),
+                   "tables": [{"table": s.table, "home": s.home, "away": s.away} for s in d.seats]} for d in tv.draws],
+        "matches": out_matches,
+        "decisions": [{"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": _iso(d.at)}
+                      for d in event.decisions],
+        "standings": [{"rank": r.rank, "tied": r.tied, "number": r.number, "name": r.name,
+                       "rounds_won": r.rounds_won, "points": r.points, "note": r.note} for r in standings],
+        "standings_hidden": tv.hide_standings,
+        "bracket": [{"number": m.number, "level": m.level, "teams": list(m.teams), "table": m.table,
+                     "winner": m.winner} for m in (tv.bracket_state.matches if tv.bracket_state else ())],
+        "medals": [{"medal": medal, "team": name} for medal, name in tv.medals],
+    }

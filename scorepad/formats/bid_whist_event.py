@@ -16,6 +16,9 @@ Decisions where the document is silent (also in docs/formats.md):
   that team stays in its seat (N/S or E/W) and its opponent moves there.
 - Bracket tables: a match is played at the table of the earlier match that fed it (the winner
   of the lower-numbered one stays); the third-place match at the other semi-final's table.
+- Rounds against teams: every round is drawn at the start (`check_rounds`), so a number of
+  rounds the teams cannot play without a repeat opponent is refused before anyone sits down.
+- Walkover: a no-show with nobody to swap in sends the team present through (`check_walkover`).
 """
 
 from __future__ import annotations
@@ -160,6 +163,22 @@ def draws(teams: Sequence[int], seed: str, rounds: int) -> tuple[Draw, ...]:
     made: list[Draw] = []
     for number in range(1, rounds + 1):
         made.append(draw_round(teams, seed, number, made))
+    return tuple(made)
+
+
+def check_rounds(teams: Sequence[int], seed: str, rounds: int) -> tuple[Draw, ...]:
+    """Every preliminary round drawn at the start: the draws depend only on the teams and the seed,
+    so a round that could not be drawn later (too few teams to meet someone new) is refused now."""
+    made: list[Draw] = []
+    for number in range(1, rounds + 1):
+        try:
+            made.append(draw_round(teams, seed, number, made))
+        except RuleErrors:
+            most = len(made)
+            raise RuleErrors([RuleError("rounds", f"{len(teams)} teams cannot play {rounds} preliminary rounds "
+                                                  f"without meeting an opponent twice: at most {most} "
+                                                  f"round{'s' if most != 1 else ''} can be drawn. Lower the "
+                                                  "number of rounds, or register more teams")]) from None
     return tuple(made)
 
 
@@ -395,6 +414,20 @@ def _loser(m: Match) -> int | None:
     if m.winner is None:
         return None
     return m.teams[1] if m.teams[0] == m.winner else m.teams[0]
+
+
+def check_walkover(b: Bracket, match: int, winner: int) -> None:
+    """A walkover (the other team did not come): a match whose two teams are known, not yet won,
+    and a winner who is one of them."""
+    if not 1 <= match <= len(b.matches):
+        raise RuleErrors([RuleError("walkover", f"there is no bracket match {match}")])
+    m = b.match(match)
+    if m.winner is not None:
+        raise RuleErrors([RuleError("walkover", f"match {match} has been decided: its result cannot change")])
+    if None in m.teams:
+        raise RuleErrors([RuleError("walkover", f"match {match}'s teams are not known yet")])
+    if winner not in m.teams:
+        raise RuleErrors([RuleError("walkover", f"team {winner} is not in match {match}")])
 
 
 def check_swap(b: Bracket, swap: Swap) -> None:

@@ -4,6 +4,11 @@ Each table's game is scored by its variant's rules (the home-game screens); this
 puts every player (or team, in a partnership variant) of every table in one list, best total
 first, with equal totals sharing a rank. Tables play at their own pace, so each row also says how
 far its table has got: a leader after 5 hands is not yet a leader after 13.
+
+The total compared across tables is the variant's standing total (games for Whist, points for
+Nomination and Australian), except for Bid Whist: its tournament standing counts rounds won
+first, which says nothing across tables after a hand or two (8-0 after two hands would be 0-0),
+so Bid Whist teams are ranked by their points, with their rounds won shown beside them.
 """
 
 from __future__ import annotations
@@ -11,6 +16,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+RANKED_BY_POINTS = frozenset({"bid_whist"})  # variants ranked by the sheet's points, not its standing
+
+
+def ranked_totals(variant: str, standing_totals: Sequence[int], points: Sequence[int]) -> tuple[int, ...]:
+    """What a table's players are ranked by across the tables (see the module's docstring)."""
+    return tuple(points) if variant in RANKED_BY_POINTS else tuple(standing_totals)
 
 
 @dataclass(frozen=True)
@@ -23,6 +35,7 @@ class TableStandings:
     hands: int  # hands played so far
     scheduled: int | None  # hands in the whole game, when fixed (None: played to a target)
     finished: bool
+    details: tuple[str, ...] = ()  # the table's own standing in words, e.g. "1 round won, 8 points"
 
 
 @dataclass(frozen=True)
@@ -35,6 +48,7 @@ class Row:
     table: int
     total: int
     progress: str  # "hand 7 of 23", "finished", "7 hands"
+    detail: str = ""
 
 
 def progress(t: TableStandings) -> str:
@@ -58,5 +72,6 @@ def ranking(tables: Sequence[TableStandings]) -> tuple[Row, ...]:
     rows: list[Row] = []
     for position, (total, table, seat, t) in enumerate(entries):
         rank = rows[-1].rank if rows and rows[-1].total == total else position + 1
-        rows.append(Row(rank, counts[total] > 1, t.names[seat], table, total, progress(t)))
+        detail = t.details[seat] if seat < len(t.details) else ""
+        rows.append(Row(rank, counts[total] > 1, t.names[seat], table, total, progress(t), detail))
     return tuple(rows)

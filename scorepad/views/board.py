@@ -139,8 +139,11 @@ def stream(public_id: str) -> Response:
 
 @bp.get("/b/<public_id>/event.json")
 def export_json(public_id: str) -> Response:
-    """The event as a game record (the format `scorepad score` reads)."""
+    """The event as JSON: Military Whist's game record (the format `scorepad score` reads), or the
+    tournament format's own export (entrants, matches with their games' records, decisions, seed)."""
+    from scorepad.views.hosts import export
+
     event = _event(public_id)
-    response = current_app.json.response(events.record_of(event))
+    response = current_app.json.response(export(event))
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response

@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorepad import club, events, setup_form
 from scorepad.entry import HOME_VARIANTS
 from scorepad.extensions import htmx
+from scorepad.form_input import whole_number
 from scorepad.models import Event, EventTable
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
@@ -33,7 +34,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
     if request.method == "POST":
         form.update({k: v for k, v in request.form.items() if k != "csrf_token"})
         try:
-            tables = int(form.get("tables", "")) if form.get("tables", "").strip().isdigit() else 0
+            tables = whole_number(form.get("tables", "").strip(), 2) or 0
             event = club.create(form.get("name", ""), form.get("variant", ""), tables, form.get("pin", "").strip())
         except RuleErrors as e:
             return render_template("club/new.html", form=form, variants=variants, errors=errors_by_field(e)), 422

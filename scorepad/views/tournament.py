@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad import registration, tournament
 from scorepad.extensions import htmx
+from scorepad.form_input import whole_number
 from scorepad.models import Event
 from scorepad.rules.base import RuleErrors
 from scorepad.views import errors_by_field
@@ -106,25 +107,34 @@ def withdraw(event: Event, number: int) -> tuple[str, int]:
 @bp.post("/d/<token>/start")
 @director_only
 def start(event: Event) -> tuple[str, int]:
-    """Close registration, set the tables and draw round 1."""
-    return _act(event, lambda: tournament.start(event),
+    """Close registration, set the tables and draw round 1 (with the rounds chosen at the start)."""
+    raw = request.form.get("rounds", "").strip()
+    if raw and whole_number(raw) is None:
+        return control(event, 422, {"rounds": "Give the number of preliminary rounds as a number, 1 to 8."},
+                       form=request.form)
+    return _act(event, lambda: tournament.start(event, int(raw) if raw else None),
                 "Registration is closed and round 1 is drawn: print the QR cards and the teams' cards.")
 
 
-def _expect(field: str, current: int) -> None:
-    try:
-        expected = int(request.form.get(field, ""))
-    except ValueError:
-        expected = -1
-    if expected != current:  # a second tap, or a stale page
+def _expect_stage(event: Event, error_field: str) -> tuple[str, int] | None:
+    """The page's stage must be the event's: a second tap or a stale page is told so (409); a
+    missing or non-numeric value is bad input (422), not "already done"."""
+    raw = request.form.get("stage", "").strip()
+    if whole_number(raw) is None:
+        return control(event, 422, {error_field: "The form did not say which stage it was sent from: reload the "
+                                                 "control room and try again."})
+    if int(raw) != event.current_hand:  # a second tap, or a stale page
         abort(409, description="That was already done: reload the control room.")
+    return None
 
 
 @bp.post("/d/<token>/next-round")
 @director_only
 def next_round(event: Event) -> tuple[str, int]:
     """Draw the next preliminary round (every sheet of this one is final), or start the bracket."""
-    _expect("stage", event.current_hand)
+    refused = _expect_stage(event, "advance")
+    if refused is not None:
+        return refused
     last = event.current_hand >= tournament.rounds(event)
     return _act(event, lambda: tournament.advance(event),
                 "The bracket is set: its first matches are at their tables." if last
@@ -135,8 +145,33 @@ def next_round(event: Event) -> tuple[str, int]:
 @director_only
 def cut(event: Event) -> tuple[str, int]:
     """Record who won the one-game playoff for the last place(s) in the bracket."""
-    winners = [int(n) for n in request.form.getlist("winner") if n.isdigit()]
+    raw = [n.strip() for n in request.form.getlist("winner")]
+    if not raw or not all(whole_number(n) is not None for n in raw):
+        return control(event, 422, {"cut": "Choose the playoff's winner among the tied teams."})
+    winners = [int(n) for n in raw]
     return _act(event, lambda: tournament.record_cut(event, winners), "Playoff recorded.")
+
+
+@bp.post("/d/<token>/publish")
+@director_only
+def publish_standings(event: Event) -> tuple[str, int]:
+    """Hidden standings: show the players the standings after the round just completed."""
+    raw = request.form.get("round", "").strip()
+    if whole_number(raw) is None:
+        return control(event, 422, {"publish": "The form did not say which round to publish: reload the control room."})
+    return _act(event, lambda: tournament.publish(event, int(raw)),
+                f"The standings after round {raw} are on the projector and the players' phones.")
+
+
+@bp.post("/d/<token>/walkover")
+@director_only
+def walkover(event: Event) -> tuple[str, int]:
+    """A bracket no-show with no team to swap in: the team present goes through without play."""
+    match_no, _, team = request.form.get("walkover", "").partition(":")
+    if whole_number(match_no) is None or whole_number(team) is None:
+        return control(event, 422, {"walkover": "Choose the match and the team that goes through."})
+    return _act(event, lambda: tournament.walkover(event, int(match_no), int(team), request.form.get("reason", "")),
+                f"Team {team} goes through by a walkover.")
 
 
 @bp.post("/d/<token>/matches/<int:match_id>/<action>")
@@ -206,8 +241,10 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
              else tournament.view(event).match_title(match))
     table, names = tournament.table_and_names(event, match)
     mv = matches.view(match, names, game_view)
+    walk = tournament.walkover_of(event, match)
+    walk_words = f"{names.get(walk[0], walk[0])} go through ({walk[1]})." if walk else ""
     return render_template("tournament/_bar.html", title=title, game=game, mv=mv, table=table,
-                           errors=errors or {}, notice=notice)
+                           errors=errors or {}, notice=notice, walkover=walk_words)
 
 
 @bp.post("/g/<token>/sign")
@@ -217,9 +254,14 @@ def sign(token: str) -> str | tuple[str, int]:
     from scorepad.views.board import publish
 
     game, match = _game_match(token)
-    side = 1 if request.form.get("side") == "1" else 0
+    dispute = request.form.get("action") == "dispute"
+    raw = request.form.get("side", "")
+    if raw not in ("0", "1"):
+        field = "dispute" if dispute else "sign"
+        return render_bar(game, match, {field: "Choose the team: N/S or E/W."}), 422
+    side = int(raw)
     try:
-        if request.form.get("action") == "dispute":
+        if dispute:
             matches.dispute(match, side, request.form.get("reason", ""), f"table {match.table}")
             notice = "The director has been told; wait at the table."
         else:

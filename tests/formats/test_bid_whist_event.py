@@ -173,3 +173,30 @@ def test_a_swap_replaces_a_no_show_before_its_match_and_is_refused_after() -> No
         with pytest.raises(RuleErrors) as e:
             f.check_swap(played, bad)
         assert words in e.value.errors[0].message
+
+
+# --------------------------------------------------------------------------- the start and the director's decisions
+
+
+@pytest.mark.parametrize(("teams", "rounds"), [(2, 2), (2, 3), (4, 4), (3, 4)])
+def test_more_rounds_than_the_teams_can_play_are_refused_before_the_start(teams: int, rounds: int) -> None:
+    """Each team meets a new opponent every round: 2 teams play 1 round, 4 teams at most 3."""
+    with pytest.raises(RuleErrors) as e:
+        f.check_rounds(list(range(1, teams + 1)), "s", rounds)
+    assert e.value.errors[0].field == "rounds"
+    assert e.value.errors[0].message.startswith(f"{teams} teams cannot play {rounds} preliminary rounds")
+
+
+def test_the_rounds_checked_at_the_start_are_the_rounds_drawn_later() -> None:
+    assert f.check_rounds(list(range(1, 10)), "s1", 3) == f.draws(list(range(1, 10)), "s1", 3)
+    assert len(f.check_rounds([1, 2, 3, 4], "s", 3)) == 3
+
+
+def test_a_walkover_is_for_a_match_whose_teams_are_known_and_not_yet_decided() -> None:
+    b = f.bracket([11, 12, 13, 14], {1: 11})
+    f.check_walkover(b, 2, 13)
+    for match, winner, words in ((1, 11, "match 1 has been decided"), (3, 11, "match 3's teams are not known yet"),
+                                 (2, 11, "team 11 is not in match 2"), (9, 11, "there is no bracket match 9")):
+        with pytest.raises(RuleErrors) as e:
+            f.check_walkover(b, match, winner)
+        assert e.value.errors[0].message.startswith(words)

@@ -132,3 +132,52 @@ def test_the_ranking_puts_equal_totals_on_one_rank() -> None:
     assert [(r.rank, r.tied, r.name, r.total, r.progress) for r in rows] == [
         (1, True, "Ann", 30, "finished"), (1, True, "Fay", 30, "3 of 13 hands"),
         (3, False, "Eve", 12, "3 of 13 hands"), (4, False, "Bob", 5, "finished")]
+
+
+def test_bid_whist_tables_are_ranked_by_points_with_their_rounds_won_beside(client: FlaskClient, app: Flask) -> None:
+    """A round of Bid Whist is 4 hands: after two, 8-0 is a lead in points with no round won yet."""
+    from tests.web.test_tournament import hand
+
+    token = create(client, variant="bid_whist")
+    tokens = table_tokens(app, token)
+    form = {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan",
+            "first_dealer": "0", "action": "start"}
+    response = client.post(f"/t/{tokens[1]}/setup", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    scorer = response.headers["Location"].rsplit("/", 1)[1]
+    # hand 1: E/W bid 4 and take 5 books, set: N/S (Us) score 4; hand 2: N/S bid 4 and make 10 books: 4 more
+    enter(app, scorer, hand(1, 0))
+    enter(app, scorer, hand(2, 0))
+    page = text(client.get(f"/b/{public_id(app, token)}"))
+    found = re.findall(r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th> '
+                       r'<td class="num">1</td><td class="num total">(\d+)</td><td class="state">[^<]*</td>'
+                       r'<td class="detail">([^<]*)</td>', page)
+    assert found == [("1", "Us", "8", "0 rounds won, 8 points"), ("2", "Them", "0", "0 rounds won, 0 points")]
+
+
+def test_the_club_night_exports_each_tables_game_record(client: FlaskClient, app: Flask) -> None:
+    token = create(client)
+    tokens = table_tokens(app, token)
+    one = start_table(client, tokens[1], ("Ann", "Bob", "Cat", "Dan"))
+    enter(app, one, {"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]})
+    response = client.get(f"/b/{public_id(app, token)}/event.json")
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["format"] == "club" and data["variant"] == "nomination"
+    assert [t["number"] for t in data["tables"]] == [1, 2, 3]
+    assert data["tables"][0]["game"]["players"] == ["Ann", "Bob", "Cat", "Dan"]
+    assert data["tables"][0]["game"]["hands"] == [{"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]}]
+    assert data["tables"][1]["game"] is None
+    assert [(r["name"], r["total"]) for r in data["ranking"]][:2] == [("Bob", 12), ("Ann", 11)]
+    # a freed table's game stays in the export, set aside
+    assert client.post(f"/d/{token}/tables/1/clear", headers=HX).status_code == 200
+    data = client.get(f"/b/{public_id(app, token)}/event.json").get_json()
+    assert data["tables"][0]["game"] is None and len(data["set_aside"]) == 1
+
+
+def test_a_bid_whist_club_ranking_counts_points_not_rounds() -> None:
+    from scorepad.formats.club_night import ranked_totals
+
+    assert ranked_totals("bid_whist", (0, 0), (8, 0)) == (8, 0)
+    assert ranked_totals("nomination", (12, 11), (12, 11)) == (12, 11)
+    assert ranked_totals("whist", (1, 0), (3, 5)) == (1, 0)  # Whist: games won, not the points of the game in play

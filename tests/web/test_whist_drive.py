@@ -119,3 +119,25 @@ def test_a_forty_player_drive_of_24_deals_runs_to_the_prizes(client: FlaskClient
         for d in seatings:
             seated = sorted(p for four in d.data["tables"] for p in four)
             assert seated == list(range(1, 41))
+
+
+def test_the_drive_exports_its_players_results_seatings_and_scores(client: FlaskClient, app: Flask) -> None:
+    token = create(client)
+    t = tokens(app, token)
+    for table, ns in ((1, 8), (2, 5), (3, 7)):
+        assert enter(client, t[table], 1, ns)[0] == 200
+    client.post(f"/d/{token}/deals/correct", data={"deal": "1", "table": "1", "tricks": "4"}, headers=HX)
+    response = client.get(f"/b/{public(app, token)}/event.json")
+    assert response.status_code == 200
+    data = response.get_json()
+    assert data["format"] == "whist_drive" and data["options"]["deals"] == 6
+    assert [p["name"] for p in data["players"]] == list("ABCDEFGHIJKL")
+    assert [(r["deal"], r["table"], r["ns_tricks"]) for r in data["results"]] == [(1, 1, 4), (1, 2, 5), (1, 3, 7)]
+    assert data["seatings"][0]["tables"] == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
+    assert data["seatings"][1]["tables"][0] == [1, 3, 6, 8]  # A, C stay at table 1; F, H move up to join them
+    assert [d["key"] for d in data["decisions"] if d["kind"] == "seating"] == ["2"]
+    assert [(c["old"], c["new"]) for c in data["corrections"]] == [({"tricks": 8}, {"tricks": 4})]
+    assert data["deal_in_play"] == 2
+    # at table 1 N-S (A, C) took 4 after the correction: no odd trick; E-W (B, D) took 9: 3 odd tricks
+    scores = {p["name"]: p["score"] for p in data["leaderboard"]}
+    assert scores["A"] == 0 and scores["B"] == 3
