@@ -24,8 +24,6 @@ import json
 import os
 import random
 import re
-import selectors
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,59 +33,21 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from events_load import ROOT, Client, free_port, percentile  # noqa: E402
+from events_load import ROOT, Client, StreamReader, free_port, percentile  # noqa: E402
 
 ROW = re.compile(rb'data-table="(\d+)" data-hands="(\d+)"')
 
 
-class Streams(threading.Thread):
-    """Many leaderboards read by one thread; each notes when (table, hands) first shows."""
+class Streams(StreamReader):
+    """Each leaderboard notes when (table, hands) first shows in the round's table list."""
 
-    def __init__(self, port: int, path: str, count: int) -> None:
-        super().__init__(daemon=True)
-        self.selector = selectors.DefaultSelector()
-        self.seen: list[dict[tuple[int, int], float]] = [{} for _ in range(count)]
-        self.buffers = [b""] * count
-        self.connected = [False] * count
-        self.errors: list[str] = []
-        self.stop = False
-        for i in range(count):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
-            sock.setblocking(False)
-            self.selector.register(sock, selectors.EVENT_READ, i)
-
-    def all_connected(self, timeout: float) -> int:
-        deadline = time.time() + timeout
-        while time.time() < deadline and not all(self.connected):
-            time.sleep(0.05)
-        return sum(self.connected)
-
-    def run(self) -> None:
-        while not self.stop:
-            for key, _ in self.selector.select(timeout=0.2):
-                i = key.data
-                try:
-                    chunk = key.fileobj.recv(262144)  # type: ignore[union-attr]
-                except BlockingIOError:
-                    continue
-                except OSError as e:
-                    self.errors.append(f"stream {i}: {e}")
-                    self.selector.unregister(key.fileobj)
-                    continue
-                if not chunk:
-                    if not self.stop:
-                        self.errors.append(f"stream {i} closed by the server")
-                    self.selector.unregister(key.fileobj)
-                    continue
-                now = time.perf_counter()
-                buffer = self.buffers[i] + chunk
-                if b": connected" in buffer:
-                    self.connected[i] = True
-                for table, hands in ROW.findall(buffer):
-                    for h in range(1, int(hands) + 1):
-                        self.seen[i].setdefault((int(table), h), now)
-                self.buffers[i] = buffer[-80:]
+    def _read(self, i: int, buffer: bytes, now: float) -> None:
+        if b": connected" in buffer:
+            self.connected[i] = True
+        for table, hands in ROW.findall(buffer):
+            for h in range(1, int(hands) + 1):
+                self.seen[i].setdefault((int(table), h), now)
+        self.buffers[i] = buffer[-80:]
 
 
 def make_tournament(database: str, teams: int) -> tuple[str, list[tuple[int, str]]]:

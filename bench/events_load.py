@@ -90,17 +90,15 @@ class Client:
         return response.status, data
 
 
-class Streams(threading.Thread):
+class StreamReader(threading.Thread):
     """Many leaderboards read by one thread (selectors), so the client does not starve the server.
 
-    Each stream notes when each (hand, table) first shows as reported: a standings message carries
-    the hand in play and the tables still out (`data-hand`, `data-waiting`); a hand opens only once
-    the previous one is all in.
+    Each stream notes in `seen[i]` when each key (e.g. (hand, table)) first shows; `_read` is what
+    a benchmark looks for in a stream's bytes.
     """
 
-    def __init__(self, port: int, path: str, count: int, tables: int) -> None:
+    def __init__(self, port: int, path: str, count: int) -> None:
         super().__init__(daemon=True)
-        self.tables = tables
         self.selector = selectors.DefaultSelector()
         self.seen: list[dict[tuple[int, int], float]] = [{} for _ in range(count)]
         self.buffers = [b""] * count
@@ -137,6 +135,18 @@ class Streams(threading.Thread):
                     self.selector.unregister(key.fileobj)
                     continue
                 self._read(i, self.buffers[i] + chunk, time.perf_counter())
+
+    def _read(self, i: int, buffer: bytes, now: float) -> None:
+        raise NotImplementedError
+
+
+class Streams(StreamReader):
+    """A standings message carries the hand in play and the tables still out (`data-hand`,
+    `data-waiting`); a hand opens only once the previous one is all in."""
+
+    def __init__(self, port: int, path: str, count: int, tables: int) -> None:
+        self.tables = tables
+        super().__init__(port, path, count)
 
     def _read(self, i: int, buffer: bytes, now: float) -> None:
         if not self.connected[i] and b": connected" in buffer:

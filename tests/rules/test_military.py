@@ -218,10 +218,10 @@ def test_every_table_hosts_one_visiting_pair_for_every_size_and_hand() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(2, 64), st.integers(1, 40))
+@given(st.integers(2, 64), st.integers(1, 36))
 def test_a_team_visits_every_other_table_once_in_tables_minus_one_hands(tables: int, first: int) -> None:
     # "pairs meet new tables": N-1 consecutive hands take each team to every other table
-    setup = make_setup(tables, days=(first + tables,))  # long enough for the hands looked at
+    setup = make_setup(tables, days=(100,))  # the longest day: hands first .. first + 62 <= 98
     for team in (0, tables // 2, tables - 1):
         visited = set()
         for number in range(first, first + tables - 1):
