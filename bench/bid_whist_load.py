@@ -27,13 +27,12 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from events_load import ROOT, Client, StreamReader, free_port, percentile  # noqa: E402
+from events_load import ROOT, Baseline, Client, StreamReader, StreamsProcess, free_port, percentile  # noqa: E402
 
 ROW = re.compile(rb'data-table="(\d+)" data-hands="(\d+)"')
 
@@ -98,26 +97,11 @@ def main() -> int:
                 time.sleep(0.1)
         print(f"gunicorn (gevent, 1 worker) on port {port}; {args.teams} teams, {len(tables)} tables, "
               f"{args.streams} leaderboard streams")
-        streams = Streams(port, f"/b/{public}/events?only=board", args.streams)
-        streams.start()
-        connected = streams.all_connected(30)
+        streams = StreamsProcess(Streams, port, f"/b/{public}/events?only=board", args.streams)
+        connected = streams.connected
         phones = {table: (Client(port, f"/g/{scorer}"), scorer) for table, scorer in tables}
 
-        baseline: list[float] = []
-        done = threading.Event()
-
-        def probe() -> None:
-            client = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            while not done.is_set():
-                start = time.perf_counter()
-                client.request("GET", "/healthz")
-                response = client.getresponse()
-                response.read()
-                if response.status == 200:
-                    baseline.append(time.perf_counter() - start)
-                time.sleep(0.02)
-
-        prober = threading.Thread(target=probe, daemon=True)
+        prober = Baseline(port)
         prober.start()
         sent: dict[tuple[int, int], float] = {}
         latency: list[float] = []
@@ -145,6 +129,9 @@ def main() -> int:
             sent[(table, hand)] = timed(table, f"/g/{scorer}/entry", form)
 
         def sign(table: int) -> None:
+            # tables finish their round at different moments, as they finish their hands (a burst of
+            # all 128 signatures at once from 8 threads measured the client's queue, not the server)
+            time.sleep(rng.random() * args.hand_seconds)
             for side in ("0", "1"):
                 timed(table, f"/g/{phones[table][1]}/sign", {"side": side})
 
@@ -155,12 +142,12 @@ def main() -> int:
             list(pool.map(sign, [t for t, _ in tables]))
         elapsed = time.perf_counter() - started
         time.sleep(1.5)
-        done.set()
-        streams.stop = True
-        errors.extend(streams.errors)
+        prober.done.set()
+        seen_by_stream, stream_errors = streams.finish()
+        errors.extend(stream_errors + prober.errors)
         delays: list[float] = []
         missing = 0
-        for seen in streams.seen:
+        for seen in seen_by_stream:
             for key, at in sent.items():
                 arrived = seen.get(key)
                 if arrived is None:
@@ -172,11 +159,11 @@ def main() -> int:
         if connected < args.streams:
             errors.append(f"only {connected} of {args.streams} streams connected")
         ms = 1000.0
-        base50, base99 = percentile(baseline, 50) * ms, percentile(baseline, 99) * ms
+        base50, base99 = percentile(prober.samples, 50) * ms, percentile(prober.samples, 99) * ms
         e50, e99 = percentile(latency, 50) * ms, percentile(latency, 99) * ms
         s50, s99 = percentile(delays, 50) * ms, percentile(delays, 99) * ms
         print(f"ran {len(latency)} POSTs ({len(sent)} hands) in {elapsed:.1f} s; {len(delays)} arrivals measured")
-        print(f"baseline GET /healthz  p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(baseline)} requests)")
+        print(f"baseline GET /healthz  p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(prober.samples)} requests)")
         print(f"entry POST             p50 {e50:7.1f} ms  p99 {e99:7.1f} ms  "
               f"(x{e50 / base50:.1f} / x{e99 / base99:.1f} the baseline)")
         print(f"entry to screen        p50 {s50:7.1f} ms  p99 {s99:7.1f} ms")

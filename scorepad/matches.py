@@ -70,12 +70,13 @@ def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
     """Points and winner of a match from its game's sheet (rounds won first, then points).
 
     Kept per app by (game, last change): a board of 64 matches is drawn after every hand entered
-    anywhere, and replaying the 63 games that did not change is what made it slow. Every write to a
-    game moves its `updated_at` (corrections included), so a changed game is never served stale."""
+    anywhere, and loading and replaying the 63 games that did not change is what made it slow (a
+    cached outcome does not even load the game's hands). Every write to a game or its hands moves
+    its `updated_at` (entries, undo, corrections), so a changed game is never served stale."""
     if game is None:
         return Outcome((0, 0), 0, False, None)
-    cache: dict[tuple[int, object, int], Outcome] = current_app.extensions.setdefault("scorepad.outcomes", {})
-    key = (game.id, game.updated_at, len(game.hands))
+    cache: dict[tuple[int, object], Outcome] = current_app.extensions.setdefault("scorepad.outcomes", {})
+    key = (game.id, game.updated_at)
     found = cache.get(key)
     if found is not None and view is None:
         return found

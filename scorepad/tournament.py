@@ -20,7 +20,7 @@ from scorepad import matches, registration, services
 from scorepad.extensions import db
 
 from scorepad.formats import bid_whist_event as fmt
-from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable, Game
+from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable
 from scorepad.rules.base import RuleError, RuleErrors
 
 FORMAT = "bid_whist"
@@ -448,9 +448,10 @@ def view(event: Event) -> TournamentView:
     stage = stage_of(event)
     names = _names(event)
     entrants = teams(event)
-    # every match with its game and hands in three queries, not two per match
+    # every match with its game in two queries, not one per match; a game's hands are loaded only
+    # when its outcome is not cached (see matches.outcome)
     loaded = db.session.scalars(select(EventMatch).where(EventMatch.event_id == event.id)
-                                .options(selectinload(EventMatch.game).selectinload(Game.hands))).all()
+                                .options(selectinload(EventMatch.game))).all()
     views = {m.id: matches.view(m, names) for m in loaded}
     current_round = min(event.current_hand, rounds(event)) if stage != "registration" else 0
     round_results = [(v.match.number, r) for v in views.values()

@@ -106,6 +106,11 @@ class BoardRow:
     day_loans: tuple[int, ...] = ()
     loans: int = 0
 
+    @property
+    def loans_by_day(self) -> str:
+        """"3 + 2" when loans fall on more than one day (the total alone says it otherwise)."""
+        return " + ".join(str(n) for n in self.day_loans) if sum(1 for n in self.day_loans if n) > 1 else ""
+
 
 @dataclass(frozen=True)
 class Board:

@@ -79,10 +79,11 @@ def _trailing_push(app: Flask, event_id: int, name: str) -> None:
         with state.lock:
             state.scheduled.discard(name)
             state.last[name] = time.monotonic()
+        live.let_requests_run()  # the requests waiting now answer before the board is derived
         event = db.session.get(Event, event_id)
         if event is not None:
             folder, context = board_context(event)
-            live.broker().publish(name, "board", render_template(f"{folder}/_board.html", **context))
+            live.broker().publish(name, "board", render_template(f"{folder}/_board.html", **context), background=True)
         db.session.remove()
 
 

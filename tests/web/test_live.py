@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
+from scorepad import live
 from scorepad.live import QUEUE_SIZE, Broker, Message
 
 
 def test_message_wire_format_has_one_data_line_per_html_line() -> None:
-    assert Message("sheet", "<p>a</p>\n<p>b</p>").encode() == "event: sheet\ndata: <p>a</p>\ndata: <p>b</p>\n\n"
+    assert Message("sheet", "<p>a</p>\n<p>b</p>").encode() == b"event: sheet\ndata: <p>a</p>\ndata: <p>b</p>\n\n"
 
 
 def test_publish_reaches_only_the_channel_subscribers() -> None:
@@ -21,10 +24,10 @@ def test_stream_starts_with_a_comment_heartbeats_and_unsubscribes_on_close() -> 
     broker = Broker()
     sub = broker.subscribe("c")
     stream = sub.stream(heartbeat=0.01)
-    assert next(stream) == ": connected\n\n"
-    assert next(stream) == ": ping\n\n"
+    assert next(stream) == b": connected\n\n"
+    assert next(stream) == b": ping\n\n"
     broker.publish("c", "sheet", "hello")
-    assert next(stream) == "event: sheet\ndata: hello\n\n"
+    assert next(stream) == b"event: sheet\ndata: hello\n\n"
     stream.close()
     assert broker.count("c") == 0
 
@@ -45,3 +48,20 @@ def test_a_listener_for_some_names_gets_only_those() -> None:
     broker.publish("e", "board", "<table></table>")
     assert [board.queue.get_nowait().event for _ in range(board.queue.qsize())] == ["board"]
     assert [everything.queue.get_nowait().event for _ in range(everything.queue.qsize())] == ["changed", "board"]
+
+
+def test_a_background_push_wakes_listeners_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under gevent a push made off any request pauses between batches so requests can run."""
+    pauses: list[int] = []
+    broker = Broker()
+    subs = [broker.subscribe("board") for _ in range(2 * live.FAN_OUT_BATCH + 1)]
+    monkeypatch.setattr(live, "_gevent_idle", lambda: lambda: pauses.append(sum(not s.queue.empty() for s in subs)))
+    assert broker.publish("board", "board", "<p>x</p>", background=True) == len(subs)
+    assert pauses == [live.FAN_OUT_BATCH, 2 * live.FAN_OUT_BATCH]  # after each full batch
+    assert all(s.queue.get_nowait().data == "<p>x</p>" for s in subs)
+    broker.publish("board", "changed", "1")  # from a request: no pause, whatever the server
+    assert len(pauses) == 2
+
+
+def test_without_gevent_there_is_nothing_to_pause_for() -> None:
+    assert live._gevent_idle() is None  # the test process is not monkey-patched

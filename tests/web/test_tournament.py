@@ -218,3 +218,34 @@ def test_a_team_signs_from_its_own_link_and_early_signing_is_refused(client: Fla
     with app.app_context():
         game = games.by_scorer_token(scorer)
         assert game is not None and game.locked_at is not None  # both signed: the sheet is final
+
+
+def test_the_board_follows_an_undone_and_re_entered_hand(client: FlaskClient, app: Flask) -> None:
+    """Match outcomes are cached per game and last change: an undo and a different hand in its
+    place (same number of hands as before) must show the new points, never the cached ones."""
+    token = start_nine(client, app)
+    public = events_public(app, token)
+    with app.app_context():
+        event = event_row(app, token)
+        match = next(m for m in event.matches if m.home and m.away)
+        table, scorer = match.table, match.game.scorer_token
+
+    def row() -> str:
+        page = text(client.get(f"/b/{public}"))
+        found = re.search(rf"Table {table}: [^·]*", page)
+        assert found is not None, page
+        return found.group(0)
+
+    with app.app_context():
+        game = games.by_scorer_token(scorer)
+        assert game is not None
+        games.enter_hand(game, 1, hand(1, 0))
+    first = row()
+    with app.app_context():
+        game = games.by_scorer_token(scorer)
+        assert game is not None
+        games.undo(game)
+        games.enter_hand(game, 1, hand(1, 1))  # the other side wins it this time
+    again = row()
+    assert first != again
+    assert re.search(r" 4 – 0 ", first) and re.search(r" 0 – 4 ", again), (first, again)
