@@ -232,6 +232,39 @@ class Streams(StreamReader):
         self.buffers[i] = buffer[start:] if start >= 0 else buffer[-64:]
 
 
+def report(ran: str, latency: list[float], sent: dict[Any, float], seen_by_stream: list[dict[Any, float]],
+           baseline: list[float], errors: list[str], connected: int, streams: int) -> bool:
+    """Print the figures and the verdict against the targets; True when they are met."""
+    delays: list[float] = []
+    missing = 0
+    for seen in seen_by_stream:
+        for key, at in sent.items():
+            arrived = seen.get(key)
+            if arrived is None:
+                missing += 1
+            else:
+                delays.append(max(0.0, arrived - at))
+    if missing:
+        errors.append(f"{missing} (entry, stream) pairs never arrived")
+    if connected < streams:
+        errors.append(f"only {connected} of {streams} streams connected")
+    ms = 1000.0
+    base50, base99 = percentile(baseline, 50) * ms, percentile(baseline, 99) * ms
+    e50, e99 = percentile(latency, 50) * ms, percentile(latency, 99) * ms
+    s50, s99 = percentile(delays, 50) * ms, percentile(delays, 99) * ms
+    print(f"{ran}; {len(delays)} arrivals measured")
+    print(f"baseline GET /healthz  p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(baseline)} requests)")
+    print(f"entry POST             p50 {e50:7.1f} ms  p99 {e99:7.1f} ms  "
+          f"(x{e50 / base50:.1f} / x{e99 / base99:.1f} the baseline)")
+    print(f"entry to screen        p50 {s50:7.1f} ms  p99 {s99:7.1f} ms")
+    print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:10]))
+    verdict = not errors and e99 < 50 and s99 < 250
+    print("targets (0 errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms):", "met" if verdict else "NOT met")
+    if latency:
+        print(f"(statistics: mean entry {statistics.fmean(latency) * ms:.1f} ms)")
+    return verdict
+
+
 def make_event(database: str, tables: int, hands: int) -> tuple[str, str, list[str]]:
     """Create the event straight in the database; return (public id, director token, table tokens)."""
     code = f"""
@@ -316,34 +349,8 @@ def main() -> int:
         seen_by_stream, stream_errors = streams.finish()
         errors.extend(stream_errors + prober.errors)
 
-        delays: list[float] = []
-        missing = 0
-        for seen in seen_by_stream:
-            for key, at in sent.items():
-                arrived = seen.get(key)
-                if arrived is None:
-                    missing += 1
-                else:
-                    delays.append(max(0.0, arrived - at))
-        if missing:
-            errors.append(f"{missing} (entry, stream) pairs never arrived")
-        if connected < args.streams:
-            errors.append(f"only {connected} of {args.streams} streams connected")
-
-        ms = 1000.0
-        base50, base99 = percentile(prober.samples, 50) * ms, percentile(prober.samples, 99) * ms
-        e50, e99 = percentile(latency, 50) * ms, percentile(latency, 99) * ms
-        s50, s99 = percentile(delays, 50) * ms, percentile(delays, 99) * ms
-        print(f"ran {len(latency)} entries in {elapsed:.1f} s; {len(delays)} arrivals measured")
-        print(f"baseline GET /healthz  p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(prober.samples)} requests)")
-        print(f"entry POST             p50 {e50:7.1f} ms  p99 {e99:7.1f} ms  "
-              f"(x{e50 / base50:.1f} / x{e99 / base99:.1f} the baseline)")
-        print(f"entry to screen        p50 {s50:7.1f} ms  p99 {s99:7.1f} ms")
-        print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:10]))
-        verdict = not errors and e99 < 50 and s99 < 250
-        print("targets (0 errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms):",
-              "met" if verdict else "NOT met")
-        print("(statistics: mean entry", f"{statistics.fmean(latency) * ms:.1f} ms)" if latency else "")
+        verdict = report(f"ran {len(latency)} entries in {elapsed:.1f} s", latency, sent, seen_by_stream,
+                         prober.samples, errors, connected, args.streams)
         return 0 if verdict else 1
     finally:
         server.terminate()
