@@ -19,7 +19,6 @@ Targets (as issue 4's): zero errors, entry p99 < 50 ms, entry-to-screen p99 < 25
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
@@ -32,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from events_load import ROOT, Baseline, Client, StreamReader, StreamsProcess, free_port, report  # noqa: E402
+from events_load import Baseline, Client, StreamReader, StreamsProcess, report, serve  # noqa: E402
 
 ROW = re.compile(rb'data-table="(\d+)" data-hands="(\d+)"')
 
@@ -83,18 +82,8 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
     database = f"sqlite:///{folder / 'bench.db'}"
     public, tables = make_tournament(database, args.teams)
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "2000",
-         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "scorepad:create_app()"], cwd=ROOT, env=env)
+    server, port = serve(database)
     try:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-                break
-            except OSError:
-                time.sleep(0.1)
         print(f"gunicorn (gevent, 1 worker) on port {port}; {args.teams} teams, {len(tables)} tables, "
               f"{args.streams} leaderboard streams")
         streams = StreamsProcess(Streams, port, f"/b/{public}/events?only=board", args.streams)

@@ -232,6 +232,23 @@ class Streams(StreamReader):
         self.buffers[i] = buffer[start:] if start >= 0 else buffer[-64:]
 
 
+def serve(database: str) -> tuple[subprocess.Popen[bytes], int]:
+    """The app as it runs for real: gunicorn, one gevent worker, on a free port; ready when it answers."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "2000",
+         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "scorepad:create_app()"],
+        cwd=ROOT, env=env)
+    for _ in range(100):
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+            break
+        except OSError:
+            time.sleep(0.1)
+    return server, port
+
+
 def report(ran: str, latency: list[float], sent: dict[Any, float], seen_by_stream: list[dict[Any, float]],
            baseline: list[float], errors: list[str], connected: int, streams: int) -> bool:
     """Print the figures and the verdict against the targets; True when they are met."""
@@ -298,19 +315,8 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
     database = f"sqlite:///{folder / 'bench.db'}"
     public, director_token, tokens = make_event(database, args.tables, args.hands)
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0"}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "2000",
-         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "scorepad:create_app()"],
-        cwd=ROOT, env=env)
+    server, port = serve(database)
     try:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-                break
-            except OSError:
-                time.sleep(0.1)
         print(f"gunicorn (gevent, 1 worker) on port {port}; {args.tables} tables, {args.hands} hands, "
               f"{args.streams} leaderboard streams")
         streams = StreamsProcess(Streams, port, f"/b/{public}/events?only=board", args.streams, args.tables)
