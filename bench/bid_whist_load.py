@@ -53,7 +53,9 @@ def make_tournament(database: str, teams: int) -> tuple[str, list[tuple[int, str
     code = f"""
 import json
 from flask_migrate import upgrade
-from scorepad import create_app, registration, tournament
+from scorepad import create_app
+from scorepad.events.bid_whist import registration
+from scorepad.events.bid_whist import tournament
 app = create_app()
 with app.app_context():
     upgrade(directory=app.extensions["migrate"].directory)

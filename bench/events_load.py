@@ -287,7 +287,8 @@ def make_event(database: str, tables: int, hands: int) -> tuple[str, str, list[s
     code = f"""
 import json
 from flask_migrate import upgrade
-from scorepad import create_app, events
+from scorepad import create_app
+from scorepad.events import military as events
 app = create_app()
 with app.app_context():
     upgrade(directory=app.extensions["migrate"].directory)

@@ -26,7 +26,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build an app; `config` overrides the environment (tests pass an in-memory database)."""
     from flask import Flask
 
-    from scorepad import cli, config as settings, live, views
+    from scorepad import commands, config as settings, live, views
     from scorepad.extensions import csrf, db, htmx, migrate
 
     app = Flask(
@@ -45,7 +45,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     live.init_app(app)
     views.register(app)
-    cli.register(app)
+    commands.register(app)
     if not app.testing:
         _freeze_startup_objects()
     return app

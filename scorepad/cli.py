@@ -1,115 +1,25 @@
-"""Command line: `scorepad score FILE.json`, `scorepad run`, and the database commands.
-
-The same `score` command is registered on the Flask CLI, so `flask --app scorepad score` works too.
-"""
+"""The `scorepad` command: `scorepad score FILE.json`, `scorepad run`, and the database commands
+(defined in `commands.py`, where `flask --app scorepad ...` finds them too)."""
 
 from __future__ import annotations
-
-import json
-import sys
-from pathlib import Path
-from typing import NoReturn
 
 import click
 from flask import Flask
 from flask.cli import FlaskGroup, with_appcontext
 
-from scorepad import sheets
-from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.rules.record import parse_record, score_record
-
-EXIT_INVALID = 2
-
-
-def _one_line(text: str) -> str:
-    """Escape what a terminal would not print as text (newlines, escapes): one problem, one line."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-def _fail(lines: list[str]) -> NoReturn:
-    for line in lines:
-        click.echo(_one_line(line), err=True)
-    sys.exit(EXIT_INVALID)
-
-
-def _load(file: Path) -> object:
-    """The file's JSON; every way it can fail exits 2 with one line (never a traceback)."""
-    try:
-        return json.loads(file.read_text(encoding="utf-8"))
-    except OSError as e:
-        _fail([f"{file}: cannot read the file ({e.strerror or e})"])
-    except UnicodeDecodeError:
-        _fail([f"{file}: not a UTF-8 text file"])
-    except json.JSONDecodeError as e:
-        _fail([f"{file}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"])
-    except RecursionError:
-        _fail([f"{file}: not a usable game record (lists or objects nested too deeply)"])
-    except ValueError:  # int() past the digit limit; JSONDecodeError is caught above
-        _fail([f"{file}: not a usable game record (a number longer than {sys.get_int_max_str_digits()} "
-               f"digits)"])
-
-
-@click.command("score")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the sheet as JSON instead of a table.")
-def score_command(file: Path, as_json: bool) -> None:
-    """Validate a game record and print its score sheet (exit status 2 if it is invalid)."""
-    data = _load(file)
-    try:
-        sheet = score_record(data)
-        title = parse_record(data).title
-    except RuleErrors as e:
-        _fail([f"{file}: {err}" for err in e.errors])
-    except RuleError as e:
-        _fail([f"{file}: {e}"])
-    click.echo(sheets.to_json(sheet) if as_json else sheets.to_text(sheet, title), nl=not as_json)
-    if as_json:
-        click.echo()
+from scorepad import create_app
+from scorepad.commands import COMMANDS
 
 
 def _create_app() -> Flask:
-    from scorepad import create_app
-
     return create_app()
-
-
-@click.command("init-db")
-@with_appcontext
-def init_db_command() -> None:
-    """Apply the database migrations (creates the database when it does not exist)."""
-    from flask import current_app
-    from flask_migrate import upgrade
-
-    upgrade(directory=current_app.extensions["migrate"].directory)
-    click.echo("Database is up to date.")
-
-
-@click.command("load-demo")
-@with_appcontext
-def load_demo_command() -> None:
-    """Store the example games as demo games (once)."""
-    from scorepad import services
-
-    from scorepad import events
-
-    count = services.load_demo_games()
-    click.echo(f"Loaded {count} demo games." if count else "Demo games already loaded.")
-    event = events.load_demo_event()
-    click.echo(f"Loaded the demo event: director's link /d/{event.director_token}" if event
-               else "Demo event already loaded.")
-
-
-def register(app: Flask) -> None:
-    """Add the commands to `flask --app scorepad ...`."""
-    for command in (score_command, init_db_command, load_demo_command):
-        app.cli.add_command(command)
 
 
 main = FlaskGroup(
     create_app=_create_app, add_default_commands=False, add_version_option=False,
     help="Scorepad: keep score for whist games.",
 )
-for _command in (score_command, init_db_command, load_demo_command):
+for _command in COMMANDS:
     main.add_command(_command)
 
 
@@ -125,7 +35,9 @@ def run_command(host: str | None, port: int | None) -> None:
 
     from sqlalchemy import select
 
-    from scorepad import events, network, services
+    from scorepad import network
+    from scorepad.events import military as events
+    from scorepad.games import records
     from scorepad.extensions import db
     from scorepad.models import Event
 
@@ -133,7 +45,7 @@ def run_command(host: str | None, port: int | None) -> None:
     upgrade(directory=app.extensions["migrate"].directory)
     demo = None
     if app.config["SCOREPAD_DEMO"]:
-        services.load_demo_games()
+        records.load_demo_games()
         events.load_demo_event()
         demo = db.session.scalars(select(Event).where(Event.is_demo.is_(True))).first()
     host = host or app.config["SCOREPAD_HOST"]

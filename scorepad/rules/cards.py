@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum
 
-from scorepad.rules.base import RuleError, quoted
+from scorepad.rules.errors import RuleError, quoted
 
 
 class Trump(str, Enum):

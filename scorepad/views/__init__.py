@@ -8,7 +8,8 @@ from flask import Flask, Response, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from scorepad import network, sheets
+from scorepad import network
+from scorepad.games import sheets
 from scorepad.rules.base import RuleError, RuleErrors
 
 _TITLES = {
@@ -44,8 +45,8 @@ def share_url(path: str) -> str:
 def register(app: Flask) -> None:
     """Attach every blueprint, template helpers, error pages and shared response headers."""
     from scorepad.formats.military import trump_words
-    from scorepad.presenters import TEMPLATE_GLOBALS
-    from scorepad.views import board, club, director, drive, games, home, pwa, tables, tournament
+    from scorepad.games.presenters import TEMPLATE_GLOBALS
+    from scorepad.views import bid_whist as tournament, board, club, director, drive, games, home, pwa, tables
 
     for module in (home, games, pwa, director, tables, board, tournament, club, drive):
         app.register_blueprint(module.bp)

@@ -11,7 +11,8 @@ import time
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 
-from scorepad import events, live
+from scorepad import live
+from scorepad.events import military as events
 from scorepad.extensions import db, htmx
 from scorepad.models import Event
 
@@ -90,13 +91,13 @@ def _trailing_push(app: Flask, event_id: int, name: str) -> None:
 def board_context(event: Event) -> tuple[str, dict[str, object]]:
     """The template folder and context of an event's boards: Military Whist's, or a tournament's."""
     if event.format == "club":
-        from scorepad import club
+        from scorepad.events import club
         return "club", {"cv": club.view(event)}
     if event.format == "whist_drive":
-        from scorepad import drive_event
+        from scorepad.events import drive as drive_event
         return "drive", {"dv": drive_event.view(event)}
     if event.format == "bid_whist":
-        from scorepad import tournament
+        from scorepad.events.bid_whist import tournament
         return "tournament", {"tv": tournament.view(event)}
     return "board", {"ev": events.view(event)}
 

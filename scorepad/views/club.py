@@ -13,8 +13,10 @@ from flask import Blueprint, abort, flash, get_flashed_messages, redirect, rende
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad import club, events, setup_form
-from scorepad.entry import HOME_VARIANTS
+from scorepad.events import club
+from scorepad.events import military as events
+from scorepad.games import setup_form
+from scorepad.games.entry import HOME_VARIANTS
 from scorepad.extensions import htmx
 from scorepad.form_input import whole_number
 from scorepad.models import Event, EventTable

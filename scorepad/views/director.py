@@ -27,7 +27,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad import events
+from scorepad.events import military as events
 from scorepad.extensions import htmx
 from scorepad.form_input import whole_number
 from scorepad.formats.military import PRESETS
@@ -401,7 +401,7 @@ def qr_sheet(event: Event) -> str:
     """A printable sheet with one card per table: its team and the QR code of its own score page."""
     cards = [(t, share_url(url_for("tables.table", token=t.token))) for t in event.tables]
     if event.format != "military":
-        from scorepad import tournament
+        from scorepad.events.bid_whist import tournament
         teams = [(e, share_url(url_for("tournament.team", token=e.token))) for e in tournament.teams(event)]
         return render_template("tournament/qr.html", event=event, cards=cards, teams=teams)
     return render_template("director/qr.html", ev=events.view(event), cards=cards)

@@ -10,7 +10,8 @@ from typing import Any
 from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad import drive_event, events
+from scorepad.events import drive as drive_event
+from scorepad.events import military as events
 from scorepad.extensions import htmx
 from scorepad.models import Event, EventTable
 from scorepad.rules.base import RuleErrors

@@ -11,8 +11,11 @@ from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_m
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad import games, live, setup_form, sheets
-from scorepad.entry import HOME_VARIANTS, Complete, adapter_for
+from scorepad import live
+from scorepad.games import service as games
+from scorepad.games import setup_form
+from scorepad.games import sheets
+from scorepad.games.entry import HOME_VARIANTS, Complete, adapter_for
 from scorepad.extensions import db, htmx
 from scorepad.models import Game
 from scorepad.rules import get_variant

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, session
 
-from scorepad import events, games, services
+from scorepad.events import military as events
+from scorepad.games import service as games
+from scorepad.games import records
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
 from scorepad.rules.base import describe_options, resolve_options
 
@@ -32,7 +34,7 @@ def variant(key: str) -> str:
     except RuleError:
         abort(404)
     defaults = describe_options(rules.option_specs, resolve_options(rules.option_specs, {}))
-    demo = services.demo_game(key)
+    demo = records.demo_game(key)
     sample = games.view(demo) if demo else None
     return render_template("home/variant.html", variant=rules, defaults=defaults, sample=sample)
 

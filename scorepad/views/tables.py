@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad import events
+from scorepad.events import military as events
 from scorepad.extensions import htmx
 from scorepad.form_input import whole_number
 from scorepad.models import EventTable

@@ -7,7 +7,7 @@ import re
 from flask import Flask
 from playwright.sync_api import Browser, expect
 
-from scorepad import games
+from scorepad.games import service as games
 from tests.browser.conftest import PHONE
 
 

@@ -37,7 +37,7 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
-from scorepad import events
+from scorepad.events import military as events
 from tests.browser.conftest import PHONE, PROJECTOR
 
 TEAMS = ("Aces", "Kings", "Queens", "Jacks")

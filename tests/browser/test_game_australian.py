@@ -33,7 +33,7 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
-from scorepad import games
+from scorepad.games import service as games
 from tests.browser.conftest import NARROW_PHONE, PHONE
 
 PLAYERS = ("Ivy", "Jon", "Kim", "Leo")  # seat order, clockwise

@@ -9,14 +9,14 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, expect
 
-from scorepad import services
+from scorepad.games import records
 from tests.browser.conftest import NARROW_PHONE
 
 
 def test_home_and_variant_page_fit_a_320px_phone(app: Flask, live_server: str, browser: Browser,
                                                   screenshot_dir: Path, no_axe_violations: Callable[[Any], None]) -> None:
     with app.app_context():
-        services.load_demo_games()
+        records.load_demo_games()
     context = browser.new_context(**NARROW_PHONE)
     page = context.new_page()
     page.goto(live_server + "/")

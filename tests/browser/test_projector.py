@@ -9,7 +9,8 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, expect
 
-from scorepad import events, live
+from scorepad import live
+from scorepad.events import military as events
 from tests.browser.conftest import PROJECTOR
 
 

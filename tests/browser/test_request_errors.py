@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from playwright.sync_api import Browser, expect
 
-from scorepad import games
+from scorepad.games import service as games
 from scorepad.extensions import db
 from tests.browser.conftest import PHONE
 

@@ -12,7 +12,9 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad import club, games, live
+from scorepad import live
+from scorepad.events import club
+from scorepad.games import service as games
 from scorepad.extensions import db
 from scorepad.formats.club_night import TableStandings, ranking
 from scorepad.models import Event, EventTable, Game

@@ -23,7 +23,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad import events, live
+from scorepad import live
+from scorepad.events import military as events
 from scorepad.extensions import db
 from scorepad.formats.military import Board
 from scorepad.models import Event

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad import events
+from scorepad.events import military as events
 from tests.web.test_events import advance, create, enter, errors_in, play, snapshot, table_tokens
 
 

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad import events
+from scorepad.events import military as events
 from scorepad.extensions import db
 from scorepad.models import AuditEntry
 from tests.web.test_events import (

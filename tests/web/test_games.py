@@ -12,7 +12,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad import games, live
+from scorepad import live
+from scorepad.games import service as games
 from scorepad.extensions import db
 from scorepad.models import Game
 from scorepad.rules.base import RuleError, RuleErrors

@@ -6,7 +6,7 @@ from flask import Flask
 from markupsafe import escape
 from flask.testing import FlaskClient
 
-from scorepad import services
+from scorepad.games import records
 from scorepad.rules import all_variants
 
 NAMES = ["Whist", "Military Whist", "Bid Whist", "Nomination Whist", "Australian Whist"]
@@ -40,8 +40,8 @@ def test_unknown_variant_is_a_404_page_not_a_crash(client: FlaskClient) -> None:
 
 def test_variant_page_renders_a_demo_sheet_from_the_database(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
-        assert services.load_demo_games() > 0
-        assert services.load_demo_games() == 0  # loading twice adds nothing
+        assert records.load_demo_games() > 0
+        assert records.load_demo_games() == 0  # loading twice adds nothing
     for variant in all_variants():
         page = client.get(f"/variants/{variant.key}").get_data(as_text=True)
         assert "Final totals" in page, variant.key

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad import games
+from scorepad.games import service as games
 from scorepad.extensions import db
 from scorepad.models import Event, EventMatch
 from tests.web.test_events import HX, text

@@ -14,7 +14,10 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad import games, matches, registration, tournament
+from scorepad.games import service as games
+from scorepad.events.bid_whist import matches
+from scorepad.events.bid_whist import registration
+from scorepad.events.bid_whist import tournament
 from scorepad.extensions import db
 from scorepad.formats import bid_whist_event as fmt
 from scorepad.models import AuditEntry, Event, EventDecision

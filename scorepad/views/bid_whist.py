@@ -12,7 +12,8 @@ from flask import Blueprint, abort, flash, get_flashed_messages, redirect, rende
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad import registration, tournament
+from scorepad.events.bid_whist import registration
+from scorepad.events.bid_whist import tournament
 from scorepad.extensions import htmx
 from scorepad.form_input import whole_number
 from scorepad.models import Event
@@ -214,7 +215,8 @@ def table_page(table: Any) -> str | BaseResponse:
 
 
 def _game_match(token: str) -> tuple[Any, Any]:
-    from scorepad import games, matches
+    from scorepad.games import service as games
+    from scorepad.events.bid_whist import matches
 
     game = games.by_scorer_token(token)
     match = matches.by_game(game) if game is not None else None
@@ -234,7 +236,7 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
                game_view: Any = None) -> str:
     """The bar needs this match only: a preliminary round's bar does not derive the whole event (it
     is drawn on every hand entered at every table); a bracket match's title needs the bracket."""
-    from scorepad import matches
+    from scorepad.events.bid_whist import matches
 
     event = match.event
     title = (f"Round {match.number} of {tournament.rounds(event)}" if match.stage == "round"
@@ -250,7 +252,7 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
 @bp.post("/g/<token>/sign")
 def sign(token: str) -> str | tuple[str, int]:
     """One team confirms the sheet (both must); or, with a reason, disputes it."""
-    from scorepad import matches
+    from scorepad.events.bid_whist import matches
     from scorepad.views.board import publish
 
     game, match = _game_match(token)
@@ -307,7 +309,7 @@ def team_sign(token: str) -> BaseResponse | tuple[str, int]:
 
 def event_bar(game: Any, game_view: Any = None) -> Markup:
     """The event bar of a game played at an event (a template global of the game pages)."""
-    from scorepad import matches
+    from scorepad.events.bid_whist import matches
 
     match = matches.by_game(game)
     return Markup(render_bar(game, match, game_view=game_view)) if match is not None else Markup("")

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
-from scorepad import games, services
-from scorepad.entry import HOME_VARIANTS
+from scorepad.games import service as games
+from scorepad.games import records
+from scorepad.games.entry import HOME_VARIANTS
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
 from scorepad.formats.club_night import Row, TableStandings, progress, ranked_totals, ranking
@@ -129,9 +130,9 @@ def export(event: Event) -> dict[str, object]:
         "format": FORMAT,
         "name": event.name,
         "variant": variant_of(event),
-        "tables": [{"number": t.number, "progress": words, "game": services.record_of(g) if g is not None else None}
+        "tables": [{"number": t.number, "progress": words, "game": records.record_of(g) if g is not None else None}
                    for t, g, words in cv.tables],
-        "set_aside": [services.record_of(g) for g in every if g.id not in at_tables],
+        "set_aside": [records.record_of(g) for g in every if g.id not in at_tables],
         "ranking": [{"rank": r.rank, "tied": r.tied, "name": r.name, "table": r.table, "total": r.total,
                      "detail": r.detail, "progress": r.progress} for r in cv.rows],
         "decisions": [{"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}

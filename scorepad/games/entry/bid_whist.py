@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from scorepad.entry import Complete, Pending, form_int
+from scorepad.games.entry.base import Complete, Pending, form_int
 from scorepad.rules.base import RawHand, RuleError, RuleErrors
 from scorepad.rules.bid_whist import SEATS, Call, Kind, auction_winner, legal_calls, seat_names
 from scorepad.rules.cards import SUITS
 
 if TYPE_CHECKING:
-    from scorepad.games import GameView
+    from scorepad.games.service import GameView
 
 BOOKS = 13
 RULINGS = ("upheld", "overruled")  # the renege ruling chips; "none" records no renege

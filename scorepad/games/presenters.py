@@ -12,12 +12,12 @@ import qrcode
 from markupsafe import Markup, escape
 from qrcode.image.svg import SvgPathImage
 
-from scorepad.entry import adapter_for
+from scorepad.games.entry import adapter_for
 from scorepad.rules.base import OptionValue, ScoreSheet, Setup, Variant
 from scorepad.rules.cards import Trump
 
 if TYPE_CHECKING:
-    from scorepad.games import GameView
+    from scorepad.games.service import GameView
 
 # Colour-blind-safe palette (Okabe-Ito), readable on light and dark backgrounds.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7F7F7F")

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from scorepad.entry import Complete, Pending, form_int, form_ints
+from scorepad.games.entry.base import Complete, Pending, form_int, form_ints
 from scorepad.rules.base import RawHand, RoundKind, RuleError, RuleErrors
 from scorepad.rules.cards import Trump
 
 if TYPE_CHECKING:
-    from scorepad.games import GameView
+    from scorepad.games.service import GameView
 
 TRUMP_CHOICES = (Trump.HEARTS, Trump.DIAMONDS, Trump.CLUBS, Trump.SPADES, Trump.NO_TRUMPS)
 

@@ -16,7 +16,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorepad import matches, registration, services
+from scorepad.events.bid_whist import matches
+from scorepad.events.bid_whist import registration
+from scorepad.games import records
 from scorepad.extensions import db
 
 from scorepad.formats import bid_whist_event as fmt
@@ -764,7 +766,7 @@ def export(event: Event) -> dict[str, object]:
                     "walkover": {"winner": walk[0], "reason": walk[1]} if walk else None,
                     "signed_home_at": _iso(m.signed_home_at), "signed_away_at": _iso(m.signed_away_at),
                     "closed_by": m.closed_by, "dispute": m.dispute or None,
-                    "game": services.record_of(m.game) if m.game is not None else None})
+                    "game": records.record_of(m.game) if m.game is not None else None})
         out_matches.append(row)
     standings = tv.public_standings if tv.hide_standings else tv.standings
     return {

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from scorepad.entry import Complete, Pending, form_int
+from scorepad.games.entry.base import Complete, Pending, form_int
 from scorepad.rules.base import RawHand, RoundSpec, RuleError, RuleErrors
 from scorepad.rules.cards import SUITS
 
 if TYPE_CHECKING:
-    from scorepad.games import GameView
+    from scorepad.games.service import GameView
 
 TRICKS = 13
 

@@ -1,10 +1,5 @@
-"""Entry adapters: turn the taps on a hand's form into the raw entry the rules engine reads.
-
-Each variant's screen differs (bids then tricks, tricks per side, an auction then books), so each
-has an adapter with its template; the games views stay variant-blind and ask `adapter_for(key)`.
-An adapter only reshapes form fields into the record format: every rule is checked by the rules
-engine when the service stores the result.
-"""
+"""What every entry adapter speaks: the steps it returns (`Pending`, `Complete`), the `Adapter`
+protocol, and reading whole numbers from a hand's form with messages that name the field."""
 
 from __future__ import annotations
 
@@ -15,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 from scorepad.rules.base import RawHand, RuleError, RuleErrors
 
 if TYPE_CHECKING:
-    from scorepad.games import GameView
+    from scorepad.games.service import GameView
 
 
 @dataclass(frozen=True)
@@ -78,19 +73,3 @@ def form_ints(form: Mapping[str, str], prefix: str, names: tuple[str, ...], what
     if errors:
         raise RuleErrors(errors)
     return values
-
-
-def adapter_for(variant: str) -> Adapter:
-    """The adapter of a variant that can be played as a home game; KeyError otherwise."""
-    from scorepad.entry import bid_whist, bids_tricks, whist
-
-    adapters: dict[str, Adapter] = {
-        "nomination": bids_tricks.BidsAndTricks(player_range=(3, 7)),
-        "australian": bids_tricks.BidsAndTricks(player_range=(2, 7)),
-        "whist": whist.ADAPTER,
-        "bid_whist": bid_whist.ADAPTER,
-    }
-    return adapters[variant]
-
-
-HOME_VARIANTS = ("whist", "bid_whist", "nomination", "australian")

@@ -14,7 +14,7 @@ from scorepad.extensions import db
 from scorepad.models import Game, Hand
 from scorepad.rules.record import Record, parse_record, score_record, to_json
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # scorepad/
 # Inside an installed wheel the examples ship as scorepad/examples; in a checkout they are docs/examples.
 EXAMPLES_DIR = _PACKAGE / "examples" if (_PACKAGE / "examples").is_dir() else _PACKAGE.parent / "docs" / "examples"
 

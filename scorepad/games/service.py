@@ -19,7 +19,7 @@ from scorepad.models import Game, Hand, new_short_code, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import GameState, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
 from scorepad.rules.record import parse_record
-from scorepad.services import record_of
+from scorepad.games.records import record_of
 
 
 class AlreadyRecorded(Exception):

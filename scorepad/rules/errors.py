@@ -1,0 +1,66 @@
+"""Rule errors: a field and a message a player understands (the vocabulary every rules module
+speaks, kept apart from `base` so that `cards` can use it without importing the whole contract)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class RuleError(ValueError):
+    """One broken rule: the field it concerns and a message a player understands.
+
+    `field` is a dotted path inside the hand or record (``bids.2``, ``tricks``, ``options.target``);
+    `hand` is the 1-based hand number when the error belongs to one hand.
+    """
+
+    def __init__(self, field: str, message: str, hand: int | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.hand = hand
+
+    def at_hand(self, hand: int) -> RuleError:
+        """Return this error located at `hand` (used when checking a whole record)."""
+        return RuleError(self.field, self.message, hand)
+
+    def __str__(self) -> str:
+        where = f"hand {self.hand}, " if self.hand is not None else ""
+        return f"{where}{self.field}: {self.message}"
+
+
+class RuleErrors(ValueError):
+    """Several rule errors found together, so a record is reported in one go."""
+
+    def __init__(self, errors: Sequence[RuleError]) -> None:
+        self.errors = tuple(errors)
+        super().__init__("; ".join(str(e) for e in self.errors))
+
+
+class ErrorCollector:
+    """Gather `RuleError`s from several checks, then raise them all at once."""
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+
+    def add(self, error: RuleError | RuleErrors) -> None:
+        if isinstance(error, RuleErrors):
+            self.errors.extend(error.errors)
+        else:
+            self.errors.append(error)
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise RuleErrors(self.errors)
+
+
+QUOTE_MAX = 60
+
+
+def quoted(raw: object) -> str:
+    """A value from a record, quoted for a message: repr keeps it on one line, and it is cut when
+    long, so a key such as "tri\\ncks" cannot split one problem over several lines."""
+    try:
+        text = repr(raw)
+    except (ValueError, RecursionError):  # an int past the digit limit, a deeply nested list
+        text = "a value too large to show"
+    return text if len(text) <= QUOTE_MAX else f"{text[:QUOTE_MAX - 3]}..."
