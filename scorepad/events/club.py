@@ -17,14 +17,15 @@ from werkzeug.security import generate_password_hash
 from scorepad.games import service as games
 from scorepad.games import records
 from scorepad.games.entry import HOME_VARIANTS
+from scorepad.events.core import TablePage
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
 from scorepad.formats.club_night import Row, TableStandings, progress, ranked_totals, ranking
-from scorepad.models import AuditEntry, Event, EventTable, Game, utcnow
+from scorepad.models import AuditEntry, Event, EventEntrant, EventTable, Game, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
 
-FORMAT = "club"
+KEY = "club"
 
 
 def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
@@ -44,7 +45,7 @@ def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
         errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=FORMAT, options={"variant": variant}, current_hand=1, started_at=utcnow(),
+    event = Event(name=name, format=KEY, options={"variant": variant}, current_hand=1, started_at=utcnow(),
                   director_pin=generate_password_hash(pin) if pin else None)
     event.tables = [EventTable(number=n, team="") for n in range(1, tables + 1)]
     db.session.add(event)
@@ -127,7 +128,7 @@ def export(event: Event) -> dict[str, object]:
     every = db.session.scalars(select(Game).where(Game.event_id == event.id).order_by(Game.id)).all()
     return {
         "scorepad_event": 1,
-        "format": FORMAT,
+        "format": KEY,
         "name": event.name,
         "variant": variant_of(event),
         "tables": [{"number": t.number, "progress": words, "game": records.record_of(g) if g is not None else None}
@@ -138,3 +139,34 @@ def export(event: Event) -> dict[str, object]:
         "decisions": [{"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
                       for d in event.decisions],
     }
+
+
+def table_game(table: EventTable) -> Game | None:
+    """The game the table is playing (None before it set one up, or after the director freed it)."""
+    return db.session.get(Game, table.game_id) if table.game_id is not None else None
+
+
+class _Club:
+    """Club nights behind the registry (see `events.registry`)."""
+
+    key, title, pages = KEY, "Club night", "club"
+
+    def room(self, event: Event) -> dict[str, object]:
+        return {"cv": view(event)}
+
+    def board(self, event: Event) -> dict[str, object]:
+        return {"cv": view(event)}
+
+    def table(self, table: EventTable) -> TablePage:
+        """The table's game's scoring page, or the set-up of a new one."""
+        game = table_game(table)
+        return TablePage(game=game, set_up=game is None)
+
+    def teams(self, event: Event) -> list[EventEntrant]:
+        return []
+
+    def export(self, event: Event) -> dict[str, object]:
+        return export(event)
+
+
+FORMAT = _Club()

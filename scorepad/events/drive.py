@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import generate_password_hash
 
+from scorepad.events.core import TablePage
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
 from scorepad.formats import drive as fmt
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
 
-FORMAT = "whist_drive"
+KEY = "whist_drive"
 
 
 class Conflict(Exception):
@@ -52,7 +53,7 @@ def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 
         errors.extend(e.errors)
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=FORMAT, started_at=utcnow(), current_hand=1,
+    event = Event(name=name, format=KEY, started_at=utcnow(), current_hand=1,
                   options={"deals": deals, "per_change": per_change, "scoring": scoring, "nt_fifth": nt_fifth,
                            "movement": movement, "top": top},
                   director_pin=generate_password_hash(pin) if pin else None)
@@ -194,7 +195,7 @@ def export(event: Event) -> dict[str, object]:
     dv = view(event)
     return {
         "scorepad_event": 1,
-        "format": FORMAT,
+        "format": KEY,
         "name": event.name,
         "options": dict(event.options),
         "players": [{"number": e.number, "name": e.name} for e in event.entrants],
@@ -211,3 +212,27 @@ def export(event: Event) -> dict[str, object]:
                         for p in dv.board],
         "prizes": [{"prize": prize, "players": [p.number for p in places]} for prize, places in dv.prizes],
     }
+
+
+class _Drive:
+    """Whist drives behind the registry (see `events.registry`)."""
+
+    key, title, pages = KEY, "Whist drive", "drive"
+
+    def room(self, event: Event) -> dict[str, object]:
+        return {"dv": view(event)}
+
+    def board(self, event: Event) -> dict[str, object]:
+        return {"dv": view(event)}
+
+    def table(self, table: EventTable) -> TablePage:
+        return TablePage({"dv": view(table.event)})
+
+    def teams(self, event: Event) -> list[EventEntrant]:
+        return []
+
+    def export(self, event: Event) -> dict[str, object]:
+        return export(event)
+
+
+FORMAT = _Drive()

@@ -1,4 +1,4 @@
-"""Events (Military Whist): every write goes through here, every total is derived by the rules.
+"""Military Whist events: every write goes through here, every total is derived by the rules.
 
 The rows hold what tables reported and what the director did (results, loans, moves, playoff
 hands, days closed); `raw_hands` turns them into the rules' hand entries, so a correction to any
@@ -8,30 +8,27 @@ with the change applied before anything is committed, so the flag ledger can nev
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from werkzeug.security import check_password_hash, generate_password_hash
+from werkzeug.security import generate_password_hash
 
+from scorepad.events import core
 from scorepad.extensions import db
 from scorepad.formats import military as fmt
 from scorepad.models import (
-    AuditEntry,
     DayClose,
     Event,
     EventHand,
     EventLoan,
     EventPlayoff,
     EventResult,
+    EventEntrant,
     EventTable,
-    new_token,
     utcnow,
 )
 from scorepad.rules import military
@@ -40,21 +37,11 @@ from scorepad.rules.military import MilitaryRound
 from scorepad.form_input import valid_pin, whole_number
 from scorepad.rules.record import NAME_MAX, parse_record
 
+KEY = "military"
 REVOKES = ("visitors", "home")
 MAX_NAME = NAME_MAX  # the game record's limit: every name must survive the export
-MAX_EVENT_NAME = 120
+MAX_EVENT_NAME = core.MAX_EVENT_NAME
 MAX_LOSS = military.flags_for(military.CARDS)  # the most flags a table can lose in one hand
-PIN_TRIES, PIN_WINDOW = 10, timedelta(minutes=10)
-WRONG_PIN = "wrong PIN"
-
-
-class Conflict(Exception):
-    """The action clashes with what is already recorded (a second entry, a hand already closed)."""
-
-    def __init__(self, message: str, result: EventResult | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.result = result
 
 
 # --------------------------------------------------------------------------- reading an event
@@ -255,10 +242,10 @@ class EventView:
         opened = _hand_row(self.event, self.event.current_hand)
         if self.spec is None or opened is None:
             return ()
-        reported = {t - 1: _aware(at) for t, at in db.session.execute(
+        reported = {t - 1: core.aware(at) for t, at in db.session.execute(
             select(EventResult.table, EventResult.entered_at).where(
                 EventResult.event_id == self.event.id, EventResult.hand == self.spec.number))}
-        late = fmt.late_tables(_aware(opened.opened_at), utcnow(), reported, self.tables,
+        late = fmt.late_tables(core.aware(opened.opened_at), utcnow(), reported, self.tables,
                                timedelta(minutes=self.event.late_minutes))
         return tuple(t + 1 for t in late)
 
@@ -291,7 +278,7 @@ class EventView:
         for row in self.event.days_closed:
             now = scores[row.day - 1] if row.day <= len(scores) else ()
             recorded = tuple(h - o for h, o in zip(row.held, row.owed))
-            days.append(ClosedDay(row.day, _aware(row.closed_at), names, tuple(now), recorded))
+            days.append(ClosedDay(row.day, core.aware(row.closed_at), names, tuple(now), recorded))
         return days
 
 
@@ -309,11 +296,6 @@ class ClosedDay:
     @property
     def changed(self) -> bool:
         return self.now != self.recorded
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives naive datetimes back: they were stored in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def view(event: Event) -> EventView:
@@ -343,26 +325,6 @@ def _hand_row(event: Event, number: int) -> EventHand | None:
                                                       EventHand.number == number)).first()
 
 
-def by_public_id(public_id: str) -> Event | None:
-    return db.session.scalars(select(Event).where(Event.public_id == public_id)).first()
-
-
-def by_director_token(token: str) -> Event | None:
-    """The event whose director link carries `token` (compared in constant time)."""
-    event = db.session.scalars(select(Event).where(Event.director_token == token)).first()
-    return event if event is not None and hmac.compare_digest(event.director_token, token) else None
-
-
-def table_by_token(token: str) -> EventTable | None:
-    """The table whose QR code carries `token` (compared in constant time)."""
-    table = db.session.scalars(select(EventTable).where(EventTable.token == token)).first()
-    return table if table is not None and hmac.compare_digest(table.token, token) else None
-
-
-def recent_events(limit: int = 10) -> list[Event]:
-    return list(db.session.scalars(select(Event).order_by(Event.updated_at.desc()).limit(limit)))
-
-
 # --------------------------------------------------------------------------- the director's set-up
 
 
@@ -377,7 +339,7 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
         errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
     if not 1 <= late_minutes <= 120:
         errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
-    record = {"variant": "military", "title": name, "options": {"days": list(days), "loans": loans},
+    record = {"variant": KEY, "title": name, "options": {"days": list(days), "loans": loans},
               "teams": [{"name": n, "players": list(p)} for n, p in zip(names, players or [[]] * len(names))],
               "hands": []}
     try:
@@ -386,7 +348,7 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
         errors.extend(_new_errors(errors, e))
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format="military", options=parsed.setup.options.as_json(), auto_advance=auto_advance,
+    event = Event(name=name, format=KEY, options=parsed.setup.options.as_json(), auto_advance=auto_advance,
                   late_minutes=late_minutes, director_pin=generate_password_hash(pin) if pin else None)
     event.tables = [EventTable(number=i + 1, team=t.name, players=list(t.players))
                     for i, t in enumerate(parsed.setup.teams)]
@@ -457,78 +419,8 @@ def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequ
     event.name = name
     for table, team, four in zip(event.tables, names, fours):
         table.team, table.players = team, four
-    _audit(event, actor, "set-up", old=old, new=new, note="names changed")
+    core.audit(event, actor, "set-up", old=old, new=new, note="names changed")
     db.session.commit()
-
-
-def pin_stamp(event: Event) -> str:
-    """A short fingerprint of the PIN's stored hash: a browser unlocked with an older PIN no longer matches.
-
-    Each save salts the hash anew, so setting a PIN (even the same one) locks out every other browser."""
-    if event.director_pin is None:
-        return ""
-    return hashlib.sha256(event.director_pin.encode()).hexdigest()[:16]
-
-
-class PinLocked(Exception):
-    """Too many wrong PINs lately: the event's unlock page refuses every PIN for a while."""
-
-    def __init__(self, wait: timedelta) -> None:
-        minutes = max(1, -(-int(wait.total_seconds()) // 60))
-        super().__init__(f"Too many wrong PINs: try again in {minutes} minute{'s' if minutes != 1 else ''}.")
-        self.message = str(self)
-
-
-def _wrong_pins(event: Event) -> list[datetime]:
-    since = utcnow() - PIN_WINDOW
-    return [_aware(at) for at in db.session.scalars(
-        select(AuditEntry.at).where(AuditEntry.event_id == event.id, AuditEntry.action == WRONG_PIN,
-                                    AuditEntry.at >= since.replace(tzinfo=None)).order_by(AuditEntry.at))]
-
-
-def unlock(event: Event, pin: str) -> bool:
-    """Check the director's PIN: PinLocked after PIN_TRIES wrong ones within PIN_WINDOW.
-
-    Wrong PINs are counted in the audit trail (stored, so the limit holds across requests and
-    worker processes, and the director sees the attempts); they do not change the event's revision.
-    """
-    if event.director_pin is None:
-        return True
-    wrong = _wrong_pins(event)
-    if len(wrong) >= PIN_TRIES:
-        raise PinLocked(wrong[-PIN_TRIES] + PIN_WINDOW - utcnow())
-    if check_password_hash(event.director_pin, pin):
-        return True
-    db.session.add(AuditEntry(event_id=event.id, actor="a browser", action=WRONG_PIN,
-                              note=f"wrong PIN {len(wrong) + 1} of {PIN_TRIES} allowed in "
-                                   f"{int(PIN_WINDOW.total_seconds() // 60)} minutes"))
-    db.session.commit()
-    return False
-
-
-def set_pin(event: Event, pin: str) -> None:
-    if pin and not valid_pin(pin):
-        raise RuleErrors([RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty to remove it)")])
-    event.director_pin = generate_password_hash(pin) if pin else None
-    _audit(event, "director", "pin", note="PIN set" if pin else "PIN removed")
-    db.session.commit()
-
-
-def regenerate_token(event: Event, table: int) -> EventTable:
-    """A new secret for table `table`'s QR code: the old link stops working at once."""
-    row = _table(event, table)
-    row.token = new_token()
-    row.token_issued_at = utcnow()
-    _audit(event, "director", "new QR code", table=table, note=f"table {table}'s QR code replaced")
-    db.session.commit()
-    return row
-
-
-def _table(event: Event, table: int) -> EventTable:
-    row = next((t for t in event.tables if t.number == table), None)
-    if row is None:
-        raise RuleErrors([RuleError("table", f"there is no table {table}: tables are 1 to {len(event.tables)}")])
-    return row
 
 
 # --------------------------------------------------------------------------- results
@@ -584,13 +476,13 @@ def _commit_checked(event: Event) -> None:
 
 
 def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str) -> EventResult:
-    """A table reports the hand in play; a second report of the same hand is refused (Conflict)."""
+    """A table reports the hand in play; a second report of the same hand is refused (core.Conflict)."""
     if hand != event.current_hand or hand > military.scheduled_hands(setup_of(event)):
-        raise Conflict(f"Hand {hand} is not the hand in play (hand {event.current_hand} is): "
+        raise core.Conflict(f"Hand {hand} is not the hand in play (hand {event.current_hand} is): "
                        f"ask the director to correct an earlier hand.")
     existing = _result_row(event, hand, table)
     if existing is not None:
-        raise Conflict(f"Hand {hand} at table {table} is already recorded: the visitors took "
+        raise core.Conflict(f"Hand {hand} at table {table} is already recorded: the visitors took "
                        f"{existing.tricks} tricks. Ask the director if it is wrong.", existing)
     result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
     db.session.add(result)
@@ -612,14 +504,14 @@ def _auto_advance(event: Event) -> None:
     if v.all_in and v.spec is not None and not v.spec.closes_day:
         try:
             advance(event, actor="automatic", hand=v.spec.number)
-        except (Conflict, RuleErrors):  # the director (or another table's entry) advanced first
+        except (core.Conflict, RuleErrors):  # the director (or another table's entry) advanced first
             db.session.rollback()
 
 
 def correct_result(event: Event, hand: int, table: int, tricks: int, revoke: str | None, actor: str = "director",
                    ) -> EventResult:
     """The director sets a table's result for any hand so far; the old and new values go to the audit trail."""
-    _table(event, table)
+    core.table_of(event, table)
     if not 1 <= hand <= min(event.current_hand, military.scheduled_hands(setup_of(event))):
         raise RuleErrors([RuleError("hand", f"hand {hand} has not been played yet")])
     result = _result_row(event, hand, table)
@@ -632,7 +524,7 @@ def correct_result(event: Event, hand: int, table: int, tricks: int, revoke: str
         db.session.add(result)
     else:
         result.tricks, result.revoke = tricks, revoke
-    _audit(event, actor, "correction", hand=hand, table=table, old=old, new=new)
+    core.audit(event, actor, "correction", hand=hand, table=table, old=old, new=new)
     _commit_checked(event)
     return result
 
@@ -658,7 +550,7 @@ class _Position:
 
 
 def _position(event: Event, table: int, field: str) -> _Position:
-    _table(event, table)
+    core.table_of(event, table)
     if event.current_hand > military.scheduled_hands(setup_of(event)):
         raise RuleErrors([RuleError(field, "the schedule is over: no more loans")])
     setup = setup_of(event)
@@ -708,7 +600,7 @@ def lend(event: Event, table: int, flags: int, actor: str = "director") -> None:
         raise RuleErrors([RuleError("flags", f"table {table} holds {_flags_words(position.holds)} and loses at most "
                                              f"{loses} this hand: lend it at most {_flags_words(need)}")])
     _set_loan(event, table, position, position.net + flags)
-    _audit(event, actor, "loan", hand=event.current_hand, table=table, new={"flags": flags},
+    core.audit(event, actor, "loan", hand=event.current_hand, table=table, new={"flags": flags},
            note=f"table {table} lent {_flags_words(flags)}")
     _commit_checked(event)
 
@@ -734,7 +626,7 @@ def return_flags(event: Event, table: int, flags: int, actor: str = "director") 
         raise RuleErrors([RuleError("back", f"table {table} holds {_flags_words(position.holds)} and owes "
                                             f"{position.owes}: it can give back at most {_flags_words(most)} now")])
     _set_loan(event, table, position, position.net - flags)
-    _audit(event, actor, "return", hand=event.current_hand, table=table, new={"flags": flags},
+    core.audit(event, actor, "return", hand=event.current_hand, table=table, new={"flags": flags},
            note=f"table {table} gave {_flags_words(flags)} back to the director")
     _commit_checked(event)
 
@@ -750,14 +642,14 @@ def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director"
                                              f"the moves cannot change under them")])
     old = row.moves
     row.moves = list(moves) if moves is not None else None
-    _audit(event, actor, "moves", hand=hand, old={"moves": old}, new={"moves": row.moves})
+    core.audit(event, actor, "moves", hand=hand, old={"moves": old}, new={"moves": row.moves})
     _commit_checked(event)
 
 
-def _already_advanced(event: Event, hand: int) -> Conflict:
+def _already_advanced(event: Event, hand: int) -> core.Conflict:
     db.session.rollback()
     db.session.refresh(event)
-    return Conflict(f"Hand {hand} was already advanced: hand {event.current_hand} is in play now.")
+    return core.Conflict(f"Hand {hand} was already advanced: hand {event.current_hand} is in play now.")
 
 
 def advance(event: Event, actor: str = "director", hand: int | None = None) -> None:
@@ -766,7 +658,7 @@ def advance(event: Event, actor: str = "director", hand: int | None = None) -> N
     `hand` is the hand the caller saw in play. Two advances at once (two director devices, or the
     automatic advance racing the director) must open one hand: the first claims the hand with a
     conditional update of the event row (a write lock on SQLite, a row lock on PostgreSQL) and the
-    other finds the hand moved on: Conflict, never a duplicate row.
+    other finds the hand moved on: core.Conflict, never a duplicate row.
     """
     number = event.current_hand if hand is None else hand
     claimed = db.session.execute(
@@ -789,12 +681,12 @@ def advance(event: Event, actor: str = "director", hand: int | None = None) -> N
         rows = military.ledger(v.setup, [*v.hands, raw_hand(event, v.spec.number)])
         last = rows[-1]
         db.session.add(DayClose(event_id=event.id, day=v.spec.day, held=list(last.held), owed=list(last.owed)))
-        _audit(event, actor, "day closed", hand=v.spec.number,
+        core.audit(event, actor, "day closed", hand=v.spec.number,
                new={"held": list(last.held), "owed": list(last.owed)}, note=f"day {v.spec.day} closed")
     event.current_hand += 1
     if event.current_hand <= v.scheduled:
         db.session.add(EventHand(event_id=event.id, number=event.current_hand))
-    _audit(event, actor, "advance", hand=event.current_hand, note=f"hand {event.current_hand} opened"
+    core.audit(event, actor, "advance", hand=event.current_hand, note=f"hand {event.current_hand} opened"
            if event.current_hand <= v.scheduled else "schedule complete")
     try:
         db.session.commit()
@@ -810,17 +702,9 @@ def record_playoff(event: Event, teams: Sequence[int], winner: int, bye: Sequenc
     row = EventPlayoff(event_id=event.id, number=number, teams=list(teams), winner=winner,
                        bye=list(bye) if bye else None)
     db.session.add(row)
-    _audit(event, "director", "playoff", new={"teams": list(teams), "winner": winner, "bye": list(bye or [])})
+    core.audit(event, "director", "playoff", new={"teams": list(teams), "winner": winner, "bye": list(bye or [])})
     _commit_checked(event)
     return row
-
-
-def _audit(event: Event, actor: str, action: str, *, hand: int | None = None, table: int | None = None,
-           old: dict[str, object] | None = None, new: dict[str, object] | None = None, note: str = "") -> None:
-    db.session.add(AuditEntry(event_id=event.id, actor=actor, action=action, hand=hand, table=table,
-                              old=old, new=new, note=note))
-    event.revision += 1
-    event.updated_at = utcnow()
 
 
 # --------------------------------------------------------------------------- the demo
@@ -842,3 +726,28 @@ def load_demo_event() -> Event | None:
         advance(event, actor="demo")
     db.session.commit()
     return event
+
+
+class _Military:
+    """Military Whist events behind the registry (see `events.registry`)."""
+
+    key, title, pages = KEY, "Military Whist", "military"
+
+    def room(self, event: Event) -> dict[str, object]:
+        ev = view(event)
+        return {"ev": ev, "late": ev.late()}
+
+    def board(self, event: Event) -> dict[str, object]:
+        return {"ev": view(event)}
+
+    def table(self, table: EventTable) -> core.TablePage:
+        return core.TablePage({"ev": view(table.event)})
+
+    def teams(self, event: Event) -> list[EventEntrant]:
+        return []
+
+    def export(self, event: Event) -> dict[str, object]:
+        return record_of(event)
+
+
+FORMAT = _Military()

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from scorepad import network
 from scorepad.games import sheets
-from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.views.common import share_url
 
 _TITLES = {
     400: "That request could not be read",
@@ -21,39 +18,18 @@ _TITLES = {
 }
 
 
-def errors_by_field(error: RuleError | RuleErrors) -> dict[str, str]:
-    """Rule errors keyed by field, so each message is shown beside its control."""
-    found = error.errors if isinstance(error, RuleErrors) else (error,)
-    messages: dict[str, str] = {}
-    for e in found:
-        text = e.message[:1].upper() + e.message[1:]
-        messages[e.field] = f"{messages[e.field]} {text}" if e.field in messages else text
-    return messages
-
-
-def share_url(path: str) -> str:
-    """An absolute URL another phone can open: the LAN address when this page came via localhost."""
-    host = urlsplit(request.host_url)
-    if host.hostname in ("localhost", "127.0.0.1", "::1"):
-        addresses = network.lan_addresses()
-        if addresses:
-            port = f":{host.port}" if host.port else ""
-            return f"{host.scheme}://{addresses[0]}{port}{path}"
-    return request.host_url.rstrip("/") + path
-
-
 def register(app: Flask) -> None:
     """Attach every blueprint, template helpers, error pages and shared response headers."""
     from scorepad.formats.military import trump_words
     from scorepad.games.presenters import TEMPLATE_GLOBALS
-    from scorepad.views import bid_whist as tournament, board, club, director, drive, games, home, pwa, tables
+    from scorepad.views import bid_whist, board, club, director, drive, games, home, military, pwa, tables
 
-    for module in (home, games, pwa, director, tables, board, tournament, club, drive):
+    for module in (home, games, pwa, director, tables, board, military, bid_whist, club, drive):
         app.register_blueprint(module.bp)
     app.jinja_env.globals["trump_words"] = trump_words
     app.jinja_env.globals["share_url"] = share_url
-    app.jinja_env.globals["event_bar"] = tournament.event_bar
-    app.jinja_env.globals["event_stream"] = tournament.event_stream
+    app.jinja_env.globals["event_bar"] = bid_whist.event_bar
+    app.jinja_env.globals["event_stream"] = bid_whist.event_stream
 
     app.jinja_env.globals["describe_round"] = sheets.describe_round
     app.jinja_env.globals.update(TEMPLATE_GLOBALS)

@@ -1,27 +1,29 @@
 """A Bid Whist tournament's pages: set-up, registration, the director's room, the teams' own pages.
 
 The director's link, the tables' QR codes and the projector are the event core's (`/d/`, `/t/`,
-`/b/`): those views hand a tournament's requests to the functions here.
+`/b/`): those views draw a tournament's room, table page and boards through `events.registry`
+(`templates/bid_whist/`); the actions on a tournament are here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events.bid_whist import registration
-from scorepad.events.bid_whist import tournament
-from scorepad.extensions import htmx
+from scorepad.events import core
+from scorepad.events.bid_whist import matches, registration, tournament
+from scorepad.events.core import Event
 from scorepad.form_input import whole_number
-from scorepad.models import Event
+from scorepad.games import service as games
 from scorepad.rules.base import RuleErrors
-from scorepad.views import errors_by_field
-from scorepad.views.director import director_only, unlock_for
+from scorepad.views.board import publish
+from scorepad.views.common import errors_by_field
+from scorepad.views.director import director_of, render_room, unlock_for
 
-bp = Blueprint("tournament", __name__)
+bp = Blueprint("bid_whist", __name__)
 
 
 def _form_defaults() -> dict[str, str]:
@@ -43,40 +45,29 @@ def new() -> str | BaseResponse | tuple[str, int]:
                                       made_scores=form.get("made_scores", "books"), hidden=form.get("hidden") == "on",
                                       pin=form.get("pin", "").strip())
         except RuleErrors as e:
-            return render_template("tournament/new.html", form=form, brackets=tournament.BRACKETS,
+            return render_template("bid_whist/new.html", form=form, brackets=tournament.BRACKETS,
                                    errors=errors_by_field(e)), 422
         unlock_for(event)
         flash("Tournament created. This page is your private director's link: bookmark it and share it with "
               "nobody. Register the teams below, then start the event.")
         return redirect(url_for("director.control", token=event.director_token))
-    return render_template("tournament/new.html", form=form, brackets=tournament.BRACKETS, errors={})
+    return render_template("bid_whist/new.html", form=form, brackets=tournament.BRACKETS, errors={})
 
 
 # --------------------------------------------------------------------------- the director's room
 
 
-def control(event: Event, status: int = 200, errors: dict[str, str] | None = None, notice: str = "",
-            form: Any = None) -> tuple[str, int]:
-    """The tournament's control room (called by the event core's /d/<token>)."""
-    tv = tournament.view(event)
-    template = "tournament/_room.html" if htmx and not htmx.history_restore_request else "tournament/control.html"
-    notices = [notice] if notice else list(get_flashed_messages())
-    return render_template(template, tv=tv, errors=errors or {}, notices=notices, form=form or {}), status
-
-
 def _act(event: Event, action: Any, notice: str) -> tuple[str, int]:
-    from scorepad.views.board import publish
-
     try:
         action()
     except RuleErrors as e:
-        return control(event, 422, errors_by_field(e), form=request.form)
+        return render_room(event, 422, errors_by_field(e), form=request.form)
     publish(event, orders=True)
-    return control(event, notice=notice)
+    return render_room(event, notice=notice)
 
 
 @bp.post("/d/<token>/register")
-@director_only
+@director_of(tournament.KEY)
 def register(event: Event) -> tuple[str, int]:
     """Register a team of two (or, with only one player, a single player to pair)."""
     team, one, two = request.form.get("team", ""), request.form.get("player1", ""), request.form.get("player2", "")
@@ -87,31 +78,31 @@ def register(event: Event) -> tuple[str, int]:
 
 
 @bp.post("/d/<token>/pair")
-@director_only
+@director_of(tournament.KEY)
 def pair(event: Event) -> tuple[str, int]:
     """Pair two single players into a team."""
     try:
         first, second = int(request.form.get("first", "")), int(request.form.get("second", ""))
     except ValueError:
-        return control(event, 422, {"pair": "Choose the two players to pair."})
+        return render_room(event, 422, {"pair": "Choose the two players to pair."})
     return _act(event, lambda: registration.pair(event, first, second, request.form.get("name", "")),
                 "The two players are a team now.")
 
 
 @bp.post("/d/<token>/withdraw/<int:number>")
-@director_only
+@director_of(tournament.KEY)
 def withdraw(event: Event, number: int) -> tuple[str, int]:
     """Remove a registration before the start."""
     return _act(event, lambda: registration.withdraw(event, number), f"Number {number} withdrew.")
 
 
 @bp.post("/d/<token>/start")
-@director_only
+@director_of(tournament.KEY)
 def start(event: Event) -> tuple[str, int]:
     """Close registration, set the tables and draw round 1 (with the rounds chosen at the start)."""
     raw = request.form.get("rounds", "").strip()
     if raw and whole_number(raw) is None:
-        return control(event, 422, {"rounds": "Give the number of preliminary rounds as a number, 1 to 8."},
+        return render_room(event, 422, {"rounds": "Give the number of preliminary rounds as a number, 1 to 8."},
                        form=request.form)
     return _act(event, lambda: tournament.start(event, int(raw) if raw else None),
                 "Registration is closed and round 1 is drawn: print the QR cards and the teams' cards.")
@@ -122,7 +113,7 @@ def _expect_stage(event: Event, error_field: str) -> tuple[str, int] | None:
     missing or non-numeric value is bad input (422), not "already done"."""
     raw = request.form.get("stage", "").strip()
     if whole_number(raw) is None:
-        return control(event, 422, {error_field: "The form did not say which stage it was sent from: reload the "
+        return render_room(event, 422, {error_field: "The form did not say which stage it was sent from: reload the "
                                                  "control room and try again."})
     if int(raw) != event.current_hand:  # a second tap, or a stale page
         abort(409, description="That was already done: reload the control room.")
@@ -130,7 +121,7 @@ def _expect_stage(event: Event, error_field: str) -> tuple[str, int] | None:
 
 
 @bp.post("/d/<token>/next-round")
-@director_only
+@director_of(tournament.KEY)
 def next_round(event: Event) -> tuple[str, int]:
     """Draw the next preliminary round (every sheet of this one is final), or start the bracket."""
     refused = _expect_stage(event, "advance")
@@ -143,40 +134,40 @@ def next_round(event: Event) -> tuple[str, int]:
 
 
 @bp.post("/d/<token>/cut")
-@director_only
+@director_of(tournament.KEY)
 def cut(event: Event) -> tuple[str, int]:
     """Record who won the one-game playoff for the last place(s) in the bracket."""
     raw = [n.strip() for n in request.form.getlist("winner")]
     if not raw or not all(whole_number(n) is not None for n in raw):
-        return control(event, 422, {"cut": "Choose the playoff's winner among the tied teams."})
+        return render_room(event, 422, {"cut": "Choose the playoff's winner among the tied teams."})
     winners = [int(n) for n in raw]
     return _act(event, lambda: tournament.record_cut(event, winners), "Playoff recorded.")
 
 
 @bp.post("/d/<token>/publish")
-@director_only
+@director_of(tournament.KEY)
 def publish_standings(event: Event) -> tuple[str, int]:
     """Hidden standings: show the players the standings after the round just completed."""
     raw = request.form.get("round", "").strip()
     if whole_number(raw) is None:
-        return control(event, 422, {"publish": "The form did not say which round to publish: reload the control room."})
+        return render_room(event, 422, {"publish": "The form did not say which round to publish: reload the control room."})
     return _act(event, lambda: tournament.publish(event, int(raw)),
                 f"The standings after round {raw} are on the projector and the players' phones.")
 
 
 @bp.post("/d/<token>/walkover")
-@director_only
+@director_of(tournament.KEY)
 def walkover(event: Event) -> tuple[str, int]:
     """A bracket no-show with no team to swap in: the team present goes through without play."""
     match_no, _, team = request.form.get("walkover", "").partition(":")
     if whole_number(match_no) is None or whole_number(team) is None:
-        return control(event, 422, {"walkover": "Choose the match and the team that goes through."})
+        return render_room(event, 422, {"walkover": "Choose the match and the team that goes through."})
     return _act(event, lambda: tournament.walkover(event, int(match_no), int(team), request.form.get("reason", "")),
                 f"Team {team} goes through by a walkover.")
 
 
 @bp.post("/d/<token>/matches/<int:match_id>/<action>")
-@director_only
+@director_of(tournament.KEY)
 def match_action(event: Event, match_id: int, action: str) -> tuple[str, int]:
     """Close a sheet without both signatures, or reopen one for a correction."""
     match = next((m for m in event.matches if m.id == match_id), None)
@@ -188,13 +179,13 @@ def match_action(event: Event, match_id: int, action: str) -> tuple[str, int]:
 
 
 @bp.post("/d/<token>/swap")
-@director_only
+@director_of(tournament.KEY)
 def swap(event: Event) -> tuple[str, int]:
     """Put another team in a bracket match before it is played (a no-show)."""
     try:
         match_no, out, into = (int(request.form.get(k, "")) for k in ("match", "out", "in"))
     except ValueError:
-        return control(event, 422, {"swap": "Choose the match, the team that leaves and the team that takes its place."})
+        return render_room(event, 422, {"swap": "Choose the match, the team that leaves and the team that takes its place."})
     return _act(event, lambda: tournament.swap(event, match_no, out, into, request.form.get("reason", "")),
                 f"Team {into} takes team {out}'s place.")
 
@@ -202,22 +193,7 @@ def swap(event: Event) -> tuple[str, int]:
 # --------------------------------------------------------------------------- tables, teams, the game bar
 
 
-def table_page(table: Any) -> str | BaseResponse:
-    """A table's QR code: straight to the match in play at this table, else what comes next."""
-    from scorepad.extensions import htmx as hx
-
-    tv = tournament.view(table.event)
-    match = tv.match_at(table.number)
-    if match is not None and match.match.game is not None and not match.final and not hx:
-        return redirect(url_for("games.play", token=match.match.game.scorer_token), code=303)
-    template = "tournament/_table.html" if hx and not hx.history_restore_request else "tournament/table.html"
-    return render_template(template, tv=tv, table=table, match=match)
-
-
 def _game_match(token: str) -> tuple[Any, Any]:
-    from scorepad.games import service as games
-    from scorepad.events.bid_whist import matches
-
     game = games.by_scorer_token(token)
     match = matches.by_game(game) if game is not None else None
     if game is None or match is None:
@@ -236,8 +212,6 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
                game_view: Any = None) -> str:
     """The bar needs this match only: a preliminary round's bar does not derive the whole event (it
     is drawn on every hand entered at every table); a bracket match's title needs the bracket."""
-    from scorepad.events.bid_whist import matches
-
     event = match.event
     title = (f"Round {match.number} of {tournament.rounds(event)}" if match.stage == "round"
              else tournament.view(event).match_title(match))
@@ -245,16 +219,13 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
     mv = matches.view(match, names, game_view)
     walk = tournament.walkover_of(event, match)
     walk_words = f"{names.get(walk[0], walk[0])} go through ({walk[1]})." if walk else ""
-    return render_template("tournament/_bar.html", title=title, game=game, mv=mv, table=table,
+    return render_template("bid_whist/_bar.html", title=title, game=game, mv=mv, table=table,
                            errors=errors or {}, notice=notice, walkover=walk_words)
 
 
 @bp.post("/g/<token>/sign")
 def sign(token: str) -> str | tuple[str, int]:
     """One team confirms the sheet (both must); or, with a reason, disputes it."""
-    from scorepad.events.bid_whist import matches
-    from scorepad.views.board import publish
-
     game, match = _game_match(token)
     dispute = request.form.get("action") == "dispute"
     raw = request.form.get("side", "")
@@ -282,14 +253,12 @@ def team(token: str) -> str:
     if entrant is None:
         abort(404, description="This team link is not valid. Ask the director for your team's card.")
     tv = tournament.view(entrant.event)
-    return render_template("tournament/team.html", tv=tv, entrant=entrant, mv=tv.match_of(entrant.number))
+    return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=tv.match_of(entrant.number))
 
 
 @bp.post("/team/<token>/sign")
 def team_sign(token: str) -> BaseResponse | tuple[str, int]:
     """A team signs its own sheet from its own phone."""
-    from scorepad.views.board import publish
-
     entrant = registration.entrant_by_token(token)
     if entrant is None:
         abort(404, description="This team link is not valid. Ask the director for your team's card.")
@@ -301,24 +270,19 @@ def team_sign(token: str) -> BaseResponse | tuple[str, int]:
     try:
         tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}")
     except RuleErrors as e:
-        return render_template("tournament/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
+        return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
     publish(entrant.event, orders=True)
     flash("Signed: thank you.")
-    return redirect(url_for("tournament.team", token=token), code=303)
+    return redirect(url_for("bid_whist.team", token=token), code=303)
 
 
 def event_bar(game: Any, game_view: Any = None) -> Markup:
     """The event bar of a game played at an event (a template global of the game pages)."""
-    from scorepad.events.bid_whist import matches
-
     match = matches.by_game(game)
     return Markup(render_bar(game, match, game_view=game_view)) if match is not None else Markup("")
 
 
 def event_stream(game: Any) -> str:
     """The live stream a game played at an event listens to (new rounds, signatures)."""
-    from scorepad.models import Event as EventRow
-    from scorepad.extensions import db
-
-    event = db.session.get(EventRow, game.event_id)
+    event = core.event_of(game)
     return url_for("board.stream", public_id=event.public_id, only="orders") if event is not None else ""

@@ -12,9 +12,10 @@ import time
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 
 from scorepad import live
-from scorepad.events import military as events
-from scorepad.extensions import db, htmx
-from scorepad.models import Event
+from scorepad.events import core
+from scorepad.events.core import Event
+from scorepad.events.registry import get_format
+from scorepad.views.common import partial
 
 bp = Blueprint("board", __name__)
 
@@ -81,29 +82,21 @@ def _trailing_push(app: Flask, event_id: int, name: str) -> None:
             state.scheduled.discard(name)
             state.last[name] = time.monotonic()
         live.let_requests_run()  # the requests waiting now answer before the board is derived
-        event = db.session.get(Event, event_id)
+        event = core.by_id(event_id)
         if event is not None:
             folder, context = board_context(event)
             live.broker().publish(name, "board", render_template(f"{folder}/_board.html", **context), background=True)
-        db.session.remove()
+        core.end_session()
 
 
 def board_context(event: Event) -> tuple[str, dict[str, object]]:
-    """The template folder and context of an event's boards: Military Whist's, or a tournament's."""
-    if event.format == "club":
-        from scorepad.events import club
-        return "club", {"cv": club.view(event)}
-    if event.format == "whist_drive":
-        from scorepad.events import drive as drive_event
-        return "drive", {"dv": drive_event.view(event)}
-    if event.format == "bid_whist":
-        from scorepad.events.bid_whist import tournament
-        return "tournament", {"tv": tournament.view(event)}
-    return "board", {"ev": events.view(event)}
+    """The template folder and context of an event's boards, by its format."""
+    fmt = get_format(event.format)
+    return fmt.pages, fmt.board(event)
 
 
 def _event(public_id: str) -> Event:
-    event = events.by_public_id(public_id)
+    event = core.by_public_id(public_id)
     if event is None:
         abort(404, description="There is no event at this link.")
     return event
@@ -115,7 +108,7 @@ def projector(public_id: str) -> str:
 
     An htmx request gets the standings fragment alone: a page catching up after a lost stream."""
     folder, context = board_context(_event(public_id))
-    page = "_board.html" if htmx and not htmx.history_restore_request else "projector.html"
+    page = "_board.html" if partial() else "projector.html"
     return render_template(f"{folder}/{page}", **context)
 
 
@@ -123,7 +116,7 @@ def projector(public_id: str) -> str:
 def standings(public_id: str) -> str:
     """The same standings as a compact page for players' phones (the fragment alone for htmx)."""
     folder, context = board_context(_event(public_id))
-    page = "_board.html" if htmx and not htmx.history_restore_request else "standings.html"
+    page = "_board.html" if partial() else "standings.html"
     return render_template(f"{folder}/{page}", **context)
 
 
@@ -143,9 +136,7 @@ def stream(public_id: str) -> Response:
 def export_json(public_id: str) -> Response:
     """The event as JSON: Military Whist's game record (the format `scorepad score` reads), or the
     tournament format's own export (entrants, matches with their games' records, decisions, seed)."""
-    from scorepad.views.hosts import export
-
     event = _event(public_id)
-    response = current_app.json.response(export(event))
+    response = current_app.json.response(get_format(event.format).export(event))
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response

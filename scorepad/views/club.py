@@ -9,21 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import club
-from scorepad.events import military as events
-from scorepad.games import setup_form
-from scorepad.games.entry import HOME_VARIANTS
+from scorepad.events.core import Event
 from scorepad.extensions import htmx
 from scorepad.form_input import whole_number
-from scorepad.models import Event, EventTable
+from scorepad.games import setup_form
+from scorepad.games.entry import HOME_VARIANTS
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.views import errors_by_field
-from scorepad.views.director import director_only, unlock_for
+from scorepad.views.board import publish
+from scorepad.views.common import errors_by_field, partial
+from scorepad.views.director import director_of, render_room, unlock_for
+from scorepad.views.tables import table_for
 
 bp = Blueprint("club", __name__)
 
@@ -47,50 +48,28 @@ def new() -> str | BaseResponse | tuple[str, int]:
     return render_template("club/new.html", form=form, variants=variants, errors={})
 
 
-def control(event: Event, status: int = 200, errors: dict[str, str] | None = None, notice: str = "") -> tuple[str, int]:
-    """The club night's room (called by the event core's /d/<token>)."""
-    template = "club/_room.html" if htmx and not htmx.history_restore_request else "club/control.html"
-    notices = [notice] if notice else list(get_flashed_messages())
-    return render_template(template, cv=club.view(event), errors=errors or {}, notices=notices), status
-
-
 @bp.post("/d/<token>/tables/<int:table>/clear")
-@director_only
+@director_of(club.KEY)
 def clear(event: Event, table: int) -> tuple[str, int]:
     """Free a table for a new game (its game leaves the ranking)."""
-    from scorepad.views.board import publish
-
     row = next((t for t in event.tables if t.number == table), None)
     if row is None:
         abort(404, description=f"There is no table {table} at this club night.")
     try:
         club.clear_table(row)
     except RuleErrors as e:
-        return control(event, 422, errors_by_field(e))
+        return render_room(event, 422, errors_by_field(e))
     publish(event, orders=True)
-    return control(event, notice=f"Table {table} is free for a new game.")
-
-
-def table_page(table: EventTable) -> Any:
-    """A table's QR code: its game's scoring page, or the set-up of a new game."""
-    if table.game_id is not None:
-        from scorepad.models import Game
-        from scorepad.extensions import db
-
-        game = db.session.get(Game, table.game_id)
-        if game is not None:
-            return redirect(url_for("games.play", token=game.scorer_token), code=303)
-    return redirect(url_for("club.setup", token=table.token), code=303)
+    return render_room(event, notice=f"Table {table} is free for a new game.")
 
 
 @bp.route("/t/<token>/setup", methods=["GET", "POST"])
 def setup(token: str) -> Any:
     """The home-game set-up for this table's game (players, options, first dealer)."""
-    table = events.table_by_token(token)
-    if table is None or table.event.format != club.FORMAT:
-        abort(404, description="This table link is not valid any more: scan the card on your table again.")
-    if table.game_id is not None:
-        return table_page(table)
+    table = table_for(token, club.KEY)
+    game = club.table_game(table)
+    if game is not None:  # the table plays already: back to its game
+        return redirect(url_for("games.play", token=game.scorer_token), code=303)
     variant = get_variant(club.variant_of(table.event))
     form = setup_form.SetupForm.from_request(variant, request.form if request.method == "POST" else None)
     errors: dict[str, str] = {}
@@ -100,8 +79,6 @@ def setup(token: str) -> Any:
         except (RuleError, RuleErrors) as e:
             errors = errors_by_field(e)
         else:
-            from scorepad.views.board import publish
-
             publish(table.event, orders=True)
             target = url_for("games.play", token=game.scorer_token)
             return htmx_response("", redirect=target) if htmx else redirect(target, code=303)
@@ -109,5 +86,5 @@ def setup(token: str) -> Any:
         form.apply(request.form.get("action", ""))
     context = dict(variant=variant, form=form, errors=errors, recent=[], table=table,
                    setup_action=url_for("club.setup", token=token))
-    template = "games/_setup_form.html" if htmx and not htmx.history_restore_request else "club/setup.html"
+    template = "games/_setup_form.html" if partial() else "club/setup.html"
     return render_template(template, **context), (422 if errors else 200)

@@ -16,11 +16,13 @@ from scorepad.games import service as games
 from scorepad.games import setup_form
 from scorepad.games import sheets
 from scorepad.games.entry import HOME_VARIANTS, Complete, adapter_for
-from scorepad.extensions import db, htmx
-from scorepad.models import Game
+from scorepad.events import core
+from scorepad.extensions import htmx
+from scorepad.games.service import Game
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.views import errors_by_field, share_url
+from scorepad.views.board import publish
+from scorepad.views.common import errors_by_field, partial, share_url
 
 bp = Blueprint("games", __name__)
 MY_GAMES = "my_games"  # scorer tokens of the games started on this device (signed cookie)
@@ -52,13 +54,9 @@ def _publish(game: Game, view: games.GameView | None = None) -> None:
         view = view or games.view(game)
         html = render_template("games/_live.html", gv=view, can_edit=False)
         live.broker().publish(channel, "update", html)
-    if game.event_id is not None:  # a game at an event: its boards and director's room follow it
-        from scorepad.models import Event
-        from scorepad.views.board import publish
-
-        event = db.session.get(Event, game.event_id)
-        if event is not None:
-            publish(event)
+    event = core.event_of(game)
+    if event is not None:  # a game at an event: its boards and director's room follow it
+        publish(event)
 
 
 # --------------------------------------------------------------------------- starting a game
@@ -92,7 +90,7 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
     elif request.method == "POST":
         form.apply(request.form.get("action", ""))
     context = dict(variant=variant, form=form, errors=errors, recent=games.recent_names())
-    template = "games/_setup_form.html" if htmx and not htmx.history_restore_request else "games/setup.html"
+    template = "games/_setup_form.html" if partial() else "games/setup.html"
     return render_template(template, **context), (422 if errors else 200)
 
 
@@ -272,7 +270,7 @@ def _public_game(public_id: str) -> Game:
 def watch(public_id: str) -> str:
     """The spectators' read-only page, kept up to date live (the live fragment alone for htmx: a
     page catching up after a lost stream)."""
-    template = "games/_live.html" if htmx and not htmx.history_restore_request else "games/watch.html"
+    template = "games/_live.html" if partial() else "games/watch.html"
     return render_template(template, gv=games.view(_public_game(public_id)), can_edit=False)
 
 

@@ -10,6 +10,7 @@ from flask import Flask
 from playwright.sync_api import Browser, expect
 
 from scorepad import live
+from scorepad.events import core
 from scorepad.events import military as events
 from tests.browser.conftest import PROJECTOR
 
@@ -58,7 +59,7 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
         assert live.broker().count(f"event:{public}") == 1
     for hand in range(1, 13):
         with app.app_context():
-            event = events.by_public_id(public)
+            event = core.by_public_id(public)
             assert event is not None
             for table in range(1, 41):
                 events.enter_result(event, table, hand, (hand + table) % 14, None, f"table {table}")
@@ -66,7 +67,7 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
         if hand == 1:  # every table is in: the wall shows the next hand's moves before the director opens it
             expect(page.locator("#movement-title")).to_contain_text("Next: hand 2", timeout=5000)
         with app.app_context():
-            event = events.by_public_id(public)
+            event = core.by_public_id(public)
             assert event is not None
             events.advance(event)
             publish_now(app, event)

@@ -24,6 +24,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad import live
+from scorepad.events import core
 from scorepad.events import military as events
 from scorepad.extensions import db
 from scorepad.formats.military import Board
@@ -73,7 +74,7 @@ def event_count(app: Flask) -> int:
 def snapshot(app: Flask, token: str) -> dict[str, Any]:
     """Everything stored for an event, as plain values (to check that a refusal changed nothing)."""
     with app.app_context():
-        event = events.by_director_token(token)
+        event = core.by_director_token(token)
         assert event is not None
         return {
             "current_hand": event.current_hand,
@@ -93,7 +94,7 @@ def snapshot(app: Flask, token: str) -> dict[str, Any]:
 
 def board(app: Flask, token: str) -> Board:
     with app.app_context():
-        event = events.by_director_token(token)
+        event = core.by_director_token(token)
         assert event is not None
         return events.view(event).board
 
@@ -203,7 +204,7 @@ def test_success_redirects_to_the_control_room_and_names_blank_tables(client: Fl
     assert stored["current_hand"] == 1 and stored["late_minutes"] == 12 and stored["pin"] is None
     assert len(set(stored["tokens"])) == 4  # one secret per table
     with app.app_context():
-        event = events.by_director_token(token)
+        event = core.by_director_token(token)
         assert event is not None and event.name == "Club night"
         assert [t.number for t in event.tables] == [1, 2, 3, 4]
 

@@ -14,6 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events import core
+
 from scorepad.events import military as events
 from tests.web.test_events import (
     TEAMS,
@@ -203,7 +205,7 @@ def test_every_event_post_needs_the_csrf_token(tmp_path: Path) -> None:
         assert response.status_code == 400, url
         assert "This form has expired. Reload the page and try again; nothing was saved." in text(response), url
     with app.app_context():
-        event = events.by_director_token(token)
+        event = core.by_director_token(token)
         assert event is not None
         assert event.name == "Zone 3" and event.results == [] and event.audit == [] and event.current_hand == 1
     assert browser.get(f"/d/{token}").status_code == 403  # /unlock without its token unlocked nothing

@@ -14,6 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events import core
+
 from scorepad.events import military as events
 from tests.web.test_events import advance, create, enter, errors_in, play, snapshot, table_tokens
 
@@ -28,12 +30,12 @@ def test_an_advance_from_a_stale_session_is_a_conflict_not_a_500(client: FlaskCl
     stale = app.app_context()
     stale.push()
     try:
-        event = events.by_director_token(token)
+        event = core.by_director_token(token)
         assert event is not None and event.current_hand == 1
         assert events.view(event).all_in  # this device saw hand 1 complete, then waited
         with app.app_context():  # the other director device advances first, in its own session
             assert advance(client, token, 1)[0] == 200
-        with pytest.raises(events.Conflict, match="Hand 1 was already advanced: hand 2 is in play now."):
+        with pytest.raises(core.Conflict, match="Hand 1 was already advanced: hand 2 is in play now."):
             events.advance(event, hand=1)
     finally:
         stale.pop()
@@ -51,7 +53,7 @@ def test_two_directors_advancing_at_once_open_one_hand_and_the_second_gets_409(
 
     def other_device_first(event: Any, actor: str = "director", hand: int | None = None) -> None:
         with app.app_context():  # the other device's request lands between this one's check and its write
-            other = events.by_director_token(token)
+            other = core.by_director_token(token)
             real(other, actor, hand)
         real(event, actor, hand)
 
@@ -77,7 +79,7 @@ def test_auto_advance_losing_the_race_to_the_director_still_answers_the_table(
     def director_first(event: Any, actor: str = "director", hand: int | None = None) -> None:
         if actor == "automatic":  # the director saw every table in and tapped just before
             with app.app_context():
-                real(events.by_director_token(token), "director", hand)
+                real(core.by_director_token(token), "director", hand)
         real(event, actor, hand)
 
     monkeypatch.setattr(events, "advance", director_first)

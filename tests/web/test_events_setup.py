@@ -11,6 +11,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events import core
+
 from scorepad.events import military as events
 from scorepad.extensions import db
 from scorepad.models import AuditEntry
@@ -54,7 +56,7 @@ def test_the_director_renames_the_event_teams_and_players(client: FlaskClient, a
     assert stored["teams"] == ["Aces", "Kings", "Red Deer Rovers", "Jacks"]
     assert stored["results"] == before["results"] and stored["tokens"] == before["tokens"]
     with app.app_context():
-        event = events.by_director_token(token)
+        event = core.by_director_token(token)
         assert event is not None and event.name == "Zone 3 finals"
         assert event.tables[0].players == ["Ann", "Bob", "Xena", "Yuri"] and event.tables[1].players == []
     audit = [a for a in stored["audit"] if a[1] == "set-up"]

@@ -14,6 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events import core
+
 from scorepad.events import military as events
 from scorepad.extensions import db
 from scorepad.models import AuditEntry
@@ -46,7 +48,7 @@ def test_a_closed_day_shows_the_flags_the_results_give_now(client: FlaskClient, 
 
 def events_board(app: Flask, token: str) -> tuple[events.fmt.BoardRow, ...]:
     with app.app_context():
-        event = events.by_director_token(token)
+        event = core.by_director_token(token)
         assert event is not None
         return events.view(event).board.rows
 

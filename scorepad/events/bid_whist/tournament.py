@@ -19,13 +19,14 @@ from sqlalchemy.orm import selectinload
 from scorepad.events.bid_whist import matches
 from scorepad.events.bid_whist import registration
 from scorepad.games import records
+from scorepad.events.core import TablePage
 from scorepad.extensions import db
 
 from scorepad.formats import bid_whist_event as fmt
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable
 from scorepad.rules.base import RuleError, RuleErrors
 
-FORMAT = "bid_whist"
+KEY = "bid_whist"
 BRACKETS = (("auto", "The document's: top 16 (32 from 64 teams, 64 from 128), fewer when fewer teams"),
             ("8", "Top 8"), ("4", "Top 4"))
 
@@ -41,7 +42,7 @@ def create(name: str, *, rounds: int = 3, bracket: str = "auto", made_scores: st
     if made_scores not in ("books", "bid"):
         errors.append(RuleError("made_scores", "a made bid scores its books or its bid"))
     try:
-        event = registration.create(name, FORMAT, {"rounds": rounds, "bracket": bracket, "made_scores": made_scores,
+        event = registration.create(name, KEY, {"rounds": rounds, "bracket": bracket, "made_scores": made_scores,
                                                    "hidden": hidden, "seed": secrets.token_hex(8)}, pin)
     except RuleErrors as e:
         raise RuleErrors(errors + list(e.errors)) from None
@@ -771,7 +772,7 @@ def export(event: Event) -> dict[str, object]:
     standings = tv.public_standings if tv.hide_standings else tv.standings
     return {
         "scorepad_event": 1,
-        "format": FORMAT,
+        "format": KEY,
         "name": event.name,
         "options": {k: v for k, v in event.options.items() if k != "seed"},
         "seed": tv.seed,
@@ -789,3 +790,31 @@ def export(event: Event) -> dict[str, object]:
                      "winner": m.winner} for m in (tv.bracket_state.matches if tv.bracket_state else ())],
         "medals": [{"medal": medal, "team": name} for medal, name in tv.medals],
     }
+
+
+class _BidWhist:
+    """Bid Whist tournaments behind the registry (see `events.registry`)."""
+
+    key, title, pages = KEY, "Bid Whist tournament", "bid_whist"
+
+    def room(self, event: Event) -> dict[str, object]:
+        return {"tv": view(event)}
+
+    def board(self, event: Event) -> dict[str, object]:
+        return {"tv": view(event)}
+
+    def table(self, table: EventTable) -> TablePage:
+        """The match in play at the table (its game's scoring page), else what comes next there."""
+        tv = view(table.event)
+        match = tv.match_at(table.number)
+        game = match.match.game if match is not None and not match.final else None
+        return TablePage({"tv": tv, "match": match}, game=game)
+
+    def teams(self, event: Event) -> list[EventEntrant]:
+        return teams(event)
+
+    def export(self, event: Event) -> dict[str, object]:
+        return export(event)
+
+
+FORMAT = _BidWhist()

@@ -1,0 +1,186 @@
+"""The event core, shared by every format: look-ups by link, the director's PIN, the tables' QR
+tokens, the audit trail. Each format's own service (`military`, `bid_whist`, `drive`, `club`)
+writes its results through here; `registry.get_format(event.format)` finds it."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Protocol
+
+from sqlalchemy import select
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from scorepad.extensions import db
+from scorepad.form_input import valid_pin
+from scorepad.models import AuditEntry, Event, EventEntrant, EventResult, EventTable, Game, new_token, utcnow
+from scorepad.rules.base import RuleError, RuleErrors
+
+# The rows the services hand to the views, named here for the views' types: views never query them.
+__all__ = ["Event", "EventEntrant", "EventTable", "Game"]
+
+MAX_EVENT_NAME = 120
+PIN_TRIES, PIN_WINDOW = 10, timedelta(minutes=10)
+WRONG_PIN = "wrong PIN"
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """What a table's QR code opens: the scoring page of the home game the table plays now (`game`),
+    the set-up of the game it is about to play (`set_up`), or else the format's own table page,
+    shown with `context`."""
+
+    context: Mapping[str, object] = field(default_factory=dict)
+    game: Game | None = None
+    set_up: bool = False
+
+
+class EventFormat(Protocol):
+    key: str  # stored in Event.format
+    title: str  # what players call it: "Military Whist", "Whist drive"
+    pages: str  # its template folder, and the name of the blueprint of its own routes
+
+    def room(self, event: Event) -> dict[str, object]:
+        """What the director's control room shows (the template context)."""
+
+    def board(self, event: Event) -> dict[str, object]:
+        """What the projector, the players' standings and every live push show."""
+
+    def table(self, table: EventTable) -> TablePage:
+        """What the table's QR code opens now."""
+
+    def teams(self, event: Event) -> list[EventEntrant]:
+        """The entrants that get a QR card of their own besides the tables' (none in most formats)."""
+
+    def export(self, event: Event) -> dict[str, object]:
+        """The whole event as JSON (`/b/<id>/event.json`)."""
+
+
+class Conflict(Exception):
+    """The action clashes with what is already recorded (a second entry, a hand already closed)."""
+
+    def __init__(self, message: str, result: EventResult | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.result = result
+
+
+def by_public_id(public_id: str) -> Event | None:
+    return db.session.scalars(select(Event).where(Event.public_id == public_id)).first()
+
+
+def by_director_token(token: str) -> Event | None:
+    """The event whose director link carries `token` (compared in constant time)."""
+    event = db.session.scalars(select(Event).where(Event.director_token == token)).first()
+    return event if event is not None and hmac.compare_digest(event.director_token, token) else None
+
+
+def table_by_token(token: str) -> EventTable | None:
+    """The table whose QR code carries `token` (compared in constant time)."""
+    table = db.session.scalars(select(EventTable).where(EventTable.token == token)).first()
+    return table if table is not None and hmac.compare_digest(table.token, token) else None
+
+
+def recent_events(limit: int = 10) -> list[Event]:
+    return list(db.session.scalars(select(Event).order_by(Event.updated_at.desc()).limit(limit)))
+
+
+def table_of(event: Event, table: int) -> EventTable:
+    row = next((t for t in event.tables if t.number == table), None)
+    if row is None:
+        raise RuleErrors([RuleError("table", f"there is no table {table}: tables are 1 to {len(event.tables)}")])
+    return row
+
+
+def pin_stamp(event: Event) -> str:
+    """A short fingerprint of the PIN's stored hash: a browser unlocked with an older PIN no longer matches.
+
+    Each save salts the hash anew, so setting a PIN (even the same one) locks out every other browser."""
+    if event.director_pin is None:
+        return ""
+    return hashlib.sha256(event.director_pin.encode()).hexdigest()[:16]
+
+
+class PinLocked(Exception):
+    """Too many wrong PINs lately: the event's unlock page refuses every PIN for a while."""
+
+    def __init__(self, wait: timedelta) -> None:
+        minutes = max(1, -(-int(wait.total_seconds()) // 60))
+        super().__init__(f"Too many wrong PINs: try again in {minutes} minute{'s' if minutes != 1 else ''}.")
+        self.message = str(self)
+
+
+def _wrong_pins(event: Event) -> list[datetime]:
+    since = utcnow() - PIN_WINDOW
+    return [aware(at) for at in db.session.scalars(
+        select(AuditEntry.at).where(AuditEntry.event_id == event.id, AuditEntry.action == WRONG_PIN,
+                                    AuditEntry.at >= since.replace(tzinfo=None)).order_by(AuditEntry.at))]
+
+
+def unlock(event: Event, pin: str) -> bool:
+    """Check the director's PIN: PinLocked after PIN_TRIES wrong ones within PIN_WINDOW.
+
+    Wrong PINs are counted in the audit trail (stored, so the limit holds across requests and
+    worker processes, and the director sees the attempts); they do not change the event's revision.
+    """
+    if event.director_pin is None:
+        return True
+    wrong = _wrong_pins(event)
+    if len(wrong) >= PIN_TRIES:
+        raise PinLocked(wrong[-PIN_TRIES] + PIN_WINDOW - utcnow())
+    if check_password_hash(event.director_pin, pin):
+        return True
+    db.session.add(AuditEntry(event_id=event.id, actor="a browser", action=WRONG_PIN,
+                              note=f"wrong PIN {len(wrong) + 1} of {PIN_TRIES} allowed in "
+                                   f"{int(PIN_WINDOW.total_seconds() // 60)} minutes"))
+    db.session.commit()
+    return False
+
+
+def set_pin(event: Event, pin: str) -> None:
+    if pin and not valid_pin(pin):
+        raise RuleErrors([RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty to remove it)")])
+    event.director_pin = generate_password_hash(pin) if pin else None
+    audit(event, "director", "pin", note="PIN set" if pin else "PIN removed")
+    db.session.commit()
+
+
+def regenerate_token(event: Event, table: int) -> EventTable:
+    """A new secret for table `table`'s QR code: the old link stops working at once."""
+    row = table_of(event, table)
+    row.token = new_token()
+    row.token_issued_at = utcnow()
+    audit(event, "director", "new QR code", table=table, note=f"table {table}'s QR code replaced")
+    db.session.commit()
+    return row
+
+
+def audit(event: Event, actor: str, action: str, *, hand: int | None = None, table: int | None = None,
+           old: dict[str, object] | None = None, new: dict[str, object] | None = None, note: str = "") -> None:
+    db.session.add(AuditEntry(event_id=event.id, actor=actor, action=action, hand=hand, table=table,
+                              old=old, new=new, note=note))
+    event.revision += 1
+    event.updated_at = utcnow()
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite gives naive datetimes back: they were stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def by_id(event_id: int) -> Event | None:
+    """The event by its row id (a push made off the request that changed it)."""
+    return db.session.get(Event, event_id)
+
+
+def event_of(game: Game) -> Event | None:
+    """The event a game is played at (a tournament's match, a club night's table), or None."""
+    return db.session.get(Event, game.event_id) if game.event_id is not None else None
+
+
+def end_session() -> None:
+    """Close the database session of work done off a request (a background push)."""
+    db.session.remove()

@@ -1,0 +1,38 @@
+"""What every blueprint shares: rule errors keyed by field, links another phone can open, and
+whether a request wants a page or only the swapped part."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import request
+
+from scorepad import network
+from scorepad.extensions import htmx
+from scorepad.rules.base import RuleError, RuleErrors
+
+
+def partial() -> bool:
+    """An htmx request swapping part of a page (not a history restore, which needs the whole page)."""
+    return bool(htmx) and not htmx.history_restore_request
+
+
+def errors_by_field(error: RuleError | RuleErrors) -> dict[str, str]:
+    """Rule errors keyed by field, so each message is shown beside its control."""
+    found = error.errors if isinstance(error, RuleErrors) else (error,)
+    messages: dict[str, str] = {}
+    for e in found:
+        text = e.message[:1].upper() + e.message[1:]
+        messages[e.field] = f"{messages[e.field]} {text}" if e.field in messages else text
+    return messages
+
+
+def share_url(path: str) -> str:
+    """An absolute URL another phone can open: the LAN address when this page came via localhost."""
+    host = urlsplit(request.host_url)
+    if host.hostname in ("localhost", "127.0.0.1", "::1"):
+        addresses = network.lan_addresses()
+        if addresses:
+            port = f":{host.port}" if host.port else ""
+            return f"{host.scheme}://{addresses[0]}{port}{path}"
+    return request.host_url.rstrip("/") + path

@@ -1,0 +1,283 @@
+"""Military Whist's own pages: setting up an event, the director's actions on the hand in play
+(advance, loans, moves, playoff), corrections and names, and a table phone's tapped result.
+
+A table's phone: the home pair enters the tricks the visiting pair took. A tap on a number shows
+what it means ("visitors take 1 flag") before it is confirmed; a second confirmation of the same
+hand, from this phone or the other one at the table, is refused with the value already recorded.
+The event core's views (`director`, `tables`, `board`) draw its control room, table page and boards
+through `events.registry`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorepad.events import core, military
+from scorepad.events.core import Event
+from scorepad.form_input import whole_number
+from scorepad.formats.military import PRESETS
+from scorepad.rules import military as rules
+from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.military import LETTERS
+from scorepad.views.board import publish
+from scorepad.views.common import errors_by_field
+from scorepad.views.director import director_of, render_room, unlock_for
+from scorepad.views.tables import render_table, table_for
+
+bp = Blueprint("military", __name__)
+
+
+# --------------------------------------------------------------------------- creating an event
+
+
+def _form_defaults() -> dict[str, str]:
+    return {"name": "", "preset": "area", "days": "30", "tables": "4", "teams": "", "loans": "auto",
+            "late_minutes": "12", "pin": ""}
+
+
+def _parse_setup(form: dict[str, str]) -> dict[str, Any]:
+    errors: list[RuleError] = []
+    preset = form.get("preset", "area")
+    days: list[int] = []
+    if preset in PRESETS:
+        days = list(PRESETS[preset][1])
+    else:
+        found = [whole_number(d) for d in form.get("days", "").replace(",", " ").split()]
+        days = [d for d in found if d is not None]
+        if not found or len(days) != len(found):
+            errors.append(RuleError("days", "give the hands of each day as numbers, e.g. 30 or 30, 20"))
+    tables = whole_number(form.get("tables", ""), 2) or 0
+    if not 2 <= tables <= 64:
+        errors.append(RuleError("tables", "an event has 2 to 64 tables"))
+        tables = 0
+    teams = [line.strip() for line in form.get("teams", "").splitlines()]
+    while teams and not teams[-1]:  # a blank line inside keeps its table ("Table N"); trailing ones do not count
+        teams.pop()
+    if len(teams) > tables:
+        errors.append(RuleError("teams", f"{len(teams)} team names for {tables} tables: one name per line, "
+                                         f"at most one per table"))
+    teams += [""] * max(0, tables - len(teams))
+    late = whole_number(form.get("late_minutes", "12"))
+    if late is None:
+        late = -1
+    if errors:
+        raise RuleErrors(errors)
+    return {"name": form.get("name", ""), "teams": teams, "days": days, "loans": form.get("loans", "auto"),
+            "auto_advance": form.get("auto_advance") == "on", "late_minutes": late, "pin": form.get("pin", "")}
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+def new() -> str | BaseResponse | tuple[str, int]:
+    """Set up a Military Whist event (presets for the document's area, zone and provincial levels)."""
+    form = _form_defaults()
+    if request.method == "POST":
+        form.update({k: v for k, v in request.form.items() if k != "csrf_token"})
+        try:
+            event = military.create_event(**_parse_setup(form))
+        except RuleErrors as e:
+            errors = errors_by_field(e)
+            if any(k.startswith("options.days") for k in errors):
+                errors["days"] = " ".join(v for k, v in errors.items() if k.startswith("options.days"))
+            return render_template("military/new.html", form=form, presets=PRESETS, errors=errors, max_name=military.MAX_NAME), 422
+        unlock_for(event)
+        flash("Event created. This page is your private director's link: bookmark it and share it with nobody.")
+        return redirect(url_for("director.control", token=event.director_token))
+    return render_template("military/new.html", form=form, presets=PRESETS, errors={}, max_name=military.MAX_NAME)
+
+
+def _act(event: Event, action: Callable[[], object], notice: str) -> tuple[str, int]:
+    try:
+        action()
+    except RuleErrors as e:
+        return render_room(event, 422, errors_by_field(e))
+    except core.Conflict as c:
+        return render_room(event, 409, {"hand": c.message})
+    publish(event, orders=True)
+    return render_room(event, notice=notice)
+
+
+@bp.post("/d/<token>/advance")
+@director_of(military.KEY)
+def advance(event: Event) -> tuple[str, int]:
+    """Open the next hand (closing the day after its last hand)."""
+    expected = whole_number(request.form.get("hand", ""), 4)
+    if expected is None:
+        return render_room(event, 422, {"hand": "The form lost its hand number: reload the page."})
+    if expected != event.current_hand:  # a second tap, or a stale page: do not skip a hand
+        return render_room(event, 409, {"hand": f"Hand {expected} was already advanced: hand {event.current_hand} "
+                                             f"is in play now." if expected < event.current_hand else
+                                             f"Hand {expected} is not open: hand {event.current_hand} is in play."})
+    ev = military.view(event)
+    closes = ev.spec
+    words = (f"Day {closes.day} closed; hand {closes.number + 1} is open." if closes and closes.closes_day
+             else f"Hand {event.current_hand + 1} is open.")
+    if closes and closes.number == ev.scheduled:
+        words = "The last hand is in: the schedule is complete."
+    return _act(event, lambda: military.advance(event, hand=expected), words)
+
+
+@bp.post("/d/<token>/loan")
+@director_of(military.KEY)
+def loan(event: Event) -> tuple[str, int]:
+    """Lend flags to a table for the hand in play."""
+    table, flags = whole_number(request.form.get("table", "")), whole_number(request.form.get("flags", ""))
+    if table is None or flags is None:
+        return render_room(event, 422, {"flags": "Choose a table and the number of flags to lend."})
+    return _act(event, lambda: military.lend(event, table, flags), f"Table {table} was lent {flags} "
+                                                                 f"flag{'s' if flags != 1 else ''}.")
+
+
+@bp.post("/d/<token>/return")
+@director_of(military.KEY)
+def give_back(event: Event) -> tuple[str, int]:
+    """Record flags a table gives back to the director against its loans."""
+    table, flags = whole_number(request.form.get("table", "")), whole_number(request.form.get("flags", ""))
+    if table is None or flags is None:
+        return render_room(event, 422, {"back": "Choose a table and the number of flags it gives back."})
+    return _act(event, lambda: military.return_flags(event, table, flags),
+                f"Table {table} gave {flags} flag{'s' if flags != 1 else ''} back.")
+
+
+@bp.post("/d/<token>/playoff")
+@director_of(military.KEY)
+def playoff(event: Event) -> tuple[str, int]:
+    """Record a tie-break hand: the two teams, the winner, the bye (three or more tied)."""
+    found = [whole_number(request.form.get(key, "")) for key in ("team1", "team2", "winner")]
+    if None in found:
+        return render_room(event, 422, {"playoff": "Choose the two teams that played and the winner."})
+    teams, winner = [t or 0 for t in found[:2]], found[2]
+    byes = [whole_number(b) for b in request.form.getlist("bye")]
+    bye = [b for b in byes if b is not None]
+    if len(bye) != len(byes):
+        return render_room(event, 422, {"playoff": "Choose the team that had the bye from the list."})
+    if winner not in (1, 2):
+        return render_room(event, 422, {"playoff": "Choose which of the two teams won."})
+    return _act(event, lambda: military.record_playoff(event, teams, teams[(winner or 1) - 1], bye or None),
+                "Playoff hand recorded.")
+
+
+@bp.post("/d/<token>/moves")
+@director_of(military.KEY)
+def moves(event: Event) -> tuple[str, int]:
+    """Replace where the visiting pairs go in the hand in play (empty: back to the schedule's moves)."""
+    found = [whole_number(part) for part in request.form.get("moves", "").replace(",", " ").split()]
+    destinations = [d for d in found if d is not None] or None
+    if None in found:
+        return render_room(event, 422, {"moves": "Give one table number per table, table 1's first, e.g. 3 4 1 2."})
+    try:
+        military.set_moves(event, destinations)
+    except RuleErrors as e:
+        messages = errors_by_field(e)
+        return render_room(event, 422, {"moves": " ".join(v for k, v in messages.items() if k.startswith("moves"))
+                                     or " ".join(messages.values())})
+    publish(event, orders=True)
+    return render_room(event, notice=f"Hand {event.current_hand}: " + (
+        "the visiting pairs go where you said." if destinations else "back to the schedule's moves."))
+
+
+@bp.route("/d/<token>/results/<int:hand>/<int:table>", methods=["GET", "POST"])
+@director_of(military.KEY)
+def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseResponse:
+    """Correct (or enter for a table) one result; everything after it is scored again."""
+    ev = military.view(event)
+    if not 1 <= table <= ev.tables or not 1 <= hand <= min(event.current_hand, ev.scheduled):
+        abort(404, description=f"There is no result to correct for hand {hand} at table {table}.")
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            tricks, revoke = military.parse_result(request.form.get("tricks"), request.form.get("revoke"))
+            military.correct_result(event, hand, table, tricks, revoke)
+        except RuleErrors as e:
+            errors = errors_by_field(e)
+        else:
+            publish(event, orders=True)
+            flash(f"Hand {hand} at table {table} corrected; everything after it is scored again.")
+            return redirect(url_for("director.control", token=event.director_token))
+    spec = ev.spec_of(hand)
+    return render_template("military/correct.html", ev=ev, hand=hand, table=table, spec=spec,
+                           result=ev.result(hand, table), errors=errors,
+                           form=request.form if request.method == "POST" else {}), 422 if errors else 200
+
+
+@bp.route("/d/<token>/setup", methods=["GET", "POST"])
+@director_of(military.KEY)
+def setup(event: Event) -> tuple[str, int] | BaseResponse:
+    """Rename the event, its teams and their players (A, B, X, Y); the QR cards and boards follow."""
+    tables = event.tables
+    if request.method == "POST":
+        form = request.form
+        names = [form.get(f"team.{t.number}", "") for t in tables]
+        players = [[form.get(f"player.{t.number}.{letter}", "") for letter in LETTERS]
+                   for t in tables]
+        try:
+            military.rename(event, form.get("name", ""), names, players)
+        except RuleErrors as e:
+            errors = {k.removesuffix(".name"): v for k, v in errors_by_field(e).items()}
+            return render_template("military/setup.html", event=event, form=form, errors=errors,
+                                   max_name=military.MAX_NAME), 422
+        publish(event, orders=True)
+        flash("Names saved: the QR cards, the phones and the boards show them now.")
+        return redirect(url_for("director.control", token=event.director_token))
+    current: dict[str, str] = {"name": event.name}
+    for t in tables:
+        current[f"team.{t.number}"] = t.team
+        for letter, player in zip(LETTERS, t.players):
+            current[f"player.{t.number}.{letter}"] = player
+    return render_template("military/setup.html", event=event, form=current, errors={}, max_name=military.MAX_NAME), 200
+
+
+# --------------------------------------------------------------------------- a table's phone
+
+
+def _read() -> tuple[int, int, str | None]:
+    """(hand, tricks, revoke) from the form; RuleErrors for anything out of range."""
+    hand = whole_number(request.form.get("hand", ""), 4)
+    if hand is None:
+        raise RuleErrors([RuleError("hand", "the form lost its hand number: reload the page")])
+    tricks, revoke = military.parse_result(request.form.get("tricks"), request.form.get("revoke"))
+    return hand, tricks, revoke
+
+
+@bp.post("/t/<token>/preview")
+def preview(token: str) -> tuple[str, int]:
+    """What the tapped result means, before it is confirmed."""
+    table = table_for(token, military.KEY)
+    try:
+        hand, tricks, revoke = _read()
+        current = table.event.current_hand
+        if hand < current:
+            raise core.Conflict(f"Hand {hand} is over: the director has opened hand {current}.")
+        if hand > current:
+            raise core.Conflict(f"Hand {hand} is not open yet: hand {current} is in play.")
+        ev = military.view(table.event)
+        pending = dict(ev.pending or {})
+        results = list(pending.get("results") or [None] * ev.tables)  # type: ignore[call-overload]
+        if results[table.number - 1] is not None:
+            existing = ev.result(hand, table.number)
+            raise core.Conflict(f"Hand {hand} is already recorded: the visitors took "
+                                f"{existing.tricks if existing else '?'} tricks.", existing)
+        results[table.number - 1] = {"tricks": tricks, "revoke": revoke}
+        shown = rules.preview(ev.setup, ev.hands, {**pending, "results": results})[table.number - 1]
+    except RuleErrors as e:
+        return render_table(table, 422, errors=errors_by_field(e), form=request.form)
+    except core.Conflict as c:
+        return render_table(table, 409, conflict=c.message)
+    return render_table(table, 200, confirm=shown, form=request.form)
+
+
+@bp.post("/t/<token>/result")
+def result(token: str) -> tuple[str, int] | BaseResponse:
+    """Record the confirmed result (once: a second one is refused with the value already in)."""
+    table = table_for(token, military.KEY)
+    try:
+        hand, tricks, revoke = _read()
+        military.enter_result(table.event, table.number, hand, tricks, revoke, f"table {table.number}")
+    except RuleErrors as e:
+        return render_table(table, 422, errors=errors_by_field(e), form=request.form)
+    except core.Conflict as c:
+        return render_table(table, 409, conflict=c.message)
+    publish(table.event)
+    return render_table(table, 200, notice=f"Hand {hand} recorded.")
