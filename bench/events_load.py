@@ -288,12 +288,12 @@ def make_event(database: str, tables: int, hands: int) -> tuple[str, str, list[s
 import json
 from flask_migrate import upgrade
 from scorepad import create_app
-from scorepad.events import military as events
+from scorepad.events import military
 app = create_app()
 with app.app_context():
     upgrade(directory=app.extensions["migrate"].directory)
     days = [min({hands}, 30)] + ([{hands} - 30] if {hands} > 30 else [])
-    e = events.create_event("Bench", [f"Team {{i + 1}}" for i in range({tables})], days)
+    e = military.create_event("Bench", [f"Team {{i + 1}}" for i in range({tables})], days)
     print(json.dumps([e.public_id, e.director_token, [t.token for t in e.tables]]))
 """
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench"}

@@ -26,7 +26,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build an app; `config` overrides the environment (tests pass an in-memory database)."""
     from flask import Flask
 
-    from scorepad import commands, config as settings, live, views
+    from scorepad import commands
+    from scorepad import config as settings
+    from scorepad import live, views
     from scorepad.extensions import csrf, db, htmx, migrate
 
     app = Flask(

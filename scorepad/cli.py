@@ -33,21 +33,17 @@ def run_command(host: str | None, port: int | None) -> None:
     from flask_migrate import upgrade
     from werkzeug.serving import make_server
 
-    from sqlalchemy import select
-
     from scorepad import network
-    from scorepad.events import military as events
+    from scorepad.events import military
     from scorepad.games import records
-    from scorepad.extensions import db
-    from scorepad.models import Event
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     upgrade(directory=app.extensions["migrate"].directory)
     demo = None
     if app.config["SCOREPAD_DEMO"]:
         records.load_demo_games()
-        events.load_demo_event()
-        demo = db.session.scalars(select(Event).where(Event.is_demo.is_(True))).first()
+        military.load_demo_event()
+        demo = military.demo_event()
     host = host or app.config["SCOREPAD_HOST"]
     port = port or app.config["SCOREPAD_PORT"]
     # threaded: each open live stream (server-sent events) holds a thread of its own.

@@ -83,13 +83,12 @@ def init_db_command() -> None:
 @with_appcontext
 def load_demo_command() -> None:
     """Store the example games as demo games (once)."""
+    from scorepad.events import military
     from scorepad.games import records
-
-    from scorepad.events import military as events
 
     count = records.load_demo_games()
     click.echo(f"Loaded {count} demo games." if count else "Demo games already loaded.")
-    event = events.load_demo_event()
+    event = military.load_demo_event()
     click.echo(f"Loaded the demo event: director's link /d/{event.director_token}" if event
                else "Demo event already loaded.")
 

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
-from scorepad.games import service as games
-from scorepad.games import records
-from scorepad.games.entry import HOME_VARIANTS
-from scorepad.events.core import TablePage
+from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
 from scorepad.formats.club_night import Row, TableStandings, progress, ranked_totals, ranking
-from scorepad.models import AuditEntry, Event, EventEntrant, EventTable, Game, utcnow
+from scorepad.games import records
+from scorepad.games import service as games
+from scorepad.games.entry import HOME_VARIANTS
+from scorepad.models import AuditEntry, Event, EventTable, Game, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
 
@@ -146,24 +146,18 @@ def table_game(table: EventTable) -> Game | None:
     return db.session.get(Game, table.game_id) if table.game_id is not None else None
 
 
-class _Club:
+class _Club(OneView):
     """Club nights behind the registry (see `events.registry`)."""
 
-    key, title, pages = KEY, "Club night", "club"
+    key, title, pages, view_name = KEY, "Club night", "club", "cv"
 
-    def room(self, event: Event) -> dict[str, object]:
-        return {"cv": view(event)}
-
-    def board(self, event: Event) -> dict[str, object]:
-        return {"cv": view(event)}
+    def view(self, event: Event) -> ClubView:
+        return view(event)
 
     def table(self, table: EventTable) -> TablePage:
         """The table's game's scoring page, or the set-up of a new one."""
         game = table_game(table)
         return TablePage(game=game, set_up=game is None)
-
-    def teams(self, event: Event) -> list[EventEntrant]:
-        return []
 
     def export(self, event: Event) -> dict[str, object]:
         return export(event)

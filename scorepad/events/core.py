@@ -59,6 +59,28 @@ class EventFormat(Protocol):
         """The whole event as JSON (`/b/<id>/event.json`)."""
 
 
+class OneView:
+    """The usual shape of an EventFormat: the control room, the boards and the table page all show
+    one view of the event, derived by `view` and named `view_name` in the templates; no team cards."""
+
+    view_name: str
+
+    def view(self, event: Event) -> object:
+        raise NotImplementedError
+
+    def room(self, event: Event) -> dict[str, object]:
+        return {self.view_name: self.view(event)}
+
+    def board(self, event: Event) -> dict[str, object]:
+        return {self.view_name: self.view(event)}
+
+    def table(self, table: EventTable) -> TablePage:
+        return TablePage({self.view_name: self.view(table.event)})
+
+    def teams(self, event: Event) -> list[EventEntrant]:
+        return []
+
+
 class Conflict(Exception):
     """The action clashes with what is already recorded (a second entry, a hand already closed)."""
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import generate_password_hash
 
-from scorepad.events.core import TablePage
+from scorepad.events.core import OneView
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
 from scorepad.formats import drive as fmt
@@ -214,22 +214,13 @@ def export(event: Event) -> dict[str, object]:
     }
 
 
-class _Drive:
+class _Drive(OneView):
     """Whist drives behind the registry (see `events.registry`)."""
 
-    key, title, pages = KEY, "Whist drive", "drive"
+    key, title, pages, view_name = KEY, "Whist drive", "drive", "dv"
 
-    def room(self, event: Event) -> dict[str, object]:
-        return {"dv": view(event)}
-
-    def board(self, event: Event) -> dict[str, object]:
-        return {"dv": view(event)}
-
-    def table(self, table: EventTable) -> TablePage:
-        return TablePage({"dv": view(table.event)})
-
-    def teams(self, event: Event) -> list[EventEntrant]:
-        return []
+    def view(self, event: Event) -> DriveView:
+        return view(event)
 
     def export(self, event: Event) -> dict[str, object]:
         return export(event)

@@ -19,6 +19,7 @@ from werkzeug.security import generate_password_hash
 
 from scorepad.events import core
 from scorepad.extensions import db
+from scorepad.form_input import valid_pin, whole_number
 from scorepad.formats import military as fmt
 from scorepad.models import (
     DayClose,
@@ -27,14 +28,12 @@ from scorepad.models import (
     EventLoan,
     EventPlayoff,
     EventResult,
-    EventEntrant,
     EventTable,
     utcnow,
 )
 from scorepad.rules import military
 from scorepad.rules.base import RawHand, RuleError, RuleErrors, ScoreSheet, Setup
 from scorepad.rules.military import MilitaryRound
-from scorepad.form_input import valid_pin, whole_number
 from scorepad.rules.record import NAME_MAX, parse_record
 
 KEY = "military"
@@ -714,9 +713,13 @@ DEMO_TEAMS = ("Red Deer Rovers", "Calgary Aces", "Lethbridge Kings", "Medicine H
 DEMO_TRICKS = ((7, 5, 10, 6), (8, 6, 7, 4), (6, 9, 5, 7), (5, 7, 8, 10), (4, 3, 7, 6))  # hand 5 is NT Low
 
 
+def demo_event() -> Event | None:
+    return db.session.scalars(select(Event).where(Event.is_demo.is_(True))).first()
+
+
 def load_demo_event() -> Event | None:
     """A 4-table event five hands in (an NT Low among them), with its director's link unlocked by nobody."""
-    if db.session.scalars(select(Event).where(Event.is_demo.is_(True))).first() is not None:
+    if demo_event() is not None:
         return None
     event = create_event("Demo: Military Whist, area level", DEMO_TEAMS, [30])
     event.is_demo = True
@@ -728,23 +731,17 @@ def load_demo_event() -> Event | None:
     return event
 
 
-class _Military:
+class _Military(core.OneView):
     """Military Whist events behind the registry (see `events.registry`)."""
 
-    key, title, pages = KEY, "Military Whist", "military"
+    key, title, pages, view_name = KEY, "Military Whist", "military", "ev"
+
+    def view(self, event: Event) -> EventView:
+        return view(event)
 
     def room(self, event: Event) -> dict[str, object]:
         ev = view(event)
         return {"ev": ev, "late": ev.late()}
-
-    def board(self, event: Event) -> dict[str, object]:
-        return {"ev": view(event)}
-
-    def table(self, table: EventTable) -> core.TablePage:
-        return core.TablePage({"ev": view(table.event)})
-
-    def teams(self, event: Event) -> list[EventEntrant]:
-        return []
 
     def export(self, event: Event) -> dict[str, object]:
         return record_of(event)

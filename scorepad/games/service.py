@@ -15,11 +15,11 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from scorepad.extensions import db
+from scorepad.games.records import record_of
 from scorepad.models import Game, Hand, new_short_code, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import GameState, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
 from scorepad.rules.record import parse_record
-from scorepad.games.records import record_of
 
 
 class AlreadyRecorded(Exception):

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from scorepad.games.entry import adapter_for
 from scorepad.form_input import signed_number, whole_number
+from scorepad.games.entry import adapter_for
 from scorepad.rules.base import OptionSpec, OptionValue, RuleError, RuleErrors, Variant
 
 DEFAULT_NAMES = ("", "", "", "")

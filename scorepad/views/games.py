@@ -6,18 +6,28 @@ Two links per game: the scorer's (`/g/<scorer_token>`, may write) and the specta
 
 from __future__ import annotations
 
-from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, redirect,
-                   render_template, request, session, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad import live
-from scorepad.games import service as games
-from scorepad.games import setup_form
-from scorepad.games import sheets
-from scorepad.games.entry import HOME_VARIANTS, Complete, adapter_for
 from scorepad.events import core
 from scorepad.extensions import htmx
+from scorepad.games import service as games
+from scorepad.games import setup_form, sheets
+from scorepad.games.entry import HOME_VARIANTS, Complete, adapter_for
 from scorepad.games.service import Game
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Flask
 from playwright.sync_api import Browser, expect
 
-from scorepad.games import service as games
 from scorepad.extensions import db
+from scorepad.games import service as games
 from tests.browser.conftest import PHONE
 
 

@@ -14,9 +14,9 @@ from flask.testing import FlaskClient
 
 from scorepad import live
 from scorepad.events import club
-from scorepad.games import service as games
 from scorepad.extensions import db
 from scorepad.formats.club_night import TableStandings, ranking
+from scorepad.games import service as games
 from scorepad.models import Event, EventTable, Game
 from tests.web.test_events import HX, field_error, text
 from tests.web.test_games import nomination_form

@@ -15,7 +15,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.events import core
-
 from scorepad.events import military as events
 from tests.web.test_events import (
     TEAMS,

@@ -12,8 +12,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.events import core
-
-from scorepad.events import military as events
 from scorepad.extensions import db
 from scorepad.models import AuditEntry
 from tests.web.test_events import (

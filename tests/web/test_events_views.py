@@ -15,12 +15,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.events import core
-
 from scorepad.events import military as events
 from scorepad.extensions import db
 from scorepad.models import AuditEntry
 from tests.web.test_events import HX, create, enter, play, snapshot, table_tokens, text
-
 
 # --------------------------------------------------------------------------- closed days
 

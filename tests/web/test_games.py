@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad import live
-from scorepad.games import service as games
 from scorepad.extensions import db
+from scorepad.games import service as games
 from scorepad.models import Game
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.record import score_record

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from flask import Flask
-from markupsafe import escape
 from flask.testing import FlaskClient
+from markupsafe import escape
 
 from scorepad.games import records
 from scorepad.rules import all_variants

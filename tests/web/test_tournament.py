@@ -17,8 +17,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad.games import service as games
 from scorepad.extensions import db
+from scorepad.games import service as games
 from scorepad.models import Event, EventMatch
 from tests.web.test_events import HX, text
 from tests.web.test_tournament_registration import create

@@ -14,12 +14,10 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad.games import service as games
-from scorepad.events.bid_whist import matches
-from scorepad.events.bid_whist import registration
-from scorepad.events.bid_whist import tournament
+from scorepad.events.bid_whist import matches, registration, tournament
 from scorepad.extensions import db
 from scorepad.formats import bid_whist_event as fmt
+from scorepad.games import service as games
 from scorepad.models import AuditEntry, Event, EventDecision
 from tests.web.test_events import HX, text
 from tests.web.test_tournament import current_matches, event_row, events_public, hand, lower_wins, play, sign_both

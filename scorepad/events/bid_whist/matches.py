@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from flask import current_app
 from sqlalchemy import select
 
-from scorepad.games import service as games
 from scorepad.extensions import db
+from scorepad.games import service as games
 from scorepad.models import AuditEntry, Event, EventEntrant, EventMatch, Game, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
 

@@ -16,13 +16,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from scorepad.events.bid_whist import matches
-from scorepad.events.bid_whist import registration
-from scorepad.games import records
-from scorepad.events.core import TablePage
+from scorepad.events.bid_whist import matches, registration
+from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
-
 from scorepad.formats import bid_whist_event as fmt
+from scorepad.games import records
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable
 from scorepad.rules.base import RuleError, RuleErrors
 
@@ -792,16 +790,13 @@ def export(event: Event) -> dict[str, object]:
     }
 
 
-class _BidWhist:
+class _BidWhist(OneView):
     """Bid Whist tournaments behind the registry (see `events.registry`)."""
 
-    key, title, pages = KEY, "Bid Whist tournament", "bid_whist"
+    key, title, pages, view_name = KEY, "Bid Whist tournament", "bid_whist", "tv"
 
-    def room(self, event: Event) -> dict[str, object]:
-        return {"tv": view(event)}
-
-    def board(self, event: Event) -> dict[str, object]:
-        return {"tv": view(event)}
+    def view(self, event: Event) -> TournamentView:
+        return view(event)
 
     def table(self, table: EventTable) -> TablePage:
         """The match in play at the table (its game's scoring page), else what comes next there."""
