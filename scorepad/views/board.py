@@ -92,7 +92,7 @@ def _trailing_push(app: Flask, event_id: int, name: str) -> None:
 def board_context(event: Event) -> tuple[str, dict[str, object]]:
     """The template folder and context of an event's boards, by its format."""
     fmt = get_format(event.format)
-    return fmt.pages, fmt.board(event)
+    return fmt.pages, {"event": event, "pages": fmt.pages, **fmt.board(event)}
 
 
 def _event(public_id: str) -> Event:

@@ -167,8 +167,8 @@ def render_room(event: Event, status: int = 200, errors: dict[str, str] | None =
     fmt = get_format(event.format)
     page = "_room.html" if partial() else "control.html"
     notices = [notice] if notice else list(get_flashed_messages())
-    return render_template(f"{fmt.pages}/{page}", **fmt.room(event), errors=errors or {}, notices=notices,
-                           form=form or {}), status
+    return render_template(f"{fmt.pages}/{page}", event=event, pages=fmt.pages, **fmt.room(event),
+                           errors=errors or {}, notices=notices, form=form or {}), status
 
 
 @bp.get("/d/<token>")
