@@ -28,7 +28,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorepad import commands
     from scorepad import config as settings
-    from scorepad import live, views
+    from scorepad import live, security, views
     from scorepad.extensions import csrf, db, htmx, migrate
 
     app = Flask(
@@ -45,6 +45,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(PACKAGE_DIR / "migrations"), render_as_batch=True)
     htmx.init_app(app)
     csrf.init_app(app)
+    security.init_app(app)
     live.init_app(app)
     views.register(app)
     commands.register(app)

@@ -14,8 +14,11 @@ _TITLES = {
     403: "You are not allowed to do that",
     404: "Page not found",
     405: "That action is not available here",
+    413: "That request is too large",
     422: "Please check what you entered",
 }
+TOO_LARGE = ("What was sent is larger than any form of Scorepad sends (at most {kb} KB), so it was refused; "
+             "nothing was saved.")
 
 
 def register(app: Flask) -> None:
@@ -40,6 +43,11 @@ def register(app: Flask) -> None:
         message = "This form has expired. Reload the page and try again; nothing was saved."
         return render_template("errors/error.html", code=400, title=_TITLES[400], message=message), 400
 
+    @app.errorhandler(413)
+    def _too_large(error: HTTPException) -> tuple[str, int]:
+        message = TOO_LARGE.format(kb=(app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024)
+        return render_template("errors/error.html", code=413, title=_TITLES[413], message=message), 413
+
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> tuple[str, int]:
         code = error.code or 500
@@ -50,7 +58,5 @@ def register(app: Flask) -> None:
     @app.after_request
     def _headers(response: Response) -> Response:
         # A URL that can answer with a fragment must say so, or Back shows a bare fragment.
-        response.vary.add("HX-Request")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.vary.add("HX-Request")  # the security headers are security.py's (Talisman)
         return response

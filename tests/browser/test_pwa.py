@@ -20,7 +20,7 @@ def test_chromium_finds_the_app_installable_and_it_opens_offline(
     page.goto(live_server + "/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now controlled by the service worker
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
     cdp = context.new_cdp_session(page)
     errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]

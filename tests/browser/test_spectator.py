@@ -192,7 +192,7 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
     expect(spectator.get_by_text("Live: updates by itself")).to_be_visible()
     expect(spectator.get_by_text("No hands yet. Totals appear here after the first hand.")).to_be_visible()
     assert totals(spectator) == START
-    spectator.wait_for_function("window.__sseOpens >= 1")
+    spectator.wait_for_function("() => window.__sseOpens >= 1")
     channel = f"game:{public_id}"
     broker = app.extensions["scorepad.live"]
     deadline = time.monotonic() + 5
@@ -289,7 +289,7 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
         source.close();
         source.dispatchEvent(new Event("error"));
     }""")
-    spectator.wait_for_function("window.__sseOpens >= 2", timeout=10_000)
+    spectator.wait_for_function("() => window.__sseOpens >= 2", timeout=10_000)
     # the extension made a new EventSource half a second after the error; its first try was
     # refused, and the browser itself tried again (Chromium waits about 3 s) and got through
     assert len(attempts) >= 2, attempts

@@ -19,6 +19,7 @@ from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import AuditEntry, Event, EventEntrant, EventMatch, Game, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.record import NAME_MAX
 
 GHOST = 0  # the ghost team of a bye: "points are of no value for the team picked to play the odd team"
 GHOST_NAME = "Ghost team"
@@ -92,10 +93,14 @@ def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
 
 
 def team_record(entrant: EventEntrant | None, number: int) -> dict[str, object]:
-    """A side of a match's game: "(3) Aces" and its two players (stand-ins for the ghost)."""
+    """A side of a match's game: "(3) Aces" and its two players (stand-ins for the ghost).
+
+    A team's name may be longer than a game record's (registration allows 60 characters, a game
+    40): the number goes first and the name is cut to fit, so two sides never share a name and
+    the game can always be read back."""
     if entrant is None:
         return {"name": GHOST_NAME, "players": ["Stand-in N", "Stand-in S"] if number == 0 else []}
-    return {"name": f"({entrant.number}) {entrant.name}", "players": list(entrant.players)}
+    return {"name": _clip(f"({entrant.number}) {entrant.name}", NAME_MAX), "players": list(entrant.players)}
 
 
 def open_match(event: Event, stage: str, number: int, table: int, home: int, away: int,

@@ -1,0 +1,65 @@
+"""What every response and every write carries, whatever the page: security headers (Flask-Talisman:
+a Content-Security-Policy with scripts and styles from `static/` only, no framing), the session
+cookie (HttpOnly, SameSite=Lax, Secure when the request came over HTTPS), and a same-origin check
+on every unsafe request besides the form token.
+
+Phones reach the app over plain HTTP on a club's LAN, so nothing here forces HTTPS or sends HSTS
+(a browser told once to insist on HTTPS for a LAN address could not open it over HTTP again).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, abort, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_talisman import Talisman
+
+CSP = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "connect-src": "'self'",
+    "font-src": "'self'",
+    "manifest-src": "'self'",
+    "worker-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CROSS_ORIGIN = "This request came from another site, so it was refused; nothing was saved. Open Scorepad itself and try again."
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is Secure exactly when the request came over HTTPS (a LAN over HTTP keeps it)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+
+def same_origin() -> bool:
+    """Whether an unsafe request comes from a page of this app: its `Origin` names this host, or
+    (browsers that send no Origin) `Sec-Fetch-Site` says same-origin or a typed address. A request
+    with neither header (a script, an old browser) still needs its form token."""
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != "null":
+        return urlsplit(origin).netloc == request.host
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site in ("same-origin", "none")
+    return origin is None  # "null": a sandboxed or privacy-stripped cross-site post
+
+
+def init_app(app: Flask) -> None:
+    Talisman(app, force_https=False, strict_transport_security=False, session_cookie_secure=False,
+             content_security_policy=CSP, frame_options="DENY", referrer_policy="same-origin")
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.session_interface = _SessionInterface()
+
+    @app.before_request
+    def _refuse_cross_origin() -> None:
+        if request.method in UNSAFE_METHODS and not same_origin():
+            abort(403, description=CROSS_ORIGIN)

@@ -1,0 +1,83 @@
+"""Issue 16, items 4 and 5: every response carries the security headers (a Content-Security-Policy
+with scripts and styles from the app only, no framing), the session cookie is HttpOnly and
+SameSite=Lax (Secure only over HTTPS: phones use plain HTTP on a LAN), an unsafe request from
+another origin is refused even with a valid form token, and an oversized request is a 413 that
+stores nothing."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad.extensions import db
+from scorepad.models import Game
+from tests.web.test_games import PARTNERS
+
+
+def games_count(app: Flask) -> int:
+    with app.app_context():
+        return db.session.query(Game).count()
+
+
+def test_pages_carry_the_security_headers(client: FlaskClient) -> None:
+    for path in ("/", "/new", "/events/new", "/offline", "/manifest.webmanifest", "/nope"):
+        response = client.get(path)
+        csp = response.headers.get("Content-Security-Policy", "")
+        for directive in ("default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'",
+                          "frame-ancestors 'none'", "form-action 'self'", "base-uri 'self'"):
+            assert directive in csp, (path, directive, csp)
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+        assert response.headers["X-Frame-Options"] == "DENY"
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Referrer-Policy"] == "same-origin"
+        assert "Strict-Transport-Security" not in response.headers  # plain HTTP on a LAN must keep working
+        assert "HX-Request" in response.headers.get("Vary", "")
+
+
+def test_no_page_is_redirected_to_https(client: FlaskClient) -> None:
+    assert client.get("/").status_code == 200
+
+
+def session_cookie(response_headers: list[str]) -> str:
+    return next(h for h in response_headers if h.startswith("session="))
+
+
+def test_the_session_cookie_is_httponly_lax_and_secure_only_over_https(app: Flask) -> None:
+    plain = app.test_client()
+    response = plain.post("/new/whist", data=PARTNERS)  # starting a game remembers it in the session
+    assert response.status_code == 303, response.get_data(as_text=True)
+    cookie = session_cookie(response.headers.getlist("Set-Cookie"))
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
+    secure = app.test_client()
+    response = secure.post("/new/whist", data=PARTNERS, base_url="https://localhost")
+    cookie = session_cookie(response.headers.getlist("Set-Cookie"))
+    assert "Secure" in cookie and "HttpOnly" in cookie
+
+
+def test_a_post_from_another_origin_is_refused_and_stores_nothing(client: FlaskClient, app: Flask) -> None:
+    for headers in ({"Origin": "http://evil.example"}, {"Origin": "http://localhost:9999"},
+                    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}, {"Origin": "null"}):
+        response = client.post("/new/whist", data=PARTNERS, headers=headers)
+        assert response.status_code == 403, headers
+        assert "came from another site" in response.get_data(as_text=True)
+    assert games_count(app) == 0
+
+
+def test_a_post_from_this_origin_or_a_typed_address_is_taken(client: FlaskClient, app: Flask) -> None:
+    for headers in ({"Origin": "http://localhost"}, {"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {}):
+        assert client.post("/new/whist", data=PARTNERS, headers=headers).status_code == 303, headers
+    assert games_count(app) == 4
+
+
+def test_a_safe_request_from_another_site_is_served(client: FlaskClient) -> None:
+    """A link from elsewhere (a QR code scanned in another app) opens the page."""
+    assert client.get("/", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200
+
+
+def test_an_oversized_request_is_a_413_with_a_message_and_stores_nothing(client: FlaskClient, app: Flask) -> None:
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    assert limit == 64 * 1024
+    response = client.post("/new/whist", data={**PARTNERS, "name.0": "x" * limit})
+    assert response.status_code == 413
+    assert "larger than any form of Scorepad sends (at most 64 KB)" in response.get_data(as_text=True)
+    assert games_count(app) == 0
