@@ -235,7 +235,9 @@ class Streams(StreamReader):
 def serve(database: str) -> tuple[subprocess.Popen[bytes], int]:
     """The app as it runs for real: gunicorn, one gevent worker, on a free port; ready when it answers."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0"}
+    # all the streams come from this one machine: lift the per-client cap (live.py) for the bench
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0",
+           "SCOREPAD_MAX_STREAMS": "1500", "SCOREPAD_MAX_STREAMS_PER_CLIENT": "1500"}
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "2000",
          "-b", f"127.0.0.1:{port}", "--log-level", "warning", "scorepad:create_app()"],

@@ -20,6 +20,7 @@ from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.record import parse_record, score_record
 
 EXIT_INVALID = 2
+RECORD_MAX_BYTES = 2 * 1024 * 1024  # a 1,000-hand record of seven players is about 300 KB
 
 
 def _one_line(text: str) -> str:
@@ -36,6 +37,9 @@ def _fail(lines: list[str]) -> NoReturn:
 def _load(file: Path) -> object:
     """The file's JSON; every way it can fail exits 2 with one line (never a traceback)."""
     try:
+        if file.stat().st_size > RECORD_MAX_BYTES:
+            _fail([f"{file}: too large for a game record ({file.stat().st_size // 1024} KB; at most "
+                   f"{RECORD_MAX_BYTES // 1024} KB)"])
         return json.loads(file.read_text(encoding="utf-8"))
     except OSError as e:
         _fail([f"{file}: cannot read the file ({e.strerror or e})"])

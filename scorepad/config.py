@@ -41,5 +41,8 @@ def from_environment(instance_path: Path) -> dict[str, Any]:
         "SCOREPAD_PAGE_SECONDS": int(os.environ.get("SCOREPAD_PAGE_SECONDS", "12")),  # projector paging
         "WTF_CSRF_TIME_LIMIT": None,  # a score page may stay open all afternoon
         # the largest form (a 64-table event's names) is some 20 KB: anything far larger is refused (413)
+        # open live streams, in all and per client address (see live.py); 429 past them
+        "SCOREPAD_MAX_STREAMS": int(os.environ.get("SCOREPAD_MAX_STREAMS", "800")),
+        "SCOREPAD_MAX_STREAMS_PER_CLIENT": int(os.environ.get("SCOREPAD_MAX_STREAMS_PER_CLIENT", "20")),
         "MAX_CONTENT_LENGTH": int(os.environ.get("SCOREPAD_MAX_REQUEST_KB", "64")) * 1024,
     }

@@ -16,10 +16,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from flask import Flask, Response, current_app, stream_with_context
+from flask import Flask, Response, current_app, request, stream_with_context
 
 HEARTBEAT_SECONDS = 15.0
 QUEUE_SIZE = 16
+# Open live streams: in all (the README's gunicorn worker holds 1,000 connections: leave some for
+# requests), and per client address (a venue's phones each have their own on the LAN).
+MAX_STREAMS, MAX_STREAMS_PER_CLIENT = 800, 20
+
+
+class TooManyStreams(Exception):
+    """A new live stream would pass a limit; the message says which, for the page's alert bar."""
 
 
 @dataclass(frozen=True)
@@ -49,10 +56,11 @@ class Subscription:
     encoded SSE text. A leaderboard takes only the standings: the small notices sent on every entry
     would wake hundreds of projector and phone streams for nothing."""
 
-    def __init__(self, broker: Broker, channel: str, only: frozenset[str] | None = None) -> None:
+    def __init__(self, broker: Broker, channel: str, only: frozenset[str] | None = None, client: str = "") -> None:
         self.broker = broker
         self.channel = channel
         self.only = only
+        self.client = client
         self.queue: queue.Queue[Message] = queue.Queue(maxsize=QUEUE_SIZE)
 
     def put(self, message: Message) -> None:
@@ -86,23 +94,46 @@ class Subscription:
 class Broker:
     """Channels of subscribers; publishing fans a message out to every subscriber of a channel."""
 
-    def __init__(self) -> None:
+    def __init__(self, most: int = MAX_STREAMS, most_per_client: int = MAX_STREAMS_PER_CLIENT) -> None:
         self._lock = threading.Lock()
         self._channels: dict[str, set[Subscription]] = {}
+        self._clients: dict[str, int] = {}  # open streams by client address
+        self.most, self.most_per_client = most, most_per_client
 
-    def subscribe(self, channel: str, only: frozenset[str] | None = None) -> Subscription:
-        subscription = Subscription(self, channel, only)
+    def subscribe(self, channel: str, only: frozenset[str] | None = None, client: str = "") -> Subscription:
+        """A new listener; TooManyStreams when the server, or this client, holds as many as allowed
+        (each open stream holds a connection of the worker: a thousand from one client would leave
+        none for the phones entering scores)."""
+        subscription = Subscription(self, channel, only, client)
         with self._lock:
+            if sum(self._clients.values()) >= self.most:
+                raise TooManyStreams("The server is following as many live pages as it can; this page will "
+                                     "try again by itself in a moment.")
+            if self._clients.get(client, 0) >= self.most_per_client:
+                raise TooManyStreams(f"This device already has {self.most_per_client} live pages open: close "
+                                     f"some tabs, and this one will try again by itself.")
             self._channels.setdefault(channel, set()).add(subscription)
+            self._clients[client] = self._clients.get(client, 0) + 1
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
+        """Let a listener go (once: a closed stream may be closed again by the server)."""
         with self._lock:
             listeners = self._channels.get(subscription.channel)
-            if listeners is not None:
-                listeners.discard(subscription)
-                if not listeners:
-                    del self._channels[subscription.channel]
+            if listeners is None or subscription not in listeners:
+                return
+            listeners.discard(subscription)
+            if not listeners:
+                del self._channels[subscription.channel]
+            left = self._clients.get(subscription.client, 1) - 1
+            if left > 0:
+                self._clients[subscription.client] = left
+            else:
+                self._clients.pop(subscription.client, None)
+
+    def open_streams(self, client: str | None = None) -> int:
+        with self._lock:
+            return sum(self._clients.values()) if client is None else self._clients.get(client, 0)
 
     def publish(self, channel: str, event: str, data: str, background: bool = False) -> int:
         """Send to every subscriber of `channel`; returns how many there were.
@@ -146,7 +177,8 @@ def let_requests_run() -> None:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["scorepad.live"] = Broker()
+    app.extensions["scorepad.live"] = Broker(app.config.get("SCOREPAD_MAX_STREAMS", MAX_STREAMS),
+                                             app.config.get("SCOREPAD_MAX_STREAMS_PER_CLIENT", MAX_STREAMS_PER_CLIENT))
 
 
 def broker() -> Broker:
@@ -157,14 +189,16 @@ def broker() -> Broker:
 
 def sse_response(channel: str, only: frozenset[str] | None = None) -> Response:
     """A text/event-stream of `channel`'s messages (those named in `only`, when given), with
-    heartbeats, unbuffered by proxies."""
-    subscription = broker().subscribe(channel, only)
+    heartbeats, unbuffered by proxies. TooManyStreams past the limits; the listener is let go when
+    the server closes the response, even one that never started streaming."""
+    subscription = broker().subscribe(channel, only, request.remote_addr or "")
     heartbeat = current_app.config.get("SCOREPAD_HEARTBEAT", HEARTBEAT_SECONDS)
 
     def stream() -> Iterator[bytes]:
         yield from subscription.stream(heartbeat)
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response.call_on_close(subscription.close)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, request
+from flask import Flask, Response, abort, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_talisman import Talisman
 
@@ -30,6 +30,9 @@ CSP = {
     "frame-ancestors": "'none'",
 }
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Pages reached by a secret link (the director's, a table's, a scorer's, a team's, the QR sheet):
+# kept out of the browser's and any proxy's cache, so a shared phone does not keep them.
+SECRET_PATHS = ("/d/", "/t/", "/g/", "/team/", "/qr/")
 CROSS_ORIGIN = "This request came from another site, so it was refused; nothing was saved. Open Scorepad itself and try again."
 
 
@@ -63,3 +66,9 @@ def init_app(app: Flask) -> None:
     def _refuse_cross_origin() -> None:
         if request.method in UNSAFE_METHODS and not same_origin():
             abort(403, description=CROSS_ORIGIN)
+
+    @app.after_request
+    def _no_store(response: Response) -> Response:
+        if request.path.startswith(SECRET_PATHS):
+            response.headers["Cache-Control"] = "no-store"
+        return response

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
+from scorepad.events import core
 from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
@@ -75,11 +76,15 @@ def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
 
 
 def clear_table(table: EventTable) -> None:
-    """The director frees a table for a new game; its finished game stays out of the ranking."""
+    """The director frees a table for a new game; its game stays out of the ranking, readable by
+    its spectators' link but no longer written by its scorer's."""
     if table.game_id is None:
         raise RuleErrors([RuleError("table", f"table {table.number} has no game to clear")])
     table.event.audit.append(AuditEntry(actor="director", action="table cleared", table=table.number,
                                         note=f"table {table.number}'s game set aside"))
+    game = table_game(table)
+    if game is not None:  # set aside: its scorer's link must not write to it any more
+        core.revoke_scorer_link(game)
     table.game_id = None
     db.session.commit()
 

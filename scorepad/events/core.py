@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Protocol
 
+from flask import current_app
+from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import select
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -25,6 +27,7 @@ __all__ = ["Event", "EventEntrant", "EventTable", "Game"]
 MAX_EVENT_NAME = 120
 PIN_TRIES, PIN_WINDOW = 10, timedelta(minutes=10)
 WRONG_PIN = "wrong PIN"
+PRINT_SALT = "scorepad.qr-sheet"
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,20 @@ def table_by_token(token: str) -> EventTable | None:
     return table if table is not None and hmac.compare_digest(table.token, token) else None
 
 
+def print_token(event: Event) -> str:
+    """The address of the event's printable QR sheet: it opens that sheet and nothing else, so a
+    browser's printed header or footer carries it, never the director's secret link."""
+    return URLSafeSerializer(current_app.secret_key, salt=PRINT_SALT).dumps(event.public_id)
+
+
+def by_print_token(token: str) -> Event | None:
+    try:
+        public_id = URLSafeSerializer(current_app.secret_key, salt=PRINT_SALT).loads(token)
+    except BadSignature:
+        return None
+    return by_public_id(public_id) if isinstance(public_id, str) else None
+
+
 def recent_events(limit: int = 10) -> list[Event]:
     return list(db.session.scalars(select(Event).order_by(Event.updated_at.desc()).limit(limit)))
 
@@ -171,13 +188,30 @@ def set_pin(event: Event, pin: str) -> None:
 
 
 def regenerate_token(event: Event, table: int) -> EventTable:
-    """A new secret for table `table`'s QR code: the old link stops working at once."""
+    """A new secret for table `table`'s QR code: the old link stops working at once, and so do the
+    scoring links of the games played at that table (a phone that scanned the old card kept the
+    game's page, not the card's)."""
     row = table_of(event, table)
     row.token = new_token()
     row.token_issued_at = utcnow()
+    for game in _table_games(event, row):
+        revoke_scorer_link(game)
     audit(event, "director", "new QR code", table=table, note=f"table {table}'s QR code replaced")
     db.session.commit()
     return row
+
+
+def _table_games(event: Event, row: EventTable) -> list[Game]:
+    """The games scored at a table: its club-night game, its tournament matches."""
+    found = [m.game for m in event.matches if m.table == row.number and m.game is not None]
+    if row.game_id is not None:
+        found.append(db.session.get(Game, row.game_id))
+    return [g for g in found if g is not None]
+
+
+def revoke_scorer_link(game: Game) -> None:
+    """Give a game a new scorer's link: the old one answers 404 from now on (the spectators' stays)."""
+    game.scorer_token = new_token()
 
 
 def audit(event: Event, actor: str, action: str, *, hand: int | None = None, table: int | None = None,

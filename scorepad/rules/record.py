@@ -30,6 +30,8 @@ NAME_MAX = 40
 _KNOWN_KEYS = {"scorepad", "variant", "options", "players", "teams", "first_dealer", "hands", "title", "played"}
 _TEAM_KEYS = ("name", "players")
 _LABELS = {"title": "the title", "played": "when it was played (\"played\")"}
+TITLE_MAX = 120  # a game's title, as stored
+HANDS_MAX = 1000  # far past any game (a provincial Military event is 100 hands): a record is read whole
 
 
 @dataclass(frozen=True)
@@ -142,8 +144,15 @@ def parse_record(data: object) -> Record:
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
         errors.add(RuleError("first_dealer", "the first dealer is a seat number, counting from 0"))
     hands = data.get("hands", [])
+    if isinstance(hands, list) and len(hands) > HANDS_MAX:
+        errors.add(RuleError("hands", f"a record holds at most {HANDS_MAX} hands; this one has {len(hands)}"))
+        hands = []
     if not isinstance(hands, list) or not all(isinstance(h, Mapping) for h in hands):
         errors.add(RuleError("hands", "hands must be a list of objects, one per hand"))
+    for key, limit in (("title", TITLE_MAX), ("played", TITLE_MAX)):
+        value = data.get(key, "")
+        if isinstance(value, str) and len(value) > limit:
+            errors.add(RuleError(key, f"{_LABELS[key]} is longer than {limit} characters"))
     errors.raise_if_any()
     assert isinstance(first_dealer, int) and isinstance(hands, list)
     setup = Setup(variant.key, options, players, teams, first_dealer)

@@ -6,6 +6,7 @@ from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from scorepad import live
 from scorepad.games import sheets
 from scorepad.views.common import share_url
 
@@ -15,6 +16,7 @@ _TITLES = {
     404: "Page not found",
     405: "That action is not available here",
     413: "That request is too large",
+    429: "Too many at once",
     422: "Please check what you entered",
 }
 TOO_LARGE = ("What was sent is larger than any form of Scorepad sends (at most {kb} KB), so it was refused; "
@@ -42,6 +44,11 @@ def register(app: Flask) -> None:
     def _csrf_error(error: CSRFError) -> tuple[str, int]:
         message = "This form has expired. Reload the page and try again; nothing was saved."
         return render_template("errors/error.html", code=400, title=_TITLES[400], message=message), 400
+
+    @app.errorhandler(live.TooManyStreams)
+    def _too_many_streams(error: live.TooManyStreams) -> tuple[str, int, dict[str, str]]:
+        page = render_template("errors/error.html", code=429, title=_TITLES[429], message=str(error))
+        return page, 429, {"Retry-After": "30"}
 
     @app.errorhandler(413)
     def _too_large(error: HTTPException) -> tuple[str, int]:

@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import core
 from scorepad.events.bid_whist import matches, registration, tournament
-from scorepad.events.core import Event
+from scorepad.events.core import Event, EventEntrant
 from scorepad.form_input import whole_number
 from scorepad.games import service as games
 from scorepad.rules.base import RuleErrors
@@ -246,12 +246,18 @@ def sign(token: str) -> str | tuple[str, int]:
     return render_bar(game, match, notice=notice)
 
 
+def _entrant(token: str) -> EventEntrant:
+    """The tournament team whose card carries `token` (a whist drive's players have no team page)."""
+    entrant = registration.entrant_by_token(token)
+    if entrant is None or entrant.event.format != tournament.KEY:
+        abort(404, description="This team link is not valid. Ask the director for your team's card.")
+    return entrant
+
+
 @bp.get("/team/<token>")
 def team(token: str) -> str:
     """A team's own page: its table now, where to move next, its results, and signing its sheet."""
-    entrant = registration.entrant_by_token(token)
-    if entrant is None:
-        abort(404, description="This team link is not valid. Ask the director for your team's card.")
+    entrant = _entrant(token)
     tv = tournament.view(entrant.event)
     return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=tv.match_of(entrant.number))
 
@@ -259,9 +265,7 @@ def team(token: str) -> str:
 @bp.post("/team/<token>/sign")
 def team_sign(token: str) -> BaseResponse | tuple[str, int]:
     """A team signs its own sheet from its own phone."""
-    entrant = registration.entrant_by_token(token)
-    if entrant is None:
-        abort(404, description="This team link is not valid. Ask the director for your team's card.")
+    entrant = _entrant(token)
     tv = tournament.view(entrant.event)
     mv = tv.match_of(entrant.number)
     if mv is None:

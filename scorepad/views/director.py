@@ -157,6 +157,16 @@ def unlock(token: str) -> BaseResponse | tuple[str, int]:
     return redirect(url_for("director.control", token=token))
 
 
+@bp.post("/d/<token>/lock")
+def lock(token: str) -> BaseResponse:
+    """Sign this browser out of the event: with a PIN set, it must enter the PIN again."""
+    event = _event(token)
+    unlocked = _unlocked()
+    unlocked.pop(str(event.id), None)
+    session[UNLOCKED] = unlocked
+    return redirect(url_for("director.control", token=token), code=303)
+
+
 # --------------------------------------------------------------------------- the control room
 
 
@@ -204,9 +214,19 @@ def pin(event: Event) -> tuple[str, int]:
 
 @bp.get("/d/<token>/qr")
 @director_only
-def qr_sheet(event: Event) -> str:
+def qr_sheet(event: Event) -> BaseResponse:
+    """On to the printable QR sheet, at an address of its own (see `print_sheet`)."""
+    return redirect(url_for("director.print_sheet", token=core.print_token(event)), code=303)
+
+
+@bp.get("/qr/<token>")
+def print_sheet(token: str) -> str:  # sent no-store, as every page of secret links (security.py)
     """A printable sheet with one card per table (the QR code of its own score page), and one per team
-    where the format gives teams a page of their own."""
+    where the format gives teams a page of their own. Its address is not the director's: browsers
+    print the page's address in the footer, and these sheets lie on the tables."""
+    event = core.by_print_token(token)
+    if event is None:
+        abort(404, description="There is no QR sheet at this link. Open it again from the control room.")
     fmt = get_format(event.format)
     cards = [(t, share_url(url_for("tables.table", token=t.token))) for t in event.tables]
     return render_template(f"{fmt.pages}/qr.html", event=event, cards=cards, teams=fmt.teams(event))

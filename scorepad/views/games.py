@@ -27,7 +27,7 @@ from scorepad.events import core
 from scorepad.extensions import htmx
 from scorepad.games import service as games
 from scorepad.games import setup_form, sheets
-from scorepad.games.entry import HOME_VARIANTS, Complete, adapter_for
+from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.service import Game
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
@@ -116,6 +116,15 @@ def play(token: str) -> str:
     return render_template("games/play.html", gv=games.view(game), can_edit=game.locked_at is None, errors={}, notice=notice)
 
 
+def _adapter(game: Game) -> Adapter:
+    """How this game's hands are tapped in; a game of a variant not played at home (a Military
+    Whist record among the examples) is shown, never entered."""
+    if game.variant not in HOME_VARIANTS:
+        abort(409, description=f"This {get_variant(game.variant).name} game is a record to read: its hands "
+                               f"are not entered here.")
+    return adapter_for(game.variant)
+
+
 def _hand_number(raw: str | None) -> int:
     try:
         return int(raw or "")
@@ -154,6 +163,7 @@ def _stale_notice(action: str) -> str:
 def entry(token: str) -> BaseResponse | tuple[str, int]:
     """One action on the current hand: a trump, a bid, taking a bid back, or the result."""
     game = _scorer_game(token)
+    adapter = _adapter(game)
     errors: dict[str, str] = {}
     notice = ""
     status = 200
@@ -164,7 +174,7 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
         if "state" in request.form:
             games.refuse_if_stale(game, request.form["state"])
         before = games.view(game)
-        step = adapter_for(game.variant).apply(before, action, request.form)
+        step = adapter.apply(before, action, request.form)
         if isinstance(step, Complete):
             number = _hand_number(request.form.get("number"))
             after = games.enter_hand(game, number, step.entry, before)
@@ -191,6 +201,7 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
 def undo(token: str) -> BaseResponse | tuple[str, int]:
     """Take back the last entry: the bids of the current hand, else the last hand."""
     game = _scorer_game(token)
+    _adapter(game)
     try:
         if "state" in request.form:
             games.refuse_if_stale(game, request.form["state"])
@@ -210,7 +221,7 @@ def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
     view = games.view(game)
     if not 1 <= number <= len(game.hands):
         abort(404, description=f"There is no hand {number} in this game.")
-    adapter = adapter_for(game.variant)
+    adapter = _adapter(game)
     entry = game.hands[number - 1].entry
     errors: dict[str, str] = {}
     if request.method == "POST":
@@ -242,6 +253,7 @@ def delete(token: str) -> str | BaseResponse:
 def rematch(token: str) -> BaseResponse:
     """Same players and options, the next dealer."""
     game = _scorer_game(token)
+    _adapter(game)
     if game.event_id is not None:
         abort(409, description="This game is part of an event: the director starts its next match.")
     new_game = games.rematch(game)

@@ -48,3 +48,51 @@ def test_no_page_breaks_the_content_security_policy(app: Flask, live_server: str
     assert violations(page) == []
     assert page.evaluate("document.styleSheets[0].cssRules.length") > 50  # app.css loaded under the policy
     context.close()
+
+
+def test_a_printed_qr_sheet_does_not_carry_the_directors_link(app: Flask, live_server: str, browser: Browser) -> None:
+    """Issue 16, item 6: the director opens the QR cards from the control room and prints them with
+    the browser's header and footer (which print the page's title and address): the PDF names the
+    sheet's own address, never the director's secret link."""
+    import io
+
+    from pypdf import PdfReader
+
+    with app.app_context():
+        event = military.create_event("Print day", ["Aces", "Kings", "Queens", "Jacks"], [30])
+        director_token = event.director_token
+    context = browser.new_context(**PHONE)
+    room = context.new_page()
+    room.goto(f"{live_server}/d/{director_token}")
+    room.get_by_role("link", name="Print the QR cards").click()
+    room.wait_for_url("**/qr/**")
+    sheet = room
+    assert "/qr/" in sheet.url and director_token not in sheet.url
+    pdf = sheet.pdf(format="A4", display_header_footer=True, margin={"top": "15mm", "bottom": "15mm"},
+                    header_template='<span class="title" style="font-size:8px"></span>',
+                    footer_template='<span class="url" style="font-size:8px"></span>')
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    assert "/qr/" in text.replace("\n", "")
+    assert director_token not in text.replace("\n", "") and "/d/" not in text
+    assert "Table 4" in text
+    context.close()
+
+
+def test_the_director_signs_a_borrowed_phone_out(app: Flask, live_server: str, browser: Browser,
+                                                 screenshot_dir: object) -> None:
+    """Item 8: after "Sign this browser out" the control room asks for the PIN again."""
+    from playwright.sync_api import expect
+
+    with app.app_context():
+        token = military.create_event("PIN day", ["Aces", "Kings"], [30], pin="2468").director_token
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server}/d/{token}")
+    page.get_by_label("Director's PIN").fill("2468")
+    page.get_by_role("button", name="Open the control room").click()
+    expect(page.get_by_role("button", name="Sign this browser out")).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / "director-sign-out.png"))  # type: ignore[operator]
+    page.get_by_role("button", name="Sign this browser out").click()
+    expect(page.get_by_label("Director's PIN")).to_be_visible()
+    page.reload()
+    expect(page.get_by_label("Director's PIN")).to_be_visible()
+    page.context.close()

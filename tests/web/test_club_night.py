@@ -124,7 +124,7 @@ def test_an_entry_at_a_table_reaches_the_club_board_live(client: FlaskClient, ap
 def test_a_table_link_of_another_event_kind_or_unknown_is_refused(client: FlaskClient, app: Flask) -> None:
     assert client.get("/t/nope/setup").status_code == 404
     token = create(client)
-    assert client.get(f"/d/{token}/qr").status_code == 200
+    assert client.get(f"/d/{token}/qr", follow_redirects=True).status_code == 200
     assert client.post(f"/t/{table_tokens(app, token)[1]}/result", data={"hand": "1", "tricks": "7"}).status_code == 404
 
 

@@ -862,7 +862,7 @@ def test_board_pages_escape_team_names(client: FlaskClient, app: Flask) -> None:
     public = stored["public_id"]
     pages = [client.get(f"/b/{public}"), client.get(f"/b/{public}/standings"), client.get(f"/d/{token}"),
              client.get(f"/t/{stored['tokens'][0]}"), client.get(f"/t/{stored['tokens'][1]}"),
-             client.get(f"/d/{token}/qr")]
+             client.get(f"/d/{token}/qr", follow_redirects=True)]
     for response in pages:
         assert response.status_code == 200
         raw = response.get_data(as_text=True)

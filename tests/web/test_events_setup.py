@@ -64,7 +64,7 @@ def test_the_director_renames_the_event_teams_and_players(client: FlaskClient, a
     assert "Names saved: the QR cards, the phones and the boards show them now." in room
     assert "Zone 3 finals" in room and "set-up" in room and "Red Deer Rovers" in room
     # the QR cards, the boards and the phones follow
-    assert "Red Deer Rovers" in text(client.get(f"/d/{token}/qr"))
+    assert "Red Deer Rovers" in text(client.get(f"/d/{token}/qr", follow_redirects=True))
     public = stored["public_id"]
     for url in (f"/b/{public}", f"/b/{public}/standings"):
         page = text(client.get(url))

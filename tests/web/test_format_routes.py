@@ -62,7 +62,7 @@ def test_the_core_routes_serve_every_format(client: FlaskClient, app: Flask) -> 
     board = public_id(app, token)
     for path in (f"/d/{token}", f"/d/{token}/room", f"/d/{token}/qr", f"/b/{board}", f"/b/{board}/standings",
                  f"/b/{board}/event.json"):
-        assert client.get(path).status_code == 200, path
+        assert client.get(path, follow_redirects=True).status_code == 200, path
     response = client.post(f"/d/{token}/pin", data={"pin": "4321"})
     assert response.status_code == 200 and "PIN saved" in response.get_data(as_text=True)
     assert client.post(f"/d/{token}/pin", data={"pin": "12"}).status_code == 422

@@ -53,7 +53,7 @@ def test_a_listener_for_some_names_gets_only_those() -> None:
 def test_a_background_push_wakes_listeners_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under gevent a push made off any request pauses between batches so requests can run."""
     pauses: list[int] = []
-    broker = Broker()
+    broker = Broker(most_per_client=100)  # 51 listeners of one client: past the default cap
     subs = [broker.subscribe("board") for _ in range(2 * live.FAN_OUT_BATCH + 1)]
     monkeypatch.setattr(live, "_gevent_idle", lambda: lambda: pauses.append(sum(not s.queue.empty() for s in subs)))
     assert broker.publish("board", "board", "<p>x</p>", background=True) == len(subs)

@@ -81,3 +81,42 @@ def test_an_oversized_request_is_a_413_with_a_message_and_stores_nothing(client:
     assert response.status_code == 413
     assert "larger than any form of Scorepad sends (at most 64 KB)" in response.get_data(as_text=True)
     assert games_count(app) == 0
+
+
+def test_pages_of_secret_links_are_not_stored_by_the_browser(client: FlaskClient, app: Flask) -> None:
+    """Issue 16, item 8: the director's, a table's, a scorer's and the QR sheet's pages are no-store."""
+    from tests.web.test_format_routes import create_military
+
+    token = create_military(client)
+    with app.app_context():
+        from scorepad.models import Event
+
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        table, board = event.tables[0].token, event.public_id
+    scorer = client.post("/new/whist", data=PARTNERS).headers["Location"]
+    secret = [f"/d/{token}", f"/d/{token}/room", f"/t/{table}", scorer, client.get(f"/d/{token}/qr").headers["Location"]]
+    for path in secret:
+        response = client.get(path)
+        assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store", path
+    for path in ("/", f"/b/{board}", f"/b/{board}/standings"):
+        assert client.get(path).headers.get("Cache-Control") != "no-store", path
+
+
+def test_a_browser_unlocked_with_the_pin_can_sign_out(client: FlaskClient) -> None:
+    """Issue 16, item 8: a director on a borrowed phone signs it out; the PIN is asked again."""
+    response = client.post("/events/new", data={"name": "Locked day", "preset": "area", "tables": "4", "pin": "2468"})
+    token = response.headers["Location"].removeprefix("/d/")
+    page = client.get(f"/d/{token}")
+    assert page.status_code == 200 and "Sign this browser out" in page.get_data(as_text=True)
+    signed_out = client.post(f"/d/{token}/lock")
+    assert signed_out.status_code == 303 and signed_out.headers["Location"] == f"/d/{token}"
+    locked = client.get(f"/d/{token}")
+    assert locked.status_code == 403 and "PIN" in locked.get_data(as_text=True)
+    assert client.post(f"/d/{token}/unlock", data={"pin": "2468"}).status_code == 302
+    assert client.get(f"/d/{token}").status_code == 200
+
+
+def test_without_a_pin_there_is_nothing_to_sign_out_of(client: FlaskClient) -> None:
+    from tests.web.test_format_routes import create_military
+
+    assert "Sign this browser out" not in client.get(f"/d/{create_military(client)}").get_data(as_text=True)

@@ -99,7 +99,7 @@ def test_nine_teams_from_registration_to_medals(client: FlaskClient, app: Flask)
         team = next(e for e in event.entrants if e.number == 1)
         team_token, match = team.token, next(m for m in event.matches if 1 in (m.home, m.away))
         where = (match.table, "N/S" if match.home == 1 else "E/W", match.game.scorer_token if match.game else "")
-    qr = text(client.get(f"/d/{token}/qr"))
+    qr = text(client.get(f"/d/{token}/qr", follow_redirects=True))
     assert qr.count('class="qr-card"') == 5 + 9
     opened = client.get(f"/t/{table_token}")
     assert opened.status_code == 303 and opened.headers["Location"].startswith("/g/")

@@ -1,0 +1,172 @@
+"""The route fuzzer shared by the suite (`tests/test_fuzz.py`, a short run) and the bench
+(`bench/fuzz_routes.py`, 100,000 requests): a world with one of everything (a home game of each
+variant, an event of each format, in play), every route of the app's URL map (none left out by
+hand), and hypothesis strategies for what a stranger could send: other objects' links in every path
+argument, wrong types, huge and unicode numbers, missing, repeated and unknown fields, long strings.
+
+`fingerprints` reads what each pre-existing game and event holds, grouped by event (a match's or
+a table's game belongs to its event), so a check can say which groups a request changed.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from flask import Flask
+from hypothesis import strategies as st
+from werkzeug.datastructures import MultiDict
+from werkzeug.routing import Rule
+
+from scorepad.events import club, drive, military
+from scorepad.events.bid_whist import registration, tournament
+from scorepad.extensions import db
+from scorepad.games import records
+from scorepad.games import service as games
+from scorepad.models import AuditEntry, Event, Game
+
+FIELDS = (
+    "action", "auto_advance", "bid", "bidder", "books", "bracket", "bye", "call", "days", "deal", "deals",
+    "direction", "first", "first_dealer", "flags", "hand", "hidden", "honours", "in", "kind", "late_minutes",
+    "loans", "made_scores", "match", "movement", "moves", "name", "nt_fifth", "number", "out", "per_change",
+    "pin", "player1", "player2", "players", "preset", "reason", "renege", "renege.called_by", "renege.offender",
+    "revoke", "round", "rounds", "scoring", "second", "side", "single", "stage", "state", "table", "tables",
+    "team", "teams", "title", "top", "tricks", "trump", "variant", "walkover", "winner",
+    *(f"{prefix}.{i}" for prefix in ("name", "bids", "tricks", "team", "teams.0.players") for i in range(8)),
+    "player.1.A", "player.2.X", "team.1", "team1", "team2", "opt.target", "opt.rounds", "opt.days", "opt.bracket",
+)
+WORDS = ("", " ", "0", "1", "2", "7", "13", "-1", "1.5", "²", "٣", "1e9", "9" * 5000, "on", "off", "none", "start",
+         "add", "remove.0", "result", "visitors", "home", "S", "H", "NT", "uptown", "downtown", "pass", "close",
+         "reopen", "dispute", "single", "custom", "area", "auto", "books", "4:1", "1:99", "\x00", "<script>x</script>",
+         "=cmd|' /C calc'!A0", "a" * 300, "é" * 61)
+
+
+@dataclass
+class World:
+    """The links of everything the fuzzer may hit, and the tokens that name each group."""
+
+    links: list[str] = field(default_factory=list)
+    groups: dict[str, set[str]] = field(default_factory=dict)  # group -> the tokens that name it
+    kinds: dict[str, list[str]] = field(default_factory=dict)  # a URL's first part ("d", "t", "g"...) -> its links
+
+    def add(self, group: str, **kinds: Iterable[str]) -> None:
+        for kind, tokens in kinds.items():
+            for token in tokens:
+                self.groups.setdefault(group, set()).add(token)
+                self.kinds.setdefault(kind, []).append(token)
+
+
+def build_world(app: Flask) -> World:
+    """A home game of each variant (the examples), and a Military event, a Bid Whist tournament, a
+    whist drive and a club night, each under way."""
+    world = World()
+    with app.app_context():
+        records.load_demo_games()
+        event = military.create_event("Fuzz day", ["Aces", "Kings", "Queens", "Jacks"], [3, 2])
+        for table, tricks in enumerate((7, 5, 10, 6), start=1):
+            military.enter_result(event, table, 1, tricks, None, f"table {table}")
+        cup = tournament.create("Fuzz cup", rounds=1)
+        for n in range(4):
+            registration.register_team(cup, f"Team {n + 1}", [f"P{n}a", f"P{n}b"])
+        tournament.start(cup)
+        registration.register_single(tournament.create("Fuzz open", rounds=2), "Loner")  # still registering
+        drive.create("Fuzz drive", [f"Player {n}" for n in range(8)], deals=4)
+        night = club.create("Fuzz night", "whist", 2)
+        club.start_game(night.tables[0], {"variant": "whist", "teams": [
+            {"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}]})
+        for row in db.session.scalars(db.select(Event)):
+            played = list(db.session.scalars(db.select(Game).where(Game.event_id == row.id)))
+            world.add(f"event {row.id}", d=[row.director_token], b=[row.public_id], t=[t.token for t in row.tables],
+                      team=[e.token for e in row.entrants], g=[g.scorer_token for g in played],
+                      w=[g.public_id for g in played], s=[games.short_code(g) for g in played])
+        for g in db.session.scalars(db.select(Game).where(Game.event_id.is_(None))):
+            world.add(f"game {g.id}", g=[g.scorer_token], w=[g.public_id], s=[games.short_code(g)])
+    world.links = sorted(t for tokens in world.groups.values() for t in tokens)
+    return world
+
+
+def fingerprints(app: Flask) -> dict[str, object]:
+    """What each group holds now (events and their games; home games), to compare before and after."""
+    found: dict[str, object] = {}
+    with app.app_context():
+        db.session.expire_all()
+        for g in db.session.scalars(db.select(Game)):
+            key = f"event {g.event_id}" if g.event_id is not None else f"game {g.id}"
+            found.setdefault(key, []).append(  # type: ignore[union-attr]
+                (g.id, g.title, [h.entry for h in g.hands], g.pending, g.locked_at, g.players, g.teams))
+        for e in db.session.scalars(db.select(Event)):
+            audit = db.session.query(AuditEntry).filter(AuditEntry.event_id == e.id,
+                                                        AuditEntry.action != "wrong PIN").count()
+            found.setdefault(f"event {e.id}", []).append(  # type: ignore[union-attr]
+                (e.name, e.revision, e.current_hand, e.director_pin, e.options, audit,
+                 [(t.number, t.team, t.token, t.game_id) for t in e.tables],
+                 [(x.number, x.name) for x in e.entrants], [(m.id, m.closed_by, m.dispute) for m in e.matches],
+                 [(r.hand, r.table, r.tricks) for r in e.results]))
+        db.session.remove()
+    return found
+
+
+def routes(app: Flask) -> list[tuple[Rule, str]]:
+    """Every (rule, method) of the URL map but static files: nothing left out by hand."""
+    found = []
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint == "static":
+            continue
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            found.append((rule, method))
+    return sorted(found, key=lambda r: (r[0].rule, r[1]))
+
+
+def junk() -> st.SearchStrategy[str]:
+    return st.one_of(st.sampled_from(WORDS), st.text(max_size=40),
+                     st.text(alphabet=string.ascii_letters + string.digits + "-_", min_size=30, max_size=48),
+                     st.integers(-10**6, 10**12).map(str))
+
+
+def path_value(world: World, converter: str, kind: str) -> st.SearchStrategy[object]:
+    """An argument of a URL: mostly a link of the kind the URL takes (of any event or game), else
+    any other link, a word the routes know, or junk."""
+    if converter == "IntegerConverter":
+        return st.one_of(st.integers(0, 12), st.integers(0, 12), st.integers(0, 10**9))
+    right = world.kinds.get(kind) or world.links
+    return st.one_of(*[st.sampled_from(right)] * 6, st.sampled_from(world.links), junk(),
+                     st.sampled_from(("whist", "bid_whist", "military", "nomination", "australian", "close", "reopen")))
+
+
+@st.composite
+def request_for(draw: st.DrawFn, world: World, rule: Rule, method: str) -> dict[str, object]:
+    """A URL for `rule` (every argument from another object's links, or junk), a body of known and
+    unknown fields (repeated, missing, of every type), and sometimes htmx's headers."""
+    kind = rule.rule.strip("/").split("/")[0]
+    values = {arg: draw(path_value(world, type(rule._converters[arg]).__name__, kind)) for arg in sorted(rule.arguments)}
+    path = rule.build(values, append_unknown=False)[1]  # type: ignore[index]
+    names = draw(st.lists(st.one_of(st.sampled_from(FIELDS), st.text(max_size=12)), max_size=12))
+    body = MultiDict([(n, draw(st.one_of(junk(), st.sampled_from(world.links)))) for n in names])
+    headers = draw(st.sampled_from(({}, {"HX-Request": "true"}, {"HX-Request": "true", "HX-History-Restore-Request": "true"})))
+    return {"method": method, "path": path, "body": body, "headers": headers}
+
+
+def named_groups(world: World, request: dict[str, object]) -> set[str]:
+    """The groups whose links the request carries (in its path or body): the only ones it may change."""
+    text = str(request["path"]) + " " + " ".join(str(v) for v in request["body"].values())  # type: ignore[attr-defined]
+    return {group for group, tokens in world.groups.items() if any(t in text for t in tokens)}
+
+
+def send(client: object, request: dict[str, object]) -> object:
+    body = request["body"]
+    if request["method"] == "GET":
+        return client.get(request["path"], query_string=body, headers=request["headers"])  # type: ignore[attr-defined]
+    return client.open(request["path"], method=request["method"], data=body,  # type: ignore[attr-defined]
+                       headers=request["headers"])
+
+
+def changed(before: dict[str, object], after: dict[str, object]) -> set[str]:
+    return {key for key in before if before[key] != after.get(key)}
+
+
+def summary(statuses: Iterable[int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    return dict(sorted(counts.items()))
