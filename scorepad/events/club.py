@@ -17,7 +17,6 @@ from werkzeug.security import generate_password_hash
 from scorepad.events import core
 from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
-from scorepad.form_input import valid_pin
 from scorepad.formats.club_night import Row, TableStandings, progress, ranked_totals, ranking
 from scorepad.games import records
 from scorepad.games import service as games
@@ -31,19 +30,13 @@ KEY = "club"
 
 def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
     """A club night of `variant` at `tables` tables, each with its own QR code."""
-    errors: list[RuleError] = []
     name = name.strip()
-    if not name:
-        errors.append(RuleError("name", "give the evening a name, e.g. 'Tuesday Nomination'"))
-    elif len(name) > 120:
-        errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
+    errors = core.setup_errors(name, pin, "give the evening a name, e.g. 'Tuesday Nomination'")
     if variant not in HOME_VARIANTS:
         names = ", ".join(get_variant(k).name for k in HOME_VARIANTS)
         errors.append(RuleError("variant", f"choose the game the tables play: {names}"))
     if not 1 <= tables <= 64:
         errors.append(RuleError("tables", "a club night has 1 to 64 tables"))
-    if pin and not valid_pin(pin):
-        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
     if errors:
         raise RuleErrors(errors)
     event = Event(name=name, format=KEY, options={"variant": variant}, current_hand=1, started_at=utcnow(),

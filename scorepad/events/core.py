@@ -93,6 +93,19 @@ class Conflict(Exception):
         self.result = result
 
 
+def setup_errors(name: str, pin: str, missing: str) -> list[RuleError]:
+    """What every format's set-up checks the same way: the event's name (`missing` says what to
+    give when it is empty) and the optional director's PIN."""
+    errors: list[RuleError] = []
+    if not name:
+        errors.append(RuleError("name", missing))
+    elif len(name) > MAX_EVENT_NAME:
+        errors.append(RuleError("name", f"the event's name is too long: at most {MAX_EVENT_NAME} characters"))
+    if pin and not valid_pin(pin):
+        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+    return errors
+
+
 def by_public_id(public_id: str) -> Event | None:
     return db.session.scalars(select(Event).where(Event.public_id == public_id)).first()
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import generate_password_hash
 
+from scorepad.events import core
 from scorepad.events.core import OneView
 from scorepad.extensions import db
-from scorepad.form_input import valid_pin
 from scorepad.formats import drive as fmt
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
@@ -35,14 +35,8 @@ class Conflict(Exception):
 def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 1, scoring: str = "odd",
            nt_fifth: bool = False, movement: str = "progressive", top: str = "stay", pin: str = "") -> Event:
     """A whist drive ready to play: tables for the players, four to a table, deal 1 in play."""
-    errors: list[RuleError] = []
     name = name.strip()
-    if not name:
-        errors.append(RuleError("name", "give the drive a name, e.g. 'Village hall whist drive'"))
-    elif len(name) > 120:
-        errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
-    if pin and not valid_pin(pin):
-        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+    errors = core.setup_errors(name, pin, "give the drive a name, e.g. 'Village hall whist drive'")
     names = [" ".join(p.split()) for p in players if p.strip()]
     if any(len(n) > 40 for n in names):
         errors.append(RuleError("players", "a player's name is too long: at most 40 characters"))

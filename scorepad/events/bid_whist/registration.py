@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
+from scorepad.events import core
 from scorepad.extensions import db
-from scorepad.form_input import valid_pin
 from scorepad.models import AuditEntry, Event, EventEntrant, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
 
@@ -25,14 +25,8 @@ MAX_PLAYER = 40
 
 def create(name: str, format_key: str, options: dict[str, object], pin: str = "", late_minutes: int = 20) -> Event:
     """An event of a tournament format, open for registration; RuleErrors name the bad fields."""
-    errors: list[RuleError] = []
     name = name.strip()
-    if not name:
-        errors.append(RuleError("name", "give the event a name, e.g. 'Senior Olympics Bid Whist'"))
-    elif len(name) > 120:
-        errors.append(RuleError("name", "the event's name is too long: at most 120 characters"))
-    if pin and not valid_pin(pin):
-        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+    errors = core.setup_errors(name, pin, "give the event a name, e.g. 'Senior Olympics Bid Whist'")
     if not 1 <= late_minutes <= 120:
         errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
     if errors:
