@@ -96,3 +96,32 @@ def test_the_director_signs_a_borrowed_phone_out(app: Flask, live_server: str, b
     page.reload()
     expect(page.get_by_label("Director's PIN")).to_be_visible()
     page.context.close()
+
+
+def test_a_phone_on_a_lan_address_over_plain_http_enters_a_result(app: Flask, live_server: str, browser_type: object,
+                                                                  browser_type_launch_args: dict[str, object]) -> None:
+    """As at a venue: the phone opens http://scorepad.lan:PORT (the browser maps the name to this
+    machine's loopback, so no traffic leaves it), which is not a secure context. The same-origin check
+    (Origin "http://scorepad.lan:PORT" against that Host) and the CSP let a tapped result through."""
+    from urllib.parse import urlsplit
+
+    from playwright.sync_api import expect
+
+    with app.app_context():
+        event = military.create_event("LAN day", ["Aces", "Kings", "Queens", "Jacks"], [30])
+        table = event.tables[0].token
+    args = [*browser_type_launch_args["args"], "--host-resolver-rules=MAP scorepad.lan 127.0.0.1"]  # type: ignore[misc]
+    lan_browser = browser_type.launch(**{**browser_type_launch_args, "args": args})  # type: ignore[attr-defined]
+    context = lan_browser.new_context(**PHONE)
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    base = f"http://scorepad.lan:{urlsplit(live_server).port}"
+    page.goto(f"{base}/t/{table}")
+    assert page.evaluate("window.isSecureContext") is False
+    page.get_by_role("button", name="7 tricks", exact=True).click()
+    page.get_by_role("button", name="Confirm hand 1").click()
+    expect(page.get_by_text("Hand 1 recorded.")).to_be_visible()
+    assert violations(page) == []
+    with app.app_context():
+        assert [(r.hand, r.table, r.tricks) for r in db.session.query(military.EventResult)] == [(1, 1, 7)]
+    lan_browser.close()
