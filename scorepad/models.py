@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -100,6 +100,13 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     public_id: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)  # the board's link
     director_token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
     director_pin: Mapped[str | None] = mapped_column(String(200), default=None)  # a password hash
+    # PIN tries in the window that began at `pin_tries_since`: counted by one conditional UPDATE, so
+    # concurrent tries on several workers cannot pass the limit (events/core.py `unlock`).
+    pin_tries: Mapped[int] = mapped_column(default=0, server_default="0")
+    pin_tries_since: Mapped[datetime | None] = mapped_column(default=None)
+    pin_recovery: Mapped[str | None] = mapped_column(String(64), default=None)  # SHA-256 of the recovery code
+    # The recovery code itself, on the object only for the request that made it (to be shown once).
+    recovery_code: ClassVar[str | None] = None
     name: Mapped[str] = mapped_column(String(120))
     format: Mapped[str] = mapped_column(String(30), default="military")
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -297,6 +304,9 @@ class EventMatch(db.Model):  # type: ignore[name-defined,misc]
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"), default=None)
     signed_home_at: Mapped[datetime | None] = mapped_column(default=None)
     signed_away_at: Mapped[datetime | None] = mapped_column(default=None)
+    signed_home_by: Mapped[str | None] = mapped_column(String(80), default=None)  # how, and from which device
+    signed_away_by: Mapped[str | None] = mapped_column(String(80), default=None)
+    sign_note: Mapped[str] = mapped_column(String(200), default="", server_default="")  # why signatures went
     closed_by: Mapped[str | None] = mapped_column(String(40), default=None)  # the director's override
     dispute: Mapped[str] = mapped_column(String(300), default="")
 

@@ -56,7 +56,9 @@ def test_no_request_is_a_5xx_or_changes_what_it_does_not_name(fuzz_app: tuple[Fl
 
 def test_the_run_reached_past_the_look_ups() -> None:
     """The generated requests are not all turned away at the door: many reach a service and are
-    answered 200/303, 409 or 422 (printed with -s)."""
+    answered 200/303, 409 or 422 (printed with -s). About a quarter of them do, run to run (from 78
+    to 110 of 400 in six runs): an eighth is the floor, so the check fails on a fuzzer that stopped
+    reaching the services, not on an unlucky draw."""
     counts = summary(STATUSES)
     print("fuzz statuses:", counts)
-    assert sum(n for s, n in counts.items() if s in (200, 302, 303, 409, 422)) >= len(STATUSES) // 4, counts
+    assert sum(n for s, n in counts.items() if s in (200, 302, 303, 409, 422)) >= len(STATUSES) // 8, counts

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from werkzeug.security import generate_password_hash
 
 from scorepad.events import core
 from scorepad.events.core import OneView, TablePage
@@ -39,9 +38,9 @@ def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
         errors.append(RuleError("tables", "a club night has 1 to 64 tables"))
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=KEY, options={"variant": variant}, current_hand=1, started_at=utcnow(),
-                  director_pin=generate_password_hash(pin) if pin else None)
+    event = Event(name=name, format=KEY, options={"variant": variant}, current_hand=1, started_at=utcnow())
     event.tables = [EventTable(number=n, team="") for n in range(1, tables + 1)]
+    core.apply_pin(event, pin)
     db.session.add(event)
     db.session.commit()
     return event

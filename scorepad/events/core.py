@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -13,7 +14,7 @@ from typing import Protocol
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import select
+from sqlalchemy import case, or_, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorepad.extensions import db
@@ -161,43 +162,110 @@ class PinLocked(Exception):
 
     def __init__(self, wait: timedelta) -> None:
         minutes = max(1, -(-int(wait.total_seconds()) // 60))
-        super().__init__(f"Too many wrong PINs: try again in {minutes} minute{'s' if minutes != 1 else ''}.")
+        super().__init__(f"Too many wrong PINs: try again in {minutes} minute{'s' if minutes != 1 else ''}, "
+                         f"or open it with the recovery code.")
         self.message = str(self)
 
 
-def _wrong_pins(event: Event) -> list[datetime]:
-    since = utcnow() - PIN_WINDOW
-    return [aware(at) for at in db.session.scalars(
-        select(AuditEntry.at).where(AuditEntry.event_id == event.id, AuditEntry.action == WRONG_PIN,
-                                    AuditEntry.at >= since.replace(tzinfo=None)).order_by(AuditEntry.at))]
+def _take_a_try(event: Event) -> None:
+    """Count one PIN try against the event, or raise PinLocked when PIN_TRIES were made in the window.
+
+    One conditional UPDATE, committed before the PIN is checked: the database serialises it, so
+    tries arriving at once on several workers cannot all read "9 so far" and pass together."""
+    now = utcnow().replace(tzinfo=None)  # stored naive, in UTC
+    fresh = or_(Event.pin_tries_since.is_(None), Event.pin_tries_since <= now - PIN_WINDOW)
+    taken = db.session.execute(
+        update(Event).where(Event.id == event.id, or_(fresh, Event.pin_tries < PIN_TRIES))
+        .values(pin_tries=case((fresh, 1), else_=Event.pin_tries + 1),
+                pin_tries_since=case((fresh, now), else_=Event.pin_tries_since))
+        .execution_options(synchronize_session=False))
+    db.session.commit()
+    db.session.refresh(event)
+    if not taken.rowcount:  # type: ignore[attr-defined]
+        since = event.pin_tries_since or now
+        raise PinLocked(aware(since) + PIN_WINDOW - utcnow())
+
+
+def _clear_tries(event: Event) -> None:
+    db.session.execute(update(Event).where(Event.id == event.id).values(pin_tries=0, pin_tries_since=None)
+                       .execution_options(synchronize_session=False))
 
 
 def unlock(event: Event, pin: str) -> bool:
-    """Check the director's PIN: PinLocked after PIN_TRIES wrong ones within PIN_WINDOW.
+    """Check the director's PIN: PinLocked after PIN_TRIES tries within PIN_WINDOW (the right PIN
+    clears the count).
 
-    Wrong PINs are counted in the audit trail (stored, so the limit holds across requests and
-    worker processes, and the director sees the attempts); they do not change the event's revision.
+    The count is held on the event's row (see `_take_a_try`); each wrong PIN is also written in the
+    audit trail, so the director sees the attempts. Neither changes the event's revision.
     """
     if event.director_pin is None:
         return True
-    wrong = _wrong_pins(event)
-    if len(wrong) >= PIN_TRIES:
-        raise PinLocked(wrong[-PIN_TRIES] + PIN_WINDOW - utcnow())
+    _take_a_try(event)
     if check_password_hash(event.director_pin, pin):
+        _clear_tries(event)
+        db.session.commit()
         return True
     db.session.add(AuditEntry(event_id=event.id, actor="a browser", action=WRONG_PIN,
-                              note=f"wrong PIN {len(wrong) + 1} of {PIN_TRIES} allowed in "
+                              note=f"wrong PIN: {event.pin_tries} of {PIN_TRIES} tries allowed in "
                                    f"{int(PIN_WINDOW.total_seconds() // 60)} minutes"))
     db.session.commit()
     return False
 
 
-def set_pin(event: Event, pin: str) -> None:
+def new_recovery_code() -> str:
+    """80 random bits in 16 letters and digits that cannot be misread (no 0/O, 1/I/L), as 4 groups."""
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+    raw = "".join(secrets.choice(alphabet) for _ in range(16))
+    return "-".join(raw[i:i + 4] for i in range(0, 16, 4))
+
+
+def _recovery_hash(code: str) -> str:
+    """A fast hash is enough: the code is long and random, so it cannot be guessed try by try."""
+    plain = "".join(ch for ch in code.upper() if ch.isalnum())
+    return hashlib.sha256(f"scorepad.recovery:{plain}".encode()).hexdigest()
+
+
+def apply_pin(event: Event, pin: str) -> str | None:
+    """Store `pin` (hashed) with a new recovery code, and return the code: it is shown once, to the
+    director who set the PIN; an empty PIN removes both. Every browser opened under the old PIN must
+    enter the new one (see `pin_stamp`)."""
+    if not pin:
+        event.director_pin = event.pin_recovery = None
+        return None
+    code = new_recovery_code()
+    event.director_pin = generate_password_hash(pin)
+    event.pin_recovery = _recovery_hash(code)
+    event.recovery_code = code
+    return code
+
+
+def recover(event: Event, code: str) -> str | None:
+    """Open the event with its recovery code, even while wrong PINs hold the lock (the lock is
+    cleared): the code is used up and a new one returned, to be shown once. None for a wrong code.
+
+    Not counted against the PIN's tries: an attacker's wrong PINs must not lock the director out,
+    and 80 random bits cannot be found by trying."""
+    if event.pin_recovery is None or len(code) > 40:
+        return None
+    if not hmac.compare_digest(_recovery_hash(code), event.pin_recovery):
+        return None  # not written down: wrong codes cost a hash, and would fill the audit trail
+    fresh = new_recovery_code()
+    event.pin_recovery = _recovery_hash(fresh)
+    event.recovery_code = fresh
+    _clear_tries(event)
+    audit(event, "director", "recovery code", note="opened with the recovery code: a new code was shown")
+    db.session.commit()
+    return fresh
+
+
+def set_pin(event: Event, pin: str) -> str | None:
+    """Change (or remove) the PIN; returns the new recovery code to show once."""
     if pin and not valid_pin(pin):
         raise RuleErrors([RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty to remove it)")])
-    event.director_pin = generate_password_hash(pin) if pin else None
+    code = apply_pin(event, pin)
     audit(event, "director", "pin", note="PIN set" if pin else "PIN removed")
     db.session.commit()
+    return code
 
 
 def regenerate_token(event: Event, table: int) -> EventTable:

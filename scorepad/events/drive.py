@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
-from werkzeug.security import generate_password_hash
 
 from scorepad.events import core
 from scorepad.events.core import OneView
@@ -49,10 +48,10 @@ def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 
         raise RuleErrors(errors)
     event = Event(name=name, format=KEY, started_at=utcnow(), current_hand=1,
                   options={"deals": deals, "per_change": per_change, "scoring": scoring, "nt_fifth": nt_fifth,
-                           "movement": movement, "top": top},
-                  director_pin=generate_password_hash(pin) if pin else None)
+                           "movement": movement, "top": top})
     event.entrants = [EventEntrant(number=i + 1, name=n, players=[n]) for i, n in enumerate(names)]
     event.tables = [EventTable(number=t + 1, team="") for t in range(setup.tables)]
+    core.apply_pin(event, pin)
     db.session.add(event)
     db.session.commit()
     return event

@@ -15,7 +15,6 @@ from datetime import datetime, timedelta
 from flask import current_app
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
-from werkzeug.security import generate_password_hash
 
 from scorepad.events import core
 from scorepad.extensions import db
@@ -348,10 +347,11 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
     if errors:
         raise RuleErrors(errors)
     event = Event(name=name, format=KEY, options=parsed.setup.options.as_json(), auto_advance=auto_advance,
-                  late_minutes=late_minutes, director_pin=generate_password_hash(pin) if pin else None)
+                  late_minutes=late_minutes)
     event.tables = [EventTable(number=i + 1, team=t.name, players=list(t.players))
                     for i, t in enumerate(parsed.setup.teams)]
     event.hands = [EventHand(number=1)]
+    core.apply_pin(event, pin)
     db.session.add(event)
     db.session.commit()
     return event

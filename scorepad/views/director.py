@@ -37,6 +37,7 @@ from scorepad.views.common import errors_by_field, partial, share_url
 bp = Blueprint("director", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
 UNLOCKED = "unlocked_events"
+RECOVERY = "recovery_code_once"
 
 
 @bp.app_template_global()
@@ -97,10 +98,24 @@ def _unlocked() -> dict[str, str]:
 
 def _unlock(event: Event) -> None:
     """Remember in this browser's session that it may open the event, with the PIN it was opened
-    under: a new PIN (core.pin_stamp changes) locks out every browser opened with the old one."""
+    under: a new PIN (core.pin_stamp changes) locks out every browser opened with the old one.
+
+    A recovery code made by this request (a PIN set, or the old code used) waits in the session for
+    the next full control-room page, which shows it once and drops it."""
     unlocked = _unlocked()
     unlocked[str(event.id)] = core.pin_stamp(event)
     session[UNLOCKED] = unlocked
+    if event.recovery_code:
+        session[RECOVERY] = {"event": event.id, "code": event.recovery_code}
+
+
+def _recovery_code(event: Event) -> str | None:
+    """The recovery code to show once on this page, if this browser has one waiting for the event."""
+    waiting = session.get(RECOVERY)
+    if not isinstance(waiting, dict) or waiting.get("event") != event.id:
+        return None
+    session.pop(RECOVERY)
+    return str(waiting.get("code", "")) or None
 
 
 def _is_unlocked(event: Event) -> bool:
@@ -147,12 +162,24 @@ def unlock(token: str) -> BaseResponse | tuple[str, int]:
     """Check the director's PIN; remember it in this browser's session (locked out a while after
     too many wrong PINs: see core.unlock)."""
     event = _event(token)
+    if event.director_pin is None:  # no PIN (any more): the link alone opens the event
+        return redirect(url_for("director.control", token=token))
+    code = request.form.get("recovery", "").strip()
+    if code:  # the director on a new phone, the PIN forgotten or locked by someone's wrong tries
+        if core.recover(event, code) is None:
+            return render_template("director/unlock.html", event=event, open_recovery=True,
+                                   errors={"recovery": "That is not this event's recovery code."}), 403
+        _unlock(event)
+        flash("Opened with the recovery code. It is used up: write down the new one below. "
+              "If someone else has been trying PINs, set a new PIN.")
+        return redirect(url_for("director.control", token=token), code=303)
     try:
         if not core.unlock(event, request.form.get("pin", "")):
             return render_template("director/unlock.html", event=event,
                                    errors={"pin": "That is not the PIN. Try again."}), 403
     except core.PinLocked as locked:
-        return render_template("director/unlock.html", event=event, errors={"pin": locked.message}), 429
+        return render_template("director/unlock.html", event=event, open_recovery=True,
+                               errors={"pin": locked.message}), 429
     _unlock(event)
     return redirect(url_for("director.control", token=token))
 
@@ -177,8 +204,9 @@ def render_room(event: Event, status: int = 200, errors: dict[str, str] | None =
     fmt = get_format(event.format)
     page = "_room.html" if partial() else "control.html"
     notices = [notice] if notice else list(get_flashed_messages())
+    recovery = None if partial() else _recovery_code(event)
     return render_template(f"{fmt.pages}/{page}", event=event, pages=fmt.pages, **fmt.room(event),
-                           errors=errors or {}, notices=notices, form=form or {}), status
+                           errors=errors or {}, notices=notices, form=form or {}, recovery_code=recovery), status
 
 
 @bp.get("/d/<token>")
@@ -203,7 +231,7 @@ def pin(event: Event) -> tuple[str, int]:
         core.set_pin(event, request.form.get("pin", "").strip())
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e), form=request.form)
-    _unlock(event)  # this browser knows the new PIN
+    _unlock(event)  # this browser knows the new PIN (and is shown its recovery code once)
     publish(event, orders=True)
     return render_room(event, notice="PIN saved. Other browsers must enter it again." if request.form.get("pin")
                        else "PIN removed.")

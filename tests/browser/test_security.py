@@ -125,3 +125,49 @@ def test_a_phone_on_a_lan_address_over_plain_http_enters_a_result(app: Flask, li
     with app.app_context():
         assert [(r.hand, r.table, r.tricks) for r in db.session.query(military.EventResult)] == [(1, 1, 7)]
     lan_browser.close()
+
+
+def test_the_director_gets_in_with_the_recovery_code_while_the_pin_is_locked(
+        app: Flask, live_server: str, browser: Browser, screenshot_dir: object) -> None:
+    """Item 8: an attacker's wrong PINs hold the lock; the director on a new phone is not locked out."""
+    import re
+
+    from playwright.sync_api import expect
+
+    director = browser.new_context(**PHONE).new_page()
+    director.goto(f"{live_server}/events/new")
+    director.get_by_label("Event name").fill("Locked day")
+    director.get_by_text("More options: loans, advancing, PIN").click()
+    director.get_by_label(re.compile("^Director's PIN")).fill("2468")
+    director.get_by_role("button", name=re.compile("^Create")).click()
+    box = director.get_by_role("region", name="Your recovery code")
+    expect(box).to_contain_text("It is shown only this once")
+    code = box.locator("code").inner_text()
+    assert re.fullmatch(r"([A-Z2-9]{4}-){3}[A-Z2-9]{4}", code), code
+    director.screenshot(path=str(screenshot_dir / "director-recovery-code.png"))  # type: ignore[operator]
+    link = director.url
+    director.reload()
+    expect(director.get_by_role("region", name="Your recovery code")).to_have_count(0)  # once only
+    director.context.close()
+
+    attacker = browser.new_context(**PHONE).new_page()
+    attacker.goto(link)
+    for n in range(11):  # ten wrong PINs are checked; the eleventh finds the lock
+        attacker.get_by_label("Director's PIN").fill(f"{1000 + n}")
+        attacker.get_by_role("button", name="Open the control room").click()
+        expect(attacker.locator("#err-pin")).to_contain_text("Too many wrong PINs" if n == 10 else "not the PIN")
+    attacker.context.close()
+
+    phone = browser.new_context(**PHONE).new_page()  # the director's new phone
+    phone.goto(link)
+    phone.get_by_label("Director's PIN").fill("2468")
+    phone.get_by_role("button", name="Open the control room").click()
+    expect(phone.locator("#err-pin")).to_have_text(
+        "Too many wrong PINs: try again in 10 minutes, or open it with the recovery code.")
+    phone.get_by_label(re.compile("^Recovery code")).fill(code.lower())
+    phone.screenshot(path=str(screenshot_dir / "director-recovery-locked.png"))  # type: ignore[operator]
+    phone.get_by_role("button", name="Open with the recovery code").click()
+    expect(phone.get_by_role("button", name="Sign this browser out")).to_be_visible()
+    fresh = phone.get_by_role("region", name="Your recovery code").locator("code").inner_text()
+    assert fresh != code
+    phone.context.close()

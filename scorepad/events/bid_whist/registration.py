@@ -12,7 +12,6 @@ import hmac
 from collections.abc import Sequence
 
 from sqlalchemy import select
-from werkzeug.security import generate_password_hash
 
 from scorepad.events import core
 from scorepad.extensions import db
@@ -31,8 +30,8 @@ def create(name: str, format_key: str, options: dict[str, object], pin: str = ""
         errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=format_key, options=dict(options), late_minutes=late_minutes, current_hand=0,
-                  director_pin=generate_password_hash(pin) if pin else None)
+    event = Event(name=name, format=format_key, options=dict(options), late_minutes=late_minutes, current_hand=0)
+    core.apply_pin(event, pin)
     db.session.add(event)
     db.session.commit()
     return event
