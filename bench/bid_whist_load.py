@@ -48,13 +48,14 @@ class Streams(StreamReader):
         self.buffers[i] = buffer[-80:]
 
 
-def make_tournament(database: str, teams: int) -> tuple[str, list[tuple[int, str]]]:
-    """Register the teams and start (straight in the database): (public id, [(table, scorer token)])."""
+def make_tournament(database: str, teams: int) -> tuple[str, list[tuple[int, str, str, str]]]:
+    """Register the teams and start (straight in the database): (public id, [(table, scorer token,
+    the N/S team's code, the E/W team's code)])."""
     code = f"""
 import json
 from flask_migrate import upgrade
 from scorepad import create_app
-from scorepad.events.bid_whist import registration
+from scorepad.events.bid_whist import matches, registration
 from scorepad.events.bid_whist import tournament
 app = create_app()
 with app.app_context():
@@ -63,12 +64,13 @@ with app.app_context():
     for n in range({teams}):
         registration.register_team(e, f"Team {{n + 1}}", [f"P{{n + 1}}a", f"P{{n + 1}}b"])
     tournament.start(e)
-    print(json.dumps([e.public_id, [[m.table, m.game.scorer_token] for m in e.matches]]))
+    codes = {{x.number: matches.team_code(x) for x in e.entrants}}
+    print(json.dumps([e.public_id, [[m.table, m.game.scorer_token, codes.get(m.home, ''), codes.get(m.away, '')] for m in e.matches]]))
 """
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     public, tables = json.loads(out.stdout.strip().splitlines()[-1])
-    return public, [(int(t), str(s)) for t, s in tables]
+    return public, [(int(t), str(s), str(home), str(away)) for t, s, home, away in tables]
 
 
 def main() -> int:
@@ -90,7 +92,8 @@ def main() -> int:
               f"{args.streams} leaderboard streams")
         streams = StreamsProcess(Streams, port, f"/b/{public}/events?only=board", args.streams)
         connected = streams.connected
-        phones = {table: (Client(port, f"/g/{scorer}"), scorer) for table, scorer in tables}
+        phones = {table: (Client(port, f"/g/{scorer}"), scorer) for table, scorer, _, _ in tables}
+        codes = {table: (home, away) for table, _, home, away in tables}  # from the teams' cards
 
         prober = Baseline(port)
         prober.start()
@@ -123,14 +126,14 @@ def main() -> int:
             # tables finish their round at different moments, as they finish their hands (a burst of
             # all 128 signatures at once from 8 threads measured the client's queue, not the server)
             time.sleep(rng.random() * args.hand_seconds)
-            for side in ("0", "1"):
-                timed(table, f"/g/{phones[table][1]}/sign", {"side": side})
+            for side in (0, 1):  # each team signs on the table's phone with the code on its card
+                timed(table, f"/g/{phones[table][1]}/sign", {"side": str(side), "code": codes[table][side]})
 
         started = time.perf_counter()
         with ThreadPoolExecutor(args.concurrency) as pool:
             for hand in range(1, 5):
-                list(pool.map(lambda t, h=hand: play(h, t), [t for t, _ in tables]))
-            list(pool.map(sign, [t for t, _ in tables]))
+                list(pool.map(lambda t, h=hand: play(h, t), [t for t, *_ in tables]))
+            list(pool.map(sign, [t for t, *_ in tables]))
         elapsed = time.perf_counter() - started
         time.sleep(1.5)
         prober.done.set()

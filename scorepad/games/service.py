@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -36,6 +36,17 @@ class StaleForm(Exception):
 
 
 LOCKED = "This sheet is signed and final: only the director can reopen it."
+
+# Told of each change to the recorded hands of an event's game, before it is committed, with words
+# for it ("hand 5 was corrected"): a format whose teams sign the sheet withdraws signatures given to
+# the sheet as it was (events/bid_whist/matches.py adds itself). Games do not import the events.
+SHEET_CHANGING: list[Callable[[Game, str], None]] = []
+
+
+def _sheet_changing(game: Game, what: str) -> None:
+    if game.event_id is not None:
+        for hook in SHEET_CHANGING:
+            hook(game, what)
 
 
 def _writable(game: Game) -> None:
@@ -197,6 +208,7 @@ def undo(game: Game) -> str:
         raise RuleErrors([RuleError("hand", "There is nothing to undo yet.")])
     last = game.hands.pop()
     db.session.delete(last)
+    _sheet_changing(game, f"hand {last.number} was taken back")
     game.updated_at = utcnow()
     db.session.commit()
     return f"Hand {last.number} was taken back."
@@ -218,6 +230,7 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
     except RuleErrors as e:
         raise RuleErrors([RuleError(e.errors[0].field,
                                     f"this correction makes a later hand impossible ({e.errors[0]})")]) from e
+    _sheet_changing(game, f"hand {number} was corrected")
     hand.entry = dict(entry)
     hand.corrected_at = utcnow()
     game.updated_at = hand.corrected_at

@@ -35,6 +35,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["share_url"] = share_url
     app.jinja_env.globals["event_bar"] = bid_whist.event_bar
     app.jinja_env.globals["event_stream"] = bid_whist.event_stream
+    app.jinja_env.globals["team_code"] = bid_whist.team_code
 
     app.jinja_env.globals["describe_round"] = sheets.describe_round
     app.jinja_env.globals.update(TEMPLATE_GLOBALS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -20,7 +20,7 @@ from scorepad.form_input import whole_number
 from scorepad.games import service as games
 from scorepad.rules.base import RuleErrors
 from scorepad.views.board import publish
-from scorepad.views.common import errors_by_field
+from scorepad.views.common import device, errors_by_field
 from scorepad.views.director import director_of, render_room, unlock_for
 
 bp = Blueprint("bid_whist", __name__)
@@ -202,10 +202,19 @@ def _game_match(token: str) -> tuple[Any, Any]:
 
 
 @bp.get("/g/<token>/event")
-def game_bar(token: str) -> str:
+def game_bar(token: str) -> BaseResponse:
     """The event bar of a match's scoring page: which round, who, signing, where to go next."""
     game, match = _game_match(token)
-    return render_bar(game, match)
+    return _bar_response(game, match, render_bar(game, match))
+
+
+def _bar_response(game: Any, match: Any, html: str, status: int = 200) -> BaseResponse:
+    """The bar, and once the sheet is final, word to the scoring page to draw itself again (its
+    Edit links and Undo go: see games/play.html), whichever phone gave the last signature."""
+    response = make_response(html, status)
+    if matches.is_final(match):
+        response.headers["HX-Trigger"] = "sheet-final"
+    return response
 
 
 def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, notice: str = "",
@@ -224,7 +233,7 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
 
 
 @bp.post("/g/<token>/sign")
-def sign(token: str) -> str | tuple[str, int]:
+def sign(token: str) -> BaseResponse | tuple[str, int]:
     """One team confirms the sheet (both must); or, with a reason, disputes it."""
     game, match = _game_match(token)
     dispute = request.form.get("action") == "dispute"
@@ -238,12 +247,13 @@ def sign(token: str) -> str | tuple[str, int]:
             matches.dispute(match, side, request.form.get("reason", ""), f"table {match.table}")
             notice = "The director has been told; wait at the table."
         else:
-            tournament.sign(match.event, match, side, f"table {match.table}")
+            tournament.sign(match.event, match, side, f"table {match.table}",
+                            f"table phone, team code · device {device()}", code=request.form.get("code", ""))
             notice = "Signed."
     except RuleErrors as e:
         return render_bar(game, match, errors_by_field(e)), 422
     publish(match.event, orders=True)
-    return render_bar(game, match, notice=notice)
+    return _bar_response(game, match, render_bar(game, match, notice=notice))
 
 
 def _entrant(token: str) -> EventEntrant:
@@ -272,12 +282,15 @@ def team_sign(token: str) -> BaseResponse | tuple[str, int]:
         abort(409, description="Your team has no sheet to sign now.")
     side = 0 if mv.match.home == entrant.number else 1
     try:
-        tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}")
+        tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}", f"team page · device {device()}")
     except RuleErrors as e:
         return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
     publish(entrant.event, orders=True)
     flash("Signed: thank you.")
     return redirect(url_for("bid_whist.team", token=token), code=303)
+
+
+team_code = matches.team_code  # printed on each team's card (a template global)
 
 
 def event_bar(game: Any, game_view: Any = None) -> Markup:

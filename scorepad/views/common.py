@@ -3,9 +3,10 @@ whether a request wants a page or only the swapped part."""
 
 from __future__ import annotations
 
+import secrets
 from urllib.parse import urlsplit
 
-from flask import request
+from flask import request, session
 
 from scorepad import network
 from scorepad.extensions import htmx
@@ -36,3 +37,12 @@ def share_url(path: str) -> str:
             port = f":{host.port}" if host.port else ""
             return f"{host.scheme}://{addresses[0]}{port}{path}"
     return request.host_url.rstrip("/") + path
+
+
+def device() -> str:
+    """A short name for this browser, kept in its session: which device did something (a team's
+    signature), for the director to read; not proof of anything, as a cleared cookie makes a new one."""
+    found = session.get("device")
+    if not isinstance(found, str) or len(found) != 8:
+        found = session["device"] = secrets.token_hex(4)
+    return found

@@ -57,8 +57,10 @@ def _remember(game: Game) -> None:
     session.permanent = True
 
 
-def _publish(game: Game, view: games.GameView | None = None) -> None:
-    """Push the spectators' live fragment of `game` to everyone watching it."""
+def _publish(game: Game, view: games.GameView | None = None, orders: bool = False) -> None:
+    """Push the spectators' live fragment of `game` to everyone watching it. `orders` for a change to
+    hands already recorded (an undo, a correction): at an event it may withdraw a team's signature,
+    which the teams' own pages and the table's bar show, and those listen for orders."""
     channel = f"game:{game.public_id}"
     if live.broker().count(channel):  # nobody watching (most event tables): nothing to render
         view = view or games.view(game)
@@ -66,7 +68,7 @@ def _publish(game: Game, view: games.GameView | None = None) -> None:
         live.broker().publish(channel, "update", html)
     event = core.event_of(game)
     if event is not None:  # a game at an event: its boards and director's room follow it
-        publish(event)
+        publish(event, orders=orders)
 
 
 # --------------------------------------------------------------------------- starting a game
@@ -210,7 +212,7 @@ def undo(token: str) -> BaseResponse | tuple[str, int]:
         return _body(game, {}, _stale_notice("undo"), 409)
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
-    _publish(game)
+    _publish(game, orders=True)
     return _body(game, {}, notice, 200)
 
 
@@ -230,7 +232,7 @@ def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
         except (RuleError, RuleErrors) as e:
             errors = errors_by_field(e)
         else:
-            _publish(game)
+            _publish(game, orders=True)
             return redirect(url_for("games.play", token=token, _anchor=f"hand-{number}"), code=303)
     return render_template("games/edit_hand.html", gv=view, number=number, entry=entry,
                            errors=errors, form=request.form), (422 if errors else 200)

@@ -45,16 +45,26 @@ def play_hand(page: Page, number: int) -> None:
     expect(page.locator("#play-body > .notice")).to_have_text(f"Hand {number} saved.")
 
 
-def play_match(page: Page) -> tuple[int, int]:
-    """Score a whole match on this table's phone and sign for both teams; returns (N/S, E/W) numbers."""
+def team_codes(page: Page) -> dict[int, str]:
+    """Each team's code, as printed on its team card (the QR sheet the page shows)."""
+    found = re.findall(r'<p class="qr-table">Team (\d+)</p>.*?Team code <strong>(\d{4})</strong>', page.content(), re.S)
+    return {int(n): code for n, code in found}
+
+
+def play_match(page: Page, codes: dict[int, str]) -> tuple[int, int]:
+    """Score a whole match on this table's phone; each team signs with the code on its own card.
+    Returns the (N/S, E/W) team numbers."""
     sides = page.locator("#event-bar .sides").inner_text()
     home, away = (int(n) for n in re.findall(r"\((\d+)\)", sides))
     for n in range(1, 5):
         play_hand(page, n)
     bar = page.locator("#event-bar")
     expect(bar).to_contain_text("The round is over.")
-    for _ in range(2):
-        bar.get_by_role("button", name=re.compile("^Sign for")).first.click()
+    bar.get_by_label(re.compile(rf"^\({home}\) .*'s team code$")).fill(codes[home])
+    bar.get_by_role("button", name=re.compile(rf"^Sign for \({home}\)")).click()
+    expect(bar.locator(".signed")).to_have_count(1)
+    bar.get_by_label(re.compile(rf"^\({away}\) .*'s team code$")).fill(codes[away])
+    bar.get_by_role("button", name=re.compile(rf"^Sign for \({away}\)")).click()
     expect(bar).to_contain_text("Sheet final.")
     return home, away
 
@@ -94,6 +104,8 @@ def test_an_eight_team_tournament_from_registration_to_medals(app: Flask, live_s
     director.get_by_role("link", name="Print the QR cards").click()
     links = list(dict.fromkeys(re.findall(r"/t/[\w-]+", director.content())))
     assert len(links) == 4
+    codes = team_codes(director)
+    assert sorted(codes) == list(range(1, 9))
     director.go_back()
     phones = []
     for link in links:
@@ -109,7 +121,7 @@ def test_an_eight_team_tournament_from_registration_to_medals(app: Flask, live_s
             if rnd > 1:
                 phone.get_by_role("link", name="This table's next match").click()
                 expect(phone.locator("#event-bar")).to_contain_text(f"Round {rnd} of 3")
-            home, _ = play_match(phone)
+            home, _ = play_match(phone, codes)
             wins[home] += 1
             if rnd == 1 and i == 0:
                 phone.screenshot(path=str(screenshot_dir / "bid_whist_event-signed.png"), full_page=True)
@@ -132,7 +144,7 @@ def test_an_eight_team_tournament_from_registration_to_medals(app: Flask, live_s
         for phone in phones[:2]:
             phone.get_by_role("link", name="This table's next match").click()
             expect(phone.locator("#event-bar")).to_contain_text(re.compile("Final Four|Final|Third place"))
-            play_match(phone)
+            play_match(phone, codes)
     expect(projector.locator(".medals")).to_be_visible()
     expect(projector.locator(".board-status")).to_contain_text("Final results")
     medals = projector.locator(".medals li")

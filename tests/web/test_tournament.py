@@ -17,6 +17,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events.bid_whist import matches
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import Event, EventMatch
@@ -40,10 +41,13 @@ def event_row(app: Flask, token: str) -> Event:
 
 
 def current_matches(app: Flask, token: str) -> list[dict[str, Any]]:
+    """The event's matches as plain values, with each side's team code (printed on its team card)."""
     with app.app_context():
         event = event_row(app, token)
+        codes = {e.number: matches.team_code(e) for e in event.entrants}
         return [{"id": m.id, "stage": m.stage, "number": m.number, "table": m.table, "home": m.home, "away": m.away,
-                 "scorer": m.game.scorer_token if m.game else None, "final": bool(m.closed_by or (m.game and m.game.locked_at))}
+                 "scorer": m.game.scorer_token if m.game else None, "final": bool(m.closed_by or (m.game and m.game.locked_at)),
+                 "codes": (codes.get(m.home, ""), codes.get(m.away, ""))}
                 for m in event.matches]
 
 
@@ -67,7 +71,8 @@ def sign_both(client: FlaskClient, m: dict[str, Any]) -> None:
     for side, team in (("0", m["home"]), ("1", m["away"])):
         if team == 0:
             continue
-        response = client.post(f"/g/{m['scorer']}/sign", data={"side": side}, headers=HX)
+        response = client.post(f"/g/{m['scorer']}/sign", data={"side": side, "code": m["codes"][int(side)]},
+                               headers=HX)
         assert response.status_code == 200, text(response)
 
 

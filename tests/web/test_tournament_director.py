@@ -154,9 +154,10 @@ def test_a_sheet_is_signed_once_per_team_and_a_bad_side_is_refused(client: Flask
     play(app, m["scorer"], lower_wins(m))
     response = client.post(f"/g/{m['scorer']}/sign", data={"side": "7"}, headers=HX)
     assert response.status_code == 422 and "Choose the team: N/S or E/W." in text(response)
-    assert client.post(f"/g/{m['scorer']}/sign", data={"side": "0"}, headers=HX).status_code == 200
+    signed = {"side": "0", "code": m["codes"][0]}
+    assert client.post(f"/g/{m['scorer']}/sign", data=signed, headers=HX).status_code == 200
     before = audit_count(app, token)
-    response = client.post(f"/g/{m['scorer']}/sign", data={"side": "0"}, headers=HX)
+    response = client.post(f"/g/{m['scorer']}/sign", data=signed, headers=HX)
     assert response.status_code == 422 and "This team has already signed the sheet" in text(response)
     assert audit_count(app, token) == before
     with app.app_context():

@@ -5,12 +5,20 @@ table's phone scores it with the home-game screens (bids, books, renege, a tied 
 hand), and the match is final once both teams have signed its sheet, or the director closed it.
 Signing locks the game; the director can reopen it for a correction (the signatures go, and
 the teams sign again).
+
+Each team's signature comes from that team: from its own page (the link on its team card), or
+on the table's phone with the four-digit code printed on its card (as a Bridgemate's East
+accepts North's entry). Which device signed, and how, is recorded. A sheet that changes after
+one team signed loses that signature, and both teams see why (`_withdraw_signatures`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from flask import current_app
 from sqlalchemy import select
@@ -26,6 +34,9 @@ GHOST_NAME = "Ghost team"
 WALKOVER = "walkover"  # `closed_by` of a match decided by the director without play (a no-show)
 TITLE_LENGTH = 120  # Game.title's column
 NOTE_LENGTH = 300  # AuditEntry.note's and EventMatch.dispute's columns
+BY_LENGTH, SIGN_NOTE_LENGTH = 80, 200  # EventMatch.signed_*_by's and sign_note's columns
+CODE_TRIES, CODE_WINDOW = 5, timedelta(minutes=10)  # wrong team codes allowed at one table
+WRONG_CODE = "wrong team code"
 
 
 @dataclass(frozen=True)
@@ -151,9 +162,51 @@ def by_game(game: Game) -> EventMatch | None:
     return db.session.scalars(select(EventMatch).where(EventMatch.game_id == game.id)).first()
 
 
-def sign(match: EventMatch, side: int, actor: str) -> None:
+def team_code(entrant: EventEntrant) -> str:
+    """The four digits on a team's card that sign its sheet on the table's phone. Made from the
+    team's secret link, so nothing on the table gives them away; a new card would change them."""
+    digest = hashlib.sha256(f"scorepad.team-code:{entrant.token}".encode()).digest()
+    return f"{int.from_bytes(digest[:4], 'big') % 10000:04d}"
+
+
+def _wrong_codes(match: EventMatch) -> int:
+    since = (utcnow() - CODE_WINDOW).replace(tzinfo=None)
+    return db.session.query(AuditEntry).filter(
+        AuditEntry.event_id == match.event_id, AuditEntry.table == match.table, AuditEntry.action == WRONG_CODE,
+        AuditEntry.at >= since).count()
+
+
+def check_code(match: EventMatch, side: int, code: str) -> None:
+    """A signature on the table's phone must carry the signing team's code (a few wrong tries per
+    table, then only the team's own page or the director can settle the sheet)."""
+    number = _side(match, side, "sign")
+    entrant = next((e for e in match.event.entrants if e.number == number), None)
+    field = f"code.{side}"
+    if entrant is None:
+        raise RuleErrors([RuleError(field, "this team is not registered any more: ask the director")])
+    if _wrong_codes(match) >= CODE_TRIES:
+        raise RuleErrors([RuleError(field, "too many wrong team codes at this table: sign from your team's own "
+                                           "page (scan your team card), or call the director")])
+    code = "".join(code.split())
+    if not code:
+        raise RuleErrors([RuleError(field, f"enter {entrant.name}'s team code: the four digits on "
+                                           f"{entrant.name}'s team card")])
+    if len(code) > 8 or not hmac.compare_digest(code.encode(), team_code(entrant).encode()):
+        db.session.add(AuditEntry(event_id=match.event_id, actor=f"table {match.table}", action=WRONG_CODE,
+                                  table=match.table, note=f"{_stage_words(match.stage, match.number)}: "
+                                                          f"a wrong code for {_clip(entrant.name, 60)}"))
+        db.session.commit()
+        raise RuleErrors([RuleError(field, f"that is not {entrant.name}'s team code: it is on {entrant.name}'s "
+                                           f"team card")])
+
+
+def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | None = None) -> None:
     """Side 0 (home) or 1 (away) confirms the sheet; with both, the sheet locks. Once only: a second
-    signature by the same team, or any after the sheet is final, is refused (and not audited)."""
+    signature by the same team, or any after the sheet is final, is refused (and not audited).
+
+    `by` says how and from which device the team signed (its own page, or the table's phone with
+    its code): kept with the signature and in the audit trail, for the director. On the table's
+    phone the team's `code` is checked once the sheet is ready to sign (see `check_code`)."""
     _side(match, side, "sign")
     if is_final(match):
         raise RuleErrors([RuleError("sign", "this sheet is already final: nothing more to sign")])
@@ -162,18 +215,45 @@ def sign(match: EventMatch, side: int, actor: str) -> None:
         raise RuleErrors([RuleError("sign", f"the round is not over yet: {result.hands} hands entered")])
     if (match.signed_home_at, match.signed_away_at)[side] is not None:
         raise RuleErrors([RuleError("sign", "this team has already signed the sheet: the other team signs now")])
+    if code is not None:
+        check_code(match, side, code)
     now = utcnow()
+    by = _clip(by, BY_LENGTH) if by else None
     if side == 0:
-        match.signed_home_at = match.signed_home_at or now
+        match.signed_home_at, match.signed_home_by = now, by
     else:
-        match.signed_away_at = match.signed_away_at or now
+        match.signed_away_at, match.signed_away_by = now, by
     match.dispute = ""
     ghosts = (match.home == GHOST, match.away == GHOST)
     if (match.signed_home_at or ghosts[0]) and (match.signed_away_at or ghosts[1]) and match.game is not None:
         match.game.locked_at = now
-    match.event.audit.append(AuditEntry(actor=actor, action="signed", table=match.table,
-                                        note=f"{_stage_words(match.stage, match.number)}: sheet signed"))
+        match.sign_note = ""
+    names = {e.number: e.name for e in match.event.entrants}
+    who = names.get((match.home, match.away)[side], "a team")
+    match.event.audit.append(AuditEntry(actor=actor, action="signed", table=match.table, note=_clip(
+        f"{_stage_words(match.stage, match.number)}: sheet signed by {who}" + (f" ({by})" if by else ""), NOTE_LENGTH)))
     db.session.commit()
+
+
+def _withdraw_signatures(game: Game, what: str) -> None:
+    """A sheet changed after a team signed it: that signature was given to another sheet, so it goes,
+    and both teams are told what changed (the change is committed with this)."""
+    match = by_game(game)
+    if match is None or (match.signed_home_at is None and match.signed_away_at is None):
+        return
+    names = {e.number: e.name for e in match.event.entrants}
+    signed = [names.get(number, "a team") for number, at in ((match.home, match.signed_home_at),
+                                                             (match.away, match.signed_away_at)) if at is not None]
+    match.signed_home_at = match.signed_away_at = None
+    match.signed_home_by = match.signed_away_by = None
+    words = f"{what[:1].upper()}{what[1:]} after {' and '.join(signed)} signed"
+    match.sign_note = _clip(f"{words}: the signature is withdrawn. Both teams check the sheet and sign again.",
+                            SIGN_NOTE_LENGTH)
+    match.event.audit.append(AuditEntry(actor=f"table {match.table}", action="signature withdrawn", table=match.table,
+                                        note=_clip(f"{_stage_words(match.stage, match.number)}: {words}", NOTE_LENGTH)))
+
+
+games.SHEET_CHANGING.append(_withdraw_signatures)
 
 
 def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
@@ -213,6 +293,8 @@ def reopen(match: EventMatch, actor: str = "director") -> None:
     """Unlock a sheet for a correction: its signatures go, and both teams sign it again."""
     match.closed_by = None
     match.signed_home_at = match.signed_away_at = None
+    match.signed_home_by = match.signed_away_by = None
+    match.sign_note = ""
     if match.game is not None:
         match.game.locked_at = None
     match.event.audit.append(AuditEntry(actor=actor, action="reopened", table=match.table,

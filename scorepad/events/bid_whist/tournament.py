@@ -104,9 +104,9 @@ def match_title(event: Event, match: EventMatch) -> str:
     return _bracket_label(event, match.number)
 
 
-def sign(event: Event, match: EventMatch, side: int, actor: str) -> None:
-    """A team signs; a bracket match that becomes final may open the next level's match."""
-    matches.sign(match, side, actor)
+def sign(event: Event, match: EventMatch, side: int, actor: str, by: str = "", code: str | None = None) -> None:
+    """A team signs (see `matches.sign`); a bracket match that becomes final may open the next level's match."""
+    matches.sign(match, side, actor, by, code)
     if match.stage == "bracket":
         _open_ready(event)
         db.session.commit()

@@ -1,0 +1,92 @@
+"""Signing a Bid Whist sheet in real browsers: each team with its own code or its own page, and a
+sheet corrected after one team signed loses that signature where both teams see it.
+
+Issue 16 item 7 (one phone pressed both teams' sign buttons) and issue 14 bug 3 (after one team
+signed, a hand was changed and "✓ signed" stayed).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from playwright.sync_api import Browser, expect
+
+from scorepad.events.bid_whist import matches, registration, tournament
+from scorepad.extensions import db
+from scorepad.games import service as games
+from tests.browser.conftest import PHONE
+from tests.web.test_tournament import hand
+
+
+def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
+        app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
+        no_axe_violations: Callable[[Any], None]) -> None:
+    with app.app_context():  # a one-round tournament of four teams; table 1's match played to the end
+        event = tournament.create("Club cup", rounds=1)
+        for n in range(4):
+            registration.register_team(event, f"Team {'ABCD'[n]}", [f"{'ABCD'[n]}1", f"{'ABCD'[n]}2"])
+        tournament.start(event)
+        match = next(m for m in event.matches if m.table == 1)
+        assert match.game is not None
+        for n in range(1, 5):
+            games.enter_hand(match.game, n, hand(n, 0))
+        teams = {e.number: e for e in event.entrants}
+        home, away = teams[match.home], teams[match.away]
+        scorer, codes = match.game.scorer_token, (matches.team_code(home), matches.team_code(away))
+        away_page = f"/team/{away.token}"
+        db.session.remove()
+
+    table = browser.new_context(**PHONE).new_page()
+    table.goto(f"{live_server}/g/{scorer}")
+    bar = table.locator("#event-bar")
+    expect(bar).to_contain_text("The round is over.")
+    home_name, away_name = f"({home.number}) {home.name}", f"({away.number}) {away.name}"
+
+    # one phone, no code: refused beside the field, nothing signed
+    bar.get_by_role("button", name=f"Sign for {home_name}").click()
+    expect(bar.locator("#err-code-0")).to_have_text(
+        f"Enter {home.name}'s team code: the four digits on {home.name}'s team card")
+    expect(bar.locator(".signed")).to_have_count(0)
+    # the other team's code is no better
+    bar.get_by_label(f"{home_name}'s team code").fill(codes[1])
+    bar.get_by_role("button", name=f"Sign for {home_name}").click()
+    expect(bar.locator("#err-code-0")).to_have_text(f"That is not {home.name}'s team code: it is on "
+                                                    f"{home.name}'s team card")
+    bar.get_by_label(f"{home_name}'s team code").fill(codes[0])
+    bar.get_by_role("button", name=f"Sign for {home_name}").click()
+    expect(bar.locator(".signed")).to_have_text(f"✓ {home_name} signed")
+    no_axe_violations(table)
+
+    # the away team watches its own page; someone at the table corrects hand 2
+    away_phone = browser.new_context(**PHONE).new_page()
+    away_phone.goto(live_server + away_page)
+    expect(away_phone.get_by_role("button", name="Sign our sheet: the scores are right")).to_be_visible()
+    table.get_by_role("link", name="Edit hand 2").click()
+    table.get_by_role("group", name=re.compile("^Books taken by")).get_by_role("radio", name="9", exact=True).check()
+    table.get_by_role("button", name="Save the correction").click()
+    note = (f"Hand 2 was corrected after {home.name} signed: the signature is withdrawn. "
+            f"Both teams check the sheet and sign again.")
+    expect(bar.locator(".callout")).to_have_text(note)
+    expect(bar.locator(".signed")).to_have_count(0)
+    expect(away_phone.locator("#team-panel .callout")).to_have_text(note)  # pushed to the team's page
+    table.screenshot(path=str(screenshot_dir / "signing-withdrawn.png"), full_page=True)
+    away_phone.screenshot(path=str(screenshot_dir / "signing-withdrawn-team-page.png"), full_page=True)
+
+    # both sign again: the away team from its own page, the home team with its code
+    away_phone.get_by_role("button", name="Sign our sheet: the scores are right").click()
+    expect(away_phone.get_by_text("Your team has signed this round's sheet.")).to_be_visible()
+    expect(bar.locator(".signed")).to_have_text(f"✓ {away_name} signed")  # the table's bar hears it
+    bar.get_by_label(f"{home_name}'s team code").fill(codes[0])
+    bar.get_by_role("button", name=f"Sign for {home_name}").click()
+    expect(bar).to_contain_text("Sheet final.")
+    expect(table.get_by_role("link", name=re.compile("^Edit hand"))).to_have_count(0)  # a final sheet offers no edit
+    with app.app_context():
+        row = db.session.get(type(match), match.id)
+        assert row is not None and row.sign_note == ""
+        assert row.signed_away_by and row.signed_away_by.startswith("team page · device ")
+        assert row.signed_home_by and row.signed_home_by.startswith("table phone, team code · device ")
+        assert row.signed_home_by.split()[-1] != row.signed_away_by.split()[-1]
