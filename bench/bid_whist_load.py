@@ -13,7 +13,7 @@ both teams sign. It prints, with /healthz measured in the same run as the baseli
 
 Targets (as issue 4's): zero errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms.
 
-    .venv/bin/pip install -e '.[serve]' && .venv/bin/python bench/bid_whist_load.py [--teams 128 --streams 200]
+    .venv/bin/pip install -e . && .venv/bin/python bench/bid_whist_load.py [--teams 128 --streams 200]
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ during the same run as the baseline:
 
 Targets (issue 4): zero errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms on a 2-core machine.
 
-    .venv/bin/pip install -e '.[serve]' && .venv/bin/python bench/events_load.py [--hands 50 --streams 200]
+    .venv/bin/pip install -e . && .venv/bin/python bench/events_load.py [--hands 50 --streams 200]
 """
 
 from __future__ import annotations

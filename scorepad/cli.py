@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 from flask import Flask
 from flask.cli import FlaskGroup, with_appcontext
@@ -26,15 +28,17 @@ for _command in COMMANDS:
 @main.command("run")
 @click.option("--host", default=None, help="Address to listen on (default: all, so phones can reach it).")
 @click.option("--port", default=None, type=int, help="Port (default 5000, or SCOREPAD_PORT).")
+@click.option("--dev", is_flag=True, help="Werkzeug's development server with the reloader, for working on the code.")
 @with_appcontext
-def run_command(host: str | None, port: int | None) -> None:
-    """Migrate the database, load the demo games, print the URLs and serve the app."""
+def run_command(host: str | None, port: int | None, dev: bool) -> None:
+    """Migrate the database, load the demo games, print the URLs and serve the app (gunicorn with a
+    gevent worker; see serve.py)."""
     from flask import current_app
     from flask_migrate import upgrade
-    from werkzeug.serving import make_server
 
-    from scorepad import network
+    from scorepad import network, serve
     from scorepad.events import military
+    from scorepad.extensions import db
     from scorepad.games import records
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -46,18 +50,21 @@ def run_command(host: str | None, port: int | None) -> None:
         demo = military.demo_event()
     host = host or app.config["SCOREPAD_HOST"]
     port = port or app.config["SCOREPAD_PORT"]
-    # threaded: each open live stream (server-sent events) holds a thread of its own.
-    server = make_server(host, port, app, threaded=True)
-    click.echo("Scorepad is running. Open it in a browser:")
-    for url in network.urls(host, server.server_port):
-        click.echo(f"  {url}")
-    base = network.urls(host, server.server_port)[-1].split()[0].rstrip("/")  # the LAN address when there is one
+    if not os.environ.get("WERKZEUG_RUN_MAIN") and serve.port_taken(host, port):  # (the reloader's child has it)
+        raise click.ClickException(f"port {port} is already in use (another Scorepad?): try --port {port + 1}")
+    lines = ["Scorepad is running. Open it in a browser:"] + [f"  {url}" for url in network.urls(host, port)]
+    base = network.urls(host, port)[-1].split()[0].rstrip("/")  # the LAN address when there is one
     if demo is not None:
-        click.echo(f"Demo Military Whist event: director {base}/d/{demo.director_token}")
-        click.echo(f"  projector {base}/b/{demo.public_id}")
-    click.echo(f"New event: {base}/events/new")
-    click.echo("Press Ctrl+C to stop.")
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        click.echo("Stopped.")
+        lines += [f"Demo Military Whist event: director {base}/d/{demo.director_token}",
+                  f"  projector {base}/b/{demo.public_id}"]
+    lines.append(f"New event: {base}/events/new")
+    db.session.remove()
+    db.engine.dispose()  # no connection of this process may outlive it into the server
+    if not dev:
+        serve.exec_gunicorn(host, port, "\n".join(lines))
+    from werkzeug.serving import run_simple
+
+    if not os.environ.get("WERKZEUG_RUN_MAIN"):  # the reloader's child prints nothing again
+        click.echo("\n".join(lines) + "\n(development server, reloading on code changes)\nPress Ctrl+C to stop.")
+    # threaded: each open live stream (server-sent events) holds a thread of its own.
+    run_simple(host, port, app, use_reloader=True, threaded=True)

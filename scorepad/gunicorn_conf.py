@@ -1,0 +1,19 @@
+"""gunicorn's settings hooks for `scorepad run` (see serve.py): print the addresses once the server
+listens, and say when it stopped. (A worker whose master was killed outright notices within a
+second and exits by itself: tests/test_serve.py checks the port is free again.)"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from scorepad.serve import BANNER
+
+
+def when_ready(server: Any) -> None:
+    print(os.environ.get(BANNER, "Scorepad is running."), flush=True)
+    print("Press Ctrl+C to stop.", flush=True)
+
+
+def on_exit(server: Any) -> None:
+    print("Stopped.", flush=True)
