@@ -29,7 +29,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from scorepad import commands
     from scorepad import config as settings
     from scorepad import live, security, views
-    from scorepad.extensions import csrf, db, htmx, migrate
+    from scorepad.extensions import compress, csrf, db, htmx, migrate
 
     app = Flask(
         __name__,
@@ -46,6 +46,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     htmx.init_app(app)
     csrf.init_app(app)
     security.init_app(app)
+    compress.init_app(app)
     live.init_app(app)
     views.register(app)
     commands.register(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from flask_compress import Compress
 from flask_htmx import HTMX
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -31,6 +32,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 htmx = HTMX()
 csrf = CSRFProtect()
+compress = Compress()
 
 
 @event.listens_for(Engine, "connect")

@@ -6,7 +6,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, send_from_directory, url_for
+from flask import Blueprint, Response, current_app, render_template, request, send_from_directory, url_for
 
 bp = Blueprint("pwa", __name__)
 
@@ -37,6 +37,30 @@ def _versioned_static(endpoint: str, values: dict[str, Any]) -> None:
         version = static_hash(str(values["filename"]))
         if version:
             values["v"] = version
+
+
+YEAR = 365 * 24 * 3600
+
+
+@bp.after_app_request
+def _cache_versioned_static(response: Response) -> Response:
+    """A static file asked for under its current hash (`?v=`, as every page links it) never changes
+    at that address: phones keep it a year without asking again. Any other static URL is checked
+    each time (Flask's default, `no-cache`).
+
+    Text files are read whole here, so Flask-Compress (which runs after this hook) compresses them
+    like a page; it leaves streamed responses alone, and its streaming mode would not close the file."""
+    if request.endpoint == "static" and response.status_code == 200 and request.view_args:
+        if response.mimetype in current_app.config.get("COMPRESS_MIMETYPES", ()):
+            response.direct_passthrough = False
+            response.make_sequence()  # the file is closed when the response is (call_on_close)
+        version = request.args.get("v")
+        if version and version == static_hash(str(request.view_args.get("filename", ""))):
+            response.cache_control.no_cache = None
+            response.cache_control.public = True
+            response.cache_control.max_age = YEAR
+            response.cache_control.immutable = True
+    return response
 
 
 @bp.get("/manifest.webmanifest")
