@@ -28,7 +28,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorepad import commands
     from scorepad import config as settings
-    from scorepad import live, security, views
+    from scorepad import idempotency, live, security, views
     from scorepad.extensions import compress, csrf, db, htmx, migrate
 
     app = Flask(
@@ -50,6 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     live.init_app(app)
     views.register(app)
     commands.register(app)
+    idempotency.init_app(app)  # last: see its docstring
     if not app.testing:
         _freeze_startup_objects()
     return app

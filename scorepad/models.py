@@ -11,7 +11,7 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorepad.extensions import db
@@ -329,3 +329,22 @@ class EventDecision(db.Model):  # type: ignore[name-defined,misc]
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
     event: Mapped[Event] = relationship(back_populates="decisions")
+
+
+# --------------------------------------------------------------------------- replays
+
+
+class IdempotentRequest(db.Model):  # type: ignore[name-defined,misc]
+    """A write sent with an `Idempotency-Key` header, and the answer it got: the same key again (a
+    phone re-sending a tap whose answer it never heard) gets that answer back, and nothing is done
+    twice. `status` is None while the first request is still being served. See idempotency.py."""
+
+    __tablename__ = "idempotent_request"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))  # method, path and form, hashed
+    status: Mapped[int | None] = mapped_column(default=None)
+    headers: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    body: Mapped[bytes | None] = mapped_column(LargeBinary, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -1,0 +1,144 @@
+"""The `Idempotency-Key` request header: a write sent again with the same key is answered with what
+the first one got, and done once.
+
+A phone on venue Wi-Fi often sends a tap and never hears back (the answer was lost after the
+server committed). Its page keeps the tap in an outbox and sends it again, with the key it made
+for that tap. The key is recorded in the database before the request is served (a unique key:
+two workers, or two retries at the same instant, cannot both take it), and the answer is stored
+with it after. Then the same key again gets the stored answer (`Idempotent-Replayed: true`); the
+same key with another request is refused (422); a key whose first request is still being served
+gets 409 with `Retry-After`. A request that ends in a 5xx or an exception gives its key back, so a
+retry runs it again. Keys are kept for KEEP, then forgotten.
+
+The rows are written on connections of their own, not the request's session, so storing an answer
+never commits something a view left half done.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from datetime import datetime, timedelta
+
+from flask import Flask, Response, g, request
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from scorepad.extensions import db
+from scorepad.models import IdempotentRequest, utcnow
+
+HEADER = "Idempotency-Key"
+KEY = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+KEEP = timedelta(days=2)  # a phone asleep over night still gets its answer in the morning
+STALE = timedelta(seconds=30)  # a first request "in progress" this long died with its worker
+MAX_BODY = 512 * 1024
+REPLAYED_HEADERS = ("Content-Type", "Location", "HX-Trigger", "HX-Redirect", "HX-Refresh", "HX-Retarget",
+                    "HX-Reswap", "HX-Push-Url", "Retry-After")
+TABLE = IdempotentRequest.__table__
+
+BAD_KEY = "The Idempotency-Key header must be 8 to 64 letters, digits, '-', '_', '.' or ':'."
+OTHER_REQUEST = ("This Idempotency-Key was already used for a different request: nothing was done. "
+                 "Send each new entry with a key of its own.")
+IN_PROGRESS = "This entry is still being recorded: its answer comes in a moment (try again in a second)."
+
+
+def _now() -> datetime:
+    return utcnow().replace(tzinfo=None)  # stored naive, in UTC
+
+
+def fingerprint() -> str:
+    """The request a key was made for: method, path, query and form (the CSRF token left out: a
+    reloaded page sends the same entry with a new one)."""
+    form = sorted((k, v) for k, v in request.form.items(multi=True) if k != "csrf_token")
+    raw = "" if form else request.get_data(cache=True).decode("utf-8", "replace")
+    parts = [request.method, request.path, sorted(request.args.items(multi=True)), form, raw]
+    return hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
+
+
+def _refusal(status: int, message: str, **headers: str) -> Response:
+    return Response(message, status=status, mimetype="text/plain", headers=headers)
+
+
+def _replay(row: object) -> Response:
+    body = getattr(row, "body")
+    response = Response(b"This entry was recorded. Reload the page to see it." if body is None else body,
+                        status=getattr(row, "status"))
+    for name, value in (getattr(row, "headers") or {}).items():
+        response.headers[name] = value
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _reserve(key: str, seen: str) -> Response | None:
+    """Take the key for this request (None: go on and serve it), or answer from what is stored."""
+    now = _now()
+    if random.random() < 0.01:  # forget old keys now and then
+        with db.engine.begin() as conn:
+            conn.execute(delete(TABLE).where(TABLE.c.created_at < now - KEEP))
+    try:
+        with db.engine.begin() as conn:
+            conn.execute(insert(TABLE).values(key=key, fingerprint=seen, status=None, headers={}, body=None,
+                                              created_at=now))
+        return None
+    except IntegrityError:
+        pass
+    with db.engine.begin() as conn:
+        row = conn.execute(select(TABLE).where(TABLE.c.key == key)).first()
+    if row is None:  # forgotten between the two statements: it will be taken next time
+        return _refusal(409, IN_PROGRESS, **{"Retry-After": "1"})
+    if row.fingerprint != seen:
+        return _refusal(422, OTHER_REQUEST)
+    if row.status is not None:
+        return _replay(row)
+    if now - row.created_at < STALE:
+        return _refusal(409, IN_PROGRESS, **{"Retry-After": "1"})
+    with db.engine.begin() as conn:  # its first request died unanswered: this one takes it over
+        taken = conn.execute(update(TABLE).where(TABLE.c.key == key, TABLE.c.status.is_(None),
+                                                 TABLE.c.created_at == row.created_at).values(created_at=now))
+    return None if taken.rowcount else _refusal(409, IN_PROGRESS, **{"Retry-After": "1"})
+
+
+def _give_back(key: str) -> None:
+    with db.engine.begin() as conn:
+        conn.execute(delete(TABLE).where(TABLE.c.key == key, TABLE.c.status.is_(None)))
+
+
+def init_app(app: Flask) -> None:
+    """Register last: the key is taken after the CSRF and same-origin checks, and the answer is
+    stored before compression (after_request hooks run in reverse order)."""
+
+    @app.before_request
+    def _take_key() -> Response | None:
+        key = request.headers.get(HEADER)
+        if key is None or request.method not in UNSAFE:
+            return None
+        if not KEY.fullmatch(key):
+            return _refusal(400, BAD_KEY)
+        answer = _reserve(key, fingerprint())
+        if answer is None:
+            g.idempotency_key = key
+        return answer
+
+    @app.after_request
+    def _store_answer(response: Response) -> Response:
+        key = g.pop("idempotency_key", None)
+        if key is None:
+            return response
+        if response.status_code >= 500 or response.is_streamed:
+            _give_back(key)
+            return response
+        body = response.get_data()
+        headers = {name: response.headers[name] for name in REPLAYED_HEADERS if name in response.headers}
+        with db.engine.begin() as conn:
+            conn.execute(update(TABLE).where(TABLE.c.key == key).values(
+                status=response.status_code, headers=headers, body=body if len(body) <= MAX_BODY else None))
+        return response
+
+    @app.teardown_request
+    def _after_a_crash(error: BaseException | None) -> None:
+        key = g.pop("idempotency_key", None)
+        if key is not None:  # the request ended in an exception before an answer was stored
+            _give_back(key)

@@ -1,0 +1,132 @@
+"""The `Idempotency-Key` header (issue 13, item 1, the server's half of the outbox): a tap sent
+again with its key is answered as the first time and counted once; the key held in the database."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad import idempotency
+from scorepad.extensions import db
+from scorepad.games import service as games
+from scorepad.models import IdempotentRequest
+from tests.web.test_games import HX, bid_round_one, game_of, hands_of, start
+
+
+def keyed(key: str) -> dict[str, str]:
+    return {**HX, "Idempotency-Key": key}
+
+
+def stored(app: Flask) -> list[tuple[str, int | None]]:
+    with app.app_context():
+        return [(r.key, r.status) for r in db.session.scalars(db.select(IdempotentRequest))]
+
+
+def test_a_tap_sent_again_with_its_key_is_answered_the_same_and_counted_once(app: Flask,
+                                                                           client: FlaskClient) -> None:
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0))
+    tricks = {"action": "result", "number": "1", "tricks.0": "1", "tricks.1": "1", "tricks.2": "0",
+              "tricks.3": "2"}
+    assert client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "1"}, headers=HX).status_code == 200
+    first = client.post(f"/g/{token}/entry", data=tricks, headers=keyed("hand-1-tricks-0001"))
+    assert first.status_code == 200 and "Hand 1 saved." in first.get_data(as_text=True)
+    # the phone never heard that answer, and sends the same tap again, from a reloaded page
+    again = app.test_client().post(f"/g/{token}/entry", data={**tricks, "csrf_token": "another"},
+                                   headers=keyed("hand-1-tricks-0001"))
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.data == first.data  # what it answered the first time ("Hand 1 saved.")
+    assert len(hands_of(app, token)) == 1
+    assert stored(app) == [("hand-1-tricks-0001", 200)]
+
+
+def test_a_key_used_for_another_request_is_refused(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    assert client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"},
+                       headers=keyed("trump-key-0001")).status_code == 200
+    response = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "H"},
+                           headers=keyed("trump-key-0001"))
+    assert response.status_code == 422
+    assert response.get_data(as_text=True) == idempotency.OTHER_REQUEST
+    assert game_of(app, token).pending == {"trump": "S"}
+
+
+def test_a_bad_key_is_refused_and_reads_without_a_key_are_untouched(client: FlaskClient, app: Flask) -> None:
+    token = start(client)
+    for bad in ("short", "x" * 65, "has space here", "ünïcode-key"):
+        response = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed(bad))
+        assert response.status_code == 400 and response.get_data(as_text=True) == idempotency.BAD_KEY, bad
+    assert game_of(app, token).pending is None
+    assert client.get(f"/g/{token}", headers={"Idempotency-Key": "read-key-0001"}).status_code == 200
+    assert stored(app) == []  # a GET takes no key
+
+
+def test_a_refusal_is_replayed_too(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    refused = client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "99"}, headers=keyed("early-bid-01"))
+    assert refused.status_code == 422  # more tricks than cards
+    assert client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "99"},
+                       headers=keyed("early-bid-01")).data == refused.data
+    assert stored(app) == [("early-bid-01", 422)]
+
+
+def test_a_key_still_in_progress_is_409_until_it_is_stale(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    form = {"action": "trump", "trump": "S"}
+    with app.test_request_context(f"/g/{token}/entry", method="POST", data=form):
+        seen = idempotency.fingerprint()
+    with app.app_context():  # another worker took the key a moment ago and is still serving it
+        db.session.add(IdempotentRequest(key="busy-key-0001", fingerprint=seen))
+        db.session.commit()
+    response = client.post(f"/g/{token}/entry", data=form, headers=keyed("busy-key-0001"))
+    assert response.status_code == 409 and response.headers["Retry-After"] == "1"
+    assert game_of(app, token).pending is None
+    with app.app_context():  # that worker died: after 30 s the key is taken over
+        row = db.session.scalars(db.select(IdempotentRequest)).one()
+        row.created_at = row.created_at - idempotency.STALE - timedelta(seconds=1)
+        db.session.commit()
+    response = client.post(f"/g/{token}/entry", data=form, headers=keyed("busy-key-0001"))
+    assert response.status_code == 200 and game_of(app, token).pending == {"trump": "S"}
+    assert stored(app) == [("busy-key-0001", 200)]
+
+
+def test_the_same_key_at_the_same_instant_is_served_once(app: Flask, client: FlaskClient) -> None:
+    token = start(client)
+    statuses: list[int] = []
+    start_line = threading.Barrier(4)
+
+    def send() -> None:
+        phone = app.test_client()
+        start_line.wait()
+        statuses.append(phone.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"},
+                                   headers=keyed("same-instant-01")).status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert set(statuses) <= {200, 409} and 200 in statuses, statuses
+    assert stored(app) == [("same-instant-01", 200)]
+    assert game_of(app, token).pending == {"trump": "S"}
+
+
+def test_a_crash_gives_the_key_back_so_the_retry_runs(app: Flask, client: FlaskClient,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    token = start(client)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the worker fell over")
+
+    monkeypatch.setattr(games, "set_pending", broken)
+    with pytest.raises(RuntimeError):
+        client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed("crash-key-001"))
+    assert stored(app) == []
+    monkeypatch.undo()
+    response = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed("crash-key-001"))
+    assert response.status_code == 200 and "Idempotent-Replayed" not in response.headers
+    assert game_of(app, token).pending == {"trump": "S"}
