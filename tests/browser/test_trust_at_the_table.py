@@ -70,3 +70,40 @@ def test_home_page_names_each_event_by_its_format(app: Flask, live_server: str, 
     expect(cards.filter(has_text="Senior Olympics Bid Whist")).to_contain_text("Bid Whist tournament")
     expect(cards.filter(has_text="Club day")).to_contain_text("Military Whist · 4 tables")
     expect(cards.filter(has_text="Military Whist")).to_have_count(1)
+
+
+# --------------------------------------------------------------------------- 5. a stale bid
+
+
+def test_a_stale_bid_says_what_is_recorded_and_what_was_refused(app: Flask, live_server: str,
+                                                               browser: Browser) -> None:
+    token = nomination(app, [4, 1])  # Bob deals: Cat bids first
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        games.set_pending(game, {"trump": "S"})
+    first, second = (browser.new_context(**PHONE).new_page() for _ in range(2))
+    for page in (first, second):
+        page.goto(f"{live_server}/g/{token}")
+        expect(page.get_by_role("group", name="Cat’s bid")).to_be_visible()
+    first.get_by_role("button", name="Cat bids 1", exact=True).click()
+    expect(first.locator(".bids-so-far")).to_contain_text("Cat 1")
+
+    second.get_by_role("button", name="Cat bids 2", exact=True).click()  # its screen still asks for Cat's bid
+    notice = second.locator("#play-body > .notice")
+    expect(notice).to_contain_text("Cat's bid of 1 is recorded")
+    expect(notice).to_contain_text("your bid of 2 for Cat was not applied")
+    expect(notice).not_to_contain_text("already recorded; it was not applied twice")
+    expect(second.locator(".bids-so-far")).to_contain_text("Cat 1")  # the screen now shows the truth
+    expect(second.get_by_role("group", name="Dan’s bid")).to_be_visible()
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None and game.pending == {"trump": "S", "bids": [None, None, 1, None]}
+
+    # the same tap sent twice (a double tap) is still told as such, with the bid it kept
+    first.get_by_role("button", name="Dan bids 0", exact=True).click()
+    expect(first.locator(".bids-so-far")).to_contain_text("Dan 0")
+    second.get_by_role("button", name="Dan bids 0", exact=True).click()
+    expect(notice).to_contain_text("Dan's bid of 0 was already recorded; it was not applied twice")
+    for page in (first, second):
+        page.context.close()

@@ -48,6 +48,9 @@ class WhistEntry:
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
         return self._read(view, view.sheet.lines[number - 1].spec, form)
 
+    def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
+        return ""  # a Whist hand is one form, refused as a hand already saved (its number)
+
     def _read(self, view: GameView, spec: RoundSpec, form: Mapping[str, str]) -> dict[str, object]:
         teams = view.setup.columns
         errors: list[RuleError] = []
