@@ -3,6 +3,7 @@ each set up through the services (quick) and then looked at, and tapped, in a re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -107,3 +108,25 @@ def test_a_stale_bid_says_what_is_recorded_and_what_was_refused(app: Flask, live
     expect(notice).to_contain_text("Dan's bid of 0 was already recorded; it was not applied twice")
     for page in (first, second):
         page.context.close()
+
+
+# --------------------------------------------------------------------------- 6. no internal names
+
+
+def test_a_no_bid_saved_without_its_direction_asks_in_players_words(app: Flask, live_server: str,
+                                                                    phone: BrowserContext) -> None:
+    token = bid_whist(app)
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        games.set_pending(game, {"auction": [{"bid": 4, "kind": "no"}, None, None, None],
+                                 "bidder": 1, "bid": 4, "kind": "no"})
+    page = phone.new_page()
+    page.goto(f"{live_server}/g/{token}")
+    page.get_by_role("group", name=re.compile("^Books taken by")).get_by_role("radio", name="10", exact=True).check()
+    page.get_by_role("button", name="Save hand 1").click()
+    error = page.locator("#hand-panel .field-error")
+    expect(error).to_have_count(1)
+    expect(error).to_have_text("The winner of a No bid declares uptown (high cards win) or downtown (low cards win): "
+                               "choose which")
+    assert "'" not in error.inner_text() and "direction" not in error.inner_text()

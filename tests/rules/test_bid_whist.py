@@ -88,11 +88,11 @@ def test_option_defaults_follow_rules_notes() -> None:
     ({"rounds": 0}, "options.rounds", "at least 1"),
     ({"rounds": 21}, "options.rounds", "at most 20"),
     ({"target": 0}, "options.target", "at least 1"),
-    ({"play_to": "games"}, "options.play_to", "rounds, points"),
-    ({"made_scores": "odd"}, "options.made_scores", "books, bid"),
-    ({"boston": True}, "options.boston", "off, bonus, wins"),
+    ({"play_to": "games"}, "options.play_to", "one of: \"Rounds of 4 hands (tournament)\" or"),
+    ({"made_scores": "odd"}, "options.made_scores", "one of: \"Every book above six"),
+    ({"boston": True}, "options.boston", "one of: \"Nothing extra\", \"Scores a bonus\" or"),
     ({"boston_bonus": "7"}, "options.boston_bonus", "whole number"),
-    ({"all_pass": "shuffle"}, "options.all_pass", "dealer, redeal"),
+    ({"all_pass": "shuffle"}, "options.all_pass", "one of: \"The dealer must bid\" or"),
 ])
 def test_option_values_are_bounded(raw: dict[str, object], field: str, words: str) -> None:
     with pytest.raises(RuleErrors) as caught:
@@ -304,17 +304,17 @@ def test_the_auction_must_agree_with_the_contract(entry: Hand, field: str, words
     (hand(1, 3, 11), "bid", "the bid must be from 4 to 7, not 3"),
     (hand(1, 8, 11), "bid", "the bid must be from 4 to 7, not 8"),
     (hand(1, 4.5, 11), "bid", "the bid must be a whole number from 4 to 7"),  # type: ignore[arg-type]
-    (hand(1, 5, 11, kind="high"), "kind", "\"plain\" (uptown with trumps)"),
+    (hand(1, 5, 11, kind="high"), "kind", "plain (uptown with trumps), Special"),
     (hand(1, 5, 0), "books", "books (kitty included) must be from 1 to 13, not 0"),
     (hand(1, 5, 14), "books", "from 1 to 13, not 14"),
     (hand(1, 5, "ten"), "books", "whole number from 1 to 13"),  # type: ignore[arg-type]
-    (hand(1, 5, 11, direction="sideways"), "direction", "\"uptown\" (high cards win) or \"downtown\""),
+    (hand(1, 5, 11, direction="sideways"), "direction", "uptown (high cards win) or downtown"),
     (hand(1, 5, 11, direction="downtown"), "direction",
      "a plain bid is played uptown; downtown with trumps is a Special bid"),
     (hand(1, 5, 11, kind="special", direction="uptown"), "direction",
      "a special bid is played downtown; uptown with trumps is a plain bid"),
-    ({"bidder": 1, "bid": 5, "kind": "no", "books": 11}, "direction", "declares uptown or downtown"),
-    (hand(1, 5, 11, kind="no", trump="NT"), "trump", "a No bid is played without trumps: leave 'trump' out"),
+    ({"bidder": 1, "bid": 5, "kind": "no", "books": 11}, "direction", "declares uptown (high cards win) or downtown"),
+    (hand(1, 5, 11, kind="no", trump="NT"), "trump", "a No bid is played without trumps: name no trump suit"),
     (hand(1, 5, 11, trump="X"), "trump", "'X' is not a trump"),
     (hand(1, 5, 11, trump="NT"), "trump", "No trumps is not allowed here"),
     (hand(1, 5, 11, renege="yes"), "renege", "give the renege as"),
@@ -544,7 +544,7 @@ def test_state_after_the_auction() -> None:
     auction = [call(4), None, call(5, "no"), None]
     state = VARIANT.state(make_setup(), [], {"auction": auction})
     assert (state.step, state.to_act) == ("result", None)
-    assert state.missing == ("who won the bid (bidder)", "the winning bid and its kind (plain, Special or No)",
+    assert state.missing == ("who won the bid", "the winning bid and its kind (plain, Special or No)",
                              "the books taken by the bidding side, the kitty counting as one")
     state = VARIANT.state(make_setup(), [], {"auction": auction, "bidder": 3, "bid": 5, "kind": "no"})
     assert state.missing == ("the direction the No bidder declares (uptown or downtown)",

@@ -167,7 +167,7 @@ def test_hook_rule_bid_is_refused_with_its_reason(app: Flask, client: FlaskClien
     ({"action": "bid", "bid": "x"}, "whole number"),
     ({"action": "bid"}, "choose"),
     ({"action": "trump", "trump": "Z"}, "choose the trump"),
-    ({"action": "fly"}, "not something this screen can do"),
+    ({"action": "fly"}, "this screen cannot do that"),
 ])
 def test_bad_input_is_a_422_with_a_message(app: Flask, client: FlaskClient, data: dict[str, str], words: str) -> None:
     token = start(client)

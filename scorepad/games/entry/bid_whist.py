@@ -103,7 +103,7 @@ class BidWhistEntry:
             return Pending({"auction": [_as_json(c) for c in rest]} if rest else None)
         if action == "result":
             return Complete(self._result(form, view))
-        raise RuleErrors([RuleError("action", f"'{action}' is not something this screen can do")])
+        raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
 
     def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
         """A stale call: the call the screen sent beside the one recorded in its place now.

@@ -74,7 +74,7 @@ class BidsAndTricks:
             if _remote(view):
                 entry["shared"] = form_ints(form, "shared", players, "shared tricks", spec.cards)
             return Complete(entry)
-        raise RuleErrors([RuleError("action", f"'{action}' is not something this screen can do")])
+        raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
 
     def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
         """A stale bid or trump: the value the screen sent beside the one recorded now.

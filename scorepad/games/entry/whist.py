@@ -42,7 +42,7 @@ class WhistEntry:
         if spec is None:
             raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
         if action != "result":
-            raise RuleErrors([RuleError("action", f"'{action}' is not something this screen can do")])
+            raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
         return Complete(self._read(view, spec, form))
 
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
