@@ -100,7 +100,11 @@ document.addEventListener("click", function (event) {
   var fill = event.target.closest("[data-fill-name]");
   if (fill) {
     var empty = Array.prototype.find.call(document.querySelectorAll('input[name^="name."]'), function (i) { return !i.value.trim(); });
-    if (empty) { empty.value = fill.dataset.fillName; empty.focus(); }
+    if (empty) {
+      empty.value = fill.dataset.fillName;
+      empty.dispatchEvent(new Event("input", { bubbles: true }));  // as if typed: the first-dealer choice follows
+      empty.focus();
+    }
   }
 });
 

@@ -130,3 +130,17 @@ def test_a_no_bid_saved_without_its_direction_asks_in_players_words(app: Flask, 
     expect(error).to_have_text("The winner of a No bid declares uptown (high cards win) or downtown (low cards win): "
                                "choose which")
     assert "'" not in error.inner_text() and "direction" not in error.inner_text()
+
+
+# --------------------------------------------------------------------------- 7. recent names
+
+
+def test_recent_name_buttons_name_the_first_dealer_choice(app: Flask, live_server: str,
+                                                           phone: BrowserContext) -> None:
+    nomination(app, [1], ["Zoe", "Yan", "Xia", "Wim"])
+    page = phone.new_page()
+    page.goto(live_server + "/new/nomination")
+    for name in ("Zoe", "Yan", "Xia"):
+        page.locator(".recent").get_by_role("button", name=name, exact=True).click()
+    dealer = page.get_by_role("group", name="Who deals first?")
+    expect(dealer.locator("label")).to_have_text(["Zoe", "Yan", "Xia", "Player 4"])
