@@ -144,3 +144,18 @@ def test_recent_name_buttons_name_the_first_dealer_choice(app: Flask, live_serve
         page.locator(".recent").get_by_role("button", name=name, exact=True).click()
     dealer = page.get_by_role("group", name="Who deals first?")
     expect(dealer.locator("label")).to_have_text(["Zoe", "Yan", "Xia", "Player 4"])
+
+
+# --------------------------------------------------------------------------- 8. a tie's places
+
+
+def test_a_tie_shows_the_same_places_in_the_game_over_box_and_the_final_totals(
+        app: Flask, live_server: str, phone: BrowserContext) -> None:
+    token = nomination(app, [2], ["Ann", "Bob", "Cat"], first_dealer=2)  # Ann bids first
+    enter(app, token, [{"trump": "S", "bids": [1, 1, 0], "tricks": [1, 1, 0]}])  # Ann 11, Bob 11, Cat 10
+    page = phone.new_page()
+    page.goto(f"{live_server}/g/{token}")
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    expect(page.locator(".finished .standings .place")).to_have_text(["1=", "1=", "3"])
+    expect(page.get_by_role("heading", name="Final totals")).to_be_visible()
+    expect(page.locator("section.totals .standings .place")).to_have_text(["1=", "1=", "3"])
