@@ -159,3 +159,29 @@ def test_a_tie_shows_the_same_places_in_the_game_over_box_and_the_final_totals(
     expect(page.locator(".finished .standings .place")).to_have_text(["1=", "1=", "3"])
     expect(page.get_by_role("heading", name="Final totals")).to_be_visible()
     expect(page.locator("section.totals .standings .place")).to_have_text(["1=", "1=", "3"])
+
+
+# --------------------------------------------------------------------------- 9. a fixed error goes
+
+
+def test_the_trick_total_error_goes_once_the_tricks_are_changed(app: Flask, live_server: str,
+                                                                phone: BrowserContext) -> None:
+    token = nomination(app, [4, 1])
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        games.set_pending(game, {"trump": "S", "bids": [0, 0, 1, 1]})
+    page = phone.new_page()
+    page.goto(f"{live_server}/g/{token}")
+    page.get_by_role("button", name="Save hand 1").click()  # every count still 0
+    error = page.get_by_text("The tricks add up to 0 but there are 4 tricks in this hand")
+    expect(error).to_be_visible()
+    result = page.get_by_role("group", name="Tricks won")
+    for name, count in (("Cat", 1), ("Dan", 2), ("Ann", 1)):
+        for _ in range(count):
+            result.get_by_role("button", name=re.compile(f"^One more for {name} ")).click()
+    expect(page.locator("[data-remaining]")).to_have_text("Tricks to share out: 0 of 4")
+    expect(error).to_have_count(0)
+    expect(page.locator("#hand-panel [aria-invalid]")).to_have_count(0)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("status")).to_have_text("Hand 1 saved.")
