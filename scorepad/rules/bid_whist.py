@@ -544,6 +544,12 @@ class _Game:
     def by_rounds(self) -> bool:
         return self.options.get_str("play_to") == "rounds"
 
+    @property
+    def the_round(self) -> str:
+        """The round in play, as the notes name it: "round 2", or "the round" when the game is one
+        round (a tournament's match is one round of the event: "round 1" would contradict it)."""
+        return "the round" if self.options.get_int("rounds") == 1 else f"round {self.round_no}"
+
     def table(self, number: int) -> _Table:
         return _Table(self.seats, self.teams, (self.setup.first_dealer + number - 1) % SEATS,
                       self.options.get_str("all_pass"))
@@ -554,9 +560,12 @@ class _Game:
         if not self.by_rounds:
             return spec
         if self.tie_hand:
+            a, b = self.round_points
             return replace(spec, kind=RoundKind.PLAYOFF,
-                           note=f"Round {self.round_no} is tied: one extra hand, worth no points, settles it "
-                                f"(made: the bidders win the round; set: their opponents).")
+                           note=f"{self.the_round.capitalize()} is tied {a}-{b}: one extra hand, worth no points, "
+                                f"settles it (made: the bidders win the round; set: their opponents).")
+        if self.options.get_int("rounds") == 1:
+            return spec  # the hand's heading says "Hand 2 of 4" already
         return replace(spec, note=f"Round {self.round_no}, hand {self.in_round + 1} of {HANDS_PER_ROUND}.")
 
     def play(self, hand: BidWhistHand) -> None:
@@ -599,11 +608,11 @@ class _Game:
         a, b = self.round_points
         if a == b:
             self.tie_hand = True
-            return f"; round {self.round_no} tied {a}-{b}: one extra hand settles it"
+            return f"; {self.the_round} tied {a}-{b}: one extra hand settles it"
         return self._end_round(0 if a > b else 1, "")
 
     def _end_round(self, side: int, how: str) -> str:
-        words = f"; round {self.round_no} to {self.teams[side]}{how}"
+        words = f"; {self.the_round} to {self.teams[side]}{how}"
         if not self.tie_hand:
             words += f", {self.round_points[side]}-{self.round_points[1 - side]}"
         self.rounds_won[side] += 1

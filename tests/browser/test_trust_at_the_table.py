@@ -11,8 +11,10 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from scorepad.events import drive, military
-from scorepad.events.bid_whist import tournament
+from scorepad.events.bid_whist import registration, tournament
+from scorepad.extensions import db
 from scorepad.games import service as games
+from scorepad.models import Event
 from tests.browser.conftest import PHONE
 
 FOUR = ["Ann", "Bob", "Cat", "Dan"]
@@ -185,3 +187,48 @@ def test_the_trick_total_error_goes_once_the_tricks_are_changed(app: Flask, live
     expect(page.locator("#hand-panel [aria-invalid]")).to_have_count(0)
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.get_by_role("status")).to_have_text("Hand 1 saved.")
+
+
+# --------------------------------------------------------------------------- 10. the tie-break hand
+
+
+def test_a_tied_round_in_round_two_of_a_tournament(app: Flask, live_server: str, phone: BrowserContext) -> None:
+    with app.app_context():
+        event = tournament.create("Cup", rounds=2)
+        for n in range(1, 5):
+            registration.register_team(event, f"T{n}", [f"P{n}a", f"P{n}b"])
+        event.options = {**event.options, "seed": "s1"}
+        db.session.commit()
+        tournament.start(event)
+        for match in list(event.matches):
+            assert match.game is not None
+            for n in range(1, 5):
+                games.enter_hand(match.game, n, plain_four(n, 10 if n % 2 == 0 else 5))  # N/S win 16-0
+            tournament.close_match(event, match)
+        tournament.advance(event)
+        match = next(m for m in db.session.get(Event, event.id).matches if m.number == 2 and m.table == 1)
+        assert match.game is not None
+        scorer = match.game.scorer_token
+        table = next(t for t in event.tables if t.number == 1).token
+    enter(app, scorer, [plain_four(n, 10) for n in range(1, 5)])  # 8-8: the round is tied
+    page = phone.new_page()
+    page.goto(f"{live_server}/t/{table}")
+    expect(page.locator("#event-bar")).to_contain_text("Round 2 of 2")
+    panel = page.locator("#hand-panel")
+    expect(panel.get_by_role("heading")).to_have_text("Hand 5: the tie-break")
+    expect(panel.locator(".round-note")).to_contain_text("The round is tied 8-8: one extra hand")
+    expect(panel).not_to_contain_text("Round 1")
+
+
+def test_hands_after_a_tie_break_count_it(app: Flask, live_server: str, phone: BrowserContext) -> None:
+    token = bid_whist(app, {"play_to": "rounds", "rounds": 2})
+    enter(app, token, [plain_four(n, 10) for n in range(1, 5)])  # round 1 tied 8-8
+    page = phone.new_page()
+    page.goto(f"{live_server}/g/{token}")
+    panel = page.locator("#hand-panel")
+    expect(panel.get_by_role("heading")).to_have_text("Hand 5: the tie-break")
+    expect(panel.locator(".round-note")).to_contain_text("Round 1 is tied 8-8: one extra hand")
+    enter(app, token, [plain_four(5, 10)])
+    page.reload()
+    expect(panel.get_by_role("heading")).to_have_text("Hand 6 of 9")
+    expect(panel.locator(".round-note")).to_have_text("Round 2, hand 1 of 4.")
