@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from qrcode.image.svg import SvgPathImage
 
 from scorepad.games.entry import adapter_for
-from scorepad.rules.base import OptionValue, ScoreSheet, Setup, Variant
+from scorepad.rules.base import OptionValue, RoundKind, ScoreSheet, Setup, Standing, Variant
 from scorepad.rules.cards import Trump
 
 if TYPE_CHECKING:
@@ -59,6 +59,27 @@ def options_summary(variant: Variant, options: Mapping[str, OptionValue | str]) 
     if not changed:
         return "the usual rules (tap to change)"
     return "changed: " + ", ".join(changed)
+
+
+def hand_title(view: GameView) -> str:
+    """The current hand's heading: "Hand 3 of 8". A tie-break, a hand beyond the schedule, is called
+    one ("Hand 5 of 4" was no count at all), and the hands after it count the tie-breaks played."""
+    spec = view.state.next_round
+    if spec is None:
+        return ""
+    if spec.kind is RoundKind.PLAYOFF:
+        return f"Hand {spec.number}: the tie-break"
+    scheduled = view.variant.round_count(view.setup)
+    if scheduled is None:
+        return f"Hand {spec.number}"
+    played = sum(1 for line in view.sheet.lines if line.spec.kind is RoundKind.PLAYOFF)
+    return f"Hand {spec.number} of {scheduled + played}"
+
+
+def place(sheet: ScoreSheet, standing: Standing) -> str:
+    """A place as players write it, the same wherever it is shown: "1", or "1=" when it is shared."""
+    shared = sum(1 for s in sheet.standings if s.rank == standing.rank) > 1
+    return f"{standing.rank}=" if shared else str(standing.rank)
 
 
 def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
@@ -120,6 +141,6 @@ def edit_template(view: GameView) -> str:
 
 
 TEMPLATE_GLOBALS = {f.__name__: f for f in (
-    seat_names, seat_team, trump_label, one_liner, options_summary, chart_svg, qr_svg,
+    seat_names, seat_team, trump_label, one_liner, options_summary, hand_title, place, chart_svg, qr_svg,
     entry_context, entry_template, edit_template,
 )}

@@ -227,9 +227,11 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
     after = [dict(entry) if h.number == number else h.entry for h in game.hands]
     try:
         variant.score(setup, after)
-    except RuleErrors as e:
-        raise RuleErrors([RuleError(e.errors[0].field,
-                                    f"this correction makes a later hand impossible ({e.errors[0]})")]) from e
+    except RuleErrors as e:  # the first hand it breaks, in words (its field path is not for players)
+        broken = e.errors[0]
+        which = f"hand {broken.hand}" if broken.hand is not None else "a later hand"
+        message = f"this correction makes {which} impossible: {broken.message}"
+        raise RuleErrors([RuleError(broken.field, message)]) from e
     _sheet_changing(game, f"hand {number} was corrected")
     hand.entry = dict(entry)
     hand.corrected_at = utcnow()

@@ -197,8 +197,8 @@ def _read(setup: Setup, spec: RoundSpec, raw: object, partial: bool) -> _Entry:
         errors.add(e)
     try:
         if raw_shared is not None and not remote:
-            raise RuleError("shared", "shared tricks only happen in remote play with several packs; "
-                                      "turn on the remote option or leave 'shared' out")
+            raise RuleError("shared", "shared tricks only happen in remote play with several packs: "
+                                      "turn on the remote option, or give no shared tricks")
         if raw_shared is not None:
             shared = _counts(raw_shared, "shared", names, cards, "shared tricks", partial)
     except (RuleError, RuleErrors) as e:

@@ -70,8 +70,9 @@ class OptionSpec:
             return self._parse_int(raw, where, self.label)
         if isinstance(self.default, str):
             values = [c.value for c in self.choices]
-            if raw not in values:
-                raise RuleError(where, f"{self.label} must be one of: {', '.join(values)}")
+            if raw not in values:  # said as the set-up screen says the choices, not as the record stores them
+                labels = [f'"{c.label}"' for c in self.choices]
+                raise RuleError(where, f"{self.label} must be one of: {', '.join(labels[:-1])} or {labels[-1]}")
             assert isinstance(raw, str)
             return raw
         if not isinstance(raw, (list, tuple)) or not raw:

@@ -243,14 +243,14 @@ def _seat(raw: object, field_name: str, table: _Table, what: str) -> int:
 def _kind(raw: object, field_name: str) -> Kind:
     if isinstance(raw, str) and raw in {k.value for k in Kind}:
         return Kind(raw)
-    raise RuleError(field_name, "the kind of bid must be \"plain\" (uptown with trumps), \"special\" "
-                                "(downtown with trumps) or \"no\" (no trumps)")
+    raise RuleError(field_name, "the kind of bid must be plain (uptown with trumps), Special (downtown with "
+                                "trumps) or No (no trumps)")
 
 
 def _direction(raw: object) -> Direction:
     if isinstance(raw, str) and raw in {d.value for d in Direction}:
         return Direction(raw)
-    raise RuleError("direction", "the direction must be \"uptown\" (high cards win) or \"downtown\" (low cards win)")
+    raise RuleError("direction", "the No bidder declares uptown (high cards win) or downtown (low cards win)")
 
 
 def _unknown(raw: Mapping[str, object], known: Sequence[str], prefix: str, what: str,
@@ -397,7 +397,7 @@ def _read(raw: object, table: _Table, complete: bool) -> _Entry:
     direction = _take(raw, "direction", _direction, errors, None)
     trump = None
     if kind is Kind.NO and raw.get("trump") is not None:
-        errors.add(RuleError("trump", "a No bid is played without trumps: leave 'trump' out"))
+        errors.add(RuleError("trump", "a No bid is played without trumps: name no trump suit"))
     else:
         trump = _take(raw, "trump", lambda v: parse_trump(v, "trump", SUITS), errors, None)
     books = _take(raw, "books", lambda v: _whole(v, "books", 1, BOOKS, "the bidding side's books (kitty included)"),
@@ -420,7 +420,8 @@ def _check_direction(kind: Kind, direction: Direction | None, missing: bool, err
         errors.add(RuleError("direction", f"a {kind.value} bid is played {implied.value}; {direction.value} "
                                           f"with trumps is {other}"))
     elif kind is Kind.NO and missing:
-        errors.add(RuleError("direction", "the winner of a No bid declares uptown or downtown: give 'direction'"))
+        errors.add(RuleError("direction", "the winner of a No bid declares uptown (high cards win) or "
+                                          "downtown (low cards win): choose which"))
 
 
 def _check_agreement(auction: Sequence[Call | None], table: _Table, bidder: int | None, bid: int | None,
@@ -543,6 +544,12 @@ class _Game:
     def by_rounds(self) -> bool:
         return self.options.get_str("play_to") == "rounds"
 
+    @property
+    def the_round(self) -> str:
+        """The round in play, as the notes name it: "round 2", or "the round" when the game is one
+        round (a tournament's match is one round of the event: "round 1" would contradict it)."""
+        return "the round" if self.options.get_int("rounds") == 1 else f"round {self.round_no}"
+
     def table(self, number: int) -> _Table:
         return _Table(self.seats, self.teams, (self.setup.first_dealer + number - 1) % SEATS,
                       self.options.get_str("all_pass"))
@@ -553,9 +560,12 @@ class _Game:
         if not self.by_rounds:
             return spec
         if self.tie_hand:
+            a, b = self.round_points
             return replace(spec, kind=RoundKind.PLAYOFF,
-                           note=f"Round {self.round_no} is tied: one extra hand, worth no points, settles it "
-                                f"(made: the bidders win the round; set: their opponents).")
+                           note=f"{self.the_round.capitalize()} is tied {a}-{b}: one extra hand, worth no points, "
+                                f"settles it (made: the bidders win the round; set: their opponents).")
+        if self.options.get_int("rounds") == 1:
+            return spec  # the hand's heading says "Hand 2 of 4" already
         return replace(spec, note=f"Round {self.round_no}, hand {self.in_round + 1} of {HANDS_PER_ROUND}.")
 
     def play(self, hand: BidWhistHand) -> None:
@@ -598,11 +608,11 @@ class _Game:
         a, b = self.round_points
         if a == b:
             self.tie_hand = True
-            return f"; round {self.round_no} tied {a}-{b}: one extra hand settles it"
+            return f"; {self.the_round} tied {a}-{b}: one extra hand settles it"
         return self._end_round(0 if a > b else 1, "")
 
     def _end_round(self, side: int, how: str) -> str:
-        words = f"; round {self.round_no} to {self.teams[side]}{how}"
+        words = f"; {self.the_round} to {self.teams[side]}{how}"
         if not self.tie_hand:
             words += f", {self.round_points[side]}-{self.round_points[1 - side]}"
         self.rounds_won[side] += 1
@@ -797,7 +807,7 @@ def _result_missing(entry: _Entry) -> list[str]:
     """What a partly entered hand still needs once the bidding is over, in words."""
     missing = []
     if entry.bidder is None:
-        missing.append("who won the bid (bidder)")
+        missing.append("who won the bid")
     if entry.bid is None or entry.kind is None:
         missing.append("the winning bid and its kind (plain, Special or No)")
     if entry.kind is Kind.NO and entry.direction is None:

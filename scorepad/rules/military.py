@@ -1020,7 +1020,7 @@ class MilitaryWhist:
             errors.add(error)
         if setup.first_dealer != 0:
             errors.add(RuleError("first_dealer", "in Military Whist the dealer comes from the rotation (the "
-                                                 "DEALER column): leave first_dealer at 0"))
+                                                 "DEALER column): leave the first dealer at 0"))
         errors.raise_if_any()
 
     def round_count(self, setup: Setup) -> int:

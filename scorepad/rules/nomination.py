@@ -158,8 +158,8 @@ def make_plan(setup: Setup) -> Plan:
         custom = options.get_ints("custom_sequence")
         if sequence != "custom" and custom != CUSTOM_DEFAULT:
             errors.add(RuleError("options.custom_sequence",
-                                 "the custom list of cards per round is only used when the sequence is "
-                                 "'custom' (My own list): choose that sequence or leave the list out"))
+                                 "the custom list of cards per round is only used when the cards per round are "
+                                 "\"My own list\": choose that, or leave the list out"))
         wanted = (custom if sequence == "custom" else PRESETS[sequence]) * options.get_int("cycles")
         plan = Plan(setup.players, setup.first_dealer, wanted,
                     options.get_str("hook") == "every", options.get_str("trumps") == "rotate")

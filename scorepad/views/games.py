@@ -150,15 +150,16 @@ def _body(game: Game, errors: dict[str, str], notice: str, status: int,
                            form=request.form), status
 
 
-# What a resent tap had already done, said when its form is refused as made from an older state.
-_ALREADY = {"bid": "That bid was already recorded", "call": "That call was already recorded",
-            "unbid": "That bid was already taken back", "uncall": "That call was already taken back",
-            "trump": "The trump was already recorded", "undo": "That was already undone"}
-_STALE = "; it was not applied twice. The screen was out of date: check the hand below and tap again if needed."
+# A form made from an older state of the hand is refused: what the adapter can say of it (the bid it
+# sent and the one recorded), else only what is true whatever happened in between.
+_TOOK_NOTHING_BACK = "That tap took nothing back."
+_REFUSED = {"unbid": _TOOK_NOTHING_BACK, "uncall": _TOOK_NOTHING_BACK, "undo": "That tap undid nothing."}
+_STALE = "This screen was out of date: check the hand below and tap again if needed."
 
 
-def _stale_notice(action: str) -> str:
-    return _ALREADY.get(action, "That was already done") + _STALE
+def _stale_notice(game: Game, adapter: Adapter, action: str) -> str:
+    said = adapter.refused(games.view(game), action, request.form)
+    return f"{said or _REFUSED.get(action, 'That tap was not applied.')} {_STALE}"
 
 
 @bp.post("/g/<token>/entry")
@@ -191,7 +192,7 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
         notice = f"Hand {e.number} was already saved; it was not counted twice."
         status = 409
     except games.StaleForm:
-        notice = _stale_notice(action)
+        notice = _stale_notice(game, adapter, action)
         status = 409
     except (RuleError, RuleErrors) as e:
         errors = errors_by_field(e)
@@ -203,13 +204,13 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
 def undo(token: str) -> BaseResponse | tuple[str, int]:
     """Take back the last entry: the bids of the current hand, else the last hand."""
     game = _scorer_game(token)
-    _adapter(game)
+    adapter = _adapter(game)
     try:
         if "state" in request.form:
             games.refuse_if_stale(game, request.form["state"])
         notice = games.undo(game)
     except games.StaleForm:
-        return _body(game, {}, _stale_notice("undo"), 409)
+        return _body(game, {}, _stale_notice(game, adapter, "undo"), 409)
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
     _publish(game, orders=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, session
 
 from scorepad.events import core
+from scorepad.events.registry import get_format
 from scorepad.games import records
 from scorepad.games import service as games
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
@@ -21,7 +22,7 @@ def index() -> str:
     return render_template("home/index.html", variants=all_variants(),
                            in_progress=[(v, m) for v, m in listed if not v.state.over],
                            finished=[(v, m) for v, m in listed if v.state.over],
-                           recent_events=core.recent_events())
+                           recent_events=[(e, get_format(e.format).title) for e in core.recent_events()])
 
 
 @bp.get("/variants/<key>")

@@ -100,7 +100,11 @@ document.addEventListener("click", function (event) {
   var fill = event.target.closest("[data-fill-name]");
   if (fill) {
     var empty = Array.prototype.find.call(document.querySelectorAll('input[name^="name."]'), function (i) { return !i.value.trim(); });
-    if (empty) { empty.value = fill.dataset.fillName; empty.focus(); }
+    if (empty) {
+      empty.value = fill.dataset.fillName;
+      empty.dispatchEvent(new Event("input", { bubbles: true }));  // as if typed: the first-dealer choice follows
+      empty.focus();
+    }
   }
 });
 
@@ -128,7 +132,30 @@ function seatLabel(input) {
   if (label) label.textContent = input.value.trim() || label.dataset.default;
 }
 function seatLabels() { document.querySelectorAll('input[name^="name."]').forEach(seatLabel); }
-document.addEventListener("input", function (event) { updateCounts(); seatLabel(event.target); });
+/* A refused form's message is about the values it sent: once the player changes one of them, its
+   message no longer describes the screen, so it goes (saving checks everything again). The field's
+   own message goes, and for one of a set ("tricks.2") the message about the set ("tricks": they do
+   not add up); the "Tricks to share out" counter keeps saying live whether they do. */
+function clearErrors(input) {
+  if (!input.name) return;
+  var scope = input.form || document;
+  var ids = ["err-" + input.name.replace(/\./g, "-")];
+  var set = input.name.match(/^(.+)\.\d+$/);
+  if (set) ids.push("err-" + set[1].replace(/\./g, "-"));
+  (input.getAttribute("aria-describedby") || "").split(/\s+/).forEach(function (id) {
+    if (id.indexOf("err-") === 0) ids.push(id);
+  });
+  ids.forEach(function (id) {
+    var message = document.getElementById(id);
+    if (!message || !scope.contains(message)) return;
+    message.remove();
+    scope.querySelectorAll('[aria-describedby="' + id + '"]').forEach(function (field) {
+      field.removeAttribute("aria-describedby");
+      field.removeAttribute("aria-invalid");
+    });
+  });
+}
+document.addEventListener("input", function (event) { updateCounts(); seatLabel(event.target); clearErrors(event.target); });
 document.addEventListener("change", function () { updateCounts(); });
 document.addEventListener("DOMContentLoaded", function () { updateCounts(); seatLabels(); });
 document.addEventListener("htmx:afterSwap", function () { updateCounts(); seatLabels(); });

@@ -223,7 +223,7 @@ def test_the_round_4_reference_hand_is_valid() -> None:
     (4, {**GOOD4, "tricks": [1, 0, None, 3]}, "tricks.2", ("no tricks entered for Cat",)),
     (4, {**GOOD4, "tricks": [1, 0, 0, 2]}, "tricks", ("add up to 3 but there are 4 tricks",)),
     (4, {**GOOD4, "tricks": [2, 0, 0, 3]}, "tricks", ("add up to 5 but there are 4 tricks",)),
-    (4, {**GOOD4, "shared": [0, 0, 0, 0]}, "shared", ("remote play", "leave 'shared' out")),
+    (4, {**GOOD4, "shared": [0, 0, 0, 0]}, "shared", ("remote play", "give no shared tricks")),
     (4, {**GOOD4, "trump": "X"}, "trump", ("'X' is not a trump", "H, D, C, S, NT")),
     (4, {**GOOD4, "trump": "NTL"}, "trump", ("is not allowed here",)),
     (4, {**GOOD4, "trump": 3}, "trump", ("the trump must be one of H, D, C, S, NT",)),

@@ -37,7 +37,7 @@ def test_defaults_fill_missing_options() -> None:
     ({"target": "5"}, "options.target", "whole number"),
     ({"target": True}, "options.target", "whole number"),
     ({"honours": "yes"}, "options.honours", "true or false"),
-    ({"hook": "sometimes"}, "options.hook", "four_plus, every"),
+    ({"hook": "sometimes"}, "options.hook", "\"4+ cards\" or \"Every round\""),
     ({"custom": []}, "options.custom", "non-empty list"),
     ({"custom": [1, 14]}, "options.custom", "at most 13"),
     ({"colour": "red"}, "options.colour", "not an option"),

@@ -88,11 +88,11 @@ def test_option_defaults_follow_rules_notes() -> None:
     ({"rounds": 0}, "options.rounds", "at least 1"),
     ({"rounds": 21}, "options.rounds", "at most 20"),
     ({"target": 0}, "options.target", "at least 1"),
-    ({"play_to": "games"}, "options.play_to", "rounds, points"),
-    ({"made_scores": "odd"}, "options.made_scores", "books, bid"),
-    ({"boston": True}, "options.boston", "off, bonus, wins"),
+    ({"play_to": "games"}, "options.play_to", "one of: \"Rounds of 4 hands (tournament)\" or"),
+    ({"made_scores": "odd"}, "options.made_scores", "one of: \"Every book above six"),
+    ({"boston": True}, "options.boston", "one of: \"Nothing extra\", \"Scores a bonus\" or"),
     ({"boston_bonus": "7"}, "options.boston_bonus", "whole number"),
-    ({"all_pass": "shuffle"}, "options.all_pass", "dealer, redeal"),
+    ({"all_pass": "shuffle"}, "options.all_pass", "one of: \"The dealer must bid\" or"),
 ])
 def test_option_values_are_bounded(raw: dict[str, object], field: str, words: str) -> None:
     with pytest.raises(RuleErrors) as caught:
@@ -304,17 +304,17 @@ def test_the_auction_must_agree_with_the_contract(entry: Hand, field: str, words
     (hand(1, 3, 11), "bid", "the bid must be from 4 to 7, not 3"),
     (hand(1, 8, 11), "bid", "the bid must be from 4 to 7, not 8"),
     (hand(1, 4.5, 11), "bid", "the bid must be a whole number from 4 to 7"),  # type: ignore[arg-type]
-    (hand(1, 5, 11, kind="high"), "kind", "\"plain\" (uptown with trumps)"),
+    (hand(1, 5, 11, kind="high"), "kind", "plain (uptown with trumps), Special"),
     (hand(1, 5, 0), "books", "books (kitty included) must be from 1 to 13, not 0"),
     (hand(1, 5, 14), "books", "from 1 to 13, not 14"),
     (hand(1, 5, "ten"), "books", "whole number from 1 to 13"),  # type: ignore[arg-type]
-    (hand(1, 5, 11, direction="sideways"), "direction", "\"uptown\" (high cards win) or \"downtown\""),
+    (hand(1, 5, 11, direction="sideways"), "direction", "uptown (high cards win) or downtown"),
     (hand(1, 5, 11, direction="downtown"), "direction",
      "a plain bid is played uptown; downtown with trumps is a Special bid"),
     (hand(1, 5, 11, kind="special", direction="uptown"), "direction",
      "a special bid is played downtown; uptown with trumps is a plain bid"),
-    ({"bidder": 1, "bid": 5, "kind": "no", "books": 11}, "direction", "declares uptown or downtown"),
-    (hand(1, 5, 11, kind="no", trump="NT"), "trump", "a No bid is played without trumps: leave 'trump' out"),
+    ({"bidder": 1, "bid": 5, "kind": "no", "books": 11}, "direction", "declares uptown (high cards win) or downtown"),
+    (hand(1, 5, 11, kind="no", trump="NT"), "trump", "a No bid is played without trumps: name no trump suit"),
     (hand(1, 5, 11, trump="X"), "trump", "'X' is not a trump"),
     (hand(1, 5, 11, trump="NT"), "trump", "No trumps is not allowed here"),
     (hand(1, 5, 11, renege="yes"), "renege", "give the renege as"),
@@ -396,7 +396,7 @@ def test_a_round_of_four_hands_goes_to_the_side_with_more_points() -> None:
     assert sheet.finished and sheet.winners == (1,)
     assert [(s.name, s.total, s.rank, s.detail) for s in sheet.standings] == [
         ("Them", 1, 1, "1 round won, 17 points"), ("Us", 0, 2, "0 rounds won, 6 points")]
-    assert sheet.lines[-1].note.endswith("; round 1 to Them, 17-6")
+    assert sheet.lines[-1].note.endswith("; the round to Them, 17-6")  # one round: not numbered
     assert sheet.summary == "Them win (Us v Them 0-1 in rounds, 6-17 in points)"
 
 
@@ -407,7 +407,10 @@ def test_a_tied_round_is_settled_by_an_extra_hand_worth_no_points() -> None:
     state = VARIANT.state(setup, tied)
     assert state.next_round is not None and state.next_round.kind is RoundKind.PLAYOFF
     assert state.next_round.number == 5 and state.next_round.dealer == 0 and state.next_round.first_bidder == 1
-    assert "worth no points" in state.next_round.note
+    assert state.next_round.note.startswith("The round is tied 9-9: one extra hand, worth no points")
+    # in a game of several rounds the round is named by its number
+    several = VARIANT.state(make_setup({"rounds": 2}), tied).next_round
+    assert several is not None and several.note.startswith("Round 1 is tied 9-9: one extra hand")
     assert not VARIANT.score(setup, tied).finished
     # the extra hand is set: the round goes to the defenders, and nobody's points change
     sheet = VARIANT.score(setup, tied + [hand(0, 6, 11)])
@@ -415,7 +418,7 @@ def test_a_tied_round_is_settled_by_an_extra_hand_worth_no_points() -> None:
     assert sheet.finished and sheet.winners == (1,)
     assert sheet.lines[-1].spec.kind is RoundKind.PLAYOFF
     assert [(c.points, c.detail) for c in sheet.lines[-1].cells] == [(0, "extra hand · bid 6 · took 11"), (0, "")]
-    assert sheet.lines[-1].note == "Extra hand, worth no points: Us lost 6 (11 books); round 1 to Them"
+    assert sheet.lines[-1].note == "Extra hand, worth no points: Us lost 6 (11 books); the round to Them"
     # made, it goes to the bidders
     assert VARIANT.score(setup, tied + [hand(1, 4, 10)]).winners == (1,)
     assert VARIANT.score(setup, tied + [hand(2, 4, 10)]).winners == (0,)
@@ -521,7 +524,9 @@ def test_round_count() -> None:
 def test_state_before_anything_is_entered() -> None:
     state = VARIANT.state(make_setup(first_dealer=3), [])
     assert (state.step, state.to_act, state.legal_bids, state.over) == ("bids", 0, (4, 5, 6, 7), False)
-    assert state.next_round is not None and state.next_round.note.startswith("Round 1, hand 1 of 4")
+    assert state.next_round is not None and state.next_round.note == ""  # one round: "Hand 1 of 4" says it
+    several = VARIANT.state(make_setup({"rounds": 2}, first_dealer=3), []).next_round
+    assert several is not None and several.note == "Round 1, hand 1 of 4."
     assert state.missing[0] == "Ann's call: pass, or bid 4 or more (plain, Special or No)"
     assert state.missing[1] == "the calls of Bob, Cat, Dan"
 
@@ -544,7 +549,7 @@ def test_state_after_the_auction() -> None:
     auction = [call(4), None, call(5, "no"), None]
     state = VARIANT.state(make_setup(), [], {"auction": auction})
     assert (state.step, state.to_act) == ("result", None)
-    assert state.missing == ("who won the bid (bidder)", "the winning bid and its kind (plain, Special or No)",
+    assert state.missing == ("who won the bid", "the winning bid and its kind (plain, Special or No)",
                              "the books taken by the bidding side, the kitty counting as one")
     state = VARIANT.state(make_setup(), [], {"auction": auction, "bidder": 3, "bid": 5, "kind": "no"})
     assert state.missing == ("the direction the No bidder declares (uptown or downtown)",

@@ -537,7 +537,7 @@ def test_a_scheduled_hand_after_the_schedule_is_refused() -> None:
     ({"options": {"days": [101]}}, "options.days", "at most 100"),
     ({"options": {"days": 30}}, "options.days", "non-empty list"),
     ({"options": {"revoke_tricks": 5}}, "options.revoke_tricks", "at most 4"),
-    ({"options": {"loans": "never"}}, "options.loans", "auto, manual"),
+    ({"options": {"loans": "never"}}, "options.loans", "one of: \"Lent automatically\" or"),
 ])
 def test_bad_set_ups_are_refused(change: dict[str, object], field: str, words: str) -> None:
     record = {"variant": "military", "teams": ["Reds", "Blues"], **change}

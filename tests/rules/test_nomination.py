@@ -242,7 +242,7 @@ def test_score_names_the_hand_of_every_error() -> None:
     (FOUR, -1, {}, "first_dealer", "not -1"),
     (("Ann", "Bob", "ann"), 0, {}, "players.2", "two players are called 'ann'"),
     (("Ann", " ", "Cat"), 0, {}, "players.1", "player 2 needs a name"),
-    (FOUR, 0, {"custom_sequence": [7, 6, 5]}, "options.custom_sequence", "only used when the sequence is 'custom'"),
+    (FOUR, 0, {"custom_sequence": [7, 6, 5]}, "options.custom_sequence", "only used when the cards per round are \"My own list\""),
 ])
 def test_bad_setups_are_refused(players: tuple[str, ...], first_dealer: int, options: dict[str, object],
                                 field: str, words: str) -> None:
@@ -257,14 +257,14 @@ def test_teams_are_refused() -> None:
 
 
 @pytest.mark.parametrize("options, field, words", [
-    ({"sequence": "sideways"}, "options.sequence", "up, down, seven, ten, custom"),
+    ({"sequence": "sideways"}, "options.sequence", "one of: \"1 up to 13\", \"13 down to 1\""),
     ({"custom_sequence": [3, 0]}, "options.custom_sequence", "at least 1"),
     ({"custom_sequence": [14]}, "options.custom_sequence", "at most 13"),
     ({"custom_sequence": []}, "options.custom_sequence", "non-empty list"),
     ({"cycles": 0}, "options.cycles", "at least 1"),
     ({"cycles": 5}, "options.cycles", "at most 4"),
-    ({"hook": "never"}, "options.hook", "four_plus, every"),
-    ({"trumps": "fixed"}, "options.trumps", "entered, rotate"),
+    ({"hook": "never"}, "options.hook", "\"Rounds of 4 or more cards\" or \"Every round\""),
+    ({"trumps": "fixed"}, "options.trumps", "one of: \"Entered each round"),
     ({"target": 100}, "options.target", "not an option"),
 ])
 def test_bad_options_are_refused(options: dict[str, object], field: str, words: str) -> None:

@@ -68,8 +68,8 @@ def test_option_defaults_follow_rules_notes() -> None:
 @pytest.mark.parametrize("raw, field, words", [
     ({"target": 0}, "options.target", "at least 1"),
     ({"target": 100}, "options.target", "at most 99"),
-    ({"trumps": "cut"}, "options.trumps", "turned, sequence"),
-    ({"drive_scoring": "honours"}, "options.drive_scoring", "odd, all"),
+    ({"trumps": "cut"}, "options.trumps", "one of: \"Turned up"),
+    ({"drive_scoring": "honours"}, "options.drive_scoring", "one of: \"Odd tricks"),
     ({"deals": -1}, "options.deals", "at least 0"),
 ])
 def test_option_values_are_bounded(raw: dict[str, object], field: str, words: str) -> None:

@@ -167,7 +167,7 @@ def test_hook_rule_bid_is_refused_with_its_reason(app: Flask, client: FlaskClien
     ({"action": "bid", "bid": "x"}, "whole number"),
     ({"action": "bid"}, "choose"),
     ({"action": "trump", "trump": "Z"}, "choose the trump"),
-    ({"action": "fly"}, "not something this screen can do"),
+    ({"action": "fly"}, "this screen cannot do that"),
 ])
 def test_bad_input_is_a_422_with_a_message(app: Flask, client: FlaskClient, data: dict[str, str], words: str) -> None:
     token = start(client)
@@ -564,12 +564,26 @@ def test_a_resent_bid_is_refused_not_given_to_the_next_bidder(app: Flask, client
     token = start(client)
     post(client, token, action="trump", trump="S")
     state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
-    assert post(client, token, action="bid", bid="1", state=state)[0] == 200  # Bob bids 1
-    status, page = post(client, token, action="bid", bid="1", state=state)  # the same tap again
-    assert status == 409 and "That bid was already recorded; it was not applied twice." in page
+    assert post(client, token, action="bid", bid="1", seat="1", state=state)[0] == 200  # Bob bids 1
+    status, page = post(client, token, action="bid", bid="1", seat="1", state=state)  # the same tap again
+    assert status == 409 and "Bob's bid of 1 was already recorded; it was not applied twice." in html.unescape(page)
     assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, None, None]}
     assert "<strong>Cat</strong>’s bid" in page  # the refused answer shows where the bidding stands
     assert post(client, token, action="bid", bid="0", state=state_of(page))[0] == 200  # Cat, from the fresh form
+
+
+def test_a_stale_bid_or_trump_says_what_is_recorded_and_what_was_refused(app: Flask, client: FlaskClient) -> None:
+    """Issue 14: a second phone's out-of-date screen sent another value; it is not called a repeat."""
+    token = start(client)
+    state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
+    assert post(client, token, action="trump", trump="S", state=state)[0] == 200
+    status, page = post(client, token, action="trump", trump="H", state=state)
+    assert status == 409 and "The trump is recorded as Spades; your choice of Hearts was not applied." in page
+    state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
+    assert post(client, token, action="bid", bid="1", seat="1", state=state)[0] == 200  # Bob bids 1
+    status, page = post(client, token, action="bid", bid="2", seat="1", state=state)
+    assert status == 409 and "Bob's bid of 1 is recorded; your bid of 2 for Bob was not applied." in html.unescape(page)
+    assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, None, None]}
 
 
 def test_a_resent_take_back_takes_back_one_bid(app: Flask, client: FlaskClient) -> None:
@@ -578,16 +592,20 @@ def test_a_resent_take_back_takes_back_one_bid(app: Flask, client: FlaskClient) 
     state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
     assert post(client, token, action="unbid", state=state)[0] == 200
     status, page = post(client, token, action="unbid", state=state)
-    assert status == 409 and "That bid was already taken back" in page
+    assert status == 409 and "That tap took nothing back." in page
     assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, None, None]}
 
 
 def test_a_resent_call_is_refused(app: Flask, client: FlaskClient) -> None:
     token = bid_whist_game(client)
     state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
-    assert post(client, token, action="call", call="4-plain", state=state)[0] == 200
-    status, page = post(client, token, action="call", call="4-plain", state=state)
-    assert status == 409 and "That call was already recorded" in page
+    assert post(client, token, action="call", call="4-plain", position="0", state=state)[0] == 200
+    status, page = post(client, token, action="call", call="4-plain", position="0", state=state)
+    assert status == 409 and "bid of 4 was already recorded; it was not applied twice." in html.unescape(page)
+    # another phone, its screen out of date, sent a different call for the same bidder
+    status, page = post(client, token, action="call", call="pass", position="0", state=state)
+    assert status == 409 and "bid of 4 is recorded; your pass for" in html.unescape(page)
+    assert "not applied twice" not in page
     assert game_of(app, token).pending == {"auction": [{"bid": 4, "kind": "plain"}]}
 
 
@@ -600,7 +618,7 @@ def test_a_repeated_undo_does_not_take_back_the_saved_hand(app: Flask, client: F
     first = client.post(f"/g/{token}/undo", data={"state": state}, headers=HX)
     assert first.status_code == 200 and game_of(app, token).pending is None
     again = client.post(f"/g/{token}/undo", data={"state": state}, headers=HX)
-    assert again.status_code == 409 and "That was already undone" in again.get_data(as_text=True)
+    assert again.status_code == 409 and "That tap undid nothing." in again.get_data(as_text=True)
     assert len(hands_of(app, token)) == 1
 
 

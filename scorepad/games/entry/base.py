@@ -43,6 +43,10 @@ class Adapter(Protocol):
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
         """Read a whole corrected hand from the correction form."""
 
+    def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
+        """A form made from an older state of the hand was refused: what it asked for and what is
+        recorded now, in words ("" when there is nothing more to say than that it was refused)."""
+
 
 def form_int(form: Mapping[str, str], name: str, field: str, what: str,
              low: int = 0, high: int | None = None) -> int:

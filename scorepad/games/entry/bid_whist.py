@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from scorepad.form_input import whole_number
 from scorepad.games.entry.base import Complete, Pending, form_int
 from scorepad.rules.base import RawHand, RuleError, RuleErrors
 from scorepad.rules.bid_whist import SEATS, Call, Kind, auction_winner, legal_calls, seat_names
@@ -31,6 +32,10 @@ def _calls(raw: object) -> list[Call | None]:
 
 def _as_json(call: Call | None) -> dict[str, object] | None:
     return None if call is None else {"bid": call.bid, "kind": call.kind.value}
+
+
+def _call_words(call: Call | None) -> str:
+    return f"bid of {call}" if call else "pass"
 
 
 def _parse_call(raw: str | None) -> Call | None:
@@ -98,7 +103,28 @@ class BidWhistEntry:
             return Pending({"auction": [_as_json(c) for c in rest]} if rest else None)
         if action == "result":
             return Complete(self._result(form, view))
-        raise RuleErrors([RuleError("action", f"'{action}' is not something this screen can do")])
+        raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
+
+    def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
+        """A stale call: the call the screen sent beside the one recorded in its place now.
+
+        The call form says where in the auction it was made (`position`: the calls before it)."""
+        position = whole_number(form.get("position") or "")
+        spec = view.state.next_round
+        if action != "call" or position is None or position >= SEATS or spec is None:
+            return ""
+        try:
+            sent = _call_words(_parse_call(form.get("call")))
+        except RuleErrors:
+            return ""
+        calls = _calls((view.game.pending or {}).get("auction"))
+        if position >= len(calls):
+            return f"Your {sent} was not applied."
+        name = seat_names(view.setup)[((spec.first_bidder or 0) + position) % SEATS]
+        kept = _call_words(calls[position])
+        if kept == sent:
+            return f"{name}'s {kept} was already recorded; it was not applied twice."
+        return f"{name}'s {kept} is recorded; your {sent} for {name} was not applied."
 
     def _result(self, form: Mapping[str, str], view: GameView) -> dict[str, object]:
         entry: dict[str, object] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from scorepad.form_input import whole_number
 from scorepad.games.entry.base import Complete, Pending, form_int, form_ints
 from scorepad.rules.base import RawHand, RoundKind, RuleError, RuleErrors
 from scorepad.rules.cards import Trump
@@ -73,7 +74,35 @@ class BidsAndTricks:
             if _remote(view):
                 entry["shared"] = form_ints(form, "shared", players, "shared tricks", spec.cards)
             return Complete(entry)
-        raise RuleErrors([RuleError("action", f"'{action}' is not something this screen can do")])
+        raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
+
+    def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
+        """A stale bid or trump: the value the screen sent beside the one recorded now.
+
+        The bid form names the seat it asked for (`seat`), so a bid meant for Cat is never told as
+        someone else's, and a different bid is never called a repeat of the recorded one."""
+        pending = view.game.pending or {}
+        if action == "trump" and form.get("trump") in {t.value for t in TRUMP_CHOICES}:
+            sent, kept = Trump(form["trump"]).label, pending.get("trump")
+            if kept is None:
+                return f"Your choice of {sent} as trump was not applied."
+            if kept == form["trump"]:
+                return f"The trump, {sent}, was already recorded; it was not applied twice."
+            return f"The trump is recorded as {Trump(str(kept)).label}; your choice of {sent} was not applied."
+        if action != "bid":
+            return ""
+        players = view.setup.players
+        seat, bid = whole_number(form.get("seat") or ""), whole_number(form.get("bid") or "")
+        if seat is None or bid is None or seat >= len(players):
+            return ""
+        bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
+        kept = bids[seat] if seat < len(bids) else None
+        name = players[seat]
+        if kept is None:
+            return f"Your bid of {bid} for {name} was not applied."
+        if kept == bid:
+            return f"{name}'s bid of {kept} was already recorded; it was not applied twice."
+        return f"{name}'s bid of {kept} is recorded; your bid of {bid} for {name} was not applied."
 
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
         spec = view.sheet.lines[number - 1].spec

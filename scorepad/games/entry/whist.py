@@ -42,11 +42,14 @@ class WhistEntry:
         if spec is None:
             raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
         if action != "result":
-            raise RuleErrors([RuleError("action", f"'{action}' is not something this screen can do")])
+            raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
         return Complete(self._read(view, spec, form))
 
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
         return self._read(view, view.sheet.lines[number - 1].spec, form)
+
+    def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
+        return ""  # a Whist hand is one form, refused as a hand already saved (its number)
 
     def _read(self, view: GameView, spec: RoundSpec, form: Mapping[str, str]) -> dict[str, object]:
         teams = view.setup.columns
