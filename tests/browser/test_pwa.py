@@ -40,8 +40,9 @@ def test_chromium_finds_the_app_installable_and_it_opens_offline(
     context.close()
 
 
-def test_a_tap_that_cannot_reach_the_server_says_so_and_saves_nothing(live_server: str, browser: Any,
-                                                                      screenshot_dir: Path) -> None:
+def test_a_tap_that_cannot_reach_the_server_says_so_and_is_sent_when_back(live_server: str, browser: Any,
+                                                                          screenshot_dir: Path) -> None:
+    """The banner says the phone is offline; the tap waits in the outbox (tests/browser/test_outbox.py)."""
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(live_server + "/new/australian")
@@ -54,8 +55,8 @@ def test_a_tap_that_cannot_reach_the_server_says_so_and_saves_nothing(live_serve
     page.get_by_role("button", name="Bob bids 0").click()
     expect(page.locator(".offline-banner")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / "offline-tap.png"))
+    expect(page.locator(".outbox-bar")).to_contain_text("1 entry waiting to send")
     context.set_offline(False)
-    page.get_by_role("button", name="Bob bids 1").click()
     expect(page.locator(".offline-banner")).to_be_hidden()
-    expect(page.locator(".bids-so-far")).to_contain_text("Bob 1")
+    expect(page.locator(".bids-so-far")).to_contain_text("Bob 0")
     context.close()
