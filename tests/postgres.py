@@ -1,5 +1,5 @@
 """A throwaway PostgreSQL cluster for the tests (issue 17, item 2): started once per session from the
-server binaries (Debian's `postgresql` package), reached through a socket
+server binaries (Debian's `postgresql` package; `.ci/run` installs it), reached through a socket
 in a private folder (no TCP port to collide with), thrown away at the end.
 
 Each test that asks for it gets a database of its own, copied from a template (a copy takes a
@@ -55,7 +55,7 @@ def binaries_or_skip() -> Path:
     found = find_binaries()
     if found is None:
         why = ("PostgreSQL is not installed: no initdb on PATH or in /usr/lib/postgresql/*/bin "
-               "(apt-get install postgresql)")
+               "(apt-get install postgresql; .ci/run does)")
         if under_ci():
             pytest.fail(f"{why}. CI is set, so the PostgreSQL tests must run, not be skipped.", pytrace=False)
         pytest.skip(why)
