@@ -3,11 +3,13 @@
 The database is a fresh SQLite file; a test marked `postgresql` runs twice, once on SQLite and
 once on a fresh database of a throwaway PostgreSQL server (`tests/postgres.py`), started once for
 the session. Without PostgreSQL's binaries those runs are skipped, except under CI (the variable
-`CI` set), where they fail: CI must not pass by skipping them.
+`CI` set), where they fail: CI must not pass by skipping them. SCOREPAD_TEST_DATABASE=postgresql
+runs every other test's app on PostgreSQL too (a longer run, to look for what differs).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -81,7 +83,7 @@ def postgresql_template(postgresql: Cluster) -> str:
 @pytest.fixture
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of a test's own database: a SQLite file, or (parametrized) a fresh PostgreSQL database."""
-    if getattr(request, "param", "sqlite") == "sqlite":
+    if getattr(request, "param", os.environ.get("SCOREPAD_TEST_DATABASE", "sqlite")) == "sqlite":
         yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
         return
     cluster: Cluster = request.getfixturevalue("postgresql")
