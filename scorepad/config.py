@@ -25,12 +25,21 @@ def _secret_key(instance_path: Path) -> str:
     return key
 
 
+def database_url_of(url: str) -> str:
+    """DATABASE_URL as SQLAlchemy reads it: a PostgreSQL URL without a driver gets psycopg 3, the
+    driver installed with the app (SQLAlchemy 2.0 would pick psycopg2); `postgres://`, the old
+    Heroku-style scheme SQLAlchemy 2 refuses, is read as `postgresql://`. A URL naming its driver
+    (`postgresql+psycopg2://`) is kept as it is."""
+    for scheme in ("postgres://", "postgresql://"):
+        if url.startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme):]
+    return url
+
+
 def from_environment(instance_path: Path) -> dict[str, Any]:
     """Settings read from SECRET_KEY, DATABASE_URL and SCOREPAD_* variables."""
     instance_path.mkdir(parents=True, exist_ok=True)
-    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'scorepad.sqlite3'}"
-    if database_url.startswith("postgres://"):  # the old Heroku-style scheme SQLAlchemy 2 refuses
-        database_url = "postgresql://" + database_url[len("postgres://"):]
+    database_url = database_url_of(os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'scorepad.sqlite3'}")
     return {
         "SECRET_KEY": _secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url,

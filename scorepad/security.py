@@ -1,7 +1,8 @@
 """What every response and every write carries, whatever the page: security headers (Flask-Talisman:
 a Content-Security-Policy with scripts and styles from `static/` only, no framing), the session
-cookie (HttpOnly, SameSite=Lax, Secure when the request came over HTTPS), and a same-origin check
-on every unsafe request besides the form token.
+cookie (HttpOnly, SameSite=Lax, Secure when the request came over HTTPS), a same-origin check
+on every unsafe request besides the form token, and no NUL character in any address or field
+(PostgreSQL's text cannot hold one: such a value was a 500 there).
 
 Phones reach the app over plain HTTP on a club's LAN, so nothing here forces HTTPS or sends HSTS
 (a browser told once to insist on HTTPS for a LAN address could not open it over HTTP again).
@@ -33,6 +34,8 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Pages reached by a secret link (the director's, a table's, a scorer's, a team's, the QR sheet):
 # kept out of the browser's and any proxy's cache, so a shared phone does not keep them.
 SECRET_PATHS = ("/d/", "/t/", "/g/", "/team/", "/qr/")
+HOLDS_NUL = ("What was sent holds a NUL character (\\0), which no address or field of Scorepad takes, so it "
+             "was refused; nothing was saved.")
 CROSS_ORIGIN = "This request came from another site, so it was refused; nothing was saved. Open Scorepad itself and try again."
 
 
@@ -56,6 +59,15 @@ def same_origin() -> bool:
     return origin is None  # "null": a sandboxed or privacy-stripped cross-site post
 
 
+def holds_nul() -> bool:
+    """Whether the request's path, query or form (names or values) holds a NUL character: no field
+    takes one, and PostgreSQL refuses it in any text, even a look-up's."""
+    if "\x00" in request.path:
+        return True
+    return any("\x00" in key or any("\x00" in value for value in values)
+               for fields in (request.args, request.form) for key, values in fields.lists())
+
+
 def init_app(app: Flask) -> None:
     Talisman(app, force_https=False, strict_transport_security=False, session_cookie_secure=False,
              content_security_policy=CSP, frame_options="DENY", referrer_policy="same-origin")
@@ -66,6 +78,11 @@ def init_app(app: Flask) -> None:
     def _refuse_cross_origin() -> None:
         if request.method in UNSAFE_METHODS and not same_origin():
             abort(403, description=CROSS_ORIGIN)
+
+    @app.before_request
+    def _refuse_nul() -> None:
+        if holds_nul():
+            abort(400, description=HOLDS_NUL)
 
     @app.after_request
     def _no_store(response: Response) -> Response:

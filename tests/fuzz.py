@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from flask import Flask
 from hypothesis import strategies as st
+from sqlalchemy import func
+from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 
@@ -91,13 +93,16 @@ def fingerprints(app: Flask) -> dict[str, object]:
     found: dict[str, object] = {}
     with app.app_context():
         db.session.expire_all()
-        for g in db.session.scalars(db.select(Game)):
+        for g in db.session.scalars(db.select(Game).options(selectinload(Game.hands))):
             key = f"event {g.event_id}" if g.event_id is not None else f"game {g.id}"
             found.setdefault(key, []).append(  # type: ignore[union-attr]
                 (g.id, g.title, [h.entry for h in g.hands], g.pending, g.locked_at, g.players, g.teams))
-        for e in db.session.scalars(db.select(Event)):
-            audit = db.session.query(AuditEntry).filter(AuditEntry.event_id == e.id,
-                                                        AuditEntry.action != "wrong PIN").count()
+        audits = dict(db.session.execute(
+            db.select(AuditEntry.event_id, func.count()).where(AuditEntry.action != "wrong PIN")
+            .group_by(AuditEntry.event_id)).all())
+        for e in db.session.scalars(db.select(Event).options(
+                *(selectinload(getattr(Event, r)) for r in ("tables", "entrants", "matches", "results")))):
+            audit = audits.get(e.id, 0)
             found.setdefault(f"event {e.id}", []).append(  # type: ignore[union-attr]
                 (e.name, e.revision, e.current_hand, e.director_pin, e.options, audit,
                  [(t.number, t.team, t.token, t.game_id) for t in e.tables],

@@ -1,4 +1,5 @@
-"""The README keeps exactly two set-up commands, and CI runs the README's test command verbatim."""
+"""The README keeps exactly two set-up commands, and CI runs the README's test command verbatim
+(after installing PostgreSQL, which the tests also run on)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,11 @@ def test_readme_has_exactly_two_one_line_commands() -> None:
 def test_ci_runs_the_readme_test_command_verbatim() -> None:
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert _commands()[1] in ci
+
+
+def test_ci_installs_postgresql_when_its_binaries_are_missing() -> None:
+    """Debian's package keeps initdb off PATH: the check must look where tests/postgres.py looks."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    line = next(x for x in ci.splitlines() if "apt-get install" in x and "postgresql" in x)
+    assert "command -v initdb" in line and "/usr/lib/postgresql/*/bin/initdb" in line
+    assert ci.index(line) < ci.index(_commands()[1])

@@ -319,5 +319,6 @@ def event_of(game: Game) -> Event | None:
 
 
 def end_session() -> None:
-    """Close the database session of work done off a request (a background push)."""
+    """Close the database session (rolling back what it had not committed): work done off a request
+    (a background push), or a request whose write the database refused."""
     db.session.remove()

@@ -21,6 +21,7 @@ from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, Even
 from scorepad.rules.base import RuleError, RuleErrors
 
 KEY = "whist_drive"
+MAX_PLAYER = 40  # a player's name (an entrant's column holds 60, a Bid Whist team's name)
 
 
 class Conflict(Exception):
@@ -37,8 +38,8 @@ def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 
     name = name.strip()
     errors = core.setup_errors(name, pin, "give the drive a name, e.g. 'Village hall whist drive'")
     names = [" ".join(p.split()) for p in players if p.strip()]
-    if any(len(n) > 40 for n in names):
-        errors.append(RuleError("players", "a player's name is too long: at most 40 characters"))
+    if any(len(n) > MAX_PLAYER for n in names):
+        errors.append(RuleError("players", f"a player's name is too long: at most {MAX_PLAYER} characters"))
     setup = fmt.Drive(tuple(names), deals, per_change, scoring, nt_fifth, movement, top)
     try:
         fmt.check(setup)

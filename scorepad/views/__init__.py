@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException
 
 from scorepad import live
+from scorepad.events import core
 from scorepad.games import sheets
 from scorepad.views.common import share_url
 
@@ -19,6 +21,8 @@ _TITLES = {
     429: "Too many at once",
     422: "Please check what you entered",
 }
+AT_THE_SAME_MOMENT = ("Another device saved a change to the same thing at the same moment, so what you sent "
+                      "was not saved. Reload the page to see what is recorded now, then try again if need be.")
 TOO_LARGE = ("What was sent is larger than any form of Scorepad sends (at most {kb} KB), so it was refused; "
              "nothing was saved.")
 
@@ -50,6 +54,14 @@ def register(app: Flask) -> None:
     def _too_many_streams(error: live.TooManyStreams) -> tuple[str, int, dict[str, str]]:
         page = render_template("errors/error.html", code=429, title=_TITLES[429], message=str(error))
         return page, 429, {"Retry-After": "30"}
+
+    @app.errorhandler(IntegrityError)
+    def _at_the_same_moment(error: IntegrityError) -> tuple[str, int]:
+        """A unique key the services do not answer themselves (two devices writing the same row at
+        once: the database keeps the first): a 409, never a 500."""
+        core.end_session()  # the failed write's transaction is rolled back before anything is drawn
+        return render_template("errors/error.html", code=409, title="Changed at the same moment",
+                               message=AT_THE_SAME_MOMENT), 409
 
     @app.errorhandler(413)
     def _too_large(error: HTTPException) -> tuple[str, int]:

@@ -503,6 +503,7 @@ def test_a_missing_hand_number_is_refused(client: FlaskClient, app: Flask) -> No
     assert snapshot(app, token)["results"] == []
 
 
+@pytest.mark.postgresql
 def test_a_stale_hand_number_is_a_conflict(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     tokens = table_tokens(app, token)
@@ -519,6 +520,7 @@ def test_a_stale_hand_number_is_a_conflict(client: FlaskClient, app: Flask) -> N
     assert snapshot(app, token) == before
 
 
+@pytest.mark.postgresql
 def test_a_second_result_for_the_same_hand_is_a_conflict(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     table = table_tokens(app, token)[0]
@@ -584,6 +586,7 @@ def test_a_revoke_moves_two_tricks(client: FlaskClient, app: Flask) -> None:
 # --------------------------------------------------------------------------- the director
 
 
+@pytest.mark.postgresql
 def test_advance_waits_for_every_table(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     tokens = table_tokens(app, token)

@@ -133,6 +133,7 @@ def test_a_new_pin_in_other_digits_is_refused(client: FlaskClient, app: Flask) -
 # --------------------------------------------------------------------------- one name limit
 
 
+@pytest.mark.postgresql
 def test_one_name_limit_with_one_message(client: FlaskClient, app: Flask) -> None:
     """The game record (and so the export) holds names of at most 40 characters: the form says so, and
     a longer name gets that one message, not a second one about the record."""

@@ -18,6 +18,8 @@ from scorepad.events import core
 from scorepad.events import military as events
 from tests.web.test_events import advance, create, enter, errors_in, play, snapshot, table_tokens
 
+pytestmark = pytest.mark.postgresql
+
 
 def advances(app: Flask, token: str) -> list[tuple[Any, ...]]:
     return [a for a in snapshot(app, token)["audit"] if a[1] == "advance"]

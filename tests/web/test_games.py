@@ -198,6 +198,7 @@ def test_out_of_range_tricks_name_the_player(client: FlaskClient) -> None:
     assert status == 422 and any("bob's tricks must be between 0 and 4" in e for e in errors_in(page))
 
 
+@pytest.mark.postgresql
 def test_a_second_submission_of_the_same_hand_is_not_counted_twice(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1, 0, 1))
@@ -443,6 +444,7 @@ def test_a_first_dealer_out_of_range_is_refused(app: Flask, client: FlaskClient,
         assert db.session.query(Game).count() == 0
 
 
+@pytest.mark.postgresql
 def test_the_same_hand_saved_at_the_same_moment_is_a_409(app: Flask, client: FlaskClient,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Two requests past the "already recorded?" check together: the database's unique (game, number)
@@ -560,6 +562,7 @@ def state_of(page: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.postgresql
 def test_a_resent_bid_is_refused_not_given_to_the_next_bidder(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     post(client, token, action="trump", trump="S")
@@ -586,6 +589,7 @@ def test_a_stale_bid_or_trump_says_what_is_recorded_and_what_was_refused(app: Fl
     assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, None, None]}
 
 
+@pytest.mark.postgresql
 def test_a_resent_take_back_takes_back_one_bid(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1))
@@ -596,6 +600,7 @@ def test_a_resent_take_back_takes_back_one_bid(app: Flask, client: FlaskClient) 
     assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, None, None]}
 
 
+@pytest.mark.postgresql
 def test_a_resent_call_is_refused(app: Flask, client: FlaskClient) -> None:
     token = bid_whist_game(client)
     state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
@@ -609,6 +614,7 @@ def test_a_resent_call_is_refused(app: Flask, client: FlaskClient) -> None:
     assert game_of(app, token).pending == {"auction": [{"bid": 4, "kind": "plain"}]}
 
 
+@pytest.mark.postgresql
 def test_a_repeated_undo_does_not_take_back_the_saved_hand(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1, 0, 1))
@@ -654,6 +660,7 @@ def test_the_share_screen_gives_a_short_link_to_the_live_view(app: Flask, client
     assert client.get("/s/nothing1").status_code == 404
 
 
+@pytest.mark.postgresql
 def test_a_game_made_before_short_links_gets_one_when_shared(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     with app.app_context():

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.extensions import db
 from scorepad.models import Event, Game
 from tests.web.test_tournament_registration import create, register
+
+pytestmark = pytest.mark.postgresql  # each test also runs on PostgreSQL (tests/conftest.py)
 
 LONG_NAME = "The Quick Brown Foxes of Little Hampton"  # 39 characters: an ordinary team name
 
@@ -163,3 +166,25 @@ def test_live_streams_are_capped_per_client_and_in_all(app: Flask) -> None:
     with app.app_context():
         assert live.broker().open_streams() == 0
     assert client.get(url).status_code == 200
+
+
+def test_a_nul_character_anywhere_is_refused_and_stores_nothing(client: FlaskClient, app: Flask) -> None:
+    """Found by the fuzzer on PostgreSQL: its text cannot hold a NUL (\\0), so a link or a name
+    carrying one was a 500 there, even in a look-up (SQLite kept it). No field takes one."""
+    from tests.web.test_games import PARTNERS
+
+    token = create(client)
+    with app.app_context():
+        public = db.session.query(Event).filter_by(director_token=token).one().public_id
+    before = pages_of(client, app, token)
+    for response in (client.get("/d/\x00"), client.get(f"/b/{public}\x00/standings"), client.get("/s/a\x00b"),
+                     client.get(f"/d/{token}", query_string={"only": "board\x00"}),
+                     client.post("/new/whist", data={**PARTNERS, "name.0": "Ann\x00"}),
+                     client.post("/new/whist", data={**PARTNERS, "title\x00": "x"}),
+                     client.post(f"/d/{token}/register", data={"team": "Aces\x00", "player1": "A", "player2": "B"})):
+        assert response.status_code == 400
+        assert "holds a NUL character" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+        assert db.session.query(Event).filter_by(director_token=token).one().entrants == []
+    assert pages_of(client, app, token) == before

@@ -14,6 +14,8 @@ from scorepad.commands import RECORD_MAX_BYTES, score_command
 from scorepad.rules.base import RuleErrors
 from scorepad.rules.record import HANDS_MAX, TITLE_MAX, parse_record
 
+pytestmark = pytest.mark.postgresql  # each test also runs on PostgreSQL (tests/conftest.py)
+
 WHIST = {"variant": "whist", "teams": [{"name": "Us", "players": ["Ann", "Cat"]},
                                        {"name": "Them", "players": ["Bob", "Dan"]}]}
 

@@ -6,6 +6,7 @@ take 8, 5 and 7 tricks at tables 1-3; then A, C stay at table 1 and F, H move up
 
 from __future__ import annotations
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -48,6 +49,7 @@ def test_bad_set_up_is_refused_beside_each_field(client: FlaskClient, app: Flask
         assert db.session.query(Event).count() == 0
 
 
+@pytest.mark.postgresql
 def test_tables_enter_deals_and_the_players_move(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     t = tokens(app, token)

@@ -9,9 +9,10 @@ duration of the tournament"). Registration closes when the director starts the e
 from __future__ import annotations
 
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from scorepad.events import core
 from scorepad.extensions import db
@@ -74,8 +75,24 @@ def _taken(event: Event, name: str, field: str, but: EventEntrant | None = None)
         raise RuleErrors([RuleError(field, f"'{name}' is already registered: give another name")])
 
 
+def _numbered(register: Callable[[], EventEntrant]) -> EventEntrant:
+    """Register with the next number. Two desks registering at the same moment both read the same
+    next number; the database's unique (event, number) keeps the first, and the second registers
+    again with the number after it (or is refused: the other desk took its name)."""
+    for _ in range(3):
+        try:
+            return register()
+        except IntegrityError:
+            db.session.rollback()
+    return register()
+
+
 def register_team(event: Event, name: str, players: Sequence[str]) -> EventEntrant:
     """Register a team of two; its number is the next free one."""
+    return _numbered(lambda: _register_team(event, name, players))
+
+
+def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntrant:
     _open(event)
     errors: list[RuleError] = []
     cleaned: list[str] = []
@@ -104,6 +121,10 @@ def register_team(event: Event, name: str, players: Sequence[str]) -> EventEntra
 
 def register_single(event: Event, player: str) -> EventEntrant:
     """Register a player without a partner: the director pairs singles into teams before the start."""
+    return _numbered(lambda: _register_single(event, player))
+
+
+def _register_single(event: Event, player: str) -> EventEntrant:
     _open(event)
     name = _clean(player, "single", "player's name", MAX_PLAYER)
     _taken(event, name, "single")
