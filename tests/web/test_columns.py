@@ -349,6 +349,14 @@ SERVER_MADE: dict[str, str] = {
     "event_decision.kind": "the decision's kind, written in the code",
     "event_decision.key": "a number the format derived (a deal, a round, a match, a swap's count)",
     "event_decision.actor": "'director'",
+    "event.pin_recovery": "SHA-256 in hex (64 characters) of a recovery code the server made (core.apply_pin)",
+    "event_match.signed_home_by": "'team page · device <8 hex>' or 'table phone, team code · device <8 hex>' "
+                                  "(views.common.device), clipped to matches.BY_LENGTH",
+    "event_match.signed_away_by": "as signed_home_by",
+    "event_match.sign_note": "the app's words with team names, clipped to matches.SIGN_NOTE_LENGTH",
+    "idempotent_request.key": "the Idempotency-Key header, refused (400) unless 8 to 64 of [A-Za-z0-9_.:-] before "
+                              "any query (idempotency.KEY; tests/web/test_idempotency.py sends 64 and 65)",
+    "idempotent_request.fingerprint": "SHA-256 in hex (64 characters) of the request",
 }
 
 # Every Integer column a number a user sends reaches (or is compared with before anything is
@@ -444,6 +452,8 @@ SERVER_COUNTED: dict[str, str] = {
     "event_entrant.number": "counted at registration (the numbers a pairing or a withdrawal names are looked up)",
     "event_match.number": "the round or bracket match, counted by the format",
     "event_match.table": "a table of the draw",
+    "event.pin_tries": "PIN tries counted by one conditional update, at most core.PIN_TRIES",
+    "idempotent_request.status": "the HTTP status the server answered",
 }
 
 # Every JSON column, and what bounds what a user puts into it.
@@ -465,6 +475,7 @@ JSON_BOUNDS: dict[str, str] = {
     "event_audit.new": "values already checked (names, results, numbers)",
     "event_entrant.players": "one or two names of at most 40 characters",
     "event_decision.data": "numbers checked by the format, and a walkover's or swap's reason clipped to 200 characters",
+    "idempotent_request.headers": "a fixed list of the server's own response headers (idempotency.REPLAYED_HEADERS)",
 }
 
 

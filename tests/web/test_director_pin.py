@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -34,6 +35,7 @@ def tries(app: Flask, token: str) -> tuple[int, int]:
         return event.pin_tries, sum(1 for a in event.audit if a.action == core.WRONG_PIN)
 
 
+@pytest.mark.postgresql
 def test_tries_at_once_from_several_browsers_stop_at_the_limit(client: FlaskClient, app: Flask) -> None:
     """Three browsers guess at the same moment (as three workers would serve them): each try is
     counted by one conditional update in the database, so exactly ten are checked, not 12."""

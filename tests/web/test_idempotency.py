@@ -26,6 +26,7 @@ def stored(app: Flask) -> list[tuple[str, int | None]]:
         return [(r.key, r.status) for r in db.session.scalars(db.select(IdempotentRequest))]
 
 
+@pytest.mark.postgresql
 def test_a_tap_sent_again_with_its_key_is_answered_the_same_and_counted_once(app: Flask,
                                                                            client: FlaskClient) -> None:
     token = start(client)
@@ -55,14 +56,18 @@ def test_a_key_used_for_another_request_is_refused(app: Flask, client: FlaskClie
     assert game_of(app, token).pending == {"trump": "S"}
 
 
+@pytest.mark.postgresql
 def test_a_bad_key_is_refused_and_reads_without_a_key_are_untouched(client: FlaskClient, app: Flask) -> None:
     token = start(client)
     for bad in ("short", "x" * 65, "has space here", "ünïcode-key"):
         response = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed(bad))
         assert response.status_code == 400 and response.get_data(as_text=True) == idempotency.BAD_KEY, bad
     assert game_of(app, token).pending is None
+    longest = "k" * 64  # the column's length: accepted and stored whole
+    assert client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed(longest)).status_code == 200
+    assert stored(app) == [(longest, 200)]
     assert client.get(f"/g/{token}", headers={"Idempotency-Key": "read-key-0001"}).status_code == 200
-    assert stored(app) == []  # a GET takes no key
+    assert stored(app) == [(longest, 200)]  # a GET takes no key
 
 
 def test_a_refusal_is_replayed_too(app: Flask, client: FlaskClient) -> None:
@@ -94,6 +99,7 @@ def test_a_key_still_in_progress_is_409_until_it_is_stale(app: Flask, client: Fl
     assert stored(app) == [("busy-key-0001", 200)]
 
 
+@pytest.mark.postgresql
 def test_the_same_key_at_the_same_instant_is_served_once(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     statuses: list[int] = []
