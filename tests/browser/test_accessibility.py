@@ -46,3 +46,26 @@ def test_every_screen_of_the_flow_passes_axe(live_server: str, browser: Browser,
     expect(page.locator(".request-error")).to_be_visible()
     no_axe_violations(page)
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_control_room_with_late_tables_passes_axe(app: Any, live_server: str, browser: Browser,
+                                                      no_axe_violations: Any, scheme: str, screenshot_dir: Any) -> None:
+    """Issue 14, bug 11: in dark mode the late tables' names were 1.2:1 (light grey on pale red)."""
+    from datetime import timedelta
+
+    from scorepad.events import military
+    from scorepad.extensions import db
+
+    with app.app_context():
+        event = military.create_event("Late day", ["Aces", "Kings"], [30], late_minutes=1)
+        event.hands[0].opened_at = event.hands[0].opened_at - timedelta(minutes=5)  # nobody has reported for 5 minutes
+        db.session.commit()
+        token = event.director_token
+    context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{live_server}/d/{token}")
+    expect(page.locator(".grid tr.late")).to_have_count(2)  # two tables, both late
+    page.screenshot(path=str(screenshot_dir / f"control-room-late-{scheme}.png"), full_page=True)
+    no_axe_violations(page)
+    context.close()
