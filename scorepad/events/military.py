@@ -308,6 +308,17 @@ def view(event: Event) -> EventView:
     return EventView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled)
 
 
+def flags_held(ev: EventView, table: int, pending: RawHand) -> tuple[int, int]:
+    """Table `table`'s team's flags held now and once `pending` (the hand in play with one more
+    result) is in: what its phone's header says before and after the result is confirmed, so the
+    preview and the header agree (both count the flags its visitors already won elsewhere)."""
+    moves = pending.get("moves")
+    after = fmt.board_from(ev.setup, _derived(ev.event, ev.setup).rows, ev.sheet, pending,
+                           [m - 1 for m in moves] if isinstance(moves, list) else None)
+    row = next(r for r in after.rows if r.team == table - 1)
+    return ev.rank_of(table).held, row.held
+
+
 def _result_row(event: Event, hand: int, table: int) -> EventResult | None:
     return db.session.scalars(select(EventResult).where(
         EventResult.event_id == event.id, EventResult.hand == hand, EventResult.table == table)).first()

@@ -261,11 +261,12 @@ def preview(token: str) -> tuple[str, int]:
                                 f"{existing.tricks if existing else '?'} tricks.", existing)
         results[table.number - 1] = {"tricks": tricks, "revoke": revoke}
         shown = rules.preview(ev.setup, ev.hands, {**pending, "results": results})[table.number - 1]
+        held = military.flags_held(ev, table.number, {**pending, "results": results})
     except RuleErrors as e:
         return render_table(table, 422, errors=errors_by_field(e), form=request.form)
     except core.Conflict as c:
         return render_table(table, 409, conflict=c.message)
-    return render_table(table, 200, confirm=shown, form=request.form)
+    return render_table(table, 200, confirm=shown, held=held, form=request.form)
 
 
 @bp.post("/t/<token>/result")

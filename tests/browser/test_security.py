@@ -44,7 +44,7 @@ def test_no_page_breaks_the_content_security_policy(app: Flask, live_server: str
     # a tap through htmx on the table phone: the preview comes back and is swapped in
     page.goto(live_server + f"/t/{table}")
     page.get_by_role("button", name="7 tricks", exact=True).click()
-    page.get_by_text("Flags at this table").first.wait_for()
+    page.get_by_text("Flags held").first.wait_for()
     assert violations(page) == []
     assert page.evaluate("document.styleSheets[0].cssRules.length") > 50  # app.css loaded under the policy
     context.close()

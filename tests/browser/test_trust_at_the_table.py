@@ -232,3 +232,27 @@ def test_hands_after_a_tie_break_count_it(app: Flask, live_server: str, phone: B
     page.reload()
     expect(panel.get_by_role("heading")).to_have_text("Hand 6 of 9")
     expect(panel.locator(".round-note")).to_have_text("Round 2, hand 1 of 4.")
+
+
+def test_the_military_table_phone_counts_its_flags_one_way(app: Flask, live_server: str,
+                                                           phone: BrowserContext) -> None:
+    """Bug 2: in the demo event, tables 1 and 2 enter 8 and 10, then table 3 taps 7. The header
+    said 15, the preview "13 → 12", and after confirming the header said 14."""
+    with app.app_context():
+        event = military.load_demo_event()
+        assert event is not None
+        hand = event.current_hand
+        for table, tricks in ((1, 8), (2, 10)):
+            military.enter_result(event, table, hand, tricks, None, f"table {table}")
+        token = event.tables[2].token
+    page = phone.new_page()
+    page.goto(f"{live_server}/t/{token}")
+    header = page.locator(".table-flags strong").first
+    before = int(header.inner_text())
+    page.get_by_role("button", name="7 tricks", exact=True).click()
+    preview = page.get_by_text(re.compile(r"^Flags held: "))
+    expect(preview).to_contain_text(f"Flags held: {before} → ")
+    after = int(preview.locator("strong").inner_text())
+    page.get_by_role("button", name=f"Confirm hand {hand}").click()
+    expect(page.get_by_role("heading", name=f"Hand {hand} is recorded")).to_be_visible()
+    expect(header).to_have_text(str(after))

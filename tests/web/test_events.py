@@ -138,7 +138,7 @@ def play(client: FlaskClient, app: Flask, token: str, hand: int, tricks: Sequenc
 
 
 def flags_at_table(page: str) -> int:
-    found = re.search(r"<strong>(-?\d+)</strong> flags at this table", page)
+    found = re.search(r"<strong>(-?\d+)</strong> flags held", page)
     assert found, page
     return int(found.group(1))
 
@@ -455,7 +455,7 @@ def test_preview_shows_the_flag_words_and_stores_nothing(client: FlaskClient, ap
     assert "Check before you confirm" in page
     assert f"Visitors took {tricks} tricks" in page
     assert f"<strong>{words}</strong>" in page
-    assert f"Flags at this table: 12 → <strong>{after}</strong>" in page
+    assert f"Flags held: 12 → <strong>{after}</strong>" in page
     assert "Confirm hand 1" in page
     assert snapshot(app, token)["results"] == []
 
@@ -552,7 +552,7 @@ def test_nt_low_counts_the_home_pairs_tricks(client: FlaskClient, app: Flask) ->
     # The Queens' visitors take 3 tricks, so the home pair took 10: the visitors take 2 flags.
     status, page = enter(client, tokens[0], 5, 3, kind="preview")
     assert status == 200 and "<strong>visitors take 2 flags</strong>" in page
-    assert "Flags at this table: 12 → <strong>10</strong>" in page
+    assert "Flags held: 12 → <strong>10</strong>" in page
     status, page = enter(client, tokens[0], 5, 5, kind="preview")  # home 8: 1 flag
     assert "<strong>visitors take 1 flag</strong>" in page
     status, page = enter(client, tokens[0], 5, 7, kind="preview")  # home 6: none
@@ -767,7 +767,7 @@ def test_loans_auto_and_manual_are_shown_and_conserve_the_flags(client: FlaskCli
     # Hand 8: the Aces' visitors take 10 (2 flags) from a table holding 1: 1 more is lent by itself.
     tokens = table_tokens(app, token)
     status, page = enter(client, tokens[1], 8, 10, kind="preview")
-    assert status == 200 and "Flags at this table: 1 → <strong>-1</strong>" not in page
+    assert status == 200 and "Flags held: 1 → <strong>-1</strong>" not in page
     assert "(1 lent by the director)" in page
     play(client, app, token, 8, (0, 10))
     assert {r.name: (r.held, r.owed, r.total) for r in board(app, token).rows} == {
@@ -1013,3 +1013,28 @@ def test_a_page_that_lost_its_stream_can_fetch_the_standings_alone(client: Flask
         fragment = client.get(path, headers={"HX-Request": "true"}).get_data(as_text=True)
         assert "<html" not in fragment
         assert 'id="board"' in fragment and "3 tables still playing" in fragment
+
+
+HEADER = re.compile(r"<strong>(-?\d+)</strong> flags (?:held|at this table)")
+PREVIEW = re.compile(r"Flags (?:held|at this table): (-?\d+) → <strong>(-?\d+)</strong>")
+
+
+def test_a_table_phone_counts_its_flags_the_same_in_the_header_and_the_preview(client: FlaskClient,
+                                                                              app: Flask) -> None:
+    """Issue 14, bug 2, in the demo event: table 1 enters 8, table 2 enters 10, then table 3 taps 7.
+    The header said 15, the preview "13 → 12", and after confirming the header said 14: the
+    header counted the flags table 3's visitors had already won elsewhere, the preview did not."""
+    with app.app_context():
+        event = events.load_demo_event()
+        assert event is not None
+        hand, tokens = event.current_hand, [t.token for t in event.tables]
+    for table, tricks in ((0, 8), (1, 10)):
+        assert enter(client, tokens[table], hand, tricks)[0] == 200
+    header = HEADER.search(client.get(f"/t/{tokens[2]}").get_data(as_text=True))
+    status, page = enter(client, tokens[2], hand, 7, kind="preview")
+    preview = PREVIEW.search(page)
+    assert status == 200 and header and preview, page
+    assert int(preview.group(1)) == int(header.group(1))  # the same count before ...
+    assert enter(client, tokens[2], hand, 7)[0] == 200
+    after = HEADER.search(client.get(f"/t/{tokens[2]}").get_data(as_text=True))
+    assert after and int(after.group(1)) == int(preview.group(2))  # ... and after

@@ -41,7 +41,7 @@ def kings_on_nothing(client: FlaskClient, app: Flask, loans: str = "auto", days:
 
 
 def flags_held(page: str) -> int:
-    found = re.search(r"<strong>(-?\d+)</strong> flags at this table", page)
+    found = re.search(r"<strong>(-?\d+)</strong> flags held", page)
     assert found, page
     return int(found.group(1))
 
