@@ -11,7 +11,10 @@ gets 409 with `Retry-After`. A request that ends in a 5xx or an exception gives 
 retry runs it again. Keys are kept for KEEP, then forgotten.
 
 The rows are written on connections of their own, not the request's session, so storing an answer
-never commits something a view left half done.
+never commits something a view left half done; but the request's own first commit also marks its
+key RECORDED in the same transaction (`_mark_recorded`), so a worker killed between committing an
+entry and storing its answer leaves a key that is answered "recorded", not run a second time.
+(bench/durability.py found that double: a game created twice across a kill -9.)
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ import random
 import re
 from datetime import datetime, timedelta
 
-from flask import Flask, Response, g, request
-from sqlalchemy import delete, insert, select, update
+from flask import Flask, Response, g, has_request_context, request
+from sqlalchemy import delete, event, insert, select, update
+from sqlalchemy.orm import Session
 from sqlalchemy.exc import IntegrityError
 
 from scorepad.extensions import db
@@ -62,10 +66,17 @@ def _refusal(status: int, message: str, **headers: str) -> Response:
     return Response(message, status=status, mimetype="text/plain", headers=headers)
 
 
+RECORDED = 0  # `status` once the request's own changes are committed, before its answer is stored
+RECORDED_WORDS = b"This entry was recorded. Reload the page to see it."
+
+
 def _replay(row: object) -> Response:
-    body = getattr(row, "body")
-    response = Response(b"This entry was recorded. Reload the page to see it." if body is None else body,
-                        status=getattr(row, "status"))
+    """The stored answer; for a request whose changes were committed but whose answer was never
+    stored (its worker was killed in between), a plain "recorded", never a second run."""
+    status, body = getattr(row, "status"), getattr(row, "body")
+    if status == RECORDED:
+        return Response(RECORDED_WORDS, status=200, mimetype="text/plain", headers={"Idempotent-Replayed": "true"})
+    response = Response(RECORDED_WORDS if body is None else body, status=status)
     for name, value in (getattr(row, "headers") or {}).items():
         response.headers[name] = value
     response.headers["Idempotent-Replayed"] = "true"
@@ -102,8 +113,21 @@ def _reserve(key: str, seen: str) -> Response | None:
 
 
 def _give_back(key: str) -> None:
+    """Forget a key whose request changed nothing (a key marked RECORDED stays: its changes are in)."""
     with db.engine.begin() as conn:
         conn.execute(delete(TABLE).where(TABLE.c.key == key, TABLE.c.status.is_(None)))
+
+
+@event.listens_for(Session, "before_commit")
+def _mark_recorded(session: Session) -> None:
+    """In the transaction of the request's first commit: its key's changes are now in."""
+    if not has_request_context():
+        return
+    key = g.get("idempotency_key")
+    if key is None or g.get("idempotency_recorded"):
+        return
+    g.idempotency_recorded = True
+    session.execute(update(TABLE).where(TABLE.c.key == key, TABLE.c.status.is_(None)).values(status=RECORDED))
 
 
 def init_app(app: Flask) -> None:

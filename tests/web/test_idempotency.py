@@ -136,3 +136,25 @@ def test_a_crash_gives_the_key_back_so_the_retry_runs(app: Flask, client: FlaskC
     response = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed("crash-key-001"))
     assert response.status_code == 200 and "Idempotent-Replayed" not in response.headers
     assert game_of(app, token).pending == {"trump": "S"}
+
+
+def test_a_crash_after_the_entry_was_committed_is_never_run_twice(app: Flask, client: FlaskClient,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker dies between committing the entry and storing its answer (bench/durability.py
+    found a game created twice that way): the key stays, and the retry is told it was recorded."""
+    token = start(client)
+    original = games.set_pending
+
+    def commit_then_die(*args: object, **kwargs: object) -> None:
+        original(*args, **kwargs)  # type: ignore[arg-type]
+        raise RuntimeError("killed after the commit")
+
+    monkeypatch.setattr(games, "set_pending", commit_then_die)
+    with pytest.raises(RuntimeError):
+        client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "1"}, headers=keyed("after-commit-1"))
+    monkeypatch.undo()
+    assert stored(app) == [("after-commit-1", idempotency.RECORDED)]
+    again = client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "1"}, headers=keyed("after-commit-1"))
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.data == idempotency.RECORDED_WORDS
+    assert game_of(app, token).pending == {"bids": [None, 1, None, None]}  # once
