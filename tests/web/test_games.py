@@ -690,3 +690,12 @@ def test_csv_export_guards_against_spreadsheet_formulas(app: Flask, client: Flas
     assert header.startswith('Hand,Round,"\'=HYPERLINK(""http://x"") bid"')
     assert "'+Bob bid" in header and "'-Cat bid" in header and "'@Dan bid" in header
     assert "\n1,'=HYPERLINK" in text.replace('"', "")  # the standings' names too
+
+
+def test_bid_whist_from_start_a_new_game_plays_to_seven(app: Flask, client: FlaskClient) -> None:
+    """Issue 14: the home game's first form plays to 7 points; the tournament's rounds stay the
+    rules' default, which events and stored records rely on."""
+    page = client.get("/new/bid_whist").get_data(as_text=True)
+    assert re.search(r'<option value="points"\s+selected', page), page
+    token = start(client, "bid_whist", {**PARTNERS, "opt.play_to": "points"})
+    assert game_of(app, token).options["play_to"] == "points"
