@@ -16,11 +16,6 @@ from scorepad.rules.base import OptionSpec, OptionValue, RuleError, RuleErrors, 
 DEFAULT_NAMES = ("", "", "", "")
 DEFAULT_TEAMS = ("Us", "Them")
 
-# Where the rules' default is an event's and a kitchen table expects another, the home game's
-# first form says so: Bid Whist's rules default to the tournament's 4-hand rounds (a tournament's
-# matches and stored records rely on it), but a game from "Start a new game" plays to 7 points.
-HOME_DEFAULTS: dict[str, dict[str, OptionValue | str]] = {"bid_whist": {"play_to": "points"}}
-
 
 def _option_from_form(spec: OptionSpec, form: Mapping[str, str]) -> OptionValue | str:
     key = f"opt.{spec.key}"
@@ -63,7 +58,7 @@ class SetupForm:
         if form is None:
             names = list(DEFAULT_NAMES)
             options: dict[str, OptionValue | str] = {s.key: s.default for s in variant.option_specs}
-            options.update(HOME_DEFAULTS.get(variant.key, {}))
+            options.update(adapter_for(variant.key).home_defaults)  # e.g. Bid Whist to 7 points
             return cls(variant, names, list(DEFAULT_TEAMS) if partnerships else [], 0, "", options)
         # a partnership game always has its four seats, however few fields were sent
         count = 4 if partnerships else len([k for k in form if k.startswith("name.")])

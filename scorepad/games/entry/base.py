@@ -33,6 +33,8 @@ class Adapter(Protocol):
     edit_template: str  # the correction form of a recorded hand
     partnerships: bool  # two teams of two (four seats) rather than individual players
     player_range: tuple[int, int]  # how many players may play
+    # options the home set-up form starts at where the rules' default is an event's
+    home_defaults: Mapping[str, str]
 
     def context(self, view: GameView) -> dict[str, object]:
         """What the hand panel shows beyond the game state (choices, reasons)."""

@@ -28,6 +28,7 @@ class BidsAndTricks:
     template = "games/entry/_bids_tricks.html"
     edit_template = "games/entry/_bids_tricks_edit.html"
     partnerships = False
+    home_defaults: Mapping[str, str] = {}
 
     def __init__(self, player_range: tuple[int, int]) -> None:
         self.player_range = player_range
