@@ -21,13 +21,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import os
 import random
 import re
-import signal
-import socket
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,49 +34,12 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
-SCOREPAD = Path(sys.executable).with_name("scorepad")
+sys.path.insert(0, str(ROOT))
+
+from tests.serving import ScorepadRun  # noqa: E402
+
 FORM = {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan",
         "first_dealer": "0", "action": "start"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """`scorepad run` in its own process group, killed outright and started again on demand."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.folder = folder
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'durability.db'}",
-                    "SECRET_KEY": "durability", "SCOREPAD_DEMO": "0"}
-        self.process: subprocess.Popen[bytes] | None = None
-        self.kills = 0
-
-    def start(self) -> None:
-        log = (self.folder / "server.log").open("ab")
-        self.process = subprocess.Popen([str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(self.port)],
-                                        env=self.env, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder,
-                                        start_new_session=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                conn.request("GET", "/healthz")
-                if conn.getresponse().status == 200:
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise SystemExit("the server did not start: see " + str(self.folder / "server.log"))
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)  # master and worker at once, no clean shutdown
-        self.process.wait()
-        self.kills += 1
 
 
 class Client(threading.Thread):
@@ -150,7 +109,7 @@ def main() -> int:
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="scorepad-durability-"))
-    server = Server(folder)
+    server = ScorepadRun(folder, database="durability.db", SECRET_KEY="durability", SCOREPAD_DEMO="0")
     server.start()
     titles = [f"D{n:05d}" for n in range(args.entries)]
     clients = [Client(server.port, titles[i::args.clients], not args.without_keys) for i in range(args.clients)]

@@ -225,47 +225,46 @@ def _recovery_hash(code: str) -> str:
     return hashlib.sha256(f"scorepad.recovery:{plain}".encode()).hexdigest()
 
 
-def apply_pin(event: Event, pin: str) -> str | None:
-    """Store `pin` (hashed) with a new recovery code, and return the code: it is shown once, to the
-    director who set the PIN; an empty PIN removes both. Every browser opened under the old PIN must
-    enter the new one (see `pin_stamp`)."""
+def apply_pin(event: Event, pin: str) -> None:
+    """Store `pin` (hashed) with a new recovery code, kept on the object as `recovery_code` for this
+    request to show once (views/director.py); an empty PIN removes both. Every browser opened under
+    the old PIN must enter the new one (see `pin_stamp`)."""
     if not pin:
         event.director_pin = event.pin_recovery = None
-        return None
+        return
     code = new_recovery_code()
     event.director_pin = generate_password_hash(pin)
     event.pin_recovery = _recovery_hash(code)
     event.recovery_code = code
-    return code
 
 
-def recover(event: Event, code: str) -> str | None:
+def recover(event: Event, code: str) -> bool:
     """Open the event with its recovery code, even while wrong PINs hold the lock (the lock is
-    cleared): the code is used up and a new one returned, to be shown once. None for a wrong code.
+    cleared): the code is used up and a new one made (`recovery_code`, shown once). False for a
+    wrong code.
 
     Not counted against the PIN's tries: an attacker's wrong PINs must not lock the director out,
     and 80 random bits cannot be found by trying."""
     if event.pin_recovery is None or len(code) > 40:
-        return None
+        return False
     if not hmac.compare_digest(_recovery_hash(code), event.pin_recovery):
-        return None  # not written down: wrong codes cost a hash, and would fill the audit trail
+        return False  # not written down: wrong codes cost a hash, and would fill the audit trail
     fresh = new_recovery_code()
     event.pin_recovery = _recovery_hash(fresh)
     event.recovery_code = fresh
     _clear_tries(event)
     audit(event, "director", "recovery code", note="opened with the recovery code: a new code was shown")
     db.session.commit()
-    return fresh
+    return True
 
 
-def set_pin(event: Event, pin: str) -> str | None:
-    """Change (or remove) the PIN; returns the new recovery code to show once."""
+def set_pin(event: Event, pin: str) -> None:
+    """Change (or remove) the PIN, with a new recovery code to show once (see `apply_pin`)."""
     if pin and not valid_pin(pin):
         raise RuleErrors([RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty to remove it)")])
-    code = apply_pin(event, pin)
+    apply_pin(event, pin)
     audit(event, "director", "pin", note="PIN set" if pin else "PIN removed")
     db.session.commit()
-    return code
 
 
 def regenerate_token(event: Event, table: int) -> EventTable:

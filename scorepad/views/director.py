@@ -166,7 +166,7 @@ def unlock(token: str) -> BaseResponse | tuple[str, int]:
         return redirect(url_for("director.control", token=token))
     code = request.form.get("recovery", "").strip()
     if code:  # the director on a new phone, the PIN forgotten or locked by someone's wrong tries
-        if core.recover(event, code) is None:
+        if not core.recover(event, code):
             return render_template("director/unlock.html", event=event, open_recovery=True,
                                    errors={"recovery": "That is not this event's recovery code."}), 403
         _unlock(event)

@@ -176,7 +176,7 @@
     var params = [];
     if (config.formData) config.formData.forEach(function (value, name) { if (typeof value === "string") params.push([name, value]); });
     var item = { key: config.headers["Idempotency-Key"], url: config.path, verb: config.verb, params: params,
-                 csrf: config.headers["X-CSRFToken"] || "", label: label(d), at: Date.now(), page: window.location.pathname };
+                 csrf: config.headers["X-CSRFToken"] || "", label: label(d), at: Date.now() };
     var items = load();
     if (!items.some(function (i) { return i.key === item.key; })) items.push(item);
     save(items);

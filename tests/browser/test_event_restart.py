@@ -9,13 +9,7 @@ control room reconnect by themselves, and every result entered before the crash 
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,55 +17,14 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE, PROJECTOR
-
-SCOREPAD = Path(sys.executable).with_name("scorepad")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """`scorepad run` in a process of its own, on a fixed port and database across restarts."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'event.db'}", "SECRET_KEY": "restart-test",
-                    "SCOREPAD_DEMO": "1"}
-        self.folder = folder
-        self.starts = 0
-        self.process: subprocess.Popen[str] | None = None
-
-    def start(self) -> str:
-        """Start the server; return what it printed up to "Press Ctrl+C" (it listens by then)."""
-        self.log = self.folder / f"server-{self.starts}.log"
-        self.starts += 1
-        with self.log.open("w") as out:  # a file, not a pipe: an unread pipe would stall the server
-            self.process = subprocess.Popen([str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(self.port)],
-                                            env=self.env, stdout=out, stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            printed = self.log.read_text()
-            if "Press Ctrl+C" in printed:
-                return printed
-            assert self.process.poll() is None, printed
-            time.sleep(0.1)
-        raise AssertionError(f"the server did not start:\n{self.log.read_text()}")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
+from tests.serving import ScorepadRun
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path)
+def server(tmp_path: Path) -> Iterator[ScorepadRun]:
+    """`scorepad run` with its demo event, on a fixed port and database across restarts."""
+    running = ScorepadRun(tmp_path, database="event.db")
     yield running
-    if running.process is not None and running.process.poll() is None:
-        running.kill()
+    running.stop()
 
 
 def enter(phone: Page, tricks: int) -> None:
@@ -80,7 +33,7 @@ def enter(phone: Page, tricks: int) -> None:
     expect(phone.get_by_role("heading", name="Hand 6 is recorded")).to_be_visible()
 
 
-def test_a_restart_in_the_middle_of_an_event_loses_nothing(server: Server, browser: Browser) -> None:
+def test_a_restart_in_the_middle_of_an_event_loses_nothing(server: ScorepadRun, browser: Browser) -> None:
     printed = server.start()
     director_url = re.search(r"director (http://\S+)", printed)
     projector_url = re.search(r"projector (http://\S+)", printed)

@@ -1,0 +1,77 @@
+"""`scorepad run` in a process of its own, as a newcomer starts it: for the tests that serve for real
+(tests/test_serve.py, tests/browser/test_event_restart.py) and bench/durability.py."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+SCOREPAD = Path(sys.executable).with_name("scorepad")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ScorepadRun:
+    """`scorepad run ARGS` on 127.0.0.1, in a process group of its own (gunicorn's master and worker),
+    on the same port and SQLite file across restarts; each start's output goes to a file of its own
+    (an unread pipe would stall the server)."""
+
+    def __init__(self, folder: Path, *args: str, port: int | None = None, database: str = "run.db",
+                 **env: str) -> None:
+        self.folder, self.args = folder, args
+        self.port = port or free_port()
+        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / database}", "SECRET_KEY": "scorepad-run",
+                    "SCOREPAD_DEMO": "1", **env}
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = self.kills = 0
+
+    def start(self) -> str:
+        """Start the server; return what it printed up to "Press Ctrl+C" (it listens by then)."""
+        self.log = self.folder / f"run-{self.port}-{time.monotonic_ns()}.log"
+        self.starts += 1
+        with self.log.open("w") as out:
+            self.process = subprocess.Popen(
+                [str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(self.port), *self.args], env=self.env,
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=self.folder)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if "Press Ctrl+C" in self.output():
+                return self.output()
+            assert self.process.poll() is None, self.output()
+            time.sleep(0.1)
+        raise AssertionError(f"the server did not start:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text()
+
+    def get(self, path: str) -> tuple[int, dict[str, str], bytes]:
+        """A plain GET: status, headers (lower-case names), body."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=30) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        return int(lines[0].split()[1]), headers, body
+
+    def kill(self) -> None:
+        """`kill -9` of the whole server, master and worker: no clean shutdown."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.kills += 1
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.kill()
