@@ -62,6 +62,15 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     locked_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # Every write to the game row is conditional on the revision it read (the ORM's version counter):
+    # two phones writing from the same state at the same moment cannot both succeed, whichever
+    # worker or process took each request.
+    revision: Mapped[int] = mapped_column(default=0, server_default="0")
+    __mapper_args__ = {"version_id_col": revision}
+    # The taps of the game that can be undone, newest last, and those undone that can be redone
+    # (games/undo.py): each says what it did and the hand-in-hand state before and after it.
+    undo_log: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    redo_log: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"

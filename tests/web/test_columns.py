@@ -454,6 +454,7 @@ SERVER_COUNTED: dict[str, str] = {
     "event_match.table": "a table of the draw",
     "event.pin_tries": "PIN tries counted by one conditional update, at most core.PIN_TRIES",
     "idempotent_request.status": "the HTTP status the server answered",
+    "game.revision": "the ORM's version counter, moved by one on each write to the game",
 }
 
 # Every JSON column, and what bounds what a user puts into it.
@@ -464,6 +465,9 @@ JSON_BOUNDS: dict[str, str] = {
     "game.teams": "as many teams as the variant has, names of at most 40 characters (NAME_MAX)",
     "game.pending": "the hand being entered: bids and choices checked by the rules",
     "hand.entry": "one hand as entered: numbers and choices checked by the rules",
+    "game.undo_log": "the taps that can be undone: hand-in-hand states the rules accepted and the server's words "
+                     "for them, at most games/undo.py's LOG_MAX steps",
+    "game.redo_log": "the taps undone that can be redone: steps taken from undo_log, at most LOG_MAX",
     "event.options": "each format's settings, numbers and choices checked at set-up",
     "event_table.players": "four names of at most 40 characters (Military Whist)",
     "event_hand.moves": "one table number per table",
