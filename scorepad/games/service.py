@@ -9,12 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from scorepad.extensions import db
+from scorepad.games import undo as undo_log
 from scorepad.games.records import record_of
 from scorepad.models import Game, Hand, new_short_code, utcnow
 from scorepad.rules import get_variant
@@ -136,16 +137,25 @@ def short_code(game: Game) -> str:
     return game.short_code
 
 
-def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None) -> None:
+def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None,
+                what: str = "", redoing: bool = False) -> None:
     """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it.
 
-    `current` is the game's view as the caller already derived it (saves replaying the game)."""
+    `current` is the game's view as the caller already derived it (saves replaying the game);
+    `what` is the tap in words, logged so that Undo takes back exactly it. A new tap forgets what
+    could be redone (`redoing`: this is the redo itself, which keeps the rest)."""
     _writable(game)
     current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
     current.variant.state(current.setup, current.hands, pending)  # raises on an illegal bid
-    game.pending = dict(pending) if pending else None
+    before, after = (dict(game.pending) if game.pending else None), (dict(pending) if pending else None)
+    if before != after:
+        step = undo_log.Step(what or "the last entry", before, after)
+        game.undo_log = undo_log.pushed(game.undo_log, step)
+        if not redoing:
+            game.redo_log = None
+    game.pending = after
     db.session.commit()
 
 
@@ -171,10 +181,12 @@ def refuse_if_recorded(game: Game, number: int) -> None:
         raise AlreadyRecorded(number, existing.entry)
 
 
-def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None) -> GameView:
+def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None,
+               redoing: bool = False) -> GameView:
     """Record hand `number` (pending part + `entry`); a hand already recorded is refused.
 
-    `current` is the game's view as the caller already derived it (saves replaying the game)."""
+    `current` is the game's view as the caller already derived it (saves replaying the game). The
+    save is logged as one tap for Undo; a new save forgets what could be redone (not a redo's)."""
     refuse_if_recorded(game, number)
     _writable(game)
     if number != len(game.hands) + 1:
@@ -186,6 +198,10 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     hand = {**(game.pending or {}), **entry}
     current.variant.check_hand(current.setup, current.hands, hand)
     game.hands.append(Hand(number=number, entry=hand))
+    step = undo_log.Step(f"saving hand {number}", dict(game.pending) if game.pending else None, hand=number, entry=hand)
+    game.undo_log = undo_log.pushed(game.undo_log, step)
+    if not redoing:
+        game.redo_log = None
     game.pending = None
     game.updated_at = utcnow()  # every change to the hands moves it: derived outcomes are cached by it
     try:
@@ -197,21 +213,72 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     return view(game)
 
 
+def next_undo(game: Game) -> str | None:
+    """What Undo would take back, in words (None: nothing, or a game from before the log)."""
+    log = undo_log.steps(game.undo_log)
+    last_hand = game.hands[-1].number if game.hands else None
+    return log[-1].what if log and undo_log.fits_undo(log[-1], game.pending, last_hand) else None
+
+
+def next_redo(game: Game) -> str | None:
+    """What Redo would put back, in words (None: nothing to redo)."""
+    log = undo_log.steps(game.redo_log)
+    return log[-1].what if log and undo_log.fits_redo(log[-1], game.pending, len(game.hands)) else None
+
+
+def _take_back_hand(game: Game) -> Hand:
+    last = game.hands.pop()
+    db.session.delete(last)
+    _sheet_changing(game, f"hand {last.number} was taken back")
+    game.updated_at = utcnow()
+    return last
+
+
 def undo(game: Game) -> str:
-    """Take back the last thing entered: a pending part first, else the last hand."""
+    """Take back exactly the last tap (a bid, a trump, one player's tricks, the save of a hand), and
+    offer it for Redo. A game whose log does not fit what is stored (one from before the log) takes
+    back its hand in hand, else its last hand, whole, as it always did."""
     _writable(game)
+    log = undo_log.steps(game.undo_log)
+    if next_undo(game) is not None:
+        step = log[-1]
+        if step.hand is not None:  # a corrected hand comes back as corrected
+            step = replace(step, entry=dict(_take_back_hand(game).entry))
+        game.pending = step.before
+        game.undo_log = (game.undo_log or [])[:-1] or None
+        game.redo_log = undo_log.pushed(game.redo_log, step)
+        db.session.commit()
+        return f"Undone: {step.what}."
+    game.undo_log = game.redo_log = None
     if game.pending:
         game.pending = None
         db.session.commit()
         return "The bids of the current hand were cleared."
     if not game.hands:
         raise RuleErrors([RuleError("hand", "There is nothing to undo yet.")])
-    last = game.hands.pop()
-    db.session.delete(last)
-    _sheet_changing(game, f"hand {last.number} was taken back")
-    game.updated_at = utcnow()
+    last = _take_back_hand(game)
     db.session.commit()
     return f"Hand {last.number} was taken back."
+
+
+def redo(game: Game) -> str:
+    """Make again the tap Undo took back last, checked by the rules as any tap."""
+    _writable(game)
+    if next_redo(game) is None:
+        raise RuleErrors([RuleError("hand", "There is nothing to redo.")])
+    step = undo_log.steps(game.redo_log)[-1]
+    game.redo_log = (game.redo_log or [])[:-1] or None
+    try:
+        if step.hand is not None:
+            enter_hand(game, step.hand, step.entry or {}, redoing=True)
+        else:
+            set_pending(game, step.after, what=step.what, redoing=True)
+    except RuleErrors as e:  # a correction since made it impossible: it is dropped, and said why
+        db.session.rollback()
+        game.redo_log = None
+        db.session.commit()
+        raise RuleErrors([RuleError(e.errors[0].field, f"{step.what} cannot be redone: {e.errors[0].message}")]) from e
+    return f"Redone: {step.what}."
 
 
 def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:

@@ -38,6 +38,20 @@ bp = Blueprint("games", __name__)
 MY_GAMES = "my_games"  # scorer tokens of the games started on this device (signed cookie)
 
 
+@bp.app_template_global("undo_words")
+def undo_words(game: Game) -> str:
+    """What the Undo button takes back, in words."""
+    said = games.next_undo(game)
+    if said is not None:
+        return said
+    return "the bids of this hand" if game.pending else (f"hand {game.hands[-1].number}" if game.hands else "")
+
+
+@bp.app_template_global("redo_words")
+def redo_words(game: Game) -> str | None:
+    return games.next_redo(game)
+
+
 @bp.app_template_global("hand_state")
 def hand_state(game: Game) -> str:
     """The state a form is made from (sent back in its hidden `state` field)."""
@@ -153,7 +167,8 @@ def _body(game: Game, errors: dict[str, str], notice: str, status: int,
 # A form made from an older state of the hand is refused: what the adapter can say of it (the bid it
 # sent and the one recorded), else only what is true whatever happened in between.
 _TOOK_NOTHING_BACK = "That tap took nothing back."
-_REFUSED = {"unbid": _TOOK_NOTHING_BACK, "uncall": _TOOK_NOTHING_BACK, "undo": "That tap undid nothing."}
+_REFUSED = {"unbid": _TOOK_NOTHING_BACK, "uncall": _TOOK_NOTHING_BACK, "undo": "That tap undid nothing.",
+            "redo": "That tap redid nothing."}
 _STALE = "This screen was out of date: check the hand below and tap again if needed."
 
 
@@ -183,7 +198,7 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
             after = games.enter_hand(game, number, step.entry, before)
             notice = f"Hand {number} saved."
         else:
-            games.set_pending(game, step.data, before)
+            games.set_pending(game, step.data, before, what=step.what)
             after = games.view(game)
             notice = step.notice
         _publish(game, after)
@@ -200,21 +215,32 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
     return _body(game, errors, notice, status)
 
 
-@bp.post("/g/<token>/undo")
-def undo(token: str) -> BaseResponse | tuple[str, int]:
-    """Take back the last entry: the bids of the current hand, else the last hand."""
+def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
     game = _scorer_game(token)
     adapter = _adapter(game)
     try:
         if "state" in request.form:
             games.refuse_if_stale(game, request.form["state"])
-        notice = games.undo(game)
+        hands = len(game.hands)
+        notice = games.undo(game) if action == "undo" else games.redo(game)
     except games.StaleForm:
-        return _body(game, {}, _stale_notice(game, adapter, "undo"), 409)
+        return _body(game, {}, _stale_notice(game, adapter, action), 409)
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
-    _publish(game, orders=True)
+    _publish(game, orders=len(game.hands) != hands)
     return _body(game, {}, notice, 200)
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> BaseResponse | tuple[str, int]:
+    """Take back exactly the last tap, and offer to redo it."""
+    return _undo_or_redo(token, "undo")
+
+
+@bp.post("/g/<token>/redo")
+def redo(token: str) -> BaseResponse | tuple[str, int]:
+    """Make again the tap that Undo took back last."""
+    return _undo_or_redo(token, "redo")
 
 
 @bp.route("/g/<token>/hands/<int:number>", methods=["GET", "POST"])

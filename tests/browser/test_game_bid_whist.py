@@ -23,6 +23,7 @@ The game, with the slips the scorer makes and puts right on the way:
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -174,7 +175,8 @@ def test_bid_whist_home_game_to_seven(app: Flask, live_server: str, browser: Bro
     fits(page)
     shot(page, screenshot_dir, "bidding-mid")
     no_axe_violations(page)
-    page.get_by_role("button", name="Take back the last call").click()
+    page.get_by_role("button", name="↶ Undo last entry: Lou's bid of 5").click()
+    expect(page.get_by_role("status")).to_have_text("Undone: Lou's bid of 5.")
     expect(page.locator(".bids-so-far .bid-tag")).to_have_count(1)
     expect(page.locator("fieldset.calls legend")).to_have_text("Lou’s call")
     for words in HANDS[0].calls[1:]:
@@ -229,10 +231,15 @@ def test_bid_whist_home_game_to_seven(app: Flask, live_server: str, browser: Bro
         "Renege by Kings, called by Ruth and upheld: Aces score 4 on 4 Special ♥; game to Aces, 9-0")
     expect_totals(page, {"Aces": 9, "Kings": 0})
 
-    page.get_by_role("button", name="↶ Undo last entry").click()
-    expect(page.get_by_role("status")).to_have_text("Hand 2 was taken back.")
+    # Undo takes back one tap at a time: the save, then each call, newest first
+    page.get_by_role("button", name="↶ Undo last entry: saving hand 2").click()
+    expect(page.get_by_role("status")).to_have_text("Undone: saving hand 2.")
     expect(heading).to_have_text("Hand 2")
     expect_totals(page, HANDS[0].expected)
+    expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()
+    for left in (3, 2, 1, 0):
+        page.get_by_role("button", name=re.compile("^↶ Undo last entry: ")).click()
+        expect(page.locator(".bids-so-far .bid-tag")).to_have_count(left)
 
     # ---------------------------------------------------------------- hand 2 as it was, hand 3
     for words in HANDS[1].calls:

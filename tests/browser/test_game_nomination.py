@@ -22,6 +22,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE
+from tests.browser.taps import tap_one, tap_tricks, tricks_shown
 
 PLAYERS = ("Ann", "Bob", "Cat", "Dan")  # seat order; Bob deals first, so Cat bids first in hand 1
 WIDTH = PHONE["viewport"]["width"]
@@ -122,19 +123,13 @@ def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...],
         "button", name=TRUMP_CHIPS[hand.trump], exact=True).click()
     expect(facts).to_contain_text(f"Trump {TRUMP_CHIPS[hand.trump]}")
     tap_bids(page, hand, check_hook)
-    result = page.get_by_role("group", name="Tricks won")
-    expect(result).to_be_visible()
+    first = hand.bids[0][0]
+    expect(page.get_by_role("group", name=f"{first}’s tricks (bid {hand.bids[0][1]})")).to_be_visible()
     seat_bids = dict(hand.bids)
-    expect(page.locator(".bids-so-far")).to_contain_text(
+    expect(page.locator(".bids-so-far").first).to_contain_text(
         f"(total {sum(seat_bids.values())} of {hand.cards})")
-    remaining = page.locator("[data-remaining]")
-    expect(remaining).to_have_text(f"Tricks to share out: {hand.cards} of {hand.cards}")
-    for name, count in zip(PLAYERS, tricks):
-        plus = result.get_by_role("button", name=f"One more for {name} (bid {seat_bids[name]})")
-        for _ in range(count):
-            plus.click()
-        expect(result.get_by_role("spinbutton", name=f"{name} (bid {seat_bids[name]})")).to_have_value(str(count))
-    expect(remaining).to_have_text(f"Tricks to share out: 0 of {hand.cards}")
+    expect(page.get_by_text(f"{hand.cards} of {hand.cards} tricks left to share out")).to_be_visible()
+    tap_tricks(page, [name for name, _ in hand.bids], dict(zip(PLAYERS, tricks)))
     if check_tricks:
         check_tricks(page)
     page.get_by_role("button", name=f"Save hand {number}").click()
@@ -232,15 +227,23 @@ def test_a_whole_nomination_game_with_a_custom_sequence(live_server: str, browse
     play_hand(page, 1, HANDS[0], HAND_1_AS_FIRST_ENTERED)
     assert totals(page) == AFTER_WRONG_1
 
-    # ---- hand 2, then "Undo last entry" takes it back, and it is entered again
+    # ---- hand 2, then "Undo last entry" takes back its last tap (the save), one more its last
+    # player's tricks; Redo twice puts both back
     play_hand(page, 2, HANDS[1], HANDS[1].tricks)
     assert totals(page) == AFTER_WRONG_2
-    page.get_by_role("button", name="↶ Undo last entry").click()
-    expect(page.get_by_role("status")).to_have_text("Hand 2 was taken back.")
+    page.get_by_role("button", name="↶ Undo last entry: saving hand 2").click()
+    expect(page.get_by_role("status")).to_have_text("Undone: saving hand 2.")
     expect(page.get_by_role("heading", name="Hand 2 of 5")).to_be_visible()
     assert totals(page) == AFTER_WRONG_1
     expect(page.locator("#hand-2")).to_have_count(0)
-    play_hand(page, 2, HANDS[1], HANDS[1].tricks)
+    expect(page.get_by_role("button", name="Save hand 2")).to_be_visible()  # the bids and tricks are still there
+    page.get_by_role("button", name=re.compile("^↶ Undo last entry: .*’?s tricks")).click()
+    expect(page.get_by_role("status")).to_contain_text("Undone: ")
+    expect(page.get_by_role("group", name=re.compile("’s tricks"))).to_be_visible()
+    page.get_by_role("button", name=re.compile("^↷ Redo: .*tricks")).click()
+    page.get_by_role("button", name="↷ Redo: saving hand 2").click()
+    expect(page.get_by_role("status")).to_have_text("Redone: saving hand 2.")
+    expect(page.get_by_role("heading", name="Hand 3 of 5")).to_be_visible()
     assert totals(page) == AFTER_WRONG_2
 
     # ---- hand 3: no hook under 4 cards (every bid open to the last bidder)
@@ -273,7 +276,8 @@ def test_a_whole_nomination_game_with_a_custom_sequence(live_server: str, browse
     page.get_by_role("group", name="Which trump was turned up?").get_by_role("button", name="♦ Diamonds").click()
     page.get_by_role("button", name="Bob bids 3", exact=True).click()
     expect(page.locator(".bids-so-far")).to_contain_text("Bob 3")
-    page.get_by_role("button", name="Take back the last bid").click()
+    page.get_by_role("button", name="↶ Undo last entry: Bob's bid of 3").click()
+    expect(page.get_by_role("status")).to_have_text("Undone: Bob's bid of 3.")
     expect(page.get_by_role("group", name="Bob’s bid")).to_be_visible()
     expect(page.locator(".bids-so-far")).to_have_count(0)
     # the trump stays chosen; the hand is then entered from the bids on
@@ -291,12 +295,13 @@ def test_a_whole_nomination_game_with_a_custom_sequence(live_server: str, browse
         no_axe_violations(p)
 
     tap_bids(page, HANDS[3], look_at_hook)
-    result = page.get_by_role("group", name="Tricks won")
-    for name, count in zip(PLAYERS, HANDS[3].tricks):
-        for _ in range(count):
-            result.get_by_role("button", name=re.compile(f"^One more for {name} ")).click()
-    expect(page.locator("[data-remaining]")).to_have_text("Tricks to share out: 0 of 4")
+    order = [name for name, _ in HANDS[3].bids]
+    tricks = dict(zip(PLAYERS, HANDS[3].tricks))
+    tap_one(page, order[0], tricks[order[0]])  # the page with some tricks tapped, for the screenshot
     look_at_tricks(page)
+    for name in order[1:-1]:
+        tap_one(page, name, tricks[name])
+    assert tricks_shown(page) == tricks
     page.get_by_role("button", name="Save hand 4").click()
     expect(page.get_by_role("status")).to_have_text("Hand 4 saved.")
     assert totals(page) == AFTER_4

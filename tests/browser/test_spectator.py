@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 from flask import Flask
 from playwright.sync_api import Browser, Page, Route, expect
 
+from tests.browser import taps
 from tests.browser.conftest import PHONE
 
 PLAYERS = ("Ann", "Bob", "Cat", "Dan")
@@ -110,19 +111,14 @@ def expect_live_totals(page: Page, want: dict[str, int]) -> None:
 
 
 def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...]) -> None:
-    """The scorer taps one hand in: trump, bids in turn, tricks with the steppers, save."""
+    """The scorer taps one hand in: trump, bids in turn, tricks in turn, save."""
     expect(page.get_by_role("heading", name=f"Hand {number} of 3")).to_be_visible()
     page.get_by_role("group", name="Which trump was turned up?").get_by_role(
         "button", name=TRUMP_CHIPS[hand.trump], exact=True).click()
     for name, bid in hand.bids:
         expect(page.get_by_role("group", name=f"{name}’s bid")).to_be_visible()
         page.get_by_role("button", name=f"{name} bids {bid}", exact=True).click()
-    result = page.get_by_role("group", name="Tricks won")
-    bids = dict(hand.bids)
-    for name, count in zip(PLAYERS, tricks):
-        for _ in range(count):
-            result.get_by_role("button", name=f"One more for {name} (bid {bids[name]})").click()
-    expect(page.locator("[data-remaining]")).to_have_text(f"Tricks to share out: 0 of {number}")
+    taps.tap_tricks(page, [name for name, _ in hand.bids], dict(zip(PLAYERS, tricks)))
     page.get_by_role("button", name=f"Save hand {number}").click()
     expect(page.get_by_role("status")).to_have_text(f"Hand {number} saved.")
 
@@ -230,11 +226,12 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
     play_hand(scorer, 2, HANDS[1], HANDS[1].tricks)
     expect_live_totals(spectator, AFTER_WRONG_2)
     expect(spectator.locator("#hand-2")).to_be_visible()
-    scorer.get_by_role("button", name="↶ Undo last entry").click()
-    expect(scorer.get_by_role("status")).to_have_text("Hand 2 was taken back.")
+    scorer.get_by_role("button", name="↶ Undo last entry: saving hand 2").click()
+    expect(scorer.get_by_role("status")).to_have_text("Undone: saving hand 2.")
     expect_live_totals(spectator, AFTER_WRONG_1)
     expect(spectator.locator("#hand-2")).to_have_count(0, timeout=LIVE_SECONDS * 1000)
-    play_hand(scorer, 2, HANDS[1], HANDS[1].tricks)
+    scorer.get_by_role("button", name="↷ Redo: saving hand 2").click()  # and back again
+    expect(scorer.get_by_role("status")).to_have_text("Redone: saving hand 2.")
     expect_live_totals(spectator, AFTER_WRONG_2)
 
     # ---------------------------------------------------------------- a correction from the sheet

@@ -15,6 +15,7 @@ from scorepad.events.bid_whist import registration, tournament
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import Event
+from tests.browser import taps
 from tests.browser.conftest import PHONE
 
 FOUR = ["Ann", "Bob", "Cat", "Dan"]
@@ -73,6 +74,69 @@ def test_home_page_names_each_event_by_its_format(app: Flask, live_server: str, 
     expect(cards.filter(has_text="Senior Olympics Bid Whist")).to_contain_text("Bid Whist tournament")
     expect(cards.filter(has_text="Club day")).to_contain_text("Military Whist · 4 tables")
     expect(cards.filter(has_text="Military Whist")).to_have_count(1)
+
+
+# --------------------------------------------------------------------------- 4. undo one tap, and redo
+
+
+def test_undo_takes_back_exactly_the_last_tap_and_offers_to_redo_it(app: Flask, live_server: str,
+                                                                    phone: BrowserContext) -> None:
+    """It used to clear all 3 bids and the trump in one tap, and at the start of a hand delete the
+    whole previous hand, with no word of what went and no way back."""
+    token = nomination(app, [4, 4])  # Bob deals: Cat, Dan, Ann, Bob bid
+    page = phone.new_page()
+    page.goto(f"{live_server}/g/{token}")
+    page.get_by_role("group", name="Which trump was turned up?").get_by_role("button", name="♠ Spades").click()
+    for name, bid in (("Cat", 1), ("Dan", 2), ("Ann", 0)):
+        page.get_by_role("button", name=f"{name} bids {bid}", exact=True).click()
+        expect(page.locator(".bids-so-far")).to_contain_text(f"{name} {bid}")
+    page.get_by_role("button", name="↶ Undo last entry: Ann's bid of 0").click()
+    expect(page.locator(".notice")).to_have_text("Undone: Ann's bid of 0.")
+    expect(page.locator(".bids-so-far .bid-tag")).to_have_text(["Cat 1", "Dan 2"])
+    expect(page.locator("#hand-panel .facts")).to_contain_text("Trump ♠ Spades")
+    expect(page.get_by_role("group", name="Ann’s bid")).to_be_visible()
+    page.get_by_role("button", name="↷ Redo: Ann's bid of 0").click()
+    expect(page.locator(".notice")).to_have_text("Redone: Ann's bid of 0.")
+    expect(page.locator(".bids-so-far .bid-tag")).to_have_text(["Cat 1", "Dan 2", "Ann 0"])
+    expect(page.get_by_role("button", name=re.compile("Redo"))).to_have_count(0)
+
+    page.get_by_role("button", name="Bob bids 0", exact=True).click()
+    taps.tap_tricks(page, ["Cat", "Dan", "Ann", "Bob"], {"Cat": 1, "Dan": 2, "Ann": 0, "Bob": 1})
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("heading", name="Hand 2 of 2")).to_be_visible()
+    # at the start of the next hand, Undo takes back the save, not the hand's bids and tricks
+    page.get_by_role("button", name="↶ Undo last entry: saving hand 1").click()
+    expect(page.locator(".notice")).to_have_text("Undone: saving hand 1.")
+    expect(page.get_by_role("heading", name="Hand 1 of 2")).to_be_visible()
+    assert taps.tricks_shown(page) == {"Cat": 1, "Dan": 2, "Ann": 0, "Bob": 1}
+    expect(page.locator(".bids-so-far .bid-tag").filter(has_text="Bob 0")).to_have_count(1)
+    page.reload()  # nothing of it is lost on a reload, the redo included
+    page.get_by_role("button", name="↷ Redo: saving hand 1").click()
+    expect(page.get_by_role("heading", name="Hand 2 of 2")).to_be_visible()
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        assert [h.entry for h in game.hands] == [{"trump": "S", "bids": [0, 0, 1, 2], "tricks": [0, 1, 1, 2]}]
+
+
+def test_a_four_player_hand_takes_one_tap_per_bid_and_per_trick_count(app: Flask, live_server: str,
+                                                                       phone: BrowserContext) -> None:
+    """Counted as the phone sees them: every tap on a button of the page, from the trump to Save."""
+    token = nomination(app, [7, 7])
+    page = phone.new_page()
+    page.goto(f"{live_server}/g/{token}")
+    page.evaluate("""() => { window.taps = 0;
+        document.addEventListener('click', e => { if (e.target.closest('button')) window.taps++; }, true); }""")
+    page.get_by_role("group", name="Which trump was turned up?").get_by_role("button", name="♥ Hearts").click()
+    for name, bid in (("Cat", 2), ("Dan", 1), ("Ann", 3), ("Bob", 0)):
+        page.get_by_role("button", name=f"{name} bids {bid}", exact=True).click()
+        expect(page.locator(".bids-so-far")).to_contain_text(f"{name} {bid}")
+    taps.tap_tricks(page, ["Cat", "Dan", "Ann", "Bob"], {"Cat": 2, "Dan": 2, "Ann": 3, "Bob": 0})
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".notice")).to_have_text("Hand 1 saved.")
+    counted = page.evaluate("() => window.taps")
+    assert counted <= 1 + 4 + 4, f"{counted} taps"  # trump, 4 bids, 3 trick counts and Save
+    assert counted == 9
 
 
 # --------------------------------------------------------------------------- 5. a stale bid
@@ -168,6 +232,27 @@ def test_a_tie_shows_the_same_places_in_the_game_over_box_and_the_final_totals(
 
 def test_the_trick_total_error_goes_once_the_tricks_are_changed(app: Flask, live_server: str,
                                                                 phone: BrowserContext) -> None:
+    """The counters are left only in remote play (tricks and shared tricks); elsewhere tricks are
+    tapped in turn, offered only up to the tricks left, so they cannot fail to add up."""
+    with app.app_context():
+        game = games.create({"variant": "australian", "players": FOUR, "first_dealer": 3,
+                             "options": {"remote": True}})
+        games.set_pending(game, {"bids": [1, 0, 1, 0]})
+        token = game.scorer_token
+    page = phone.new_page()
+    page.goto(f"{live_server}/g/{token}")
+    page.get_by_role("button", name="Save hand 1").click()  # every count still 0
+    error = page.get_by_text(re.compile("The tricks add up to 0"))
+    expect(error).to_be_visible()
+    result = page.get_by_role("group", name="Tricks won")
+    result.get_by_role("button", name=re.compile("^One more for Dan ")).click()
+    expect(error).to_have_count(0)
+    expect(page.locator("#hand-panel [aria-invalid]")).to_have_count(0)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.get_by_role("status")).to_have_text("Hand 1 saved.")
+
+
+def test_tricks_tapped_in_turn_cannot_add_up_wrong(app: Flask, live_server: str, phone: BrowserContext) -> None:
     token = nomination(app, [4, 1])
     with app.app_context():
         game = games.by_scorer_token(token)
@@ -175,16 +260,13 @@ def test_the_trick_total_error_goes_once_the_tricks_are_changed(app: Flask, live
         games.set_pending(game, {"trump": "S", "bids": [0, 0, 1, 1]})
     page = phone.new_page()
     page.goto(f"{live_server}/g/{token}")
-    page.get_by_role("button", name="Save hand 1").click()  # every count still 0
-    error = page.get_by_text("The tricks add up to 0 but there are 4 tricks in this hand")
-    expect(error).to_be_visible()
-    result = page.get_by_role("group", name="Tricks won")
-    for name, count in (("Cat", 1), ("Dan", 2), ("Ann", 1)):
-        for _ in range(count):
-            result.get_by_role("button", name=re.compile(f"^One more for {name} ")).click()
-    expect(page.locator("[data-remaining]")).to_have_text("Tricks to share out: 0 of 4")
-    expect(error).to_have_count(0)
-    expect(page.locator("#hand-panel [aria-invalid]")).to_have_count(0)
+    taps.tap_one(page, "Cat", 3)
+    row = page.get_by_role("group", name=re.compile("^Dan’s tricks"))  # Dan is offered only what is left
+    expect(row.get_by_role("button")).to_have_text(["0", "1"])
+    taps.tap_one(page, "Dan", 1)  # no trick left: Ann's and Bob's 0 are filled in
+    expect(page.get_by_role("group", name=re.compile("’s tricks"))).to_have_count(0)
+    expect(page.locator(".field-error")).to_have_count(0)
+    assert taps.tricks_shown(page) == {"Ann": 0, "Bob": 0, "Cat": 3, "Dan": 1}
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.get_by_role("status")).to_have_text("Hand 1 saved.")
 

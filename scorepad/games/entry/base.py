@@ -19,6 +19,7 @@ class Pending:
 
     data: dict[str, object] | None
     notice: str = ""  # said to the scorer when the step does more than the tap (a redeal)
+    what: str = ""  # the tap in words, for Undo and Redo ("Cat's bid of 2")
 
 
 @dataclass(frozen=True)

@@ -90,20 +90,25 @@ class BidWhistEntry:
             if len(calls) >= SEATS:
                 raise RuleErrors([RuleError("auction", "the bidding is over: enter the books")])
             calls.append(_parse_call(form.get("call")))
+            seats = seat_names(view.setup)
+            what = f"{seats[((spec.first_bidder or 0) + len(calls) - 1) % SEATS]}'s {_call_words(calls[-1])}"
             if len(calls) == SEATS and not any(calls) and view.setup.options.get_str("all_pass") == "redeal":
-                dealer = seat_names(view.setup)[spec.dealer]
+                dealer = seats[spec.dealer]
                 return Pending(None, notice=f"All four passed: the cards are thrown in and {dealer} deals "
-                                            f"again. Enter the calls of the new deal.")
+                                            f"again. Enter the calls of the new deal.",
+                               what=f"{what} (the fourth pass: a new deal)")
             pending = {"auction": [_as_json(c) for c in calls]}
             won = auction_winner(calls, spec.first_bidder or 0) if len(calls) == SEATS else None
             if won is not None:
                 pending.update(bidder=won[0], bid=won[1].bid, kind=won[1].kind.value)
-            return Pending(pending)
+            return Pending(pending, what=what)
         if action == "uncall":
             if not calls:
                 raise RuleErrors([RuleError("auction", "there is no call to take back")])
             rest = calls[:-1]
-            return Pending({"auction": [_as_json(c) for c in rest]} if rest else None)
+            whose = seat_names(view.setup)[((spec.first_bidder or 0) + len(rest)) % SEATS]
+            return Pending({"auction": [_as_json(c) for c in rest]} if rest else None,
+                           what=f"taking back {whose}'s {_call_words(calls[-1])}")
         if action == "result":
             return Complete(self._result(form, view))
         raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])

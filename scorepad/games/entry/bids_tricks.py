@@ -46,8 +46,14 @@ class BidsAndTricks:
         if spec is not None and spec.first_bidder is not None:
             order = [(spec.first_bidder + i) % len(players) for i in range(len(players))]
         made = [(players[s], bids[s]) for s in order if s < len(bids) and bids[s] is not None]
+        tricks = _tricks_so_far(view.game.pending, len(players))
+        order = order or list(range(len(players)))
+        to_tap = next((s for s in order if tricks[s] is None), None)
+        left = (spec.cards if spec else 0) - sum(t for t in tricks if t is not None)
         return {"trumps": TRUMP_CHOICES, "bids_made": made, "forbidden_reason": reason,
-                "remote": _remote(view), "pending_trump": (view.game.pending or {}).get("trump")}
+                "remote": _remote(view), "pending_trump": (view.game.pending or {}).get("trump"),
+                "tricks": tricks, "tricks_made": [(s, tricks[s]) for s in order if tricks[s] is not None],
+                "tricks_to": to_tap, "tricks_left": left}
 
     def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
         pending = dict(view.game.pending or {})
@@ -57,7 +63,7 @@ class BidsAndTricks:
         players = view.setup.players
         if action == "trump":
             pending["trump"] = _trump(form.get("trump"))
-            return Pending(pending)
+            return Pending(pending, what=f"the trump, {Trump(pending['trump']).label}")
         if action == "bid":
             seat = view.state.to_act
             if seat is None:
@@ -67,15 +73,41 @@ class BidsAndTricks:
             bids += [None] * (len(players) - len(bids))
             bids[seat] = bid
             pending["bids"] = bids
-            return Pending(pending)
+            return Pending(pending, what=f"{players[seat]}'s bid of {bid}")
         if action == "unbid":
-            return Pending(_without_last_bid(pending, spec.first_bidder, len(players)))
+            rest, seat = _without_last_bid(pending, spec.first_bidder, len(players))
+            return Pending(rest, what=f"taking back {players[seat]}'s bid")
+        if action == "tricks":
+            return self._tricks_tap(view, pending, form)
         if action == "result":
             entry: dict[str, object] = {"tricks": form_ints(form, "tricks", players, "tricks", spec.cards)}
             if _remote(view):
                 entry["shared"] = form_ints(form, "shared", players, "shared tricks", spec.cards)
             return Complete(entry)
         raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
+
+    def _tricks_tap(self, view: GameView, pending: dict[str, object], form: Mapping[str, str]) -> Pending:
+        """One player's tricks, tapped as a number in bidding order; once only one player is left, or no
+        tricks are, the rest is theirs and filled in (a 4-player hand takes at most 3 taps and Save)."""
+        spec, players = view.state.next_round, view.setup.players
+        assert spec is not None
+        if view.state.step != "result" or _remote(view):
+            raise RuleErrors([RuleError("tricks", "this screen cannot do that now: reload the page")])
+        tricks = _tricks_so_far(pending, len(players))
+        seat = whole_number(form.get("seat") or "")
+        if seat is None or seat >= len(players) or tricks[seat] is not None:
+            raise RuleErrors([RuleError("tricks", "this screen is out of date: reload the page")])
+        left = spec.cards - sum(t for t in tricks if t is not None)
+        tricks[seat] = form_int(form, "tricks", f"tricks.{seat}", f"{players[seat]}'s tricks", 0, left)
+        what = f"{players[seat]}'s tricks: {tricks[seat]}"
+        missing = [s for s, t in enumerate(tricks) if t is None]
+        rest = left - tricks[seat]
+        if len(missing) == 1 or (missing and rest == 0):  # the rest of the tricks can only be theirs
+            for s in missing:
+                tricks[s] = rest if len(missing) == 1 else 0
+            names = " and ".join(players[s] for s in missing)
+            what += f" (so {names} took {rest if len(missing) == 1 else 0})"
+        return Pending({**pending, "tricks": tricks}, what=what)
 
     def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
         """A stale bid or trump: the value the screen sent beside the one recorded now.
@@ -90,9 +122,19 @@ class BidsAndTricks:
             if kept == form["trump"]:
                 return f"The trump, {sent}, was already recorded; it was not applied twice."
             return f"The trump is recorded as {Trump(str(kept)).label}; your choice of {sent} was not applied."
+        players = view.setup.players
+        if action == "tricks":
+            seat, sent = whole_number(form.get("seat") or ""), whole_number(form.get("tricks") or "")
+            if seat is None or sent is None or seat >= len(players):
+                return ""
+            kept = _tricks_so_far(pending, len(players))[seat]
+            if kept is None:
+                return f"Your {sent} tricks for {players[seat]} were not applied."
+            if kept == sent:
+                return f"{players[seat]}'s {kept} tricks were already recorded; they were not applied twice."
+            return f"{players[seat]}'s tricks are recorded as {kept}; your {sent} for {players[seat]} was not applied."
         if action != "bid":
             return ""
-        players = view.setup.players
         seat, bid = whole_number(form.get("seat") or ""), whole_number(form.get("bid") or "")
         if seat is None or bid is None or seat >= len(players):
             return ""
@@ -119,6 +161,13 @@ class BidsAndTricks:
         return entry
 
 
+def _tricks_so_far(pending: Mapping[str, object] | None, seats: int) -> list[int | None]:
+    """Each player's tricks tapped so far in the hand in hand (None: not yet)."""
+    raw = (pending or {}).get("tricks")
+    tricks = [t if isinstance(t, int) else None for t in raw] if isinstance(raw, list) else []
+    return (tricks + [None] * seats)[:seats]
+
+
 def _trump(raw: str | None) -> str:
     codes = {t.value for t in TRUMP_CHOICES}
     if raw not in codes:
@@ -126,8 +175,9 @@ def _trump(raw: str | None) -> str:
     return raw
 
 
-def _without_last_bid(pending: dict[str, object], first_bidder: int | None, seats: int) -> dict[str, object] | None:
-    """Take back the latest bid in bidding order (the one tapped last)."""
+def _without_last_bid(pending: dict[str, object], first_bidder: int | None,
+                      seats: int) -> tuple[dict[str, object] | None, int]:
+    """Take back the latest bid in bidding order (the one tapped last); also says whose it was."""
     bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
     if first_bidder is None or not any(b is not None for b in bids):
         raise RuleErrors([RuleError("bids", "there is no bid to take back")])
@@ -137,5 +187,5 @@ def _without_last_bid(pending: dict[str, object], first_bidder: int | None, seat
     rest = {**pending, "bids": bids}
     if not any(b is not None for b in bids):
         del rest["bids"]
-    return rest or None
+    return rest or None, last
 

@@ -1,0 +1,66 @@
+"""Undo and redo of one tap at a time, kept on the game's row.
+
+A tap either changes the hand in hand (a trump, a bid, a call, one player's tricks: the game's
+`pending` part) or saves the hand. Each is logged as a step with the state before and after it and
+the words for it ("Cat's bid of 2"), so Undo takes back exactly that tap, says which, and Redo puts
+it back. A new tap forgets what could be redone, as in any editor. The logs are checked against
+the stored state before use: a step that no longer fits (a game changed by another path) is never
+applied; the undo then falls back to taking back the hand in hand, or the last hand, whole.
+
+Pure functions over plain JSON values: the service stores and commits them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+LOG_MAX = 40  # steps kept for undo (and for redo): a hand's taps several times over
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tap: what it did in words, the hand-in-hand part before and after it, and for a saved
+    hand its number and entry (`after` is then empty: saving clears the hand in hand)."""
+
+    what: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None = None
+    hand: int | None = None
+    entry: dict[str, Any] | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"what": self.what, "before": self.before, "after": self.after, "hand": self.hand, "entry": self.entry}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Step:
+        return cls(str(raw.get("what") or "the last entry"), _part(raw.get("before")), _part(raw.get("after")),
+                   raw.get("hand") if isinstance(raw.get("hand"), int) else None, _part(raw.get("entry")))
+
+
+def _part(value: object) -> dict[str, Any] | None:
+    return dict(value) if isinstance(value, Mapping) and value else None
+
+
+def steps(log: list[dict[str, Any]] | None) -> list[Step]:
+    return [Step.from_json(s) for s in (log or []) if isinstance(s, Mapping)]
+
+
+def pushed(log: list[dict[str, Any]] | None, step: Step) -> list[dict[str, Any]]:
+    """The log with `step` added last, the oldest steps dropped past LOG_MAX."""
+    return [*(log or []), step.as_json()][-LOG_MAX:]
+
+
+def fits_undo(step: Step, pending: Mapping[str, Any] | None, last_hand: int | None) -> bool:
+    """Whether the game stands where `step` left it, so undoing it restores exactly the state before."""
+    if step.hand is not None:
+        return not pending and last_hand == step.hand
+    return _part(pending) == step.after
+
+
+def fits_redo(step: Step, pending: Mapping[str, Any] | None, hands: int) -> bool:
+    """Whether the game stands where `step` started from, so it can be made again."""
+    if _part(pending) != step.before:
+        return False
+    return step.hand is None or step.hand == hands + 1
