@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
@@ -48,6 +49,18 @@ def _sheet_changing(game: Game, what: str) -> None:
     if game.event_id is not None:
         for hook in SHEET_CHANGING:
             hook(game, what)
+
+
+def _commit_tap(game: Game) -> None:
+    """Commit a change to the game, on the condition that nothing changed it since it was read (its
+    revision, checked by the database): of two phones tapping from the same state at the same
+    moment, whichever worker serves each, the second is refused as a stale form, never applied
+    over the first."""
+    try:
+        db.session.commit()
+    except StaleDataError:
+        db.session.rollback()
+        raise StaleForm() from None
 
 
 def _writable(game: Game) -> None:
@@ -156,7 +169,7 @@ def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameV
         if not redoing:
             game.redo_log = None
     game.pending = after
-    db.session.commit()
+    _commit_tap(game)
 
 
 def fingerprint(game: Game) -> str:
@@ -206,9 +219,11 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     game.updated_at = utcnow()  # every change to the hands moves it: derived outcomes are cached by it
     try:
         db.session.commit()
-    except IntegrityError:  # the same hand saved at the same moment by another request got there first
+    except (IntegrityError, StaleDataError) as e:  # another request changed the game at the same moment
         db.session.rollback()
-        refuse_if_recorded(game, number)  # reloads the hands: raises AlreadyRecorded
+        refuse_if_recorded(game, number)  # reloads the hands: raises AlreadyRecorded if it saved this hand
+        if isinstance(e, StaleDataError):
+            raise StaleForm() from None
         raise
     return view(game)
 
@@ -247,17 +262,17 @@ def undo(game: Game) -> str:
         game.pending = step.before
         game.undo_log = (game.undo_log or [])[:-1] or None
         game.redo_log = undo_log.pushed(game.redo_log, step)
-        db.session.commit()
+        _commit_tap(game)
         return f"Undone: {step.what}."
     game.undo_log = game.redo_log = None
     if game.pending:
         game.pending = None
-        db.session.commit()
+        _commit_tap(game)
         return "The bids of the current hand were cleared."
     if not game.hands:
         raise RuleErrors([RuleError("hand", "There is nothing to undo yet.")])
     last = _take_back_hand(game)
-    db.session.commit()
+    _commit_tap(game)
     return f"Hand {last.number} was taken back."
 
 
