@@ -260,6 +260,18 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class Scoreboard:
+    """Two sides' score as it is called across the table: the points toward game (or in the round)
+    shown big, the games or rounds already won beside them. Whist's standings count games, so 4-4
+    in the game in play read "0 v 0" without it."""
+
+    heading: str  # "Game 2: 5 points win it", "Round 1 of 3", "First to 7 points"
+    points: tuple[int, int]
+    won: tuple[int, int] = (0, 0)
+    unit: str = ""  # "game" or "round": what `won` counts; "" when there is nothing to count
+
+
+@dataclass(frozen=True)
 class ScoreSheet:
     """The whole game as derived from the hands: lines, standings, and whether it is over."""
 
@@ -270,6 +282,7 @@ class ScoreSheet:
     finished: bool
     winners: tuple[int, ...] = ()  # column indices; more than one is a tie; empty until finished
     summary: str = ""  # one line: "Ann wins with 112", "Tie: Us and Them 5-5"
+    scoreboard: Scoreboard | None = None  # two sides playing to game (Whist, Bid Whist)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from enum import Enum
 from typing import TypeVar
 
 from scorepad.rules.base import (
+    Scoreboard,
     Cell,
     Choice,
     ErrorCollector,
@@ -650,6 +651,20 @@ class _Game:
         shown = self.rounds_won if self.by_rounds else self.totals
         return tuple(replace(s, total=shown[s.seat]) for s in rank(keys, self.teams, details))
 
+    def scoreboard(self) -> Scoreboard:
+        """Playing rounds: the round in play's points, big, rounds won beside (the match's points once
+        it is over); playing to a target: the points toward it."""
+        totals = (self.totals[0], self.totals[1])
+        if not self.by_rounds:
+            return Scoreboard(f"First to {self.options.get_int('target')} points", totals)
+        won = (self.rounds_won[0], self.rounds_won[1])
+        rounds = self.options.get_int("rounds")
+        if self.over:
+            return Scoreboard("Points over the match" if rounds > 1 else "Final score", totals, won,
+                              "round" if rounds > 1 else "")
+        heading = f"Round {self.round_no} of {rounds}" if rounds > 1 else "This round"
+        return Scoreboard(heading, (self.round_points[0], self.round_points[1]), won, "round" if rounds > 1 else "")
+
     @staticmethod
     def _plural(n: int, word: str) -> str:
         return f"{n} {word}" + ("" if n == 1 else "s")
@@ -761,7 +776,7 @@ class BidWhist:
         game = self._replay(setup, hands)
         standings = game.standings()
         return ScoreSheet(self.key, game.teams, tuple(game.lines), standings, game.over,
-                          leaders(standings) if game.over else (), game.summary(standings))
+                          leaders(standings) if game.over else (), game.summary(standings), game.scoreboard())
 
     def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:
         """Bids while the auction is entered (or before anything is), then the result.

@@ -26,6 +26,7 @@ from scorepad.rules.base import (
     RoundSpec,
     RuleError,
     RuleErrors,
+    Scoreboard,
     ScoreSheet,
     Setup,
     key_field,
@@ -412,6 +413,15 @@ class _Tally:
             text += f"; {self.points[side]} in this game"
         return text
 
+    def scoreboard(self, target: int) -> Scoreboard:
+        """The game in play's points, big; the last game's score once the game or rubber is over."""
+        unit = "game" if self.games_needed > 1 else ""
+        games = (self.games[0], self.games[1])
+        if self.over:
+            return Scoreboard("Final score of the last game" if unit else "Final score", self.last_game, games, unit)
+        heading = f"Game {sum(self.games) + 1}: {target} points win it" if unit else f"{target} points win the game"
+        return Scoreboard(heading, (self.points[0], self.points[1]), games, unit)
+
     def summary(self) -> str:
         n = self.names
         if self.over:
@@ -528,7 +538,8 @@ class WhistVariant:
         errors.raise_if_any()
         standings = rank(tally.games, names, [tally.detail(0), tally.detail(1)])
         winners = leaders(standings) if tally.over else ()
-        return ScoreSheet("whist", names, tuple(lines), standings, tally.over, winners, tally.summary())
+        return ScoreSheet("whist", names, tuple(lines), standings, tally.over, winners, tally.summary(),
+                          tally.scoreboard(rules.target))
 
     @staticmethod
     def _drive_sheet(setup: Setup, rules: Rules, parsed: Sequence[tuple[RoundSpec, WhistHand]]) -> ScoreSheet:

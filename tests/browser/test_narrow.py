@@ -4,6 +4,7 @@ four lines, and the links back are full tap targets."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from scorepad.events import military
 from scorepad.extensions import db
 from scorepad.games import records
+from scorepad.games import service as games
 from scorepad.models import Game
 from tests.browser.conftest import NARROW_PHONE
 
@@ -33,6 +35,12 @@ def test_pages_fit_320_px_and_the_sheet_keeps_its_edit_column(app: Flask, live_s
         game = db.session.scalars(db.select(Game).where(Game.variant == "nomination")).first()
         assert game is not None
         scorer = game.scorer_token
+        rubber = games.create({"variant": "whist", "first_dealer": 0,
+                               "teams": [{"name": "Us", "players": ["Ann", "Cat"]},
+                                         {"name": "Them", "players": ["Bob", "Dan"]}]})
+        for number, tricks in enumerate(([10, 3], [3, 10]), start=1):  # 4 points each: 4-4 in game 1
+            games.enter_hand(rubber, number, {"tricks": tricks, "trump": "H"})
+        whist = rubber.scorer_token
     page = browser.new_context(**NARROW_PHONE).new_page()
 
     page.goto(f"{live_server}/b/{public}/standings")
@@ -48,7 +56,20 @@ def test_pages_fit_320_px_and_the_sheet_keeps_its_edit_column(app: Flask, live_s
     detail = page.locator(".sheet-table td small").first
     expect(detail).to_be_visible()
     lines = detail.evaluate("(el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))")
-    assert lines <= 2, f"a hand's detail wraps over {lines} lines"
+    assert lines <= 3, f"a hand's points and detail wrap over {lines} lines"  # +11, bid 0, took 1
+    expect(detail.locator(".points")).to_have_text(re.compile(r"^[+-]\d+$"))  # the hand's points, under the total
+    broken = page.locator(".sheet-table td small .part").evaluate_all(
+        "(parts) => parts.filter(p => p.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(p).lineHeight)).length")
+    assert broken == 0, f"{broken} parts of the sheet's cells wrap inside themselves"
+
+    page.goto(f"{live_server}/g/{whist}")
+    page.screenshot(path=str(screenshot_dir / "narrow-whist-scoreboard.png"), full_page=True)
+    assert overflow(page) == 0, "the Whist scoring page is wider than 320 px"
+    big = page.locator(".scoreboard .big")
+    expect(big).to_have_text(["4", "4"])
+    size = big.first.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)")
+    assert size >= 40, f"the points toward game are {size} px high"
+    expect(page.locator(".scoreboard .won")).to_have_text(["0 games won", "0 games won"])
 
     page.goto(f"{live_server}/g/{scorer}/share")
     back = page.get_by_role("link", name="← Back to the game")
