@@ -4,6 +4,8 @@ offline page, an error page and the alert bar of a refused request."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import pytest
@@ -46,6 +48,15 @@ def test_every_screen_of_the_flow_passes_axe(live_server: str, browser: Browser,
     }""")
     page.get_by_role("button", name="Cat bids 0").click()
     expect(page.locator(".request-error")).to_be_visible()
+    no_axe_violations(page)
+
+    # a Whist game with a hand in: the scoreboard (points toward game) and the sheet's points
+    page.goto(live_server + "/new/whist")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("radio", name="♥ Hearts").check()
+    page.get_by_role("group", name=re.compile("^Tricks taken by")).get_by_role("radio", name="9", exact=True).check()
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator(".scoreboard .big").first).to_have_text("3")
     no_axe_violations(page)
     context.close()
 
