@@ -151,17 +151,18 @@ def short_code(game: Game) -> str:
 
 
 def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None,
-                what: str = "", redoing: bool = False) -> None:
+                what: str = "", redoing: bool = False) -> GameView:
     """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it.
 
     `current` is the game's view as the caller already derived it (saves replaying the game);
     `what` is the tap in words, logged so that Undo takes back exactly it. A new tap forgets what
-    could be redone (`redoing`: this is the redo itself, which keeps the rest)."""
+    could be redone (`redoing`: this is the redo itself, which keeps the rest). Returns the game's
+    view after it: the hands did not change, so their sheet is reused, not scored again."""
     _writable(game)
     current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
-    current.variant.state(current.setup, current.hands, pending)  # raises on an illegal bid
+    state = current.variant.state(current.setup, current.hands, pending)  # raises on an illegal bid
     before, after = (dict(game.pending) if game.pending else None), (dict(pending) if pending else None)
     if before != after:
         step = undo_log.Step(what or "the last entry", before, after)
@@ -170,6 +171,7 @@ def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameV
             game.redo_log = None
     game.pending = after
     _commit_tap(game)
+    return replace(current, state=state)
 
 
 def fingerprint(game: Game) -> str:

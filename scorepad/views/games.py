@@ -198,8 +198,7 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
             after = games.enter_hand(game, number, step.entry, before)
             notice = f"Hand {number} saved."
         else:
-            games.set_pending(game, step.data, before, what=step.what)
-            after = games.view(game)
+            after = games.set_pending(game, step.data, before, what=step.what)
             notice = step.notice
         _publish(game, after)
         return _body(game, errors, notice, status, after)
