@@ -54,6 +54,8 @@ def from_environment(instance_path: Path) -> dict[str, Any]:
         "SCOREPAD_MAX_STREAMS": int(os.environ.get("SCOREPAD_MAX_STREAMS", "800")),
         "SCOREPAD_MAX_STREAMS_PER_CLIENT": int(os.environ.get("SCOREPAD_MAX_STREAMS_PER_CLIENT", "20")),
         "MAX_CONTENT_LENGTH": int(os.environ.get("SCOREPAD_MAX_REQUEST_KB", "64")) * 1024,
+        # an event backup uploaded to /events/restore (or read by `scorepad import-event`): its own limit
+        "SCOREPAD_BACKUP_MAX_KB": int(os.environ.get("SCOREPAD_BACKUP_MAX_KB", "8192")),
         # Flask-Compress: pages, fragments, JSON and the static files (read whole first: see
         # views/pwa.py) in brotli or gzip; over plain HTTP browsers offer gzip only, they keep br
         # and zstd for HTTPS. Streamed responses, the live streams above all, are left alone, so

@@ -117,6 +117,19 @@ def view(event: Event) -> ClubView:
     return ClubView(event, get_variant(variant_of(event)).name, ranking(standings), tuple(shown))
 
 
+def check_rows(event: Event) -> None:
+    """RuleErrors unless the rows are what a club night's play leaves (a restored backup, see
+    events/backup.py): its variant, one of the home games, played by every game of the evening."""
+    errors = [RuleError("options", f"a club night's only option is its variant, one of {', '.join(HOME_VARIANTS)}")
+              ] if set(event.options) != {"variant"} or variant_of(event) not in HOME_VARIANTS else []
+    errors += core.unused(event, "hands", "results", "loans", "playoffs", "days_closed", "entrants", "matches",
+                          "decisions")
+    errors += [RuleError("games", f"game {i} is {g.variant}, but the evening plays {variant_of(event)}")
+               for i, g in enumerate(core.games_of(event), start=1) if g.variant != variant_of(event)]
+    if errors:
+        raise RuleErrors(errors)
+
+
 def export(event: Event) -> dict[str, object]:
     """The club night as JSON: each table's game record (and the games set aside when a table was
     freed), and the ranking they give."""
@@ -158,6 +171,10 @@ class _Club(OneView):
 
     def export(self, event: Event) -> dict[str, object]:
         return export(event)
+
+    def check(self, event: Event) -> None:
+        check_rows(event)
+        super().check(event)
 
 
 FORMAT = _Club()

@@ -62,6 +62,11 @@ class EventFormat(Protocol):
     def export(self, event: Event) -> dict[str, object]:
         """The whole event as JSON (`/b/<id>/event.json`)."""
 
+    def check(self, event: Event) -> None:
+        """RuleErrors unless the event's rows are a state its own play could have left, and every
+        page can be derived from them: a restored backup is checked so before it is committed
+        (events/backup.py)."""
+
 
 class OneView:
     """The usual shape of an EventFormat: the control room, the boards and the table page all show
@@ -83,6 +88,24 @@ class OneView:
 
     def teams(self, event: Event) -> list[EventEntrant]:
         return []
+
+    def check(self, event: Event) -> None:
+        """Derive what the control room, the boards and the export show (a format adds its own
+        checks of the rows before this)."""
+        self.room(event)
+        self.board(event)
+        self.export(event)
+
+
+def games_of(event: Event) -> list[Game]:
+    """Every game played at the event (a club night's, a tournament's matches'), in the order made."""
+    return list(db.session.scalars(select(Game).where(Game.event_id == event.id).order_by(Game.id)))
+
+
+def unused(event: Event, *kinds: str) -> list[RuleError]:
+    """A refusal for each kind of row (a relationship of Event) a format never keeps but the event has."""
+    return [RuleError(kind, f"{len(getattr(event, kind))} rows of {kind.replace('_', ' ')}, which this format "
+                            f"never keeps") for kind in kinds if getattr(event, kind)]
 
 
 class Conflict(Exception):

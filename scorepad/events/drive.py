@@ -18,7 +18,7 @@ from scorepad.events.core import OneView
 from scorepad.extensions import db
 from scorepad.formats import drive as fmt
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
-from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.base import RuleError, RuleErrors, quoted
 
 KEY = "whist_drive"
 MAX_PLAYER = 40  # a player's name (an entrant's column holds 60, a Bid Whist team's name)
@@ -183,6 +183,59 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
     db.session.commit()
 
 
+_OPTIONS = {"deals": int, "per_change": int, "scoring": str, "nt_fifth": bool, "movement": str, "top": str}
+
+
+def check_rows(event: Event) -> None:
+    """RuleErrors unless the rows are what the drive's play leaves (a restored backup, see
+    events/backup.py): its set-up, the players numbered 1 to n, a table per four, N-S tricks of
+    deals reached, seatings announced as the players moved, and the deal in play where they say."""
+    o = event.options
+    errors = [RuleError(f"options.{k}", f"{k} is not a whist drive option") for k in o if k not in _OPTIONS]
+    words = {int: "a whole number", str: "text", bool: "true or false"}
+    errors += [RuleError(f"options.{k}", f"{k} must be {words[kind]}") for k, kind in _OPTIONS.items()
+               if type(o.get(k)) is not kind]
+    errors += core.unused(event, "hands", "loans", "playoffs", "days_closed", "matches")
+    if core.games_of(event):
+        errors.append(RuleError("games", "a whist drive plays no games of its own"))
+    if errors:
+        raise RuleErrors(errors)
+    setup = drive_of(event)
+    fmt.check(setup)
+    if [e.number for e in event.entrants] != list(range(1, len(event.entrants) + 1)) or any(
+            e.players != [e.name] or len(e.name) > MAX_PLAYER for e in event.entrants):
+        errors.append(RuleError("entrants", f"the players are numbered 1 to n, each entrant one player whose name "
+                                            f"is at most {MAX_PLAYER} characters"))
+    if len(event.tables) != setup.tables:
+        errors.append(RuleError("tables", f"{len(setup.players)} players sit at {setup.tables} tables, "
+                                          f"not {len(event.tables)}"))
+    for r in event.results:
+        if r.hand > setup.deals or r.revoke is not None:
+            errors.append(RuleError("results", f"deal {r.hand} at table {r.table}: a drive of {setup.deals} deals "
+                                               f"records N-S tricks only"))
+    for d in event.decisions:
+        seating = d.data.get("tables") if d.kind == "seating" and set(d.data) == {"tables"} else None
+        fours = seating if isinstance(seating, list) and len(seating) == setup.tables else []
+        seated = sorted(p for four in fours if isinstance(four, list) and len(four) == 4 for p in four)
+        if not d.key.isdigit() or not 2 <= int(d.key) <= setup.deals or seated != list(range(1, len(setup.players) + 1)):
+            errors.append(RuleError("decisions", f"decision {quoted(d.kind)} {quoted(d.key)}: a drive records the "
+                                                 f"seating announced for a deal, every player at one seat"))
+    if errors:
+        raise RuleErrors(errors)
+    state = view(event).state
+    if any(not state.over and deal > state.deal for deal, _ in _results(event)):
+        errors.append(RuleError("results", f"results of a deal not reached yet (deal {state.deal} is in play)"))
+    if any(not state.over and deal > state.deal for deal in _announced(event)):
+        errors.append(RuleError("decisions", f"a seating announced for a deal not reached (deal {state.deal} is "
+                                             f"in play)"))
+    expected = setup.deals + 1 if state.over else state.deal
+    if event.current_hand != expected:
+        errors.append(RuleError("current_hand", f"deal {event.current_hand} cannot be in play: the results say "
+                                                f"{'the drive is over' if state.over else f'deal {expected}'}"))
+    if errors:
+        raise RuleErrors(errors)
+
+
 def export(event: Event) -> dict[str, object]:
     """The whole drive as JSON: the players, every table's N-S tricks per deal (as entered, with who
     entered them), the seatings announced, the corrections, and the scores and prizes they give."""
@@ -218,6 +271,10 @@ class _Drive(OneView):
 
     def export(self, event: Event) -> dict[str, object]:
         return export(event)
+
+    def check(self, event: Event) -> None:
+        check_rows(event)
+        super().check(event)
 
 
 FORMAT = _Drive()

@@ -334,6 +334,48 @@ def _hand_row(event: Event, number: int) -> EventHand | None:
                                                       EventHand.number == number)).first()
 
 
+def check_rows(event: Event) -> None:
+    """RuleErrors unless the rows are what play leaves (a restored backup, see events/backup.py):
+    the hand in play within the schedule (one past it once it is over), results, loans and opened
+    hands no later than it, playoff hands only after the schedule, a day closed exactly when its
+    last hand was advanced, and the ledger of every hand (the one in play too) as the rules keep it."""
+    setup = parse_record(_record(event, [])).setup
+    scheduled = military.scheduled_hands(setup)
+    current, tables = event.current_hand, len(event.tables)
+    errors = core.unused(event, "entrants", "matches", "decisions")
+    if core.games_of(event):
+        errors.append(RuleError("games", "a Military Whist event plays no games of its own"))
+    if not 1 <= current <= scheduled + 1:
+        errors.append(RuleError("current_hand", f"hand {current} cannot be in play: the schedule has {scheduled} hands"))
+    last = min(current, scheduled)
+    for kind, rows in (("results", event.results), ("loans", event.loans)):
+        for row in rows:
+            if row.hand > last:
+                errors.append(RuleError(kind, f"hand {row.hand}, table {row.table} has a {kind[:-1]}, but hand {current} "
+                                              f"is in play"))
+    opened = [h.number for h in event.hands]
+    if opened != list(range(1, last + 1)):
+        errors.append(RuleError("hands", f"hands 1 to {last} have been opened, not {', '.join(map(str, opened)) or 'none'}"))
+    if event.playoffs and current <= scheduled:
+        errors.append(RuleError("playoffs", "playoff hands come after the last scheduled hand"))
+    if [p.number for p in event.playoffs] != list(range(1, len(event.playoffs) + 1)):
+        errors.append(RuleError("playoffs", f"the playoff hands are numbered 1 to {len(event.playoffs)}"))
+    ends = [sum(setup.options.get_ints("days")[:d]) for d in range(1, len(setup.options.get_ints("days")) + 1)]
+    closed = [d.day for d in event.days_closed]
+    if closed != [d for d, end in enumerate(ends, start=1) if end < current]:
+        errors.append(RuleError("days_closed", f"days closed: {', '.join(map(str, closed)) or 'none'}, but a day "
+                                               f"closes when its last hand is advanced (hand {current} is in play)"))
+    for d in event.days_closed:
+        if len(d.held) != tables or len(d.owed) != tables:
+            errors.append(RuleError("days_closed", f"day {d.day}'s flags are counted for {tables} tables"))
+    if errors:
+        raise RuleErrors(errors)
+    hands = raw_hands(event)
+    military.VARIANT.score(setup, hands)
+    if current <= scheduled:
+        military.VARIANT.state(setup, hands, raw_hand(event, current, pending_change=True))
+
+
 # --------------------------------------------------------------------------- the director's set-up
 
 
@@ -756,6 +798,10 @@ class _Military(core.OneView):
 
     def export(self, event: Event) -> dict[str, object]:
         return record_of(event)
+
+    def check(self, event: Event) -> None:
+        check_rows(event)
+        super().check(event)
 
 
 FORMAT = _Military()

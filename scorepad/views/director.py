@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     current_app,
     flash,
@@ -27,7 +28,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import core
+from scorepad.events import backup, core
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.rules.base import RuleErrors
@@ -235,6 +236,14 @@ def pin(event: Event) -> tuple[str, int]:
     publish(event, orders=True)
     return render_room(event, notice="PIN saved. Other browsers must enter it again." if request.form.get("pin")
                        else "PIN removed.")
+
+
+@bp.get("/d/<token>/backup")
+@director_only
+def download_backup(event: Event) -> Response:
+    """Download the whole event as one file to restore on another server (docs/event-backup.md)."""
+    return Response(backup.dumps(backup.export_event(event)), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{backup.file_name(event)}"'})
 
 
 # --------------------------------------------------------------------------- QR codes

@@ -16,13 +16,14 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from scorepad.events import core
 from scorepad.events.bid_whist import matches, registration
 from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
 from scorepad.formats import bid_whist_event as fmt
 from scorepad.games import records
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable
-from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
 
 KEY = "bid_whist"
 BRACKETS = (("auto", "The document's: top 16 (32 from 64 teams, 64 from 128), fewer when fewer teams"),
@@ -736,6 +737,104 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
     db.session.commit()
 
 
+# --------------------------------------------------------------------------- a restored event
+
+
+def _option_errors(options: dict[str, Any]) -> list[RuleError]:
+    checks: dict[str, tuple[Any, str]] = {
+        "rounds": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 8, "1 to 8 rounds"),
+        "bracket": (lambda v: v in dict(BRACKETS), "one of " + ", ".join(k for k, _ in BRACKETS)),
+        "made_scores": (lambda v: v in ("books", "bid"), "\"books\" or \"bid\""),
+        "hidden": (lambda v: isinstance(v, bool), "true or false"),
+        "seed": (lambda v: isinstance(v, str) and 0 < len(v) <= 64, "text of 1 to 64 characters"),
+        registration.ISSUED: (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000,
+                              "a whole number from 0 to 10000"),
+    }
+    errors = [RuleError(f"options.{key_field(k)}", f"{quoted(k)} is not a Bid Whist tournament option")
+              for k in options if k not in checks]
+    for key, (ok, words) in checks.items():
+        if key in options and not ok(options[key]):
+            errors.append(RuleError(f"options.{key}", f"{key} must be {words}"))
+        elif key not in options and key != registration.ISSUED:
+            errors.append(RuleError(f"options.{key}", f"the option {key} is missing"))
+    return errors
+
+
+_DECISIONS: dict[str, tuple[str, ...]] = {"cut": ("winners",), "publish": ("round",), "walkover": ("match", "winner", "reason"),
+                                          "swap": ("match", "out", "in", "reason")}
+
+
+def _decision_errors(event: Event) -> list[RuleError]:
+    errors = []
+    for d in event.decisions:
+        keys = _DECISIONS.get(d.kind)
+        if keys is None:
+            errors.append(RuleError("decisions", f"{quoted(d.kind)} is not a decision of a Bid Whist tournament"))
+        elif sorted(d.data) != sorted(keys) or not all(
+                isinstance(d.data[k], str) if k == "reason" else
+                (isinstance(d.data[k], list) and all(isinstance(n, int) and not isinstance(n, bool) for n in d.data[k]))
+                if k == "winners" else (isinstance(d.data[k], int) and not isinstance(d.data[k], bool)) for k in keys):
+            errors.append(RuleError("decisions", f"a {d.kind} decision holds {', '.join(keys)} (numbers; a reason as "
+                                                 f"text), not {quoted(d.data)}"))
+    return errors
+
+
+def check_rows(event: Event) -> None:
+    """RuleErrors unless the rows are what the tournament's play leaves (a restored backup, see
+    events/backup.py): its options, registration until the start, then a table per two teams,
+    each round's matches exactly as the seed draws them, the bracket's as the standings seed it,
+    every match with its Bid Whist game, and the director's decisions in the shape they are kept."""
+    errors = _option_errors(event.options) + _decision_errors(event)
+    errors += core.unused(event, "hands", "results", "loans", "playoffs", "days_closed")
+    errors += [RuleError("entrants", f"{e.name[:40]}…: a single player's name is at most {registration.MAX_PLAYER} "
+                                     f"characters") for e in registration.singles(event)
+               if len(e.name) > registration.MAX_PLAYER]
+    if errors:
+        raise RuleErrors(errors)
+    count, last = len(teams(event)), min(event.current_hand, rounds(event))
+    if event.started_at is None:
+        if event.current_hand or event.tables or event.matches or event.decisions:
+            errors.append(RuleError("started_at", "a tournament still registering has no tables, rounds or decisions"))
+    elif registration.singles(event) or count < 2:
+        errors.append(RuleError("entrants", "a tournament starts with two teams or more, and no single player"))
+    elif not 1 <= event.current_hand <= rounds(event) + 1:
+        errors.append(RuleError("current_hand", f"stage {event.current_hand}: a tournament of {rounds(event)} rounds "
+                                                f"is at round 1 to {rounds(event)}, or {rounds(event) + 1} (the bracket)"))
+    elif len(event.tables) != (count + 1) // 2:
+        errors.append(RuleError("tables", f"{count} teams play at {(count + 1) // 2} tables, not {len(event.tables)}"))
+    else:
+        drawn = _draws(event, last)
+        for draw in drawn:
+            played = sorted((m.table, m.home, m.away) for m in matches.of_stage(event, "round", draw.round))
+            if played != sorted((s.table, s.home, s.away) for s in draw.seats):
+                errors.append(RuleError("matches", f"round {draw.round}'s matches are not the draw its seed gives"))
+        if any(m.number > last for m in matches.of_stage(event, "round")):
+            errors.append(RuleError("matches", f"a match of a round not drawn yet (round {event.current_hand} is in play)"))
+        if matches.of_stage(event, "bracket") and event.current_hand <= rounds(event):
+            errors.append(RuleError("matches", "bracket matches before the preliminary rounds are over"))
+    for m in event.matches:
+        if m.game is None or m.game.variant != KEY or m.game.options != game_options(event):
+            errors.append(RuleError("matches", f"{_stage_label(m)} has no Bid Whist game of the tournament's "
+                                               f"options ({quoted(game_options(event))})"))
+    if {g.id for g in core.games_of(event)} != {m.game_id for m in event.matches}:
+        errors.append(RuleError("games", "every game of a tournament is a match's"))
+    if errors:
+        raise RuleErrors(errors)
+    state = view(event).bracket_state
+    if state is not None:
+        known = {x.number: x for x in state.matches}
+        for m in matches.of_stage(event, "bracket"):
+            b = known.get(m.number)
+            if b is None or (m.table, m.home, m.away) != (b.table, *b.teams):
+                errors.append(RuleError("matches", f"{_stage_label(m)} is not the match the bracket sets there"))
+    if errors:
+        raise RuleErrors(errors)
+
+
+def _stage_label(m: EventMatch) -> str:
+    return f"{'round' if m.stage == 'round' else 'bracket match'} {m.number}, table {m.table}"
+
+
 # --------------------------------------------------------------------------- the export
 
 
@@ -810,6 +909,10 @@ class _BidWhist(OneView):
 
     def export(self, event: Event) -> dict[str, object]:
         return export(event)
+
+    def check(self, event: Event) -> None:
+        check_rows(event)
+        super().check(event)
 
 
 FORMAT = _BidWhist()

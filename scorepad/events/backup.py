@@ -1,0 +1,710 @@
+"""Backup and restore of a whole event, of any format, as one JSON file (docs/event-backup.md).
+
+The file holds what people entered and decided (the event's set-up, tables, results, loans,
+playoffs, entrants, matches, decisions, the games played at the event with their hands) and the
+audit trail, with their timestamps; never a secret link or the PIN's hashes. A restore makes new
+links, so a backup that leaks gives nobody a way into the event, and two servers restoring the
+same file never share a link.
+
+Restoring trusts nothing in the file: it is read in full and every field checked against the
+limits the app's own forms and columns keep (a value that fits SQLite but not PostgreSQL would
+be a 500 there), then the rows are written in one transaction and the event's format derives its
+standings from them (`EventFormat.check`), so a file edited into a state play could not reach is
+refused with what is wrong, and nothing of it is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import inspect, select
+from sqlalchemy.exc import DataError, IntegrityError, SQLAlchemyError
+
+from scorepad.events import core
+from scorepad.events.bid_whist import matches as bid_whist_matches
+from scorepad.events.bid_whist import registration
+from scorepad.events.military import REVOKES
+from scorepad.events.registry import FORMATS, get_format
+from scorepad.extensions import db
+from scorepad.form_input import valid_pin
+from scorepad.models import (
+    AuditEntry,
+    DayClose,
+    Event,
+    EventDecision,
+    EventEntrant,
+    EventHand,
+    EventLoan,
+    EventMatch,
+    EventPlayoff,
+    EventResult,
+    EventTable,
+    Game,
+    Hand,
+    utcnow,
+)
+from scorepad.rules import VARIANT_MODULES, get_variant
+from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
+from scorepad.rules.record import HANDS_MAX, NAME_MAX, TITLE_MAX, parse_record
+
+VERSION = 1
+KIND = "backup"
+MAX_KB = 8192  # SCOREPAD_BACKUP_MAX_KB: a provincial Military event (64 tables, 100 hands) is under 2 MB
+HAND_MAX = 2 * HANDS_MAX  # hand, deal and round numbers: a schedule's hands and its playoffs
+NUMBER_MAX = 10_000  # entrant numbers (never reused in an event, so they may pass the teams' count)
+TABLES_MAX = 500  # a whist drive of 2,000 players; the other formats stop at 64 tables
+COUNT_MAX = 1_000_000  # flags, points: any count the formats keep, far inside 32 bits
+DEPTH_MAX = 16  # the deepest a backup nests is about 8 (a Bid Whist hand's auction in a game)
+PROBLEMS_MAX = 20  # problems reported at once: the first ones say enough to fix a file
+
+
+class BackupError(Exception):
+    """A backup that cannot be restored, and why, one line per problem; `field` is the form's field
+    it belongs beside ("backup", or "pin"); `too_large` answers 413."""
+
+    def __init__(self, problems: Sequence[str], too_large: bool = False, field: str = "backup") -> None:
+        self.field = field
+        self.problems = list(problems[:PROBLEMS_MAX])
+        if len(problems) > PROBLEMS_MAX:
+            self.problems.append(f"... and {len(problems) - PROBLEMS_MAX} more problems")
+        self.too_large = too_large
+        super().__init__("; ".join(self.problems))
+
+
+# --------------------------------------------------------------------------- field checks
+
+
+class _Bad(Exception):
+    """One field's value is refused; the message completes "<field>: ..."."""
+
+
+Check = Callable[[object], object]
+
+
+def _length(column: Any) -> int:
+    """A String column's length, read from the model: the bound the database itself keeps."""
+    return int(column.property.columns[0].type.length)
+
+
+def text(limit: int, *, empty: bool = True) -> Check:
+    def check(value: object) -> object:
+        if not isinstance(value, str):
+            raise _Bad("must be text (a string in quotes)")
+        if not empty and not value.strip():
+            raise _Bad("must not be empty")
+        if len(value) > limit:
+            raise _Bad(f"is too long: at most {limit} characters ({len(value)} given)")
+        return value
+    return check
+
+
+def choice(*allowed: str | None) -> Check:
+    def check(value: object) -> object:
+        if value not in allowed:
+            raise _Bad(f"must be one of {', '.join('null' if a is None else quoted(a) for a in allowed)} "
+                       f"(not {quoted(value)})")
+        return value
+    return check
+
+
+def whole(low: int, high: int) -> Check:
+    def check(value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _Bad("must be a whole number")
+        if not low <= value <= high:
+            raise _Bad(f"must be a whole number from {low} to {high} (not {value})")
+        return value
+    return check
+
+
+def flag(value: object) -> object:
+    if not isinstance(value, bool):
+        raise _Bad("must be true or false")
+    return value
+
+
+def moment(value: object) -> object:
+    """An ISO 8601 moment, stored as the app stores them: naive, in UTC."""
+    if not isinstance(value, str) or len(value) > 40:
+        raise _Bad("must be a date and time in ISO 8601, e.g. \"2026-05-01T14:03:22+00:00\"")
+    try:
+        return core.aware(datetime.fromisoformat(value)).astimezone(timezone.utc).replace(tzinfo=None)
+    except (ValueError, OverflowError):  # not ISO 8601, or out of the calendar once in UTC
+        raise _Bad(f"is not a date and time in ISO 8601 (not {quoted(value)})") from None
+
+
+def optional(check: Check) -> Check:
+    return lambda value: None if value is None else check(value)
+
+
+def names(most: int, limit: int) -> Check:
+    """A list of at most `most` names, each at most `limit` characters."""
+    one = text(limit, empty=False)
+
+    def check(value: object) -> object:
+        if not isinstance(value, list) or len(value) > most:
+            raise _Bad(f"must be a list of at most {most} names")
+        for i, name in enumerate(value, start=1):
+            try:
+                one(name)
+            except _Bad as bad:
+                raise _Bad(f"name {i} {bad}") from None
+        return list(value)
+    return check
+
+
+def numbers(most: int, low: int, high: int) -> Check:
+    one = whole(low, high)
+
+    def check(value: object) -> object:
+        if not isinstance(value, list) or len(value) > most:
+            raise _Bad(f"must be a list of at most {most} whole numbers")
+        for i, n in enumerate(value, start=1):
+            try:
+                one(n)
+            except _Bad as bad:
+                raise _Bad(f"number {i} {bad}") from None
+        return list(value)
+    return check
+
+
+def document(value: object) -> object:
+    """A JSON object the event's format or the rules read and check in full (options, an entry)."""
+    if not isinstance(value, dict):
+        raise _Bad("must be an object")
+    return value
+
+
+# What the audit trail records as old and new values (events/military.py, events/drive.py), each
+# key with its shape: the control room writes these values out (director.audit_words).
+_CHANGE_KEYS: dict[str, Check] = {
+    "tricks": whole(0, 13), "revoke": choice(None, *REVOKES), "flags": whole(-COUNT_MAX, COUNT_MAX),
+    "moves": optional(numbers(TABLES_MAX, 1, TABLES_MAX)), "held": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX),
+    "owed": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX), "winner": whole(0, NUMBER_MAX),
+    "bye": numbers(TABLES_MAX, 0, NUMBER_MAX), "name": text(core.MAX_EVENT_NAME),
+}
+
+
+def change(value: object) -> object:
+    """An audit entry's old or new value: null, or an object of the keys above."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _Bad("must be null or an object")
+    for key, item in value.items():
+        if key == "teams":  # team numbers (a playoff) or team names (names changed)
+            if not isinstance(item, list) or not all(isinstance(t, str) for t in item):
+                numbers(TABLES_MAX, 0, NUMBER_MAX)(item)
+            else:
+                names(TABLES_MAX, NAME_MAX)(item)
+        elif key == "players":  # each team's four players (names changed)
+            if not isinstance(item, list) or len(item) > TABLES_MAX:
+                raise _Bad("\"players\" must be a list of each team's players")
+            for four in item:
+                names(4, NAME_MAX)(four)
+        elif key in _CHANGE_KEYS:
+            try:
+                _CHANGE_KEYS[key](item)
+            except _Bad as bad:
+                raise _Bad(f"{quoted(key)} {bad}") from None
+        else:
+            raise _Bad(f"{quoted(key)} is not a value the audit trail records")
+    if ("held" in value) != ("owed" in value):
+        raise _Bad("a day's flags are recorded as \"held\" and \"owed\" together")
+    return value
+
+
+# --------------------------------------------------------------------------- the file's sections
+
+
+GAME_REF = "game"  # tables' and matches' game: its position in "games", counting from 1
+
+
+@dataclass(frozen=True)
+class Section:
+    """One list of rows of the event: the file's key, the model, each field and its check."""
+
+    key: str
+    model: type
+    fields: Mapping[str, Check]
+    most: int
+
+    def rows(self, event: Event) -> list[Any]:
+        return list(getattr(event, self.key))
+
+
+EVENT_FIELDS: dict[str, Check] = {
+    "name": text(core.MAX_EVENT_NAME, empty=False),
+    "format": choice(*FORMATS),
+    "options": document,
+    "auto_advance": flag,
+    "late_minutes": whole(1, 120),
+    "current_hand": whole(0, HAND_MAX),
+    "started_at": optional(moment),
+    "created_at": moment,
+    "updated_at": moment,
+}
+
+SECTIONS = (
+    Section("tables", EventTable, {
+        "number": whole(1, TABLES_MAX), "team": text(NAME_MAX), "players": names(4, NAME_MAX),
+        GAME_REF: optional(whole(1, NUMBER_MAX))}, TABLES_MAX),
+    Section("hands", EventHand, {
+        "number": whole(1, HAND_MAX), "moves": optional(numbers(TABLES_MAX, 1, TABLES_MAX)), "opened_at": moment},
+        HAND_MAX),
+    Section("results", EventResult, {
+        "hand": whole(1, HAND_MAX), "table": whole(1, TABLES_MAX), "tricks": whole(0, 13),
+        "revoke": choice(None, *REVOKES), "entered_by": text(_length(EventResult.entered_by), empty=False),
+        "entered_at": moment}, HAND_MAX * 64),
+    Section("loans", EventLoan, {
+        "hand": whole(1, HAND_MAX), "table": whole(1, TABLES_MAX), "flags": whole(-COUNT_MAX, COUNT_MAX),
+        "lent_at": moment}, HAND_MAX * 64),
+    Section("playoffs", EventPlayoff, {
+        "number": whole(1, HAND_MAX), "teams": numbers(TABLES_MAX, 0, TABLES_MAX), "winner": whole(0, TABLES_MAX),
+        "bye": optional(numbers(TABLES_MAX, 0, TABLES_MAX)), "entered_at": moment}, HAND_MAX),
+    Section("days_closed", DayClose, {
+        "day": whole(1, 100), "held": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX),
+        "owed": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX), "closed_at": moment}, 100),
+    Section("entrants", EventEntrant, {
+        "number": whole(1, NUMBER_MAX), "name": text(registration.MAX_NAME, empty=False),
+        "players": names(2, registration.MAX_PLAYER), "registered_at": moment}, NUMBER_MAX),
+    Section("matches", EventMatch, {
+        "stage": choice("round", "bracket"), "number": whole(1, HAND_MAX), "table": whole(1, TABLES_MAX),
+        "home": whole(0, NUMBER_MAX), "away": whole(0, NUMBER_MAX), GAME_REF: optional(whole(1, NUMBER_MAX)),
+        "signed_home_at": optional(moment), "signed_away_at": optional(moment),
+        "signed_home_by": optional(text(_length(EventMatch.signed_home_by))),
+        "signed_away_by": optional(text(_length(EventMatch.signed_away_by))),
+        "sign_note": text(_length(EventMatch.sign_note)),
+        "closed_by": optional(choice("director", bid_whist_matches.WALKOVER)),
+        "dispute": text(_length(EventMatch.dispute))}, NUMBER_MAX),
+    Section("decisions", EventDecision, {
+        "kind": text(_length(EventDecision.kind), empty=False), "key": text(_length(EventDecision.key)),
+        "data": document, "actor": text(_length(EventDecision.actor)), "at": moment}, NUMBER_MAX),
+    Section("audit", AuditEntry, {
+        "at": moment, "actor": text(_length(AuditEntry.actor)), "action": text(_length(AuditEntry.action)),
+        "hand": optional(whole(0, HAND_MAX)), "table": optional(whole(1, TABLES_MAX)), "old": change, "new": change,
+        "note": text(_length(AuditEntry.note))}, 50 * NUMBER_MAX),
+)
+
+GAME_FIELDS: dict[str, Check] = {
+    "variant": choice(*VARIANT_MODULES),
+    "title": text(TITLE_MAX),
+    "options": document,
+    "players": names(7, NAME_MAX),
+    "teams": lambda value: value if isinstance(value, list) else _refuse("must be a list of teams"),
+    "first_dealer": whole(0, 6),
+    "pending": optional(document),
+    "locked_at": optional(moment),
+    "created_at": moment,
+    "updated_at": moment,
+    "hands": lambda value: value if isinstance(value, list) else _refuse("must be a list of hands"),
+}
+HAND_FIELDS: dict[str, Check] = {
+    "number": whole(1, HANDS_MAX), "entry": document, "entered_at": moment, "corrected_at": optional(moment),
+}
+GAMES_MAX = NUMBER_MAX
+
+# Every column the file leaves out, and why (tests/web/test_backup.py checks that each column is
+# either exported or listed here).
+LEFT_OUT: dict[str, str] = {
+    "event.public_id": "a secret link (the board's): the restore makes a new one",
+    "event.director_token": "a secret link: the restore makes a new one",
+    "event.director_pin": "the PIN's hash: the restore sets a new PIN, or none",
+    "event.pin_recovery": "the recovery code's hash: a new code comes with a new PIN",
+    "event.pin_tries": "wrong PINs tried on the old server: none on the new one",
+    "event.pin_tries_since": "as pin_tries",
+    "event.revision": "this server's key for its cached standings: starts again at 0",
+    "event.is_demo": "a restored event is an event of its own, never the server's demo",
+    "event_table.token": "a secret link (the table's QR code): the restore makes a new one",
+    "event_table.token_issued_at": "when the token was issued: the new token is issued at the restore",
+    "event_table.game_id": "exported as `game`, the game's place in `games`",
+    "event_entrant.token": "a secret link (the team's card): the restore makes a new one",
+    "event_match.game_id": "exported as `game`, the game's place in `games`",
+    "game.public_id": "a secret link (the spectators'): the restore makes a new one",
+    "game.scorer_token": "a secret link (the scorer's): the restore makes a new one",
+    "game.short_code": "the spectators' short link: the restore makes a new one",
+    "game.event_id": "the restored event",
+    "game.rematch_of_id": "a rematch is a home game's, never an event's (games.service refuses it)",
+    "game.is_demo": "an event's game is never a demo game",
+    "game.revision": "the ORM's count of writes to the row: starts again",
+    "game.undo_log": "the hand-entry screen's undo history, not part of the record",
+    "game.redo_log": "as undo_log",
+}
+
+
+def _refuse(message: str) -> object:
+    raise _Bad(message)
+
+
+# --------------------------------------------------------------------------- export
+
+
+def _out(value: object) -> object:
+    if isinstance(value, datetime):
+        return core.aware(value).astimezone(timezone.utc).isoformat()
+    return value
+
+
+def export_event(event: Event) -> dict[str, object]:
+    """The whole event as a backup (see docs/event-backup.md): tokens and PIN hashes left out."""
+    games = list(db.session.scalars(select(Game).where(Game.event_id == event.id).order_by(Game.id)))
+    place = {g.id: i for i, g in enumerate(games, start=1)}
+    out: dict[str, object] = {"scorepad_event": VERSION, "kind": KIND, "exported_at": _out(utcnow()),
+                              "event": {k: _out(getattr(event, k)) for k in EVENT_FIELDS}}
+    for section in SECTIONS:
+        rows = []
+        for row in section.rows(event):
+            rows.append({k: place.get(row.game_id) if k == GAME_REF else _out(getattr(row, k)) for k in section.fields})
+        out[section.key] = rows
+    out["games"] = [{**{k: _out(getattr(g, k)) for k in GAME_FIELDS if k != "hands"},
+                     "hands": [{k: _out(getattr(h, k)) for k in HAND_FIELDS} for h in g.hands]} for g in games]
+    return out
+
+
+def dumps(backup: Mapping[str, object]) -> bytes:
+    """The file's bytes: UTF-8 JSON, one field a line, so two backups compare with diff."""
+    return (json.dumps(backup, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def file_name(event: Event) -> str:
+    """scorepad-event-<name>-<date>.json: the name in plain ASCII letters and digits, today's date."""
+    plain = unicodedata.normalize("NFKD", event.name).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:50].strip("-") or "event"
+    return f"scorepad-event-{slug}-{utcnow():%Y-%m-%d}.json"
+
+
+def token_of(link: str) -> str:
+    """The director's token from a director's link (http://host/d/<token>, /d/<token>) or the token."""
+    found = re.search(r"/d/([^/?#\s]+)", link)
+    return found.group(1) if found else link.strip()
+
+
+# --------------------------------------------------------------------------- reading a file
+
+
+def limit_bytes() -> int:
+    return int(current_app.config.get("SCOREPAD_BACKUP_MAX_KB", MAX_KB)) * 1024
+
+
+def too_large(size: int) -> BackupError:
+    return BackupError([f"the file is too large for a backup: {size // 1024} KB, at most {limit_bytes() // 1024} KB"],
+                       too_large=True)
+
+
+class _Constant(ValueError):
+    pass
+
+
+def _constant(name: str) -> object:
+    raise _Constant(name)
+
+
+def parse(raw: bytes) -> object:
+    """The file's JSON, its size checked first; every way it can fail is one clear BackupError."""
+    if len(raw) > limit_bytes():
+        raise too_large(len(raw))
+    try:
+        return json.loads(raw.decode("utf-8-sig"), parse_constant=_constant)
+    except UnicodeDecodeError:
+        raise BackupError(["not a UTF-8 text file: a backup is the .json file Scorepad made"]) from None
+    except json.JSONDecodeError as e:
+        raise BackupError([f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}): a backup is the .json "
+                           f"file Scorepad made"]) from None
+    except _Constant as e:
+        raise BackupError([f"not a backup: {e} is not a number JSON allows"]) from None
+    except RecursionError:
+        raise BackupError(["not a backup: lists or objects nested too deeply"]) from None
+    except ValueError:  # int() past the digit limit
+        raise BackupError([f"not a backup: a number longer than {sys.get_int_max_str_digits()} digits"]) from None
+
+
+def _path(parts: tuple[object, ...]) -> str:
+    """A place in the document in words: `results #3.tricks` (list items counted from 1)."""
+    out = ""
+    for part in parts:
+        out += f" #{part}" if isinstance(part, int) else (f".{key_field(part)}" if out else key_field(part))
+    return out or "the file"
+
+
+def _text_problems(data: object) -> list[str]:
+    """Text no column can hold: NUL (PostgreSQL refuses it) and lone surrogates (not UTF-8); and
+    nesting deeper than a backup ever goes. Walked without recursion, keys and values alike."""
+    problems = []
+    stack: list[tuple[tuple[object, ...], object]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if len(path) > DEPTH_MAX:
+            raise BackupError([f"{_path(path)}: nested more deeply than a backup ever is"])
+        if isinstance(value, dict):
+            stack.extend(((*path, k), v) for k, v in value.items())
+            stack.extend(((*path, k), k) for k in value)
+        elif isinstance(value, list):
+            stack.extend(((*path, i), v) for i, v in enumerate(value, start=1))
+        elif isinstance(value, str):
+            if "\x00" in value:
+                problems.append(f"{_path(path)}: holds a NUL character (\\u0000), which no field of Scorepad takes")
+            elif _SURROGATE.search(value):
+                problems.append(f"{_path(path)}: holds half of a UTF-16 pair (\\ud800-\\udfff), which is not text")
+    return problems
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass
+class _Plan:
+    """A backup read and checked, field by field and reference by reference, ready to write."""
+
+    event: dict[str, Any]
+    sections: dict[str, list[dict[str, Any]]]
+    games: list[dict[str, Any]]
+    exported_at: datetime | None
+
+
+def _fields(raw: object, fields: Mapping[str, Check], where: str, problems: list[str]) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        problems.append(f"{where}: must be an object")
+        return None
+    clean: dict[str, Any] = {}
+    for key in raw:
+        if key not in fields:
+            problems.append(f"{where}: {quoted(key)} is not part of a backup here")
+    for key, check in fields.items():
+        if key not in raw:
+            problems.append(f"{where}: {quoted(key)} is missing")
+            continue
+        try:
+            clean[key] = check(raw[key])
+        except _Bad as bad:
+            problems.append(f"{where}, {quoted(key)}: {bad}")
+    return clean
+
+
+def _list(data: Mapping[str, object], key: str, most: int, problems: list[str]) -> list[object]:
+    found = data.get(key)
+    if not isinstance(found, list):
+        problems.append(f"{quoted(key)}: {'is missing' if found is None else 'must be a list'}")
+        return []
+    if len(found) > most:
+        problems.append(f"{quoted(key)}: at most {most} rows ({len(found)} given)")
+        return []
+    return found
+
+
+def _read(data: object) -> _Plan:
+    """Check the whole file before the database sees any of it: version, every field's type and
+    bound, every reference inside the file, each game's hands by its variant's rules."""
+    if not isinstance(data, dict):
+        raise BackupError(["not a backup: a backup is a JSON object"])
+    version = data.get("scorepad_event")
+    if version is None:
+        raise BackupError(["not a Scorepad event backup: it has no \"scorepad_event\" version"])
+    if isinstance(version, bool) or version != VERSION:
+        raise BackupError([f"this backup is format version {quoted(version)}: this Scorepad restores version "
+                           f"{VERSION} only"])
+    if data.get("kind") != KIND:
+        raise BackupError(["this is not a backup but an event's public export (event.json), which leaves out the "
+                           "audit trail: download the backup from the event's control room (\"Download backup\")"])
+    problems = _text_problems(data)
+    if problems:
+        raise BackupError(problems)
+    known = {"scorepad_event", "kind", "exported_at", "event", "games", *(s.key for s in SECTIONS)}
+    problems += [f"{quoted(k)} is not part of a backup" for k in data if k not in known]
+    exported_at = None
+    try:
+        exported_at = optional(moment)(data.get("exported_at"))
+    except _Bad as bad:
+        problems.append(f"'exported_at': {bad}")
+    event = _fields(data.get("event"), EVENT_FIELDS, "event", problems)
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for section in SECTIONS:
+        rows = _list(data, section.key, section.most, problems)
+        found = [_fields(row, section.fields, f"{section.key} #{i}", problems) for i, row in enumerate(rows, start=1)]
+        sections[section.key] = [row for row in found if row is not None]
+    games = []
+    for i, raw in enumerate(_list(data, "games", GAMES_MAX, problems), start=1):
+        game = _fields(raw, GAME_FIELDS, f"games #{i}", problems)
+        if game is None or "hands" not in game:
+            continue
+        hands = [_fields(h, HAND_FIELDS, f"games #{i}, hands #{j}", problems)
+                 for j, h in enumerate(game["hands"][:HANDS_MAX + 1], start=1)]
+        game["hands"] = [h for h in hands if h is not None]
+        games.append(game)
+    if problems or event is None:
+        raise BackupError(problems)
+    _references(sections, games, problems)
+    for i, game in enumerate(games, start=1):
+        problems += [f"games #{i}: {p}" for p in _game_problems(game)]
+    if problems:
+        raise BackupError(problems)
+    return _Plan(event, sections, games, exported_at if isinstance(exported_at, datetime) else None)
+
+
+def _unique(rows: list[dict[str, Any]], keys: tuple[str, ...], what: str, problems: list[str]) -> None:
+    seen: set[tuple[object, ...]] = set()
+    for i, row in enumerate(rows, start=1):
+        key = tuple(row[k] for k in keys)
+        if key in seen:
+            problems.append(f"{what} #{i}: a second row for {', '.join(f'{k} {v}' for k, v in zip(keys, key))}")
+        seen.add(key)
+
+
+UNIQUE = {"tables": ("number",), "hands": ("number",), "results": ("hand", "table"), "loans": ("hand", "table"),
+          "playoffs": ("number",), "days_closed": ("day",), "entrants": ("number",),
+          "matches": ("stage", "number", "table"), "decisions": ("kind", "key")}
+
+
+def _references(sections: dict[str, list[dict[str, Any]]], games: list[dict[str, Any]], problems: list[str]) -> None:
+    """Each reference inside the file names a row of the file: a table, an entrant, a game (once)."""
+    for key, keys in UNIQUE.items():
+        _unique(sections[key], keys, key, problems)
+    tables = [t["number"] for t in sections["tables"]]
+    if sorted(tables) != list(range(1, len(tables) + 1)):
+        problems.append(f"tables: the tables are numbered 1 to {len(tables)}, each once (given: "
+                        f"{', '.join(map(str, tables[:20]))})")
+    known_tables = set(tables)
+    for key in ("results", "loans", "matches", "audit"):
+        for i, row in enumerate(sections[key], start=1):
+            if row["table"] is not None and row["table"] not in known_tables:
+                problems.append(f"{key} #{i}: there is no table {row['table']} in the backup "
+                                f"({'tables 1 to ' + str(len(tables)) if tables else 'it has no tables'})")
+    entrants = {e["number"] for e in sections["entrants"]} | {bid_whist_matches.GHOST}
+    for i, row in enumerate(sections["matches"], start=1):
+        for side in ("home", "away"):
+            if row[side] not in entrants:
+                problems.append(f"matches #{i}: there is no entrant number {row[side]} in the backup ({side})")
+    used: dict[int, str] = {}
+    for key in ("tables", "matches"):
+        for i, row in enumerate(sections[key], start=1):
+            ref = row[GAME_REF]
+            if ref is None:
+                continue
+            if ref > len(games):
+                problems.append(f"{key} #{i}: there is no game {ref} in the backup ({len(games)} games)")
+            elif ref in used:
+                problems.append(f"{key} #{i}: game {ref} is already played at {used[ref]}")
+            else:
+                used[ref] = f"{key} #{i}"
+
+
+def _game_problems(game: dict[str, Any]) -> list[str]:
+    """A game as its variant's rules read it: the set-up, every hand in order, the hand in progress."""
+    numbers_found = [h["number"] for h in game["hands"]]
+    if numbers_found != list(range(1, len(numbers_found) + 1)):
+        return [f"the hands are numbered 1 to {len(numbers_found)} in order"]
+    record: dict[str, object] = {"variant": game["variant"], "title": game["title"], "options": game["options"],
+                                 "first_dealer": game["first_dealer"], "hands": [h["entry"] for h in game["hands"]]}
+    if game["players"]:
+        record["players"] = game["players"]
+    if game["teams"]:
+        record["teams"] = game["teams"]
+    try:
+        parsed = parse_record(record)
+        variant = get_variant(parsed.setup.variant)
+        variant.score(parsed.setup, parsed.hands)
+        if game["pending"]:
+            variant.state(parsed.setup, parsed.hands, game["pending"])
+    except RuleErrors as e:
+        return [str(err) for err in e.errors]
+    except RuleError as e:
+        return [str(e)]
+    except Exception as e:  # noqa: BLE001 - a hand in progress the entry screens never make
+        return [f"the hand in progress (\"pending\") is not one the rules can read ({type(e).__name__})"]
+    return []
+
+
+# --------------------------------------------------------------------------- restore
+
+
+def restore(data: object, *, pin: str = "", actor: str = "director") -> Event:
+    """A new event from a backup, with new links and `pin` (none when empty), in one transaction.
+
+    BackupError names every problem found; nothing is written then. The recovery code of a new
+    PIN is on the event as `recovery_code`, to be shown once (core.apply_pin)."""
+    if pin and not valid_pin(pin):
+        raise BackupError(["the new PIN is 4 to 8 digits (or leave it empty)"], field="pin")
+    plan = _read(data)
+    event = Event(**plan.event)
+    core.apply_pin(event, pin)
+    for section in SECTIONS:
+        rows = [section.model(**{k: v for k, v in row.items() if k != GAME_REF}) for row in plan.sections[section.key]]
+        setattr(event, section.key, rows)
+    games: list[Game] = []
+    try:
+        db.session.add(event)
+        db.session.flush()
+        for raw in plan.games:
+            game = Game(event_id=event.id, **{k: v for k, v in raw.items() if k != "hands"})
+            game.hands = [Hand(**h) for h in raw["hands"]]
+            games.append(game)
+        db.session.add_all(games)
+        db.session.flush()
+        for section in (s for s in SECTIONS if GAME_REF in s.fields):
+            for row, made in zip(plan.sections[section.key], getattr(event, section.key)):
+                if row[GAME_REF] is not None:
+                    made.game_id = games[row[GAME_REF] - 1].id
+        db.session.flush()
+        db.session.expire_all()  # the format reads the rows back as any later request will
+        _derive(event)
+        when = f" made {plan.exported_at:%Y-%m-%d %H:%M} UTC" if plan.exported_at else ""
+        db.session.add(AuditEntry(event_id=event.id, actor=actor[:40], action="restored",
+                                  note=f"restored from a backup{when}: every link (director, tables, teams, "
+                                       f"scorers) is new"))
+        db.session.commit()
+    except BackupError:
+        _abandon(event, games)
+        raise
+    except (IntegrityError, DataError) as e:  # a bound or key the checks above missed: still no 500
+        _abandon(event, games)
+        current_app.logger.warning("a backup passed the checks but the database refused it: %s", e)
+        raise BackupError(["the database refused a value of the backup: it is not a file Scorepad made"]) from None
+    _forget(event.id, [g.id for g in games])
+    return event
+
+
+def _derive(event: Event) -> None:
+    """The event's format derives everything from the rows just written (`EventFormat.check`):
+    what play could not have left is refused with the format's words."""
+    fmt = get_format(event.format)
+    try:
+        fmt.check(event)
+    except RuleErrors as e:
+        raise BackupError([f"the records do not fit together: {err}" for err in e.errors]) from None
+    except RuleError as e:
+        raise BackupError([f"the records do not fit together: {e}"]) from None
+    except SQLAlchemyError:
+        raise
+    except Exception as e:  # noqa: BLE001 - the format's code met rows its own play never writes
+        raise BackupError([f"the records do not fit together: the {fmt.title} standings cannot be derived from "
+                           f"them ({type(e).__name__} {quoted(str(e))})"]) from None
+
+
+def _abandon(event: Event, games: list[Game]) -> None:
+    """Roll the restore back, then forget what was cached under its row ids (read without a query:
+    the session may be failed)."""
+    event_key = inspect(event).identity
+    game_ids = [key[0] for key in (inspect(g).identity for g in games) if key is not None]
+    db.session.rollback()
+    if event_key is not None:
+        _forget(int(event_key[0]), game_ids)
+
+
+def _forget(event_id: int, game_ids: list[int]) -> None:
+    """Drop what the formats cached for these row ids while checking: an id rolled back is given
+    again (SQLite), and a cache keyed by it must not answer for another event or game.
+
+    The caches: events/military.py's set-up, extras and derived hands (by event id), and
+    events/bid_whist/matches.py's match outcomes (by game id and last change)."""
+    for name in ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events"):
+        current_app.extensions.get(name, {}).pop(event_id, None)
+    outcomes = current_app.extensions.get("scorepad.outcomes", {})
+    for key in [k for k in outcomes if k[0] in game_ids]:
+        outcomes.pop(key, None)

@@ -1,0 +1,63 @@
+"""Restoring an event from a backup file (the download is the director's: views/director.py).
+
+The upload is far larger than any form (`MAX_CONTENT_LENGTH`), so this blueprint raises the
+request's limit to the backup's before anything reads the body: a URL value preprocessor runs
+before every `before_request` (the CSRF check and the NUL check read the form). A file past the
+limit is answered 413 on the form itself, with the limit, like every other refusal of the file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorepad.events import backup
+from scorepad.views.director import unlock_for
+
+bp = Blueprint("backup", __name__)
+FORM_KB = 64  # the rest of the form (the CSRF token, the PIN), beside the file
+NO_FILE = "Choose the backup file: the .json file downloaded from an event's control room (\"Download backup\")."
+
+
+@bp.url_value_preprocessor
+def _backup_sized(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    if endpoint == "backup.restore" and request.method == "POST":
+        request.max_content_length = backup.limit_bytes() + FORM_KB * 1024
+
+
+def _form(status: int, errors: dict[str, str] | None = None) -> tuple[str, int]:
+    return render_template("backup/restore.html", errors=errors or {}, max_kb=backup.limit_bytes() // 1024), status
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(error: RequestEntityTooLarge) -> tuple[str, int]:
+    return _form(413, {"backup": _words(backup.too_large(request.content_length or 0))})
+
+
+def _words(error: backup.BackupError) -> str:
+    first = "This backup cannot be restored" if not error.too_large else "This file cannot be restored"
+    return f"{first}: {'; '.join(error.problems)}. Nothing was saved."
+
+
+@bp.route("/events/restore", methods=["GET", "POST"])
+def restore() -> tuple[str, int] | BaseResponse:
+    """Restore an event from a backup as a new event, then open its (new) director's link."""
+    if request.method == "GET":
+        return _form(200)
+    upload = request.files.get("backup")
+    if upload is None or not upload.filename:
+        return _form(422, {"backup": NO_FILE})
+    raw = upload.stream.read(backup.limit_bytes() + 1)
+    try:
+        event = backup.restore(backup.parse(raw), pin=request.form.get("pin", "").strip())
+    except backup.BackupError as e:
+        message = _words(e) if e.field == "backup" else "The PIN is 4 to 8 digits (or leave it empty)."
+        return _form(413 if e.too_large else 422, {e.field: message})
+    unlock_for(event)
+    flash("Event restored from the backup. This page is its new director's link: bookmark it and share it with "
+          "nobody. Every link of the old server (director, tables' QR codes, team cards) is new here: print the QR "
+          "cards again.")
+    return redirect(url_for("director.control", token=event.director_token), code=303)
