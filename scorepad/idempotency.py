@@ -24,6 +24,7 @@ import json
 import random
 import re
 from datetime import datetime, timedelta
+from typing import IO
 
 from flask import Flask, Response, g, has_request_context, request
 from sqlalchemy import delete, event, insert, select, update
@@ -53,12 +54,22 @@ def _now() -> datetime:
     return utcnow().replace(tzinfo=None)  # stored naive, in UTC
 
 
+def _digest(stream: IO[bytes]) -> str:
+    """An uploaded file's SHA-256, the stream put back at its start for the view to read."""
+    digest = hashlib.sha256()
+    for chunk in iter(lambda: stream.read(65536), b""):
+        digest.update(chunk)
+    stream.seek(0)
+    return digest.hexdigest()
+
+
 def fingerprint() -> str:
-    """The request a key was made for: method, path, query and form (the CSRF token left out: a
-    reloaded page sends the same entry with a new one)."""
+    """The request a key was made for: method, path, query, form and uploaded files (the CSRF token
+    left out: a reloaded page sends the same entry with a new one)."""
     form = sorted((k, v) for k, v in request.form.items(multi=True) if k != "csrf_token")
-    raw = "" if form else request.get_data(cache=True).decode("utf-8", "replace")
-    parts = [request.method, request.path, sorted(request.args.items(multi=True)), form, raw]
+    files = sorted((k, f.filename or "", _digest(f.stream)) for k, f in request.files.items(multi=True))
+    raw = "" if form or files else request.get_data(cache=True).decode("utf-8", "replace")
+    parts = [request.method, request.path, sorted(request.args.items(multi=True)), form, files, raw]
     return hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
 
 

@@ -726,3 +726,20 @@ def test_the_scorepad_entry_point_runs_both_commands(tmp_path: Path) -> None:
     restored = scorepad("import-event", str(out))
     assert restored.returncode == 0, restored.stderr
     assert "Restored 'Demo: Military Whist, area level' as a new event." in restored.stdout
+
+
+def test_the_same_idempotency_key_with_another_file_is_refused_not_answered_with_the_first_restore(
+        client: FlaskClient, app: Flask) -> None:
+    """The key's fingerprint covers uploaded files: a key sent again with another backup is refused."""
+    first = download(client, club_night(client, app))
+    key = {"Idempotency-Key": "restore-0123456789abcdef"}
+    made = client.post("/events/restore", data={"backup": (io.BytesIO(first), "a.json"), "pin": ""},
+                       content_type="multipart/form-data", headers=key)
+    again = client.post("/events/restore", data={"backup": (io.BytesIO(first), "a.json"), "pin": ""},
+                        content_type="multipart/form-data", headers=key)
+    assert made.status_code == again.status_code == 303 and made.headers["Location"] == again.headers["Location"]
+    other = first.replace(b'"name": "', b'"name": "X', 1)
+    assert other != first
+    refused = client.post("/events/restore", data={"backup": (io.BytesIO(other), "a.json"), "pin": ""},
+                          content_type="multipart/form-data", headers=key)
+    assert refused.status_code == 422
