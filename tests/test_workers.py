@@ -318,6 +318,49 @@ def test_two_phones_bidding_from_one_state_on_two_workers_are_never_both_saved(s
     assert outcomes[TOLD_WHY[0]]  # some reached the write together: the revision refused the second
 
 
+def test_a_hand_sent_twice_at_once_on_two_workers_is_recorded_once(server: ScorepadRun) -> None:
+    """The double tap (and a retry with its Idempotency-Key): each hand sent twice at the same moment
+    from two connections on two workers; one answer says saved, none records it twice."""
+    starter = Phone(server, "/new/whist")
+    status, headers, _ = starter.request("POST", "/new/whist", WHIST)
+    assert status == 200 and "hx-redirect" in headers, status
+    token = headers["hx-redirect"].rsplit("/", 1)[1]
+    phone = Phone(server, f"/g/{token}")
+    answers: Counter[tuple[int, ...]] = Counter()
+    for number in range(1, 9):
+        form = {"action": "result", "number": str(number), "trump": "H", "tricks": "7" if number % 2 else "6"}
+        request = phone.bytes_of("POST", f"/g/{token}/entry", form)
+        if number > 4:  # the phone's outbox resends with the same key
+            request = request.replace(b"\r\n\r\n", f"\r\nIdempotency-Key: hand-{number}-{token[:8]}\r\n\r\n".encode(), 1)
+        first, on_first = phone.connect()
+        second, on_second = phone.connect()
+        for _ in range(10):  # on another worker than the first, when it can be
+            if on_second != on_first:
+                break
+            second.close()
+            second, on_second = phone.connect()
+        first.sendall(request[:-1])
+        second.sendall(request[:-1])
+        time.sleep(0.02)
+        first.sendall(request[-1:])
+        second.sendall(request[-1:])
+        statuses = tuple(sorted(answer(s)[0] for s in (first, second)))
+        first.close()
+        second.close()
+        answers[statuses] += 1
+        assert 200 in statuses and set(statuses) <= {200, 409}, statuses
+    print(f"hands sent twice at once on two workers: {dict(answers)}")
+    _, _, body = server.get(f"/w/{phone_public_id(server, token)}/game.json")
+    assert body.count(b'"tricks"') == 8  # each hand once
+
+
+def phone_public_id(server: ScorepadRun, token: str) -> str:
+    _, _, page = server.get(f"/g/{token}")
+    found = re.search(r'/w/([\w-]+)', page.decode())
+    assert found
+    return found.group(1)
+
+
 def test_several_workers_on_sqlite_are_refused_with_the_reason(tmp_path: Path) -> None:
     run = ScorepadRun(tmp_path)
     import subprocess
