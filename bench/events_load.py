@@ -13,6 +13,11 @@ during the same run as the baseline:
 Targets (issue 4): zero errors, entry p99 < 50 ms, entry-to-screen p99 < 250 ms on a 2-core machine.
 
     .venv/bin/pip install -e . && .venv/bin/python bench/events_load.py [--hands 50 --streams 200]
+
+`--workers 3` serves with three gevent workers on a throwaway PostgreSQL server (tests/postgres.py;
+`apt-get install postgresql`), the live updates going through its LISTEN/NOTIFY (live_pg.py): the
+streams spread over the workers, and each must still see every entry. `--postgresql` runs one
+worker on PostgreSQL, for comparison.
 """
 
 from __future__ import annotations
@@ -232,15 +237,17 @@ class Streams(StreamReader):
         self.buffers[i] = buffer[start:] if start >= 0 else buffer[-64:]
 
 
-def serve(database: str) -> tuple[subprocess.Popen[bytes], int]:
-    """The app as it runs for real: gunicorn, one gevent worker, on a free port; ready when it answers."""
+def serve(database: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], int]:
+    """The app as it runs for real: gunicorn, gevent workers, on a free port; ready when it answers
+    (and, with several, once each worker listens: gunicorn_conf starts the listener before it serves)."""
     port = free_port()
     # all the streams come from this one machine: lift the per-client cap (live.py) for the bench
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0",
            "SCOREPAD_MAX_STREAMS": "1500", "SCOREPAD_MAX_STREAMS_PER_CLIENT": "1500"}
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", "2000",
-         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "scorepad:create_app()"],
+        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers), "--worker-connections", "2000",
+         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--config", "python:scorepad.gunicorn_conf",
+         "scorepad:create_app()"],
         cwd=ROOT, env=env)
     for _ in range(100):
         try:
@@ -248,6 +255,7 @@ def serve(database: str) -> tuple[subprocess.Popen[bytes], int]:
             break
         except OSError:
             time.sleep(0.1)
+    time.sleep(2.0 if workers > 1 else 0)  # the other workers boot and listen
     return server, port
 
 
@@ -313,15 +321,38 @@ def main() -> int:
     parser.add_argument("--streams", type=int, default=200)
     parser.add_argument("--concurrency", type=int, default=8, help="tables posting at the same moment")
     parser.add_argument("--hand-seconds", type=float, default=2.0, help="how long the tables take to report a hand")
+    parser.add_argument("--workers", type=int, default=1, help="gunicorn workers (several: on PostgreSQL)")
+    parser.add_argument("--postgresql", action="store_true", help="a throwaway PostgreSQL server, not SQLite")
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
-    database = f"sqlite:///{folder / 'bench.db'}"
-    public, director_token, tokens = make_event(database, args.tables, args.hands)
-    server, port = serve(database)
+    cluster = None
+    if args.postgresql or args.workers > 1:
+        sys.path.insert(0, str(ROOT))
+        from tests.postgres import Cluster, find_binaries
+
+        binaries = find_binaries()
+        if binaries is None:
+            sys.exit("PostgreSQL is not installed (apt-get install postgresql)")
+        cluster = Cluster(binaries)
+        cluster.start()
+        database = cluster.url(cluster.create_database())
+    else:
+        database = f"sqlite:///{folder / 'bench.db'}"
     try:
-        print(f"gunicorn (gevent, 1 worker) on port {port}; {args.tables} tables, {args.hands} hands, "
-              f"{args.streams} leaderboard streams")
+        return run(args, database)
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
+def run(args: argparse.Namespace, database: str) -> int:
+    public, director_token, tokens = make_event(database, args.tables, args.hands)
+    server, port = serve(database, args.workers)
+    try:
+        kind = "PostgreSQL, LISTEN/NOTIFY" if database.startswith("postgresql") else "SQLite"
+        print(f"gunicorn (gevent, {args.workers} worker{'s' if args.workers > 1 else ''}, {kind}) on port {port}; "
+              f"{args.tables} tables, {args.hands} hands, {args.streams} leaderboard streams")
         streams = StreamsProcess(Streams, port, f"/b/{public}/events?only=board", args.streams, args.tables)
         connected = streams.connected
         phones = [Client(port, f"/t/{t}") for t in tokens]

@@ -28,20 +28,27 @@ for _command in COMMANDS:
 @main.command("run")
 @click.option("--host", default=None, help="Address to listen on (default: all, so phones can reach it).")
 @click.option("--port", default=None, type=int, help="Port (default 5000, or SCOREPAD_PORT).")
+@click.option("--workers", default=None, type=int,
+              help="gunicorn worker processes (default 1, or SCOREPAD_WORKERS); several need PostgreSQL.")
 @click.option("--dev", is_flag=True, help="Werkzeug's development server with the reloader, for working on the code.")
 @with_appcontext
-def run_command(host: str | None, port: int | None, dev: bool) -> None:
-    """Migrate the database, load the demo games, print the URLs and serve the app (gunicorn with a
-    gevent worker; see serve.py)."""
+def run_command(host: str | None, port: int | None, workers: int | None, dev: bool) -> None:
+    """Migrate the database, load the demo games, print the URLs and serve the app (gunicorn with
+    gevent workers; see serve.py)."""
     from flask import current_app
     from flask_migrate import upgrade
 
-    from scorepad import network, serve
+    from scorepad import live, network, serve
     from scorepad.events import military
     from scorepad.extensions import db
     from scorepad.games import records
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    workers = app.config["SCOREPAD_WORKERS"] if workers is None else workers
+    relay = live.relay_of(app)
+    refused = None if dev else serve.refusal(workers, relay.name, relay.shared)
+    if refused:
+        raise click.ClickException(refused)
     upgrade(directory=app.extensions["migrate"].directory)
     demo = None
     if app.config["SCOREPAD_DEMO"]:
@@ -58,10 +65,12 @@ def run_command(host: str | None, port: int | None, dev: bool) -> None:
         lines += [f"Demo Military Whist event: director {base}/d/{demo.director_token}",
                   f"  projector {base}/b/{demo.public_id}"]
     lines.append(f"New event: {base}/events/new")
+    if workers > 1:
+        lines.append(f"{workers} workers; live updates through the {relay.name} broker.")
     db.session.remove()
     db.engine.dispose()  # no connection of this process may outlive it into the server
     if not dev:
-        serve.exec_gunicorn(host, port, "\n".join(lines))
+        serve.exec_gunicorn(host, port, "\n".join(lines), workers)
     from werkzeug.serving import run_simple
 
     if not os.environ.get("WERKZEUG_RUN_MAIN"):  # the reloader's child prints nothing again

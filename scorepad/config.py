@@ -48,6 +48,10 @@ def from_environment(instance_path: Path) -> dict[str, Any]:
         "SCOREPAD_HOST": os.environ.get("SCOREPAD_HOST", "0.0.0.0"),
         "SCOREPAD_PORT": int(os.environ.get("SCOREPAD_PORT", "5000")),
         "SCOREPAD_PAGE_SECONDS": int(os.environ.get("SCOREPAD_PAGE_SECONDS", "12")),  # projector paging
+        # live updates between worker processes (live.py): auto, memory or postgresql; and how many
+        # workers `scorepad run` starts (several need the PostgreSQL broker)
+        "SCOREPAD_BROKER": os.environ.get("SCOREPAD_BROKER", "auto"),
+        "SCOREPAD_WORKERS": int(os.environ.get("SCOREPAD_WORKERS", "1")),
         "WTF_CSRF_TIME_LIMIT": None,  # a score page may stay open all afternoon
         # the largest form (a 64-table event's names) is some 20 KB: anything far larger is refused (413)
         # open live streams, in all and per client address (see live.py); 429 past them

@@ -1,6 +1,7 @@
 """gunicorn's settings hooks for `scorepad run` (see serve.py): print the addresses once the server
-listens, and say when it stopped. (A worker whose master was killed outright notices within a
-second and exits by itself: tests/test_serve.py checks the port is free again.)"""
+listens, start each worker's live-update listener before it serves (the shared broker's, when
+there is one: live_pg.py), and say when it stopped. (A worker whose master was killed outright
+notices within a second and exits by itself: tests/test_serve.py checks the port is free again.)"""
 
 from __future__ import annotations
 
@@ -17,3 +18,11 @@ def when_ready(server: Any) -> None:
 
 def on_exit(server: Any) -> None:
     print("Stopped.", flush=True)
+
+
+def post_worker_init(worker: Any) -> None:
+    """The worker hears the other workers' live updates before it serves its first stream."""
+    extensions = getattr(worker.wsgi, "extensions", {})
+    relay = extensions.get("scorepad.relay")
+    if relay is not None:
+        relay.start()

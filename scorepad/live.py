@@ -1,10 +1,12 @@
-"""Publish/subscribe for live pages (server-sent events), in process.
+"""Publish/subscribe for live pages (server-sent events).
 
-One `Broker` per app (kept in `app.extensions`), so tests never share state. Each subscriber has
-its own bounded queue: a slow phone drops old updates rather than holding the publisher, and it
-loses nothing that matters because every update carries the whole fragment to show.
-A deployment with several worker processes needs a shared broker instead (Redis or PostgreSQL
-LISTEN/NOTIFY); run one worker with many threads until then.
+Two layers. `Broker` is this process's streams: one per app (kept in `app.extensions`), so tests
+never share state; each subscriber has its own bounded queue, so a slow phone drops old updates
+rather than holding the publisher, and it loses nothing that matters because every update carries
+the whole fragment to show. `Relay` carries what changed (a channel's kind, its key, a few small
+values, never a page) to a handler of that kind in every worker process, which renders what its
+own streams show once and fans it out to them. The in-process relay (SQLite, one worker) calls the
+handler here and now; the PostgreSQL one (`live_pg.py`) also tells the other workers, by NOTIFY.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import queue
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -155,6 +157,11 @@ class Broker:
         with self._lock:
             return len(self._channels.get(channel, ()))
 
+    def channels(self) -> list[str]:
+        """The channels someone listens to now."""
+        with self._lock:
+            return list(self._channels)
+
 
 FAN_OUT_BATCH = 25
 
@@ -176,21 +183,106 @@ def let_requests_run() -> None:
         pause()
 
 
+# handler(key, data, **local): show what changed on channel "<kind>:<key>" to this process's streams.
+# `data` is what the announcer sent ({} after the relay lost touch: show what is stored now);
+# `local` holds objects the announcing request already has (never sent to other workers).
+Handler = Callable[..., None]
+
+
+class Relay:
+    """How a change reaches every worker's handlers: here, this process only (SQLite: one worker)."""
+
+    name = "in-process"
+    shared = False  # True when the workers of other processes hear the changes too
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.handlers: dict[str, Handler] = {}
+
+    def on(self, kind: str, handler: Handler) -> None:
+        self.handlers[kind] = handler
+
+    def announce(self, kind: str, key: str, data: Mapping[str, object], **local: object) -> None:
+        """Tell every worker that `<kind>:<key>` changed: the others first (they work meanwhile),
+        then this process's handler, now, in the caller's context."""
+        self.send(kind, key, data)
+        self.handlers[kind](key, data, **local)
+
+    def send(self, kind: str, key: str, data: Mapping[str, object]) -> None:
+        """Tell the other worker processes (none here)."""
+
+    def start(self) -> None:
+        """Start hearing the other workers (nothing to hear here)."""
+
+    def stop(self) -> None:
+        """Stop hearing them."""
+
+    def refresh(self) -> None:
+        """Have every channel with a listener here shown afresh: the changes announced while this
+        process could not hear them are lost, what is stored is not."""
+        for channel in broker_of(self.app).channels():
+            kind, _, key = channel.partition(":")
+            handler = self.handlers.get(kind)
+            if handler is not None:
+                handler(key, {})
+
+
+def relay_for(app: Flask) -> Relay:
+    """The relay that SCOREPAD_BROKER names: `memory` (in-process), `postgresql` (LISTEN/NOTIFY on
+    the app's own database), or unset/`auto`: PostgreSQL's when the database is PostgreSQL."""
+    choice = (app.config.get("SCOREPAD_BROKER") or "auto").strip().lower()
+    on_postgresql = str(app.config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("postgresql")
+    if choice == "auto":
+        choice = "postgresql" if on_postgresql else "memory"
+    if choice == "memory":
+        return Relay(app)
+    if choice == "postgresql":
+        if not on_postgresql:
+            raise ValueError("SCOREPAD_BROKER=postgresql uses the app's own database: set DATABASE_URL to a "
+                             "PostgreSQL database, or leave SCOREPAD_BROKER unset on SQLite.")
+        from scorepad.live_pg import PostgresRelay
+
+        return PostgresRelay(app)
+    raise ValueError(f"SCOREPAD_BROKER={choice}: choose memory or postgresql, or leave it unset (auto).")
+
+
 def init_app(app: Flask) -> None:
     app.extensions["scorepad.live"] = Broker(app.config.get("SCOREPAD_MAX_STREAMS", MAX_STREAMS),
                                              app.config.get("SCOREPAD_MAX_STREAMS_PER_CLIENT", MAX_STREAMS_PER_CLIENT))
+    app.extensions["scorepad.relay"] = relay_for(app)
+
+
+def broker_of(app: Flask) -> Broker:
+    found: Broker = app.extensions["scorepad.live"]
+    return found
+
+
+def relay_of(app: Flask) -> Relay:
+    found: Relay = app.extensions["scorepad.relay"]
+    return found
+
+
+def on(app: Flask, kind: str, handler: Handler) -> None:
+    """Let `handler` show the changes announced on `<kind>:<key>` channels, in every worker."""
+    relay_of(app).on(kind, handler)
+
+
+def announce(kind: str, key: str, data: Mapping[str, object], **local: object) -> None:
+    """Tell every worker's handler that `<kind>:<key>` changed (see Relay.announce)."""
+    relay_of(current_app).announce(kind, key, data, **local)
 
 
 def broker() -> Broker:
-    """The current app's broker."""
-    found: Broker = current_app.extensions["scorepad.live"]
-    return found
+    """The current app's broker (this process's streams)."""
+    return broker_of(current_app)
 
 
 def sse_response(channel: str, only: frozenset[str] | None = None) -> Response:
     """A text/event-stream of `channel`'s messages (those named in `only`, when given), with
     heartbeats, unbuffered by proxies. TooManyStreams past the limits; the listener is let go when
     the server closes the response, even one that never started streaming."""
+    if not current_app.testing:  # a server not started by `scorepad run` (plain gunicorn): listen now
+        relay_of(current_app).start()
     subscription = broker().subscribe(channel, only, request.remote_addr or "")
     heartbeat = current_app.config.get("SCOREPAD_HEARTBEAT", HEARTBEAT_SECONDS)
 

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 SCOREPAD = Path(sys.executable).with_name("scorepad")
+CHECKOUT = Path(__file__).resolve().parent.parent  # the server runs this checkout's code, not an install's
 
 
 def free_port() -> int:
@@ -30,7 +31,9 @@ class ScorepadRun:
         self.folder, self.args = folder, args
         self.port = port or free_port()
         self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / database}", "SECRET_KEY": "scorepad-run",
-                    "SCOREPAD_DEMO": "1", **env}
+                    "SCOREPAD_DEMO": "1", "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT),
+                                                                                      os.environ.get("PYTHONPATH")])),
+                    **env}
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = self.kills = 0
 
@@ -75,3 +78,45 @@ class ScorepadRun:
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.kill()
+
+    def workers(self) -> list[int]:
+        """The process ids of gunicorn's workers (the master's children)."""
+        assert self.process is not None
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.process.pid:
+                found.append(int(stat.parent.name))
+        return sorted(found)
+
+    def worker_of(self, client: socket.socket, timeout: float = 5.0) -> int:
+        """The worker that accepted `client`'s connection (Linux: the server side's socket in
+        /proc/net/tcp, then the worker holding it among its open files)."""
+        mine = client.getsockname()[1]
+        deadline = time.monotonic() + timeout
+        workers = self.workers()
+        while True:
+            inode = _server_side(self.port, mine)
+            if inode:
+                for pid in workers:
+                    for fd in Path(f"/proc/{pid}/fd").glob("*"):
+                        try:
+                            if os.readlink(fd) == f"socket:[{inode}]":
+                                return pid
+                        except OSError:
+                            continue
+            assert time.monotonic() < deadline, f"no worker accepted the connection from port {mine}"
+            time.sleep(0.01)
+
+
+def _server_side(port: int, client_port: int) -> str | None:
+    """The inode of the server's socket of the connection from `client_port` (0 until accepted)."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, inode = fields[1], fields[2], fields[9]
+        if int(local.split(":")[1], 16) == port and int(remote.split(":")[1], 16) == client_port and inode != "0":
+            return inode
+    return None

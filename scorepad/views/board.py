@@ -1,13 +1,15 @@
 """The event's public pages: the projector leaderboard, the players' phone standings, the live stream.
 
-Every write to an event ends with `publish`: the board fragment is rendered once and pushed to every
-open leaderboard, and the table phones and the control room are told to refresh their own panel.
+Every write to an event ends with `publish`: every worker hears what changed, renders the board
+fragment once for its own open leaderboards, and tells its table phones and control rooms to
+refresh their own panel.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 
@@ -25,20 +27,35 @@ def channel(event: Event) -> str:
 
 
 def publish(event: Event, orders: bool = False) -> None:
-    """Tell every open page that the event changed.
+    """Tell every open page, in every worker, that the event changed (see `_show`)."""
+    live.announce("event", event.public_id, {"hand": event.current_hand, "orders": orders})
+
+
+def _show(public_id: str, data: Mapping[str, object]) -> None:
+    """Show an event's change to this worker's streams (each worker runs this on hearing it).
 
     `changed` (and `orders` when the hand in play or its orders changed: the director advanced,
     corrected, lent flags) go out at once; they are tiny, and the table phones refetch their panel
     only on `orders`, so a table's entry does not interrupt another table in the middle of its own.
     The standings fragment is larger and goes to every leaderboard, so it is coalesced: at most one
-    push per PUSH_WINDOW per event, rendered with the latest results when it goes.
+    push per PUSH_WINDOW per event, rendered here with the latest results when it goes.
     """
+    name = f"event:{public_id}"
     broker = live.broker()
-    broker.publish(channel(event), "changed", str(event.current_hand))
-    if orders:
-        broker.publish(channel(event), "orders", str(event.current_hand))
-    _push_board(current_app._get_current_object(), event.id, channel(event))  # type: ignore[attr-defined]
+    if not broker.count(name):
+        return  # nobody follows this event here
+    if "hand" not in data:  # shown afresh (the relay lost touch): orders too, the phones may have missed some
+        event = core.by_public_id(public_id)
+        if event is None:
+            return
+        data = {"hand": event.current_hand, "orders": True}
+    broker.publish(name, "changed", str(data["hand"]))
+    if data.get("orders"):
+        broker.publish(name, "orders", str(data["hand"]))
+    _push_board(current_app._get_current_object(), public_id, name)  # type: ignore[attr-defined]
 
+
+bp.record_once(lambda state: live.on(state.app, "event", _show))
 
 STREAM_EVENTS = frozenset({"board", "changed", "orders"})
 PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
@@ -58,7 +75,7 @@ def _pushes(app: Flask) -> _Pushes:
     return found
 
 
-def _push_board(app: Flask, event_id: int, name: str) -> None:
+def _push_board(app: Flask, public_id: str, name: str) -> None:
     """Schedule a push of the standings: at once after a quiet spell, else at the end of the window.
 
     The push renders and fans out on its own thread (a greenlet under gevent), after the entry's
@@ -70,20 +87,20 @@ def _push_board(app: Flask, event_id: int, name: str) -> None:
             return  # the push already scheduled will carry this change too
         state.scheduled.add(name)
         wait = max(0.0, state.last.get(name, 0.0) + PUSH_WINDOW - time.monotonic())
-    timer = threading.Timer(wait, _trailing_push, (app, event_id, name))
+    timer = threading.Timer(wait, _trailing_push, (app, public_id, name))
     timer.daemon = True
     timer.start()
 
 
-def _trailing_push(app: Flask, event_id: int, name: str) -> None:
+def _trailing_push(app: Flask, public_id: str, name: str) -> None:
     state = _pushes(app)
     with app.app_context():
         with state.lock:
             state.scheduled.discard(name)
             state.last[name] = time.monotonic()
         live.let_requests_run()  # the requests waiting now answer before the board is derived
-        event = core.by_id(event_id)
-        if event is not None:
+        event = core.by_public_id(public_id)
+        if event is not None and live.broker().count(name):
             folder, context = board_context(event)
             live.broker().publish(name, "board", render_template(f"{folder}/_board.html", **context), background=True)
         core.end_session()

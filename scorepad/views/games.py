@@ -72,17 +72,30 @@ def _remember(game: Game) -> None:
 
 
 def _publish(game: Game, view: games.GameView | None = None, orders: bool = False) -> None:
-    """Push the spectators' live fragment of `game` to everyone watching it. `orders` for a change to
-    hands already recorded (an undo, a correction): at an event it may withdraw a team's signature,
-    which the teams' own pages and the table's bar show, and those listen for orders."""
-    channel = f"game:{game.public_id}"
-    if live.broker().count(channel):  # nobody watching (most event tables): nothing to render
-        view = view or games.view(game)
-        html = render_template("games/_live.html", gv=view, can_edit=False)
-        live.broker().publish(channel, "update", html)
+    """Push the spectators' live fragment of `game` to everyone watching it, in every worker. `orders`
+    for a change to hands already recorded (an undo, a correction): at an event it may withdraw a
+    team's signature, which the teams' own pages and the table's bar show, and those listen for orders."""
+    live.announce("game", game.public_id, {}, view=view)
     event = core.event_of(game)
     if event is not None:  # a game at an event: its boards and director's room follow it
         publish(event, orders=orders)
+
+
+def _show(public_id: str, data: object, view: games.GameView | None = None) -> None:
+    """Render the spectators' fragment once for this worker's streams (`view`: the announcing
+    request's own, which saves replaying the game)."""
+    channel = f"game:{public_id}"
+    if not live.broker().count(channel):  # nobody watching here (most event tables): nothing to render
+        return
+    if view is None:
+        game = games.by_public_id(public_id)
+        if game is None:
+            return
+        view = games.view(game)
+    live.broker().publish(channel, "update", render_template("games/_live.html", gv=view, can_edit=False))
+
+
+bp.record_once(lambda state: live.on(state.app, "game", _show))
 
 
 # --------------------------------------------------------------------------- starting a game
