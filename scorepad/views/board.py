@@ -7,6 +7,7 @@ refresh their own panel.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import time
 from collections.abc import Mapping
@@ -68,6 +69,7 @@ class _Pushes:
         self.lock = threading.Lock()
         self.last: dict[str, float] = {}
         self.scheduled: set[str] = set()
+        self.sent: dict[str, str] = {}  # the digest of the board each channel's screens show now
 
 
 def _pushes(app: Flask) -> _Pushes:
@@ -102,7 +104,12 @@ def _trailing_push(app: Flask, public_id: str, name: str) -> None:
         event = core.by_public_id(public_id)
         if event is not None and live.broker().count(name):
             folder, context = board_context(event)
-            live.broker().publish(name, "board", render_template(f"{folder}/_board.html", **context), background=True)
+            html = render_template(f"{folder}/_board.html", **context)
+            digest = hashlib.sha256(html.encode()).hexdigest()
+            with state.lock:  # a bid or a call changes nothing on a board: its screens are not woken
+                unchanged, state.sent[name] = state.sent.get(name) == digest, digest
+            if not unchanged:
+                live.broker().publish(name, "board", html, background=True)
         core.end_session()
 
 

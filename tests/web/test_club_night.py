@@ -8,6 +8,7 @@ sequence "4, 1"), table 2 a single 4-card hand.
 from __future__ import annotations
 
 import re
+import time
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -183,3 +184,20 @@ def test_a_bid_whist_club_ranking_counts_points_not_rounds() -> None:
     assert ranked_totals("bid_whist", (0, 0), (8, 0)) == (8, 0)
     assert ranked_totals("nomination", (12, 11), (12, 11)) == (12, 11)
     assert ranked_totals("whist", (1, 0), (3, 5)) == (1, 0)  # Whist: games won, not the points of the game in play
+
+
+def test_a_tap_that_changes_nothing_on_the_board_wakes_no_board(client: FlaskClient, app: Flask) -> None:
+    """Issue 17, item 5: a bid changes no total, so the boards' screens are not sent the same board again."""
+    token = create(client)
+    scorer = start_table(client, table_tokens(app, token)[1], ("Ann", "Bob", "Cat", "Dan"))
+    with app.app_context():
+        subscription = live.broker().subscribe(f"event:{public_id(app, token)}", frozenset({"board"}))
+    try:
+        assert client.post(f"/g/{scorer}/entry", data={"action": "trump", "trump": "H"}, headers=HX).status_code == 200
+        assert subscription.queue.get(timeout=3).event == "board"  # the first push: nothing was sent before
+        assert client.post(f"/g/{scorer}/entry", data={"action": "bid", "bid": "0"}, headers=HX).status_code == 200
+        time.sleep(0.5)  # past the push window
+        assert subscription.queue.empty(), "the same board was pushed again"
+    finally:
+        with app.app_context():
+            live.broker().unsubscribe(subscription)
