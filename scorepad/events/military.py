@@ -796,5 +796,11 @@ class _Military(core.OneView):
         check_rows(event)
         super().check(event)
 
+    def status(self, event: Event) -> str:
+        ev = view(event)
+        if ev.spec is not None:
+            return f"Hand {ev.spec.number} of {ev.scheduled}"
+        return "Schedule over: a playoff is needed" if ev.needs_playoff else "Finished"
+
 
 FORMAT = _Military()
