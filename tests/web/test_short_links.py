@@ -257,3 +257,24 @@ def test_new_rows_get_their_codes_from_the_models(app: Flask) -> None:
         assert event.director_code and len(event.director_code) == DIRECTOR_CODE_LENGTH
         assert all(t.short_code and len(t.short_code) == CARD_CODE_LENGTH for t in event.tables)
         assert len({t.short_code for t in db.session.scalars(db.select(EventTable))}) == 2
+
+
+def test_a_restored_event_gets_short_links_of_its_own(app: Flask, client: FlaskClient) -> None:
+    """A backup holds no secret link, short ones included: the restored event's cards and director's
+    short link are new, and the old ones still open the old event only."""
+    from tests.web.test_backup import download, upload
+
+    token = create(client)
+    old_cards = [path for _, path in TABLE_LINK.findall(qr_sheet(client, token))]
+    old_director = event_row(app, token).director_code
+    assert old_director
+    data = download(client, token)
+    assert old_director.encode() not in data and not any(p.removeprefix("/t/").encode() in data for p in old_cards)
+    response = upload(client, data)
+    assert response.status_code == 303
+    restored = response.headers["Location"].removeprefix("/d/")
+    new_cards = [path for _, path in TABLE_LINK.findall(qr_sheet(client, restored))]
+    assert len(new_cards) == 4 and not set(new_cards) & set(old_cards)
+    assert event_row(app, restored).director_code not in (None, old_director)
+    for path, table in zip(old_cards, table_tokens(app, token)):
+        assert client.get(path).headers["Location"] == f"/t/{table}"

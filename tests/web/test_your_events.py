@@ -165,3 +165,15 @@ def test_the_list_is_capped_so_the_session_cookie_stays_small(app: Flask, client
         assert session[MY_EVENTS] == tokens[::-1][:MY_EVENTS_KEPT]  # the newest kept
     cookie = client.get_cookie("session")
     assert cookie is not None and len(cookie.value) < 3000, len(cookie.value)
+
+
+def test_the_browser_that_restored_an_event_lists_it(app: Flask, client: FlaskClient) -> None:
+    from tests.web.test_backup import download, upload
+
+    data = download(client, create(client, name="Zone 3 finals"))
+    laptop = app.test_client()  # the new server's browser restores the backup
+    response = upload(laptop, data)
+    assert response.status_code == 303
+    restored = response.headers["Location"].removeprefix("/d/")
+    section = your_events(home(laptop))
+    assert f'href="/d/{restored}"><strong>Zone 3 finals</strong></a>' in section
