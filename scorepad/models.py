@@ -29,9 +29,25 @@ def new_token() -> str:
 SHORT_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: read aloud or typed without mix-ups
 
 
-def new_short_code() -> str:
-    """The code of a game's short spectator link (`/s/<code>`): 8 characters, about 40 random bits."""
-    return "".join(secrets.choice(SHORT_ALPHABET) for _ in range(8))
+CARD_CODE_LENGTH = 10  # a table's or a team's card: about 49.5 random bits
+DIRECTOR_CODE_LENGTH = 12  # the director's own link: about 59 random bits
+
+
+def new_short_code(length: int = 8) -> str:
+    """The code of a short link to type: `length` characters of SHORT_ALPHABET (log2 31, about 4.95
+    random bits each). 8 for a game's spectator link (`/s/<code>`, read-only); the links that grant
+    what a secret link grants are longer: CARD_CODE_LENGTH, DIRECTOR_CODE_LENGTH."""
+    return "".join(secrets.choice(SHORT_ALPHABET) for _ in range(length))
+
+
+def new_card_code() -> str:
+    """The short link printed under a table's or a team's QR code (`/t/<code>`, `/team/<code>`)."""
+    return new_short_code(CARD_CODE_LENGTH)
+
+
+def new_director_code() -> str:
+    """The short link the director sends to another device of theirs (`/d/<code>`)."""
+    return new_short_code(DIRECTOR_CODE_LENGTH)
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
@@ -108,6 +124,8 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     public_id: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)  # the board's link
     director_token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    # The director's short link (`/d/<code>`), redirecting to `director_token`'s; grants what it grants.
+    director_code: Mapped[str | None] = mapped_column(String(12), unique=True, index=True, default=new_director_code)
     director_pin: Mapped[str | None] = mapped_column(String(200), default=None)  # a password hash
     # PIN tries in the window that began at `pin_tries_since`: counted by one conditional UPDATE, so
     # concurrent tries on several workers cannot pass the limit (events/core.py `unlock`).
@@ -166,6 +184,8 @@ class EventTable(db.Model):  # type: ignore[name-defined,misc]
     team: Mapped[str] = mapped_column(String(60))
     players: Mapped[list[str]] = mapped_column(JSON, default=list)  # A, B, X, Y or none
     token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    # The short link printed under the QR code (`/t/<code>`): replaced with `token`, as it grants the same.
+    short_code: Mapped[str | None] = mapped_column(String(12), unique=True, index=True, default=new_card_code)
     token_issued_at: Mapped[datetime] = mapped_column(default=utcnow)
     # A club night: the game this table plays (started from the table's QR code).
     game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"), default=None)
@@ -289,6 +309,8 @@ class EventEntrant(db.Model):  # type: ignore[name-defined,misc]
     name: Mapped[str] = mapped_column(String(60))
     players: Mapped[list[str]] = mapped_column(JSON, default=list)
     token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    # The short link printed under the team card's QR code (`/team/<code>`).
+    short_code: Mapped[str | None] = mapped_column(String(12), unique=True, index=True, default=new_card_code)
     registered_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     event: Mapped[Event] = relationship(back_populates="entrants")

@@ -79,8 +79,11 @@ def build_world(app: Flask) -> World:
             {"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}]})
         for row in db.session.scalars(db.select(Event)):
             played = list(db.session.scalars(db.select(Game).where(Game.event_id == row.id)))
-            world.add(f"event {row.id}", d=[row.director_token], b=[row.public_id], t=[t.token for t in row.tables],
-                      team=[e.token for e in row.entrants], g=[g.scorer_token for g in played],
+            # with the short links to type (`/d/<code>`, `/t/<code>`, `/team/<code>`), which name the event too
+            world.add(f"event {row.id}", d=[row.director_token, row.director_code],
+                      b=[row.public_id], t=[*(t.token for t in row.tables), *(t.short_code for t in row.tables)],
+                      team=[*(e.token for e in row.entrants), *(e.short_code for e in row.entrants)],
+                      g=[g.scorer_token for g in played],
                       w=[g.public_id for g in played], s=[games.short_code(g) for g in played])
         for g in db.session.scalars(db.select(Game).where(Game.event_id.is_(None))):
             world.add(f"game {g.id}", g=[g.scorer_token], w=[g.public_id], s=[games.short_code(g)])

@@ -176,5 +176,14 @@ class _Club(OneView):
         check_rows(event)
         super().check(event)
 
+    def status(self, event: Event) -> str:
+        cv = view(event)
+        started = sum(1 for _, game, _ in cv.tables if game is not None)
+        if not started:
+            return "No table has started a game yet"
+        if cv.playing:
+            return f"{cv.playing} of {len(cv.tables)} table{'s' if len(cv.tables) != 1 else ''} playing"
+        return "Every table's game is finished"
+
 
 FORMAT = _Club()

@@ -19,7 +19,21 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
-from scorepad.models import AuditEntry, Event, EventEntrant, EventResult, EventTable, Game, new_token, utcnow
+from scorepad.models import (
+    CARD_CODE_LENGTH,
+    DIRECTOR_CODE_LENGTH,
+    SHORT_ALPHABET,
+    AuditEntry,
+    Event,
+    EventEntrant,
+    EventResult,
+    EventTable,
+    Game,
+    new_card_code,
+    new_director_code,
+    new_token,
+    utcnow,
+)
 from scorepad.rules.base import RuleError, RuleErrors
 
 # The rows the services hand to the views, named here for the views' types: views never query them.
@@ -58,6 +72,9 @@ class EventFormat(Protocol):
 
     def teams(self, event: Event) -> list[EventEntrant]:
         """The entrants that get a QR card of their own besides the tables' (none in most formats)."""
+
+    def status(self, event: Event) -> str:
+        """Where the event stands, in a few words for a list of events ("Hand 5 of 30", "Finished")."""
 
     def export(self, event: Event) -> dict[str, object]:
         """The whole event as JSON (`/b/<id>/event.json`)."""
@@ -144,6 +161,68 @@ def table_by_token(token: str) -> EventTable | None:
     """The table whose QR code carries `token` (compared in constant time)."""
     table = db.session.scalars(select(EventTable).where(EventTable.token == token)).first()
     return table if table is not None and hmac.compare_digest(table.token, token) else None
+
+
+def typed_code(raw: str, length: int) -> str | None:
+    """A short link's code as typed ("K7M2-X9QP-AB") as it is stored ("k7m2x9qpab"): any case,
+    hyphens and spaces left out. None when it cannot be a code of `length` characters of
+    SHORT_ALPHABET: nothing is looked up for it (a full token is never one: it is 32 characters)."""
+    if len(raw) > 4 * length:
+        return None
+    code = raw.replace("-", "").replace(" ", "").lower()
+    if len(code) != length or any(ch not in SHORT_ALPHABET for ch in code):
+        return None
+    return code
+
+
+def by_director_code(raw: str) -> Event | None:
+    """The event whose director's short link (`/d/<code>`) carries `raw`, as typed (see `typed_code`)."""
+    code = typed_code(raw, DIRECTOR_CODE_LENGTH)
+    if code is None:
+        return None
+    event = db.session.scalars(select(Event).where(Event.director_code == code)).first()
+    return event if event is not None and hmac.compare_digest(event.director_code or "", code) else None
+
+
+def table_by_short_code(raw: str) -> EventTable | None:
+    """The table whose card's short link (`/t/<code>`) carries `raw`, as typed (see `typed_code`)."""
+    code = typed_code(raw, CARD_CODE_LENGTH)
+    if code is None:
+        return None
+    table = db.session.scalars(select(EventTable).where(EventTable.short_code == code)).first()
+    return table if table is not None and hmac.compare_digest(table.short_code or "", code) else None
+
+
+def entrant_by_short_code(raw: str) -> EventEntrant | None:
+    """The team whose card's short link (`/team/<code>`) carries `raw`, as typed (see `typed_code`)."""
+    code = typed_code(raw, CARD_CODE_LENGTH)
+    if code is None:
+        return None
+    entrant = db.session.scalars(select(EventEntrant).where(EventEntrant.short_code == code)).first()
+    return entrant if entrant is not None and hmac.compare_digest(entrant.short_code or "", code) else None
+
+
+def give_short_codes(event: Event) -> None:
+    """Give the event, its tables and its teams the short links they lack (rows made by older code
+    than migration 0008's, which gave every row of its time one): committed only when one was missing."""
+    missing = False
+    if event.director_code is None:
+        event.director_code, missing = new_director_code(), True
+    rows: list[EventTable | EventEntrant] = [*event.tables, *event.entrants]
+    for row in rows:
+        if row.short_code is None:
+            row.short_code, missing = new_card_code(), True
+    if missing:
+        db.session.commit()
+
+
+def by_director_tokens(tokens: list[str]) -> list[Event]:
+    """The events whose director's links are `tokens` (a browser's own list: see views/director.py),
+    in that order; tokens of deleted events are left out."""
+    if not tokens:
+        return []
+    found = {e.director_token: e for e in db.session.scalars(select(Event).where(Event.director_token.in_(tokens)))}
+    return [found[t] for t in tokens if t in found]
 
 
 def print_token(event: Event) -> str:
@@ -291,11 +370,12 @@ def set_pin(event: Event, pin: str) -> None:
 
 
 def regenerate_token(event: Event, table: int) -> EventTable:
-    """A new secret for table `table`'s QR code: the old link stops working at once, and so do the
-    scoring links of the games played at that table (a phone that scanned the old card kept the
+    """A new secret for table `table`'s QR code: the old link and the old short link stop working at
+    once, and so do the scoring links of the games played at that table (a phone that scanned the old card kept the
     game's page, not the card's)."""
     row = table_of(event, table)
     row.token = new_token()
+    row.short_code = new_card_code()  # the card's short link grants what its QR code grants
     row.token_issued_at = utcnow()
     for game in _table_games(event, row):
         revoke_scorer_link(game)

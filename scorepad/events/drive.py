@@ -276,5 +276,9 @@ class _Drive(OneView):
         check_rows(event)
         super().check(event)
 
+    def status(self, event: Event) -> str:
+        dv = view(event)
+        return "Finished" if dv.state.over else f"Deal {dv.deal} of {dv.drive.deals}"
+
 
 FORMAT = _Drive()

@@ -261,13 +261,6 @@ class EventView:
     def rank_of(self, table: int) -> fmt.BoardRow:
         return next(row for row in self.board.rows if row.team == table - 1)
 
-    def pair_names(self, table: int, pair: str) -> str:
-        """The players of a pair ("A&B") of table `table`'s team, "Ann & Bob", or "" when not named."""
-        players = self.setup.teams[table - 1].players
-        if not players:
-            return ""
-        return " & ".join(players[military.LETTERS.index(letter)] for letter in pair.split("&"))
-
     def closed_days(self) -> list[ClosedDay]:
         """Each closed day as the results give it now, beside what was recorded when it closed."""
         scores = military.day_scores(_derived(self.event, self.setup).rows)
@@ -802,6 +795,12 @@ class _Military(core.OneView):
     def check(self, event: Event) -> None:
         check_rows(event)
         super().check(event)
+
+    def status(self, event: Event) -> str:
+        ev = view(event)
+        if ev.spec is not None:
+            return f"Hand {ev.spec.number} of {ev.scheduled}"
+        return "Schedule over: a playoff is needed" if ev.needs_playoff else "Finished"
 
 
 FORMAT = _Military()

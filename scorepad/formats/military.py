@@ -41,11 +41,54 @@ def trump_words(spec: MilitaryRound) -> str:
     return f"{words}: {military.GIVEAWAY_NOTE}" if spec.kind is RoundKind.GIVEAWAY else words
 
 
+def pair_words(pair: str, players: Sequence[str]) -> str:
+    """A pair ("A&B") in plain words with its team's players' names (A, B, X, Y): "Ann and Bob". A
+    player with no name keeps the letter ("Ann and B"); a team with no names keeps the label ("A&B")."""
+    letters = pair.split("&")
+    names = [players[military.LETTERS.index(letter)].strip() if len(players) == len(military.LETTERS) else ""
+             for letter in letters]
+    if not any(names):
+        return pair
+    return " and ".join(name or letter for name, letter in zip(names, letters))
+
+
+@dataclass(frozen=True)
+class PlainOrders:
+    """A table's orders in plain words, said with the players' names (`pair_words`) beside the hall's
+    terse orders ("A&B go out"): who goes, who stays, who arrives and who deals."""
+
+    going: str  # "Ann and Bob": this table's visitors
+    staying: str  # "Cat and Dan": this table's home pair
+    arriving: str  # "Eve and Fay": the visitors who come to play here
+    dealer: str  # "Eve", or the letter when not named
+    go_to: int  # tables from 1
+    home: int
+    arriving_from: int
+    arriving_team: str
+
+    @property
+    def go(self) -> str:
+        return f"{self.going} go to table {self.go_to}"
+
+    @property
+    def stay(self) -> str:
+        return f"{self.staying} stay here at table {self.home}"
+
+    @property
+    def arrive(self) -> str:
+        return f"{self.arriving} of {self.arriving_team} come from table {self.arriving_from}"
+
+    @property
+    def deal(self) -> str:
+        return f"{self.dealer} deals"
+
+
 @dataclass(frozen=True)
 class TableInstructions:
     """One table's orders for one hand, in the words its phone shows in large type.
 
-    Tables and teams count from 0 here (`go_to`, `arriving`); pages add 1.
+    Tables and teams count from 0 here (`go_to`, `arriving`); pages add 1. `plain` says them with
+    the players' names.
     """
 
     hand: int
@@ -61,6 +104,7 @@ class TableInstructions:
     trump: str
     giveaway: bool
     dealer: str  # the dealer's letter; the dealer is always one of the visitors
+    plain: PlainOrders
 
     @property
     def dealer_words(self) -> str:
@@ -70,10 +114,14 @@ class TableInstructions:
 def instructions(setup: Setup, spec: MilitaryRound, table: int) -> TableInstructions:
     """What table `table` does in hand `spec`: who goes out and where, who arrives, trump, dealer."""
     arriving = spec.arrivals[table]
+    ours, theirs = setup.teams[table], setup.teams[arriving]
+    plain = PlainOrders(pair_words(spec.out_pair, ours.players), pair_words(spec.home_pair, ours.players),
+                        pair_words(spec.out_pair, theirs.players), pair_words(spec.dealer_letter, theirs.players),
+                        spec.moves[table] + 1, table + 1, arriving + 1, theirs.name)
     return TableInstructions(
-        spec.number, spec.day, spec.day_hand, table, setup.teams[table].name, spec.out_pair, spec.home_pair,
-        spec.moves[table], arriving, setup.teams[arriving].name, trump_words(spec),
-        spec.kind is RoundKind.GIVEAWAY, spec.dealer_letter)
+        spec.number, spec.day, spec.day_hand, table, ours.name, spec.out_pair, spec.home_pair,
+        spec.moves[table], arriving, theirs.name, trump_words(spec),
+        spec.kind is RoundKind.GIVEAWAY, spec.dealer_letter, plain)
 
 
 def hand_spec(setup: Setup, number: int, moves: Sequence[int] | None = None) -> MilitaryRound:

@@ -265,8 +265,12 @@ def _entrant(token: str) -> EventEntrant:
 
 
 @bp.get("/team/<token>")
-def team(token: str) -> str:
-    """A team's own page: its table now, where to move next, its results, and signing its sheet."""
+def team(token: str) -> str | BaseResponse:
+    """A team's own page: its table now, where to move next, its results, and signing its sheet. The
+    short link typed from the team's card goes on to the card's full link."""
+    card = core.entrant_by_short_code(token)
+    if card is not None and card.event.format == tournament.KEY:
+        return redirect(url_for("bid_whist.team", token=card.token), code=302)
     entrant = _entrant(token)
     tv = tournament.view(entrant.event)
     return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=tv.match_of(entrant.number))

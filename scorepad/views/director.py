@@ -2,7 +2,9 @@
 tables' QR cards, a table's new QR code, the PIN. Each format's own actions are in its blueprint.
 
 The director's link carries a long secret; with a PIN set, the browser must also unlock it once
-(remembered in the signed session). Every change is in the audit trail.
+(remembered in the signed session). Every change is in the audit trail. The browser that created an
+event, or opened its control room, keeps its link in the session too: the home page lists it under
+"Your events" (the PIN is still asked when set).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import os
 from datetime import datetime, timezone, tzinfo
 from functools import wraps
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
@@ -39,6 +41,8 @@ bp = Blueprint("director", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
 UNLOCKED = "unlocked_events"
 RECOVERY = "recovery_code_once"
+MY_EVENTS = "my_events"  # director tokens of the events this browser created or opened, newest first
+MY_EVENTS_KEPT = 20  # the session is a cookie (4 KB at most, shared with the games' tokens)
 
 
 @bp.app_template_global()
@@ -106,6 +110,7 @@ def _unlock(event: Event) -> None:
     unlocked = _unlocked()
     unlocked[str(event.id)] = core.pin_stamp(event)
     session[UNLOCKED] = unlocked
+    remember_event(event)
     if event.recovery_code:
         session[RECOVERY] = {"event": event.id, "code": event.recovery_code}
 
@@ -119,12 +124,47 @@ def _recovery_code(event: Event) -> str | None:
     return str(waiting.get("code", "")) or None
 
 
-def _is_unlocked(event: Event) -> bool:
+def is_unlocked(event: Event) -> bool:
+    """Whether this browser may open the event's control room without entering its PIN now."""
+    if event.director_pin is None:
+        return True
     stamp = _unlocked().get(str(event.id))
     return stamp is not None and stamp == core.pin_stamp(event)
 
 
-unlock_for = _unlock  # the tournament formats' set-up pages unlock their new events too
+def unlock_for(event: Event) -> None:
+    """The formats' set-up pages: the browser that created the event may open it, and lists it."""
+    _unlock(event)
+
+
+def my_event_tokens() -> list[str]:
+    """The director's links of the events this browser created or opened, newest first."""
+    found = session.get(MY_EVENTS)
+    return [t for t in found if isinstance(t, str)] if isinstance(found, list) else []
+
+
+def remember_event(event: Event) -> None:
+    """List the event on this browser's home page ("Your events"); the newest first."""
+    mine = my_event_tokens()
+    if mine[:1] == [event.director_token]:
+        return  # already first: the cookie is not sent again
+    session[MY_EVENTS] = [event.director_token, *(t for t in mine if t != event.director_token)][:MY_EVENTS_KEPT]
+    session.permanent = True
+
+
+def forget_event(token: str) -> bool:
+    """Take the event off this browser's list, and sign this browser out of it (with a PIN set, the
+    PIN is asked again). The event itself is untouched. False when it was not on the list."""
+    mine = my_event_tokens()
+    if token not in mine:
+        return False
+    session[MY_EVENTS] = [t for t in mine if t != token]
+    event = core.by_director_token(token)
+    if event is not None:
+        unlocked = _unlocked()
+        if unlocked.pop(str(event.id), None) is not None:
+            session[UNLOCKED] = unlocked
+    return True
 
 
 def _event(token: str) -> Event:
@@ -140,7 +180,7 @@ def _guarded(view: F, key: str | None) -> F:
         event = _event(token)
         if key is not None and event.format != key:
             abort(404, description=f"This is not a {get_format(key).title} event: that page is not part of it.")
-        if event.director_pin and not _is_unlocked(event):
+        if not is_unlocked(event):
             if request.method != "GET":
                 abort(403, description="Enter the director's PIN first.")
             return render_template("director/unlock.html", event=event, errors={}), 403
@@ -206,15 +246,37 @@ def render_room(event: Event, status: int = 200, errors: dict[str, str] | None =
     page = "_room.html" if partial() else "control.html"
     notices = [notice] if notice else list(get_flashed_messages())
     recovery = None if partial() else _recovery_code(event)
+    links = {} if partial() else _links_to_self(event)
     return render_template(f"{fmt.pages}/{page}", event=event, pages=fmt.pages, **fmt.room(event),
-                           errors=errors or {}, notices=notices, form=form or {}, recovery_code=recovery), status
+                           errors=errors or {}, notices=notices, form=form or {}, recovery_code=recovery,
+                           **links), status
+
+
+def _links_to_self(event: Event) -> dict[str, str]:
+    """The director's link, to open on another device of the director's: in full (its QR code) and
+    short (every event has its code since migration 0008; this page writes nothing, as it may follow
+    a refused form)."""
+    code = event.director_code
+    return {"director_link": share_url(url_for("director.control", token=event.director_token)),
+            "director_short_link": share_url(url_for("director.control", token=code)) if code else ""}
+
+
+def _room_page(event: Event) -> tuple[str, int]:
+    remember_event(event)  # opened with its link (and PIN): listed on this browser's home page
+    return render_room(event)
+
+
+_control = cast(Callable[[str], tuple[str, int]], director_only(_room_page))
 
 
 @bp.get("/d/<token>")
-@director_only
-def control(event: Event) -> tuple[str, int]:
-    """The control room: what the event's format shows its director, and what the director can do."""
-    return render_room(event)
+def control(token: str) -> BaseResponse | tuple[str, int]:
+    """The control room: what the event's format shows its director, and what the director can do.
+    The director's short link (`/d/<code>`, typed on another device) goes on to the full link."""
+    event = core.by_director_code(token)
+    if event is not None:
+        return redirect(url_for("director.control", token=event.director_token), code=302)
+    return _control(token)
 
 
 @bp.get("/d/<token>/room")
@@ -265,7 +327,9 @@ def print_sheet(token: str) -> str:  # sent no-store, as every page of secret li
     if event is None:
         abort(404, description="There is no QR sheet at this link. Open it again from the control room.")
     fmt = get_format(event.format)
-    cards = [(t, share_url(url_for("tables.table", token=t.token))) for t in event.tables]
+    core.give_short_codes(event)
+    cards = [(t, share_url(url_for("tables.table", token=t.token)),  # the QR code's link, and the one to type
+              share_url(url_for("tables.table", token=t.short_code))) for t in event.tables]
     return render_template(f"{fmt.pages}/qr.html", event=event, cards=cards, teams=fmt.teams(event))
 
 

@@ -2,27 +2,91 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, session
+from dataclasses import dataclass
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    get_flashed_messages,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import core
+from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.games import records
 from scorepad.games import service as games
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
 from scorepad.rules.base import describe_options, resolve_options
+from scorepad.views import director
 
 bp = Blueprint("home", __name__)
+MAX_TOKEN = 64  # a director's token is 32 characters: anything longer is not one
+
+
+@dataclass(frozen=True)
+class MyEvent:
+    """An event on this browser's list, as the home page shows it."""
+
+    event: Event
+    kind: str  # the format's name
+    status: str  # where it stands ("Hand 5 of 30")
+    locked: bool  # its PIN must be entered on this browser before the control room opens
+
+
+def _my_events() -> list[MyEvent]:
+    """The events this browser created or opened (`director.remember_event`), newest first; those
+    deleted since are dropped from the list."""
+    tokens = director.my_event_tokens()
+    events = core.by_director_tokens(tokens)
+    if len(events) != len(tokens):
+        session[director.MY_EVENTS] = [e.director_token for e in events]
+    found = []
+    for e in events:
+        fmt = get_format(e.format)
+        found.append(MyEvent(e, fmt.title, fmt.status(e), not director.is_unlocked(e)))
+    return found
 
 
 @bp.get("/")
-def index() -> str:
-    """Games in progress and recent games, a way to start one, and the variants' scoring."""
+def index() -> BaseResponse:
+    """Games in progress and recent games, this browser's events, a way to start either, and the
+    variants' scoring."""
     mine = set(session.get("my_games", []))
     listed = [(games.view(g), g.scorer_token in mine) for g in games.recent_games()]
-    return render_template("home/index.html", variants=all_variants(),
-                           in_progress=[(v, m) for v, m in listed if not v.state.over],
-                           finished=[(v, m) for v, m in listed if v.state.over],
-                           recent_events=[(e, get_format(e.format).title) for e in core.recent_events()])
+    my_events = _my_events()
+    response = make_response(render_template(
+        "home/index.html", variants=all_variants(), notices=get_flashed_messages(),
+        in_progress=[(v, m) for v, m in listed if not v.state.over],
+        finished=[(v, m) for v, m in listed if v.state.over], my_events=my_events,
+        recent_events=[(e, get_format(e.format).title) for e in core.recent_events()]))
+    if my_events or any(m for _, m in listed):
+        response.headers["Cache-Control"] = "no-store"  # it holds this browser's secret links
+    return response
+
+
+@bp.post("/your-events/forget")
+def forget_event() -> BaseResponse:
+    """Take an event off this browser's "Your events" (and sign this browser out of it); the event
+    itself, and its director's link, stay as they are."""
+    token = request.form.get("event", "")
+    if not token or len(token) > MAX_TOKEN:
+        abort(400, description="Which event should be taken off the list? Reload the home page and try again.")
+    if token not in director.my_event_tokens():  # nothing is looked up for a token this browser was not given
+        flash("That event was not on this browser's list (it may have been removed already).")
+    else:
+        named = [e.name for e in core.by_director_tokens([token])]
+        director.forget_event(token)
+        flash(f"“{named[0]}” is no longer listed on this browser. The event is not deleted: its director's "
+              f"link still opens it." if named else "The event is no longer listed on this browser.")
+    return redirect(url_for("home.index", _anchor="my-events-h"), code=303)
 
 
 @bp.get("/variants/<key>")

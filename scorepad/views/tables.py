@@ -1,6 +1,7 @@
-"""A table's QR code at an event: `/t/<token>` opens what the event's format says the table does
-now (its own page, the home game it plays, or that game's set-up). The format's own table actions
-are in its blueprint, which draws the page again through `render_table`.
+"""A table's QR code at an event: `/t/<token>` opens what the event's format says the table does now
+(its own page, the home game it plays, or that game's set-up); the short link printed under the QR
+code, `/t/<code>`, goes on to it. The format's own table actions are in its blueprint, which draws
+the page again through `render_table`.
 """
 
 from __future__ import annotations
@@ -50,7 +51,12 @@ def _open(token: str) -> Any:
 
 @bp.get("/t/<token>")
 def table(token: str) -> Any:
-    """The table's page: this hand's orders, or the match it plays, or its game's set-up."""
+    """The table's page: this hand's orders, or the match it plays, or its game's set-up. The short
+    link typed from the card (`/t/k7m2x9qpab`, any case) goes on to the card's full link; a wrong
+    code is answered as a wrong link."""
+    card = core.table_by_short_code(token)
+    if card is not None:
+        return redirect(url_for("tables.table", token=card.token), code=302)
     return _open(token)
 
 

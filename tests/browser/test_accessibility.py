@@ -82,3 +82,53 @@ def test_the_control_room_with_late_tables_passes_axe(app: Any, live_server: str
     page.screenshot(path=str(screenshot_dir / f"control-room-late-{scheme}.png"), full_page=True)
     no_axe_violations(page)
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_your_events_the_link_to_self_and_the_qr_cards_pass_axe(app: Any, live_server: str, browser: Browser,
+                                                                no_axe_violations: Any, scheme: str) -> None:
+    """Issue 14: the home page's "Your events" (empty, listed, one removed), the control room's link to
+    self unfolded, the QR cards with their short links (tables and teams), a wrong short link's 404;
+    at 320 px, none wider than the screen."""
+    from scorepad.events import military
+    from scorepad.events.bid_whist import registration, tournament
+
+    with app.app_context():
+        token = military.create_event("Zone 3 finals", ["Aces", "Kings"], [30], pin="2468").director_token
+        cup = tournament.create("Senior Olympics Bid Whist", rounds=1)
+        for n in range(1, 5):
+            registration.register_team(cup, f"Team {n}", [f"A{n}", f"B{n}"])
+        tournament.start(cup)
+        cup_token = cup.director_token
+    context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
+    page = context.new_page()
+
+    def check() -> None:
+        no_axe_violations(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320, page.url
+
+    page.goto(live_server + "/")
+    expect(page.get_by_text("No events on this browser yet.")).to_be_visible()
+    check()
+    page.goto(f"{live_server}/d/{token}")
+    page.get_by_label("Director's PIN").fill("2468")
+    page.get_by_role("button", name="Open the control room").click()
+    page.get_by_role("link", name="Open on another device").click()
+    expect(page.get_by_text("Whoever has this link can run the event")).to_be_visible()
+    check()
+    page.goto(f"{live_server}/d/{cup_token}")
+    page.goto(live_server + "/")
+    expect(page.get_by_role("button", name="Remove from this list (Zone 3 finals)")).to_be_visible()
+    check()
+    for director in (token, cup_token):
+        page.goto(f"{live_server}/d/{director}/qr")
+        expect(page.locator(".qr-url").first).to_be_visible()
+        check()
+    page.goto(f"{live_server}/t/2222222222")
+    expect(page.get_by_role("heading", name="Page not found")).to_be_visible()
+    check()
+    page.goto(live_server + "/")
+    page.get_by_role("button", name="Remove from this list (Zone 3 finals)").click()
+    expect(page.get_by_text("is no longer listed on this browser")).to_be_visible()
+    check()
+    context.close()

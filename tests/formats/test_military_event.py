@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,6 +80,46 @@ def test_trump_words_for_the_four_suits() -> None:
     setup = setup_of()
     assert [fmt.trump_words(fmt.hand_spec(setup, n)) for n in (1, 2, 3, 4)] == [
         "Hearts", "Spades", "Diamonds", "Clubs"]
+
+
+# --------------------------------------------------------------------------- orders in plain words (issue 14)
+
+
+def named_setup(players: dict[int, Sequence[str]]) -> Setup:
+    return parse_record({"variant": "military", "title": "t", "options": {"days": [30]},
+                         "teams": [{"name": t, "players": list(players.get(i, []))} for i, t in enumerate(TEAMS)],
+                         "hands": []}).setup
+
+
+@pytest.mark.parametrize(("pair", "players", "words"), [
+    ("A&B", ("Ann", "Bob", "Xena", "Yuri"), "Ann and Bob"),
+    ("X&Y", ("Ann", "Bob", "Xena", "Yuri"), "Xena and Yuri"),
+    ("A&Y", ("Ann", "Bob", "Xena", "Yuri"), "Ann and Yuri"),  # hand 5's crossed pair
+    ("B", ("Ann", "Bob", "Xena", "Yuri"), "Bob"),  # a dealer
+    ("A&B", ("Ann", "", "Xena", "Yuri"), "Ann and B"),  # a player not named keeps the letter
+    ("A&B", ("", "", "Xena", "Yuri"), "A&B"),  # nobody of the pair named: the label
+    ("A&B", (), "A&B"),  # a team without names
+    ("X&Y", ("  ", "Bob", " Xena ", ""), "Xena and Y"),
+])
+def test_a_pair_in_plain_words(pair: str, players: Sequence[str], words: str) -> None:
+    assert fmt.pair_words(pair, players) == words
+
+
+def test_hand_one_orders_in_plain_words_with_the_players_names() -> None:
+    """Hand 1 at table 1 (Aces): A&B go to table 2, X&Y stay; Jacks' A&B arrive from table 4, B deals."""
+    setup = named_setup({0: ("Ann", "Bob", "Xena", "Yuri"), 3: ("Jo", "Kim", "Lou", "Max")})
+    plain = fmt.instructions(setup, fmt.hand_spec(setup, 1), 0).plain
+    assert plain.go == "Ann and Bob go to table 2"
+    assert plain.stay == "Xena and Yuri stay here at table 1"
+    assert plain.arrive == "Jo and Kim of Jacks come from table 4"
+    assert plain.deal == "Kim deals"
+
+
+def test_orders_without_names_keep_the_halls_labels() -> None:
+    setup = setup_of()
+    o = fmt.instructions(setup, fmt.hand_spec(setup, 5), 0)  # hand 5: A&Y go out, 1 -> 3, dealer A
+    assert (o.plain.go, o.plain.stay) == ("A&Y go to table 3", "B&X stay here at table 1")
+    assert (o.plain.arrive, o.plain.deal) == ("A&Y of Queens come from table 3", "A deals")
 
 
 def test_presets_match_the_document() -> None:

@@ -334,6 +334,10 @@ SERVER_MADE: dict[str, str] = {
     "game.public_id": "a random token (models.new_token, 32 characters)",
     "game.scorer_token": "a random token (models.new_token, 32 characters)",
     "game.short_code": "a random code of 8 characters (models.new_short_code)",
+    "event.director_code": "a random code of 12 characters (models.new_director_code); a typed code is checked "
+                           "by core.typed_code (length and letters) before any query",
+    "event_table.short_code": "a random code of 10 characters (models.new_card_code); typed ones as director_code",
+    "event_entrant.short_code": "a random code of 10 characters (models.new_card_code); typed ones as director_code",
     "game.variant": "a variant key of the registry: /new/<key> answers 404 to any other, a club night checks its variant",
     "event.public_id": "a random token (models.new_token, 32 characters)",
     "event.director_token": "a random token (models.new_token, 32 characters)",

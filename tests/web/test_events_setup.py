@@ -16,6 +16,7 @@ from scorepad.extensions import db
 from tests.web.test_events import (
     HX,
     create,
+    enter,
     errors_in,
     field_error,
     play,
@@ -69,9 +70,36 @@ def test_the_director_renames_the_event_teams_and_players(client: FlaskClient, a
         page = text(client.get(url))
         assert "Red Deer Rovers" in page and "Queens" not in page and "Zone 3 finals" in page
     phone = text(client.get(f"/t/{table_tokens(app, token)[0]}"))
-    assert "<strong>X&Y</strong> (Xena & Yuri) go to table <strong>3</strong>" in phone  # hand 2: 1 -> 3
-    assert "<strong>A&B</strong> (Ann & Bob) stay here" in phone
-    assert "X&Y of <strong>Red Deer Rovers</strong> (table 3)" in phone
+    # the hall's orders, and beside them the same in plain words with the names (issue 14)
+    assert "<dt>X&Y go out</dt><dd><strong>Xena and Yuri</strong> go to table <strong>3</strong>" in phone  # hand 2: 1 -> 3
+    assert "<dt>A&B stay home</dt><dd><strong>Ann and Bob</strong> stay here" in phone
+    assert "X&Y of <strong>Red Deer Rovers</strong> (table 3)" in phone  # its players have no names: the letters
+
+
+def test_the_table_phone_says_its_orders_in_plain_words(client: FlaskClient, app: Flask) -> None:
+    """Issue 14: "Ann and Bob go to table 2" beside the hall's "A&B go out", with the names of the
+    players stored for the tables; a team without names keeps the labels."""
+    token = create(client)
+    assert client.post(f"/d/{token}/setup", data=names_form(
+        players={1: ("Ann", "Bob", "Xena", "Yuri"), 4: ("Jo", "Kim", "Lou", "Max")})).status_code == 302
+    aces, kings = table_tokens(app, token)[:2]
+    phone = text(client.get(f"/t/{aces}"))  # hand 1: table 1 -> 2; Jacks' visitors arrive from table 4
+    assert "<dt>A&B go out</dt><dd><strong>Ann and Bob</strong> go to table <strong>2</strong></dd>" in phone
+    assert "<dt>X&Y stay home</dt><dd><strong>Xena and Yuri</strong> stay here</dd>" in phone
+    assert "<dt>Arriving</dt><dd>Jo and Kim of <strong>Jacks</strong> (table 4)</dd>" in phone
+    assert "<dt>Dealer</dt><dd><strong>Kim deals</strong>: B of Jacks (a visitor)</dd>" in phone
+
+    phone = text(client.get(f"/t/{kings}"))  # Kings have no names: the labels; the visitors are Aces'
+    assert "<dt>A&B go out</dt><dd><strong>A&B</strong> go to table <strong>3</strong></dd>" in phone
+    assert "<dt>X&Y stay home</dt><dd><strong>X&Y</strong> stay here</dd>" in phone
+    assert "<dt>Arriving</dt><dd>Ann and Bob of <strong>Aces</strong> (table 1)</dd>" in phone
+    assert "<dt>Dealer</dt><dd><strong>Bob deals</strong>: B of Aces (a visitor)</dd>" in phone
+
+    status, page = enter(client, aces, 1, 7)  # reported: the next hand's orders, named too
+    assert status == 200, page
+    assert "Next (hand 2): Xena and Yuri go to table 3 (X&Y); trump Spades." in page
+    status, page = enter(client, kings, 1, 7)
+    assert "Next (hand 2): X&Y go to table 4; trump Spades." in page
 
 
 @pytest.mark.parametrize(("form", "field", "message"), [

@@ -98,8 +98,12 @@ def test_pages_of_secret_links_are_not_stored_by_the_browser(client: FlaskClient
     for path in secret:
         response = client.get(path)
         assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store", path
-    for path in ("/", f"/b/{board}", f"/b/{board}/standings"):
+    for path in (f"/b/{board}", f"/b/{board}/standings"):
         assert client.get(path).headers.get("Cache-Control") != "no-store", path
+    # the home page: public on a browser with no links of its own; no-store once it lists this
+    # browser's events and games, their secret links (issue 14, "Your events")
+    assert app.test_client().get("/").headers.get("Cache-Control") != "no-store"
+    assert client.get("/").headers["Cache-Control"] == "no-store"
 
 
 def test_a_browser_unlocked_with_the_pin_can_sign_out(client: FlaskClient) -> None:

@@ -914,5 +914,8 @@ class _BidWhist(OneView):
         check_rows(event)
         super().check(event)
 
+    def status(self, event: Event) -> str:
+        return view(event).status_title
+
 
 FORMAT = _BidWhist()
