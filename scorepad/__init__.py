@@ -28,7 +28,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorepad import commands
     from scorepad import config as settings
-    from scorepad import idempotency, live, security, views
+    from scorepad import idempotency, live, live_pg, security, views
     from scorepad.extensions import compress, csrf, db, htmx, migrate
 
     app = Flask(
@@ -48,6 +48,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     compress.init_app(app)
     live.init_app(app)
+    live_pg.init_app(app)
     views.register(app)
     commands.register(app)
     idempotency.init_app(app)  # last: see its docstring

@@ -227,29 +227,10 @@ class Relay:
                 handler(key, {})
 
 
-def relay_for(app: Flask) -> Relay:
-    """The relay that SCOREPAD_BROKER names: `memory` (in-process), `postgresql` (LISTEN/NOTIFY on
-    the app's own database), or unset/`auto`: PostgreSQL's when the database is PostgreSQL."""
-    choice = (app.config.get("SCOREPAD_BROKER") or "auto").strip().lower()
-    on_postgresql = str(app.config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("postgresql")
-    if choice == "auto":
-        choice = "postgresql" if on_postgresql else "memory"
-    if choice == "memory":
-        return Relay(app)
-    if choice == "postgresql":
-        if not on_postgresql:
-            raise ValueError("SCOREPAD_BROKER=postgresql uses the app's own database: set DATABASE_URL to a "
-                             "PostgreSQL database, or leave SCOREPAD_BROKER unset on SQLite.")
-        from scorepad.live_pg import PostgresRelay
-
-        return PostgresRelay(app)
-    raise ValueError(f"SCOREPAD_BROKER={choice}: choose memory or postgresql, or leave it unset (auto).")
-
-
 def init_app(app: Flask) -> None:
     app.extensions["scorepad.live"] = Broker(app.config.get("SCOREPAD_MAX_STREAMS", MAX_STREAMS),
                                              app.config.get("SCOREPAD_MAX_STREAMS_PER_CLIENT", MAX_STREAMS_PER_CLIENT))
-    app.extensions["scorepad.relay"] = relay_for(app)
+    app.extensions["scorepad.relay"] = Relay(app)  # the in-process one; live_pg.init_app may choose another
 
 
 def broker_of(app: Flask) -> Broker:

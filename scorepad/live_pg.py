@@ -10,6 +10,7 @@ request already ran the handler.
 
 When the database goes away (a restart), the listener logs a warning and connects again, then has
 every channel it serves shown afresh: what was announced meanwhile is lost, what is stored is not.
+The choice of relay (`relay_for`, by SCOREPAD_BROKER) is made here, not in live.py, which it builds on.
 """
 
 from __future__ import annotations
@@ -150,3 +151,25 @@ class PostgresRelay(Relay):
                 log.exception("Live updates: showing a change failed")
             finally:
                 db.session.remove()
+
+
+def relay_for(app: Flask) -> Relay:
+    """The relay that SCOREPAD_BROKER names: `memory` (in-process), `postgresql` (LISTEN/NOTIFY on
+    the app's own database), or unset/`auto`: PostgreSQL's when the database is PostgreSQL."""
+    choice = (app.config.get("SCOREPAD_BROKER") or "auto").strip().lower()
+    on_postgresql = str(app.config.get("SQLALCHEMY_DATABASE_URI", "")).startswith("postgresql")
+    if choice == "auto":
+        choice = "postgresql" if on_postgresql else "memory"
+    if choice == "memory":
+        return Relay(app)
+    if choice == "postgresql":
+        if not on_postgresql:
+            raise ValueError("SCOREPAD_BROKER=postgresql uses the app's own database: set DATABASE_URL to a "
+                             "PostgreSQL database, or leave SCOREPAD_BROKER unset on SQLite.")
+        return PostgresRelay(app)
+    raise ValueError(f"SCOREPAD_BROKER={choice}: choose memory or postgresql, or leave it unset (auto).")
+
+
+def init_app(app: Flask) -> None:
+    """Put the relay SCOREPAD_BROKER names in place of live.init_app's in-process one."""
+    app.extensions["scorepad.relay"] = relay_for(app)

@@ -69,7 +69,7 @@ def test_home_page_names_each_event_by_its_format(app: Flask, live_server: str, 
         military.create_event("Club day", ["Aces", "Kings", "Queens", "Jacks"], [4])
     page = phone.new_page()
     page.goto(live_server + "/")
-    cards = page.get_by_role("region", name="Events").get_by_role("listitem")
+    cards = page.get_by_role("region", name="Events", exact=True).get_by_role("listitem")
     expect(cards.filter(has_text="Village hall drive")).to_contain_text("Whist drive · 2 tables")
     expect(cards.filter(has_text="Senior Olympics Bid Whist")).to_contain_text("Bid Whist tournament")
     expect(cards.filter(has_text="Club day")).to_contain_text("Military Whist · 4 tables")
