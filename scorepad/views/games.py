@@ -71,11 +71,13 @@ def _remember(game: Game) -> None:
     session.permanent = True
 
 
-def _publish(game: Game, view: games.GameView | None = None, orders: bool = False) -> None:
+def _publish(game: Game, view: games.GameView | None = None, orders: bool = False, sheet: bool = True) -> None:
     """Push the spectators' live fragment of `game` to everyone watching it, in every worker. `orders`
     for a change to hands already recorded (an undo, a correction): at an event it may withdraw a
-    team's signature, which the teams' own pages and the table's bar show, and those listen for orders."""
-    live.announce("game", game.public_id, {}, view=view)
+    team's signature, which the teams' own pages and the table's bar show, and those listen for orders.
+    `sheet` False: only the hand in hand changed (a bid), which spectators do not see."""
+    if sheet:
+        live.announce("game", game.public_id, {}, view=view)
     event = core.event_of(game)
     if event is not None:  # a game at an event: its boards and director's room follow it
         publish(event, orders=orders)
@@ -162,13 +164,17 @@ def _hand_number(raw: str | None) -> int:
 
 
 def _body(game: Game, errors: dict[str, str], notice: str, status: int,
-          view: games.GameView | None = None) -> BaseResponse | tuple[str, int]:
-    """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success)."""
+          view: games.GameView | None = None, sheet_changed: bool = True) -> BaseResponse | tuple[str, int]:
+    """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success).
+
+    A tap that changed only the hand in hand (`sheet_changed` False) answers without the totals, chart
+    and sheet: the page keeps its own (hx-preserve), and the answer stays small at hand 25."""
     view = view or games.view(game)
     if htmx:
         # the post is shown again only when refused: a saved hand's values must not pre-fill the next one
         return render_template("games/_play_body.html", gv=view, can_edit=game.locked_at is None, errors=errors,
-                               notice=notice, form=request.form if errors else None), status
+                               notice=notice, form=request.form if errors else None,
+                               keep_live=status == 200 and not sheet_changed), status
     if status == 200:
         if notice:
             flash(notice)
@@ -213,8 +219,9 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
         else:
             after = games.set_pending(game, step.data, before, what=step.what)
             notice = step.notice
-        _publish(game, after)
-        return _body(game, errors, notice, status, after)
+        saved = isinstance(step, Complete)
+        _publish(game, after, sheet=saved)
+        return _body(game, errors, notice, status, after, sheet_changed=saved)
     except games.AlreadyRecorded as e:
         notice = f"Hand {e.number} was already saved; it was not counted twice."
         status = 409
@@ -239,8 +246,9 @@ def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
         return _body(game, {}, _stale_notice(game, adapter, action), 409)
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
-    _publish(game, orders=len(game.hands) != hands)
-    return _body(game, {}, notice, 200)
+    changed = len(game.hands) != hands
+    _publish(game, orders=changed, sheet=changed)
+    return _body(game, {}, notice, 200, sheet_changed=changed)
 
 
 @bp.post("/g/<token>/undo")

@@ -124,3 +124,23 @@ def test_a_hand_takes_at_most_four_bid_taps_four_trick_taps_and_the_trump(app: F
     page = tap(action="result", number="1", **{"tricks.0": "1", "tricks.1": "2", "tricks.2": "1", "tricks.3": "0"})
     assert "Hand 1 saved." in page and len(hands_of(app, token)) == 1
     assert taps <= 4 + 4 + 1
+
+
+def test_a_tap_on_the_hand_in_hand_answers_without_the_sheet_and_a_save_with_it(app: Flask, client: FlaskClient) -> None:
+    """Issue 17, item 4: a bid's answer was the whole play area, sheet and chart included, growing with
+    the game; the page keeps its own (hx-preserve) when only the hand in hand changed."""
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0, 1))
+    status, page = post(client, token, action="tricks", seat="1", tricks="1")
+    assert status == 200 and '<div id="live" hx-preserve="true"></div>' in page and "Score sheet" not in page
+    for seat, took in ((2, 0), (3, 2)):
+        post(client, token, action="tricks", seat=str(seat), tricks=str(took))
+    status, page = post(client, token, action="result", number="1",
+                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    assert status == 200 and "hx-preserve" not in page and "Score sheet" in page
+    status, page = undo(client, token)  # the save taken back: the sheet changes
+    assert "Score sheet" in page
+    status, page = undo(client, token)  # one player's tricks: it does not
+    assert "hx-preserve" in page and "Score sheet" not in page
+    status, page = post(client, token, action="bid", bid="9")  # refused: the whole body, to be sure
+    assert status == 422 and "Score sheet" in page
