@@ -128,7 +128,7 @@ def _event(public_id: str) -> Event:
 
 @bp.get("/b/<public_id>")
 def projector(public_id: str) -> str:
-    """The leaderboard for a 1080p projector: updates live, pages itself when the teams do not fit.
+    """The leaderboard for the hall's screen: sized by it, live, paged to fit, a QR code for the phones.
 
     An htmx request gets the standings fragment alone: a page catching up after a lost stream."""
     folder, context = board_context(_event(public_id))

@@ -199,7 +199,11 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class BracketSide:
+    """One side of a bracket match: its seed and its team's number apart from the plain name (shown
+    side by side, "1 (3) Card Sharks" left the reader to guess which number was which)."""
+
     seed: int | None
+    number: int | None  # None until the team is known (`name` then says where it comes from)
     name: str
 
 
@@ -478,13 +482,15 @@ def view(event: Event) -> TournamentView:
         for number, (winner, _) in walkovers.items():
             winners[number] = winner
         swaps = _swaps(event)
+        plain = {e.number: e.name for e in entrants}
         bracket_state = fmt.bracket(list(the_cut.seeds), winners, swaps)
         for name, ms in bracket_state.levels():
             shown = []
             for mt in ms:
                 opened = by_number.get(mt.number)
                 state = "final" if mt.winner is not None else "playing" if opened is not None else "waiting"
-                sides = tuple(BracketSide(mt.seeds[i], names[t] if t is not None else _placeholder(bracket_state, mt, i))
+                sides = tuple(BracketSide(mt.seeds[i], t, plain[t]) if t is not None
+                              else BracketSide(mt.seeds[i], None, _placeholder(bracket_state, mt, i))
                               for i, t in enumerate(mt.teams))
                 win = mt.teams.index(mt.winner) if mt.winner is not None else None
                 notes = [f"{names.get(s.into, s.into)} in for {names.get(s.out, s.out)} ({s.reason})"
