@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask, Response, render_template
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 from scorepad import live
@@ -56,9 +57,11 @@ def register(app: Flask) -> None:
         return page, 429, {"Retry-After": "30"}
 
     @app.errorhandler(IntegrityError)
-    def _at_the_same_moment(error: IntegrityError) -> tuple[str, int]:
-        """A unique key the services do not answer themselves (two devices writing the same row at
-        once: the database keeps the first): a 409, never a 500."""
+    @app.errorhandler(StaleDataError)
+    def _at_the_same_moment(error: IntegrityError | StaleDataError) -> tuple[str, int]:
+        """A unique key the services do not answer themselves, or a row's revision moved since it
+        was read (two devices writing the same row at once: the database keeps the first): a 409,
+        never a 500."""
         core.end_session()  # the failed write's transaction is rolled back before anything is drawn
         return render_template("errors/error.html", code=409, title="Changed at the same moment",
                                message=AT_THE_SAME_MOMENT), 409
