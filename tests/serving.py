@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 SCOREPAD = Path(sys.executable).with_name("scorepad")
+ROOT = Path(__file__).resolve().parents[1]  # the checkout these tests are in, served whatever the venv was installed from
 
 
 def free_port() -> int:
@@ -30,7 +31,8 @@ class ScorepadRun:
         self.folder, self.args = folder, args
         self.port = port or free_port()
         self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / database}", "SECRET_KEY": "scorepad-run",
-                    "SCOREPAD_DEMO": "1", **env}
+                    "SCOREPAD_DEMO": "1", "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))),
+                    **env}
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = self.kills = 0
 
@@ -53,10 +55,11 @@ class ScorepadRun:
     def output(self) -> str:
         return self.log.read_text()
 
-    def get(self, path: str) -> tuple[int, dict[str, str], bytes]:
-        """A plain GET: status, headers (lower-case names), body."""
+    def get(self, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+        """A plain GET (with `headers`, names with '_' for '-'): status, headers (lower-case names), body."""
+        extra = "".join(f"{name.replace('_', '-')}: {value}\r\n" for name, value in headers.items())
         with socket.create_connection(("127.0.0.1", self.port), timeout=30) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode())
             data = b""
             while chunk := s.recv(65536):
                 data += chunk
