@@ -11,19 +11,39 @@
 // While an entry waits, the next write waits too, and the page says why: the next bid or hand
 // depends on the one before, which only the server can check. When a waiting entry is refused
 // (another phone entered that hand meanwhile), the server's words say what is recorded and what
-// was not applied, and the page is redrawn from what the server kept.
+// was not applied, and the page is redrawn from what the server kept. Once the waiting entries are
+// sent, the bar says so.
+//
+// Where there is a service worker (HTTPS, or localhost; templates/pwa/sw.js), the page also sends
+// it a copy of itself each time it changed on screen, and a reload with no connection shows that
+// copy, marked <body data-saved-at>: the bar then says it is the page as last seen, and from when;
+// the page is brought up to date as soon as the server answers again. Over plain HTTP a reload
+// with no connection shows the browser's own error page: nothing on the page can change that.
 (function () {
   "use strict";
-  var STORE = "scorepad.outbox";
+  var STORE = "scorepad.outbox", SINCE = "scorepad.offlineSince";
   var UNSAFE = { post: true, put: true, patch: true, delete: true };
-  var FIRST_DELAY = 2000, MAX_DELAY = 30000;
-  var delay = FIRST_DELAY, timer = null, sending = false, offlineSince = null;
+  var FIRST_DELAY = 2000, MAX_DELAY = 30000, COPY_RETRY = 10000;
+  var delay = FIRST_DELAY, timer = null, sending = false, sent = [];
 
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
   }
   function save(items) {
     try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { /* storage full or off: nothing to do */ }
+  }
+  // Since when the server has been out of reach: kept with the outbox, so a reload still knows.
+  function offlineSince() {
+    try { return parseInt(localStorage.getItem(SINCE), 10) || null; } catch (e) { return null; }
+  }
+  function markOffline() {
+    try { if (!offlineSince()) localStorage.setItem(SINCE, String(Date.now())); } catch (e) { /* storage off */ }
+  }
+  function markOnline() {
+    try { localStorage.removeItem(SINCE); } catch (e) { /* storage off */ }
+  }
+  function savedCopy() {  // the time of the copy shown, when this page is the service worker's copy
+    return parseInt(document.body && document.body.dataset.savedAt, 10) || 0;
   }
   function newKey() {  // crypto.randomUUID needs a secure context; getRandomValues does not
     var bytes = new Uint8Array(16);
@@ -48,16 +68,25 @@
   function bar() {
     var el = document.querySelector(".outbox-bar");
     if (!el) return;
-    var items = load();
-    if (!items.length) {
-      el.hidden = true;
-      return;
+    var items = load(), copy = savedCopy(), since = offlineSince();
+    var text = "";
+    if (items.length) {
+      var words = navigator.onLine && !since && !copy ? "Sending " : "Offline since " + clock(since || items[0].at) + " · ";
+      text = words + plural(items.length, "entry") + " waiting to send (first: " + items[0].label +
+        ", tapped at " + clock(items[0].at) + "). They are sent by themselves when the connection is back.";
+    } else if (copy) {
+      text = "Offline since " + clock(since || copy) + ".";
+    } else if (sent.length) {
+      text = "Back online: " + (sent.length === 1 ? "your entry " : plural(sent.length, "entry") + " ") +
+        sent.slice(0, 3).map(function (i) { return "\"" + i.label + "\" (tapped at " + clock(i.at) + ")"; }).join(", ") +
+        (sent.length > 3 ? " and more" : "") + (sent.length === 1 ? " was" : " were") + " sent and recorded once.";
     }
-    var since = offlineSince || items[0].at;
-    var words = navigator.onLine && !offlineSince ? "Sending " : "Offline since " + clock(since) + " · ";
-    el.textContent = words + plural(items.length, "entry") + " waiting to send (first: " + items[0].label +
-      ", tapped at " + clock(items[0].at) + "). They are sent by themselves when the connection is back.";
-    el.hidden = false;
+    if (copy) {
+      text += " This page is as it was last seen, at " + clock(copy) + (items.length ? "." : ": it is brought up to date when " +
+        "the connection is back.");
+    }
+    el.textContent = text;
+    el.hidden = !text;
   }
 
   function note(elt, kind, text) {  // beside what was tapped: what waits, and why another tap must wait
@@ -93,11 +122,30 @@
     return "the server refused it (error " + status + ")";
   }
 
-  function redraw() {  // the page again, as the server has it now
-    fetch(window.location.href, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+  function redraw(then) {  // the page again, as the server has it now
+    fetch(window.location.href, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("status " + r.status);
+      return r.text();
+    }).then(function (html) {
       var main = document.querySelector("#main");
       if (main && window.htmx) htmx.swap(main, html, { swapStyle: "outerHTML" }, { select: "#main" });
-    }).catch(function () { /* offline again: the next flush redraws */ });
+      if (savedCopy()) {  // no longer the copy: the server's page
+        delete document.body.dataset.savedAt;
+        markOnline();
+      }
+      bar();
+      if (then) then(true);
+    }).catch(function () {  // offline again: the next flush redraws
+      if (then) then(false);
+    });
+  }
+
+  // A copy shown with no connection is brought up to date as soon as the server answers.
+  var copyTimer = null;
+  function refreshCopy() {
+    clearTimeout(copyTimer);
+    if (!savedCopy() || load().length) return;  // waiting entries redraw the page once they are sent
+    redraw(function (done) { if (!done) copyTimer = setTimeout(refreshCopy, COPY_RETRY); });
   }
 
   function schedule() {
@@ -127,9 +175,11 @@
           return;
         }
         save(load().filter(function (i) { return i.key !== item.key; }));
-        offlineSince = null;
+        markOnline();
         delay = FIRST_DELAY;
-        if (!res.r.ok) {
+        if (res.r.ok) {
+          sent.push(item);
+        } else {
           say("Your entry \"" + item.label + "\" (tapped at " + clock(item.at) + ") was not applied: " +
               serverWords(res.r.status, res.text));
         }
@@ -141,7 +191,7 @@
         }
       }, function () {  // still no connection
         sending = false;
-        offlineSince = offlineSince || Date.now();
+        markOffline();
         bar();
         schedule();
       });
@@ -151,6 +201,10 @@
     if (!window.htmx) return;
     // A request that hangs on weak Wi-Fi ends, and goes to the outbox, instead of spinning for ever.
     htmx.config.timeout = 15000;
+    if (savedCopy()) {  // the service worker's copy: the server could not be reached
+      markOffline();
+      copyTimer = setTimeout(refreshCopy, COPY_RETRY);
+    }
     bar();
     if (load().length) flush();
   });
@@ -163,7 +217,12 @@
   // One entry at a time: while one waits, say why the next must wait too.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
-    if (!config || !UNSAFE[config.verb] || !load().length) return;
+    if (!config || !UNSAFE[config.verb]) return;
+    if (sent.length) {  // a new entry: what was sent before is old news
+      sent = [];
+      bar();
+    }
+    if (!load().length) return;
     event.preventDefault();
     note(event.detail.elt, "wait", "Not sent yet: your entry \"" + load()[0].label + "\" is still waiting to be sent, and this " +
       "one depends on it. Tap again once it has gone (it is sent as soon as the connection is back).");
@@ -180,7 +239,7 @@
     var items = load();
     if (!items.some(function (i) { return i.key === item.key; })) items.push(item);
     save(items);
-    offlineSince = offlineSince || Date.now();
+    markOffline();
     note(d.elt, "waiting", "Waiting to send: " + item.label + " (tapped at " + clock(item.at) + "). It is sent by itself when the " +
       "connection is back.");
     bar();
@@ -190,7 +249,29 @@
   document.addEventListener("htmx:sendError", keep);
   document.addEventListener("htmx:timeout", keep);
 
-  window.addEventListener("online", function () { delay = FIRST_DELAY; flush(); });
-  window.addEventListener("offline", function () { offlineSince = offlineSince || Date.now(); bar(); });
+  window.addEventListener("online", function () { delay = FIRST_DELAY; flush(); refreshCopy(); });
+  window.addEventListener("offline", function () { markOffline(); bar(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden && load().length) flush(); });
+
+  // The page as seen now, for the service worker to show on a reload with no connection: after each
+  // change on screen (a swap: an entry's answer, a live update), once things have settled.
+  var copyDelay = null;
+  function sendCopy() {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker || savedCopy()) return;  // no worker (plain HTTP); or this is the copy, with nothing newer
+    var root = document.documentElement.cloneNode(true);
+    Array.prototype.forEach.call(root.querySelectorAll(".outbox-note"), function (el) { el.remove(); });
+    Array.prototype.forEach.call(root.querySelectorAll(".outbox-bar, .request-error, .offline-banner"), function (el) {
+      el.hidden = true;  // what they say is worked out again when the copy is shown
+    });
+    var bar = root.querySelector(".outbox-bar");
+    if (bar) bar.textContent = "";
+    try {
+      worker.postMessage({ type: "keep-copy", url: window.location.href, html: "<!doctype html>\n" + root.outerHTML });
+    } catch (e) { /* a worker being replaced: the next change sends it */ }
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    clearTimeout(copyDelay);
+    copyDelay = setTimeout(sendCopy, 300);
+  });
 })();
