@@ -29,13 +29,28 @@ function keep(request, response) {
   }
   const type = response.headers.get("Content-Type") || "";
   if (!type.startsWith("text/html")) return Promise.resolve();
+  const stamp = Date.now();
+  // the body as the page got it: the headers that described the bytes on the wire go
   const headers = new Headers(response.headers);
-  headers.set(SAVED, String(Date.now()));
-  return response.blob().then((body) => caches.open(PAGES).then((cache) =>
-    cache.delete(request, { ignoreVary: true })  // put again: the newest copy goes last in the keys' order
-      .then(() => cache.put(request, new Response(body, { status: 200, statusText: "OK", headers })))
-      .then(() => cache.keys())
-      .then((keys) => Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP_PAGES)).map((k) => cache.delete(k))))));
+  ["Content-Encoding", "Content-Length", "Transfer-Encoding"].forEach((name) => headers.delete(name));
+  headers.set(SAVED, String(stamp));
+  return response.blob().then((body) => inTurn(() => caches.open(PAGES).then((cache) =>
+    cache.match(request, { ignoreVary: true }).then((old) => {
+      // a page's own copy, sent after it changed, is newer than a download of the page that ends after it
+      if (old && Number(old.headers.get(SAVED) || 0) > stamp) return undefined;
+      return cache.delete(request, { ignoreVary: true })  // put again: the newest copy goes last in the keys' order
+        .then(() => cache.put(request, new Response(body, { status: 200, statusText: "OK", headers })))
+        .then(() => cache.keys())
+        .then((keys) => Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP_PAGES)).map((k) => cache.delete(k))));
+    }))));
+}
+
+// One change to the pages' cache at a time: two copies of a page (its download, its own copy sent a
+// moment later) must not interleave their look-up, delete and put.
+let turn = Promise.resolve();
+function inTurn(change) {
+  turn = turn.then(change, change);
+  return turn;
 }
 
 // The last copy of a page, marked as one (<body data-saved-at>), so the page can say so.
