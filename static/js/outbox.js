@@ -253,6 +253,21 @@
   window.addEventListener("offline", function () { markOffline(); bar(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden && load().length) flush(); });
 
+  // A plain form (no htmx: correcting a hand, signing a sheet) is not kept in the outbox. With no
+  // connection it is not sent at all, and the page says so beside it, the form still as filled
+  // (sent, it would end on the browser's own error page over plain HTTP). When the phone believes
+  // it is online but the server cannot be reached, the service worker, where there is one, answers
+  // with the offline page saying nothing was saved.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form || !form.getAttribute || navigator.onLine) return;
+    if ((form.getAttribute("method") || "get").toLowerCase() !== "post" || form.hasAttribute("hx-post")) return;
+    event.preventDefault();
+    markOffline();
+    note(form, "not-sent", "Not sent: this phone is offline, so nothing was saved. What you entered is still here: " +
+      "send it again once the connection is back.");
+  });
+
   // The page as seen now, for the service worker to show on a reload with no connection: after each
   // change on screen (a swap: an entry's answer, a live update), once things have settled.
   var copyDelay = null;

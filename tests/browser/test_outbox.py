@@ -6,6 +6,7 @@ server committed, reloads with a tap still waiting, and meets another phone's en
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -241,14 +242,17 @@ def test_a_whole_hand_saved_offline_is_recorded_once_when_the_connection_is_back
     context.close()
 
 
-def cached_copy_holds(page: Page, marker: str) -> None:
+def cached_copy_holds(page: Page, marker: str, timeout: float = 10.0) -> None:
     """Wait until the service worker's copy of this page holds `marker` (copies are sent after a swap)."""
-    page.wait_for_function(
-        """async (marker) => {
-             const cache = await caches.open("scorepad-pages");
-             const hit = await cache.match(location.href, { ignoreVary: true });
-             return !!hit && (await hit.text()).includes(marker);
-           }""", arg=marker)
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(
+            """async (marker) => {
+                 const cache = await caches.open("scorepad-pages");
+                 const hit = await cache.match(location.href, { ignoreVary: true });
+                 return !!hit && (await hit.text()).includes(marker);
+               }""", marker):
+        assert time.monotonic() < deadline, f"the service worker's copy of {page.url} never held {marker!r}"
+        page.wait_for_timeout(100)
 
 
 def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
@@ -298,3 +302,77 @@ def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
     assert [n for n, _ in hands(app, token)] == [1, 2]
     expect(watcher.locator("#hand-2")).to_be_visible(timeout=15000)  # the spectators' copy is brought up to date
     context.close()
+
+
+def test_a_plain_form_sent_with_no_connection_says_it_was_not_sent(
+        app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path) -> None:
+    """Issue 13, item 5: a correction is a plain form (no outbox). Offline, it is not sent and the
+    page says so beside it, as filled; once back, sending it again corrects the hand."""
+    context = lan_browser.new_context(**PHONE)
+    page = context.new_page()
+    token = new_whist(page, lan(live_server))
+    fill_hand(page, "H", 8)
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
+    page.goto(f"{lan(live_server)}/g/{token}/hands/1")
+
+    context.set_offline(True)
+    tricks = page.get_by_role("group", name=re.compile("^Tricks taken by Robins")).get_by_role("radio", name="9", exact=True)
+    tricks.check()
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.locator('.outbox-note[data-kind="not-sent"]')).to_have_text(
+        "Not sent: this phone is offline, so nothing was saved. What you entered is still here: send it again once "
+        "the connection is back.")
+    expect(tricks).to_be_checked()
+    page.screenshot(path=str(screenshot_dir / "outbox-plain-form-not-sent.png"), full_page=True)
+    assert hands(app, token)[0][1]["tricks"] == [8, 5]
+
+    context.set_offline(False)
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.locator("#hand-1 td.num .total")).to_have_text(["3", "0"])
+    assert hands(app, token)[0][1]["tricks"] == [9, 4]
+    context.close()
+
+
+def test_with_the_server_gone_the_service_worker_says_what_was_not_sent(
+        browser: Browser, tmp_path: Path, screenshot_dir: Path) -> None:
+    """The phone's Wi-Fi is up but the server is not (the laptop at the venue was shut): the browser
+    says it is online, so the page cannot know before sending. Where there is a service worker
+    (localhost here, HTTPS at a club), a reload shows the last copy, and a plain form sent gets the
+    offline page saying that nothing was saved instead of the browser's error page."""
+    from tests.serving import ScorepadRun
+
+    server = ScorepadRun(tmp_path, SCOREPAD_DEMO="0")
+    server.start()
+    base = f"http://127.0.0.1:{server.port}"
+    try:
+        context = browser.new_context(**PHONE)
+        page = context.new_page()
+        page.goto(base + "/")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        token = new_whist(page, base)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        fill_hand(page, "S", 7)
+        page.get_by_role("button", name="Save hand 1").click()
+        expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
+        cached_copy_holds(page, 'id="hand-1"')
+        page.goto(f"{base}/g/{token}/hands/1")
+
+        server.kill()  # kill -9: connections refused from now on
+        page.get_by_role("group", name=re.compile("^Tricks taken by Robins")).get_by_role("radio", name="9", exact=True).check()
+        page.get_by_role("button", name="Save the correction").click()
+        expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
+        expect(page.locator(".not-sent-note")).to_be_visible()
+        expect(page.locator(".not-sent-note")).to_contain_text("What you just sent did not reach the server: nothing was saved.")
+        page.screenshot(path=str(screenshot_dir / "offline-plain-form-not-sent.png"), full_page=True)
+
+        page.goto(f"{base}/g/{token}")  # the scoring page: the last copy, and the bar says so
+        expect(page.locator("#hand-1 td.num .total")).to_have_text(["1", "0"])
+        expect(page.locator(".outbox-bar")).to_contain_text(re.compile(r"^Offline since \d\d:\d\d\. This page is as it was last seen"))
+
+        server.start()  # back on the same port: the copy is replaced by the server's page by itself
+        expect(page.locator(".outbox-bar")).to_be_hidden(timeout=20000)
+        expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
+        context.close()
+    finally:
+        server.stop()
