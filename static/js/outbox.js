@@ -74,16 +74,18 @@
       var words = navigator.onLine && !since && !copy ? "Sending " : "Offline since " + clock(since || items[0].at) + " · ";
       text = words + plural(items.length, "entry") + " waiting to send (first: " + items[0].label +
         ", tapped at " + clock(items[0].at) + "). They are sent by themselves when the connection is back.";
-    } else if (copy) {
+    } else if (copy && (since || !navigator.onLine)) {
       text = "Offline since " + clock(since || copy) + ".";
+    } else if (copy) {
+      text = "Back online: the page is being brought up to date.";
     } else if (sent.length) {
       text = "Back online: " + (sent.length === 1 ? "your entry " : plural(sent.length, "entry") + " ") +
         sent.slice(0, 3).map(function (i) { return "\"" + i.label + "\" (tapped at " + clock(i.at) + ")"; }).join(", ") +
         (sent.length > 3 ? " and more" : "") + (sent.length === 1 ? " was" : " were") + " sent and recorded once.";
     }
     if (copy) {
-      text += " This page is as it was last seen, at " + clock(copy) + (items.length ? "." : ": it is brought up to date when " +
-        "the connection is back.");
+      text += " This page is as it was last seen, at " + clock(copy) + (items.length || !since ? "." :
+        ": it is brought up to date when the connection is back.");
     }
     el.textContent = text;
     el.hidden = !text;
@@ -187,7 +189,9 @@
           flush();
         } else {
           bar();
-          redraw();  // shows what the server kept, and drops the "waiting" notes with the old page
+          // shows what the server kept, and drops the "waiting" notes with the old page (a copy
+          // shown offline is tried again until the server's page replaces it)
+          redraw(function (done) { if (!done && savedCopy()) copyTimer = setTimeout(refreshCopy, COPY_RETRY); });
         }
       }, function () {  // still no connection
         sending = false;
@@ -249,7 +253,16 @@
   document.addEventListener("htmx:sendError", keep);
   document.addEventListener("htmx:timeout", keep);
 
-  window.addEventListener("online", function () { delay = FIRST_DELAY; flush(); refreshCopy(); });
+  window.addEventListener("online", function () {
+    if (!load().length && !savedCopy()) markOnline();  // nothing waits: the offline spell is over
+    delay = FIRST_DELAY;
+    flush();
+    refreshCopy();
+  });
+  // Any answer from the server ends an offline spell (unless entries still wait: their sending does).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status && !load().length) markOnline();
+  });
   window.addEventListener("offline", function () { markOffline(); bar(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden && load().length) flush(); });
 

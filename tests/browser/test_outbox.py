@@ -226,7 +226,7 @@ def test_a_whole_hand_saved_offline_is_recorded_once_when_the_connection_is_back
 
     context.set_offline(False)
     page.goto(f"{lan(live_server)}/g/{token}")  # the player reloads once the Wi-Fi is back
-    expect(bar).to_have_text(sent_once("Save hand 1"))
+    expect(bar).to_have_text(sent_once("Save hand 1"), timeout=15000)
     expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
     expect(page.locator("#hand-1 td.num .total")).to_have_text(["2", "0"])  # 8 tricks: 2 odd to Robins
     page.screenshot(path=str(screenshot_dir / "outbox-whole-hand-sent.png"), full_page=True)
@@ -296,7 +296,7 @@ def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
     assert len(hands(app, token)) == 1
 
     context.set_offline(False)  # the Wi-Fi is back: the waiting hand goes by itself, once
-    expect(bar).to_have_text(sent_once("Save hand 2"))
+    expect(bar).to_have_text(sent_once("Save hand 2"), timeout=15000)
     expect(page.locator("#hand-2 td.num .total")).to_have_text(["3", "2"])  # Wrens took 8: 2 odd
     expect(page.locator("#hand-panel h2")).to_have_text("Hand 3")
     assert [n for n, _ in hands(app, token)] == [1, 2]
