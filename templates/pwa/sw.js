@@ -7,6 +7,9 @@ const CACHE = {{ version|tojson }};
 const PAGES = "scorepad-pages";  // kept across versions: a page's copy outlives an update of the app
 const KEEP_PAGES = 40;  // the last pages seen, oldest dropped first
 const SAVED = "X-Scorepad-Saved-At";  // when the copy was taken (ms since 1970)
+// The pages worth a copy: the scorer's (/g/), a table's (/t/), the spectators' (/w/), the standings
+// (/b/) and a team's (/team/). Not the director's room or the QR sheet: a shared phone need not keep them.
+const KEPT = /^\/(g|t|w|b|team)\/[^/]+(\/standings)?$/;
 const SHELL = {{ shell|tojson }};
 const OFFLINE = {{ url_for('pwa.offline')|tojson }};
 
@@ -24,6 +27,7 @@ self.addEventListener("activate", (event) => {
 
 // Keep a page's copy, stamped with the time; only a whole page the server gave (200, same origin).
 function keep(request, response) {
+  if (!KEPT.test(new URL(request.url).pathname)) return Promise.resolve();
   if (!response || response.status !== 200 || !["basic", "default"].includes(response.type) || response.redirected) {
     return Promise.resolve();
   }

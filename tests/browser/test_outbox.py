@@ -278,6 +278,17 @@ def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
     watcher = context.new_page()  # a spectator's page, on the same phone for the test's sake
     watcher.goto(f"{live_server}/w/{public_id}")
     expect(watcher.locator("#hand-1")).to_be_visible()
+    with app.app_context():  # and an event's table page, and its director's room (which is not kept)
+        from scorepad.events import military
+
+        event = military.create_event("Club night", ["Aces", "Kings"], [30])
+        table_token, director_token = event.tables[0].token, event.director_token
+    table = context.new_page()
+    table.goto(f"{live_server}/t/{table_token}")
+    expect(table.get_by_role("heading", name="Table 1 Aces")).to_be_visible()
+    cached_copy_holds(table, "Table 1")
+    director = context.new_page()
+    director.goto(f"{live_server}/d/{director_token}")
 
     context.set_offline(True)
     fill_hand(page, "D", 5)
@@ -293,6 +304,11 @@ def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
     watcher.reload()
     expect(watcher.locator("#hand-1")).to_be_visible()
     expect(watcher.locator(".outbox-bar")).to_contain_text(re.compile(r"^Offline since \d\d:\d\d · 1 entry waiting"))
+    table.reload()
+    expect(table.get_by_role("heading", name="Table 1 Aces")).to_be_visible()
+    expect(table.locator(".outbox-bar")).to_contain_text("This page is as it was last seen, at ")
+    director.reload()  # a shared phone keeps no copy of the director's room
+    expect(director.get_by_role("heading", name="You are offline")).to_be_visible()
     assert len(hands(app, token)) == 1
 
     context.set_offline(False)  # the Wi-Fi is back: the waiting hand goes by itself, once
