@@ -12,7 +12,8 @@
 // depends on the one before, which only the server can check. When a waiting entry is refused
 // (another phone entered that hand meanwhile), the server's words say what is recorded and what
 // was not applied, and the page is redrawn from what the server kept. Once the waiting entries are
-// sent, the bar says so.
+// sent, the bar says so. The outbox is the phone's, not the tab's: any open page of the app may
+// send what waits, and every page hears of it (the storage event), says it, and redraws.
 //
 // Where there is a service worker (HTTPS, or localhost; templates/pwa/sw.js), the page also sends
 // it a copy of itself each time it changed on screen, and a reload with no connection shows that
@@ -21,16 +22,30 @@
 // with no connection shows the browser's own error page: nothing on the page can change that.
 (function () {
   "use strict";
-  var STORE = "scorepad.outbox", SINCE = "scorepad.offlineSince";
+  var STORE = "scorepad.outbox", SINCE = "scorepad.offlineSince", SENT = "scorepad.outbox.sent";
   var UNSAFE = { post: true, put: true, patch: true, delete: true };
   var FIRST_DELAY = 2000, MAX_DELAY = 30000, COPY_RETRY = 10000;
-  var delay = FIRST_DELAY, timer = null, sending = false, sent = [];
+  var delay = FIRST_DELAY, timer = null, sending = false, told = {}, oldNews = {};
 
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
   }
   function save(items) {
     try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { /* storage full or off: nothing to do */ }
+  }
+  // What was sent from the outbox since the last new entry, and what the server said: shared by the
+  // phone's open pages, so the page it was tapped on hears of it even if another page sent it.
+  function loadSent() {
+    try { return JSON.parse(localStorage.getItem(SENT) || "[]") || []; } catch (e) { return []; }
+  }
+  function logSent(item, ok, words) {
+    var log = loadSent();
+    if (log.some(function (i) { return i.key === item.key; })) return;  // another page sent it too: its answer counts
+    log = log.concat([{ key: item.key, label: item.label, at: item.at, ok: ok, words: words }]).slice(-10);
+    try { localStorage.setItem(SENT, JSON.stringify(log)); } catch (e) { /* storage off */ }
+  }
+  function forgetSent() {
+    try { localStorage.removeItem(SENT); } catch (e) { /* storage off */ }
   }
   // Since when the server has been out of reach: kept with the outbox, so a reload still knows.
   function offlineSince() {
@@ -54,7 +69,7 @@
     var d = new Date(ms);
     return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
   }
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function plural(n, word) { return n + " " + (n === 1 ? word : word.replace(/y$/, "ie") + "s"); }
 
   // What the player tapped, in the page's words: the button's label, else the form's.
   function label(detail) {
@@ -69,6 +84,7 @@
     var el = document.querySelector(".outbox-bar");
     if (!el) return;
     var items = load(), copy = savedCopy(), since = offlineSince();
+    var sent = loadSent().filter(function (i) { return i.ok && !oldNews[i.key]; });
     var text = "";
     if (items.length) {
       var words = navigator.onLine && !since && !copy ? "Sending " : "Offline since " + clock(since || items[0].at) + " · ";
@@ -159,6 +175,7 @@
 
   function flush() {
     clearTimeout(timer);
+    if (leaving) return;
     var items = load();
     if (sending || !items.length) { bar(); return; }
     sending = true;
@@ -179,19 +196,12 @@
         save(load().filter(function (i) { return i.key !== item.key; }));
         markOnline();
         delay = FIRST_DELAY;
-        if (res.r.ok) {
-          sent.push(item);
-        } else {
-          say("Your entry \"" + item.label + "\" (tapped at " + clock(item.at) + ") was not applied: " +
-              serverWords(res.r.status, res.text));
-        }
+        logSent(item, res.r.ok, res.r.ok ? "" : serverWords(res.r.status, res.text));
+        tell();
         if (load().length) {
           flush();
         } else {
-          bar();
-          // shows what the server kept, and drops the "waiting" notes with the old page (a copy
-          // shown offline is tried again until the server's page replaces it)
-          redraw(function (done) { if (!done && savedCopy()) copyTimer = setTimeout(refreshCopy, COPY_RETRY); });
+          settled();
         }
       }, function () {  // still no connection
         sending = false;
@@ -201,8 +211,40 @@
       });
   }
 
+  // A refused entry, sent from this page or another: its words stay on screen (once per page).
+  function tell() {
+    loadSent().forEach(function (i) {
+      if (told[i.key]) return;
+      told[i.key] = true;
+      if (!i.ok) say("Your entry \"" + i.label + "\" (tapped at " + clock(i.at) + ") was not applied: " + i.words);
+    });
+  }
+
+  // Nothing waits any more: the page as the server has it (the "waiting" notes go with the old
+  // page; a copy shown offline is tried again until the server's page replaces it).
+  function settled() {
+    bar();
+    redraw(function (done) { if (!done && savedCopy()) copyTimer = setTimeout(refreshCopy, COPY_RETRY); });
+  }
+
+  // Another page of the app on this phone changed the outbox: it sent what waited, or a new entry
+  // was made there.
+  function count(json) {
+    try { return (JSON.parse(json || "[]") || []).length; } catch (e) { return 0; }
+  }
+  window.addEventListener("storage", function (event) {
+    if (event.key !== STORE && event.key !== SENT && event.key !== null) return;
+    tell();
+    if (event.key === STORE && count(event.oldValue) && !count(event.newValue)) {
+      settled();
+    } else {
+      bar();
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     if (!window.htmx) return;
+    loadSent().forEach(function (i) { told[i.key] = oldNews[i.key] = true; });  // before this page: old news
     // A request that hangs on weak Wi-Fi ends, and goes to the outbox, instead of spinning for ever.
     htmx.config.timeout = 15000;
     if (savedCopy()) {  // the service worker's copy: the server could not be reached
@@ -222,8 +264,8 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
     if (!config || !UNSAFE[config.verb]) return;
-    if (sent.length) {  // a new entry: what was sent before is old news
-      sent = [];
+    if (loadSent().length) {  // a new entry: what was sent before is old news
+      forgetSent();
       bar();
     }
     if (!load().length) return;
@@ -264,6 +306,14 @@
     if (event.detail.xhr && event.detail.xhr.status && !load().length) markOnline();
   });
   window.addEventListener("offline", function () { markOffline(); bar(); });
+  // A page on its way out (a reload, a link) sends nothing more: its answer would be lost with it,
+  // and the next page sends what waits. If it stays after all (a download), it goes on.
+  var leaving = false;
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
+    clearTimeout(timer);
+    setTimeout(function () { leaving = false; schedule(); }, 5000);
+  });
   document.addEventListener("visibilitychange", function () { if (!document.hidden && load().length) flush(); });
 
   // A plain form (no htmx: correcting a hand, signing a sheet) is not kept in the outbox. With no

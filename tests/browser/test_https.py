@@ -87,9 +87,9 @@ def test_behind_an_https_proxy_the_app_is_secure_installable_and_live(proxied: P
     page.reload()  # the service worker's copy of the page as last seen
     expect(page.locator("#hand-1 td.num .total")).to_have_text(["4", "0"])
     expect(page.locator(".outbox-bar")).to_contain_text(re.compile(r"^Offline since \d\d:\d\d\. This page is as it was last seen"))
-    page.goto(f"{base}/g/{token}/share")  # a page kept only as downloaded (compressed on the way): whole
-    expect(page.locator("figure.qr figcaption a")).to_have_text(short)
-    expect(page.locator(".site-footer")).to_be_visible()
+    watcher.reload()  # the spectators' page too: the copy sent after the live update
+    expect(watcher.locator("#hand-1 td.num .total")).to_have_text(["4", "0"])
+    expect(watcher.locator(".site-footer")).to_be_visible()
     phone.set_offline(False)
     page.goto(f"{base}/g/{token}")
     expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")

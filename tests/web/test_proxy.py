@@ -36,6 +36,7 @@ def start_whist(client: FlaskClient, **headers: str) -> tuple[str, list[str]]:
     """A Whist game started through the proxy (or not): its scorer token, and the cookies set."""
     response = client.post("/new/whist", data=PARTNERS, headers=headers, base_url=LAN)
     assert response.status_code == 303, response.get_data(as_text=True)
+    assert not response.headers["Location"].startswith("http:")  # relative: it stays on https behind the proxy
     return response.headers["Location"].rsplit("/", 1)[1], response.headers.getlist("Set-Cookie")
 
 
