@@ -31,14 +31,18 @@ for _command in COMMANDS:
 @click.option("--workers", default=None, type=int,
               help="gunicorn worker processes (default 1, or SCOREPAD_WORKERS); several need PostgreSQL.")
 @click.option("--dev", is_flag=True, help="Werkzeug's development server with the reloader, for working on the code.")
+@click.option("--behind-proxy", is_flag=True,
+              help="Served through one reverse proxy that terminates HTTPS (docs/https.md): believe its "
+                   "X-Forwarded-* headers (SCOREPAD_PROXY_HOPS=1) and listen on 127.0.0.1 unless --host says otherwise.")
 @with_appcontext
-def run_command(host: str | None, port: int | None, workers: int | None, dev: bool) -> None:
+def run_command(host: str | None, port: int | None, workers: int | None, dev: bool,
+                behind_proxy: bool) -> None:
     """Migrate the database, load the demo games, print the URLs and serve the app (gunicorn with
     gevent workers; see serve.py)."""
     from flask import current_app
     from flask_migrate import upgrade
 
-    from scorepad import live, network, serve
+    from scorepad import live, network, security, serve
     from scorepad.events import military
     from scorepad.extensions import db
     from scorepad.games import records
@@ -55,6 +59,13 @@ def run_command(host: str | None, port: int | None, workers: int | None, dev: bo
         records.load_demo_games()
         military.load_demo_event()
         demo = military.demo_event()
+    if behind_proxy:
+        # the proxy alone may reach the app: a phone talking to it directly could claim any scheme or host
+        host = host or "127.0.0.1"
+        if not app.config["SCOREPAD_PROXY_HOPS"]:
+            os.environ["SCOREPAD_PROXY_HOPS"] = "1"  # for gunicorn's worker, which builds the app afresh
+            app.config["SCOREPAD_PROXY_HOPS"] = 1
+            security.trust_proxies(app, 1)  # for --dev, which serves this app
     host = host or app.config["SCOREPAD_HOST"]
     port = port or app.config["SCOREPAD_PORT"]
     if not os.environ.get("WERKZEUG_RUN_MAIN") and serve.port_taken(host, port):  # (the reloader's child has it)
@@ -67,6 +78,9 @@ def run_command(host: str | None, port: int | None, workers: int | None, dev: bo
     lines.append(f"New event: {base}/events/new")
     if workers > 1:
         lines.append(f"{workers} workers; live updates through the {relay.name} broker.")
+    if app.config["SCOREPAD_PROXY_HOPS"]:
+        lines.append(f"Behind a reverse proxy (SCOREPAD_PROXY_HOPS={app.config['SCOREPAD_PROXY_HOPS']}): its X-Forwarded-For, -Proto and "
+                     f"-Host headers are believed; open the app at the proxy's https:// address.")
     db.session.remove()
     db.engine.dispose()  # no connection of this process may outlive it into the server
     if not dev:

@@ -36,6 +36,18 @@ def database_url_of(url: str) -> str:
     return url
 
 
+def proxy_hops(raw: str) -> int:
+    """SCOREPAD_PROXY_HOPS as a number of proxies (0 to 5); anything else is said plainly at start-up."""
+    try:
+        hops = int(raw.strip() or "0")
+    except ValueError:
+        hops = -1
+    if not 0 <= hops <= 5:
+        raise ValueError(f"SCOREPAD_PROXY_HOPS must be the number of reverse proxies in front of Scorepad "
+                         f"(0 to 5, usually 1), not {raw!r}")
+    return hops
+
+
 def from_environment(instance_path: Path) -> dict[str, Any]:
     """Settings read from SECRET_KEY, DATABASE_URL and SCOREPAD_* variables."""
     instance_path.mkdir(parents=True, exist_ok=True)
@@ -52,6 +64,10 @@ def from_environment(instance_path: Path) -> dict[str, Any]:
         # workers `scorepad run` starts (several need the PostgreSQL broker)
         "SCOREPAD_BROKER": os.environ.get("SCOREPAD_BROKER", "auto"),
         "SCOREPAD_WORKERS": int(os.environ.get("SCOREPAD_WORKERS", "1")),
+        # Reverse proxies in front of the app (docs/https.md): their X-Forwarded-For, -Proto and
+        # -Host headers are believed, the last this many of each. 0 (the default, a LAN): none is,
+        # since anyone can send them.
+        "SCOREPAD_PROXY_HOPS": proxy_hops(os.environ.get("SCOREPAD_PROXY_HOPS", "0")),
         "WTF_CSRF_TIME_LIMIT": None,  # a score page may stay open all afternoon
         # the largest form (a 64-table event's names) is some 20 KB: anything far larger is refused (413)
         # open live streams, in all and per client address (see live.py); 429 past them

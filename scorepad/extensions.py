@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from typing import Any
 
@@ -35,15 +36,29 @@ csrf = CSRFProtect()
 compress = Compress()
 
 
+JOURNAL_MODES = ("WAL", "DELETE", "TRUNCATE", "PERSIST")
+SYNCHRONOUS = ("NORMAL", "FULL", "EXTRA", "OFF")
+
+
+def _sqlite_setting(name: str, default: str, allowed: tuple[str, ...]) -> str:
+    value = os.environ.get(name, default).strip().upper() or default
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL lets the projector read while phones write; foreign keys keep hands tied to games."""
+    """WAL lets the projector read while phones write; foreign keys keep hands tied to games.
+
+    WAL with synchronous=NORMAL is the choice (README, "Durability"): no fsync on each commit, a
+    commit survives the server being killed at any moment (bench/durability.py: 0 lost under kill -9),
+    and only a power cut may lose the last commits. SCOREPAD_SQLITE_JOURNAL and
+    SCOREPAD_SQLITE_SYNCHRONOUS change them, for the benchmarks that compare (bench/two_phones.py)."""
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA journal_mode=WAL")
-        # WAL's recommended setting: no fsync on every commit, still safe from corruption and
-        # from a crash or restart of the server (only a power cut may lose the last commits)
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA journal_mode={_sqlite_setting('SCOREPAD_SQLITE_JOURNAL', 'WAL', JOURNAL_MODES)}")
+        cursor.execute(f"PRAGMA synchronous={_sqlite_setting('SCOREPAD_SQLITE_SYNCHRONOUS', 'NORMAL', SYNCHRONOUS)}")
         cursor.execute("PRAGMA busy_timeout=5000")
         cursor.close()

@@ -4,8 +4,15 @@ cookie (HttpOnly, SameSite=Lax, Secure when the request came over HTTPS), a same
 on every unsafe request besides the form token, and no NUL character in any address or field
 (PostgreSQL's text cannot hold one: such a value was a 500 there).
 
-Phones reach the app over plain HTTP on a club's LAN, so nothing here forces HTTPS or sends HSTS
-(a browser told once to insist on HTTPS for a LAN address could not open it over HTTP again).
+Phones reach the app over plain HTTP on a club's LAN, so nothing here forces HTTPS, and HSTS is
+sent only on a request that came over HTTPS (a browser told once to insist on HTTPS for a LAN
+address could not open it over HTTP again; over HTTP browsers ignore the header anyway).
+
+Behind a reverse proxy that terminates HTTPS (docs/https.md), `SCOREPAD_PROXY_HOPS` says how many
+proxies set the X-Forwarded-* headers; Werkzeug's ProxyFix then takes the scheme, host and client
+address from them, so links and QR codes say https://the.host/, the cookie is Secure and each
+phone counts as itself (live.py's per-device cap). By default (0) none of those headers is believed:
+anyone on the LAN could send them.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, abort, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_talisman import Talisman
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 CSP = {
     "default-src": "'self'",
@@ -36,6 +44,7 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SECRET_PATHS = ("/d/", "/t/", "/g/", "/team/", "/qr/")
 HOLDS_NUL = ("What was sent holds a NUL character (\\0), which no address or field of Scorepad takes, so it "
              "was refused; nothing was saved.")
+HSTS = f"max-age={365 * 24 * 3600}"  # this host only: a club's other sites may still be plain HTTP
 CROSS_ORIGIN = "This request came from another site, so it was refused; nothing was saved. Open Scorepad itself and try again."
 
 
@@ -68,7 +77,17 @@ def holds_nul() -> bool:
                for fields in (request.args, request.form) for key, values in fields.lists())
 
 
+def trust_proxies(app: Flask, hops: int) -> None:
+    """Believe the last `hops` values of X-Forwarded-For, -Proto and -Host (what the proxies set);
+    never X-Forwarded-Port or -Prefix, which the documented proxies do not set, so a phone could."""
+    if hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0,  # type: ignore[method-assign]
+                                x_prefix=0)
+
+
 def init_app(app: Flask) -> None:
+    trust_proxies(app, int(app.config.get("SCOREPAD_PROXY_HOPS") or 0))
+    # HSTS is ours, below: Talisman's would also believe a bare X-Forwarded-Proto header
     Talisman(app, force_https=False, strict_transport_security=False, session_cookie_secure=False,
              content_security_policy=CSP, frame_options="DENY", referrer_policy="same-origin")
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
@@ -88,4 +107,10 @@ def init_app(app: Flask) -> None:
     def _no_store(response: Response) -> Response:
         if request.path.startswith(SECRET_PATHS):
             response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.after_request
+    def _hsts(response: Response) -> Response:
+        if request.is_secure:  # over HTTPS (through a trusted proxy): keep to HTTPS from now on
+            response.headers["Strict-Transport-Security"] = HSTS
         return response

@@ -56,10 +56,11 @@ class ScorepadRun:
     def output(self) -> str:
         return self.log.read_text()
 
-    def get(self, path: str) -> tuple[int, dict[str, str], bytes]:
-        """A plain GET: status, headers (lower-case names), body."""
+    def get(self, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+        """A plain GET (with `headers`, names with '_' for '-'): status, headers (lower-case names), body."""
+        extra = "".join(f"{name.replace('_', '-')}: {value}\r\n" for name, value in headers.items())
         with socket.create_connection(("127.0.0.1", self.port), timeout=30) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode())
             data = b""
             while chunk := s.recv(65536):
                 data += chunk

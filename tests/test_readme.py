@@ -34,3 +34,12 @@ def test_ci_installs_postgresql_when_its_binaries_are_missing() -> None:
     line = next(x for x in ci.splitlines() if "apt-get install" in x and "postgresql" in x)
     assert "command -v initdb" in line and "/usr/lib/postgresql/*/bin/initdb" in line
     assert ci.index(line) < ci.index(_commands()[1])
+
+
+def test_ci_installs_the_reverse_proxies_of_the_https_tests() -> None:
+    """tests/browser/test_https.py runs docs/https.md's nginx and Caddy blocks; under CI it fails
+    rather than skips without them (tests/proxies.py)."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    line = next(x for x in ci.splitlines() if "apt-get install" in x and "nginx" in x)
+    assert "caddy" in line and "openssl" in line and "/usr/sbin/nginx" in line
+    assert ci.index(line) < ci.index(_commands()[1])

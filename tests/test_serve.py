@@ -119,3 +119,30 @@ def test_dev_serves_with_werkzeug_and_its_reloader(tmp_path: Path, runs: list[Sc
     assert status == 200 and headers["server"].startswith("Werkzeug")
     os.killpg(run.process.pid, signal.SIGINT)
     run.process.wait(timeout=15)
+
+
+FORWARDED = {"X_Forwarded_Proto": "https", "X_Forwarded_Host": "whist.club.example", "X_Forwarded_For": "10.1.2.3"}
+
+
+def test_forwarded_headers_are_believed_only_behind_a_proxy(tmp_path: Path, runs: list[ScorepadRun]) -> None:
+    """Issue 13, item 5: gunicorn itself believes X-Forwarded-Proto from 127.0.0.1 unless told not to;
+    by default no program on the machine (or phone on the LAN) can make the links say https, and
+    `--behind-proxy` (one proxy, SCOREPAD_PROXY_HOPS=1) makes them say the proxy's address."""
+    plain = ScorepadRun(tmp_path, database="plain.db")
+    runs.append(plain)
+    printed = plain.start()
+    public = re.search(r"projector http://[^/]+/b/([\w-]+)", printed)
+    assert public, printed
+    status, headers, body = plain.get(f"/b/{public.group(1)}", **FORWARDED)
+    assert status == 200 and b"https://" not in body and b"whist.club.example" not in body
+    assert "strict-transport-security" not in headers
+    plain.stop()
+
+    proxied = ScorepadRun(tmp_path, "--behind-proxy", port=plain.port, database="plain.db")  # the same demo event
+    runs.append(proxied)
+    printed = proxied.start()
+    assert "Behind a reverse proxy (SCOREPAD_PROXY_HOPS=1)" in printed
+    status, headers, body = proxied.get(f"/b/{public.group(1)}", **FORWARDED)
+    assert status == 200, body
+    assert f"https://whist.club.example/b/{public.group(1)}/standings".encode() in body
+    assert headers["strict-transport-security"] == "max-age=31536000"

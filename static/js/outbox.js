@@ -11,19 +11,54 @@
 // While an entry waits, the next write waits too, and the page says why: the next bid or hand
 // depends on the one before, which only the server can check. When a waiting entry is refused
 // (another phone entered that hand meanwhile), the server's words say what is recorded and what
-// was not applied, and the page is redrawn from what the server kept.
+// was not applied, and the page is redrawn from what the server kept. Once the waiting entries are
+// sent, the bar says so. The outbox is the phone's, not the tab's: any open page of the app may
+// send what waits, and every page hears of it (the storage event), says it, and redraws.
+//
+// Where there is a service worker (HTTPS, or localhost; templates/pwa/sw.js), the page also sends
+// it a copy of itself each time it changed on screen, and a reload with no connection shows that
+// copy, marked <body data-saved-at>: the bar then says it is the page as last seen, and from when;
+// the page is brought up to date as soon as the server answers again. Over plain HTTP a reload
+// with no connection shows the browser's own error page: nothing on the page can change that.
 (function () {
   "use strict";
-  var STORE = "scorepad.outbox";
+  var STORE = "scorepad.outbox", SINCE = "scorepad.offlineSince", SENT = "scorepad.outbox.sent";
   var UNSAFE = { post: true, put: true, patch: true, delete: true };
-  var FIRST_DELAY = 2000, MAX_DELAY = 30000;
-  var delay = FIRST_DELAY, timer = null, sending = false, offlineSince = null;
+  var FIRST_DELAY = 2000, MAX_DELAY = 30000, COPY_RETRY = 10000;
+  var delay = FIRST_DELAY, timer = null, sending = false, told = {}, oldNews = {};
 
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
   }
   function save(items) {
     try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { /* storage full or off: nothing to do */ }
+  }
+  // What was sent from the outbox since the last new entry, and what the server said: shared by the
+  // phone's open pages, so the page it was tapped on hears of it even if another page sent it.
+  function loadSent() {
+    try { return JSON.parse(localStorage.getItem(SENT) || "[]") || []; } catch (e) { return []; }
+  }
+  function logSent(item, ok, words) {
+    var log = loadSent();
+    if (log.some(function (i) { return i.key === item.key; })) return;  // another page sent it too: its answer counts
+    log = log.concat([{ key: item.key, label: item.label, at: item.at, ok: ok, words: words }]).slice(-10);
+    try { localStorage.setItem(SENT, JSON.stringify(log)); } catch (e) { /* storage off */ }
+  }
+  function forgetSent() {
+    try { localStorage.removeItem(SENT); } catch (e) { /* storage off */ }
+  }
+  // Since when the server has been out of reach: kept with the outbox, so a reload still knows.
+  function offlineSince() {
+    try { return parseInt(localStorage.getItem(SINCE), 10) || null; } catch (e) { return null; }
+  }
+  function markOffline() {
+    try { if (!offlineSince()) localStorage.setItem(SINCE, String(Date.now())); } catch (e) { /* storage off */ }
+  }
+  function markOnline() {
+    try { localStorage.removeItem(SINCE); } catch (e) { /* storage off */ }
+  }
+  function savedCopy() {  // the time of the copy shown, when this page is the service worker's copy
+    return parseInt(document.body && document.body.dataset.savedAt, 10) || 0;
   }
   function newKey() {  // crypto.randomUUID needs a secure context; getRandomValues does not
     var bytes = new Uint8Array(16);
@@ -34,7 +69,7 @@
     var d = new Date(ms);
     return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
   }
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function plural(n, word) { return n + " " + (n === 1 ? word : word.replace(/y$/, "ie") + "s"); }
 
   // What the player tapped, in the page's words: the button's label, else the form's.
   function label(detail) {
@@ -48,16 +83,28 @@
   function bar() {
     var el = document.querySelector(".outbox-bar");
     if (!el) return;
-    var items = load();
-    if (!items.length) {
-      el.hidden = true;
-      return;
+    var items = load(), copy = savedCopy(), since = offlineSince();
+    var sent = loadSent().filter(function (i) { return i.ok && !oldNews[i.key]; });
+    var text = "";
+    if (items.length) {
+      var words = navigator.onLine && !since && !copy ? "Sending " : "Offline since " + clock(since || items[0].at) + " · ";
+      text = words + plural(items.length, "entry") + " waiting to send (first: " + items[0].label +
+        ", tapped at " + clock(items[0].at) + "). They are sent by themselves when the connection is back.";
+    } else if (copy && (since || !navigator.onLine)) {
+      text = "Offline since " + clock(since || copy) + ".";
+    } else if (copy) {
+      text = "Back online: the page is being brought up to date.";
+    } else if (sent.length) {
+      text = "Back online: " + (sent.length === 1 ? "your entry " : plural(sent.length, "entry") + " ") +
+        sent.slice(0, 3).map(function (i) { return "\"" + i.label + "\" (tapped at " + clock(i.at) + ")"; }).join(", ") +
+        (sent.length > 3 ? " and more" : "") + (sent.length === 1 ? " was" : " were") + " sent and recorded once.";
     }
-    var since = offlineSince || items[0].at;
-    var words = navigator.onLine && !offlineSince ? "Sending " : "Offline since " + clock(since) + " · ";
-    el.textContent = words + plural(items.length, "entry") + " waiting to send (first: " + items[0].label +
-      ", tapped at " + clock(items[0].at) + "). They are sent by themselves when the connection is back.";
-    el.hidden = false;
+    if (copy) {
+      text += " This page is as it was last seen, at " + clock(copy) + (items.length || !since ? "." :
+        ": it is brought up to date when the connection is back.");
+    }
+    el.textContent = text;
+    el.hidden = !text;
   }
 
   function note(elt, kind, text) {  // beside what was tapped: what waits, and why another tap must wait
@@ -93,11 +140,30 @@
     return "the server refused it (error " + status + ")";
   }
 
-  function redraw() {  // the page again, as the server has it now
-    fetch(window.location.href, { credentials: "same-origin" }).then(function (r) { return r.text(); }).then(function (html) {
+  function redraw(then) {  // the page again, as the server has it now
+    fetch(window.location.href, { credentials: "same-origin" }).then(function (r) {
+      if (!r.ok) throw new Error("status " + r.status);
+      return r.text();
+    }).then(function (html) {
       var main = document.querySelector("#main");
       if (main && window.htmx) htmx.swap(main, html, { swapStyle: "outerHTML" }, { select: "#main" });
-    }).catch(function () { /* offline again: the next flush redraws */ });
+      if (savedCopy()) {  // no longer the copy: the server's page
+        delete document.body.dataset.savedAt;
+        markOnline();
+      }
+      bar();
+      if (then) then(true);
+    }).catch(function () {  // offline again: the next flush redraws
+      if (then) then(false);
+    });
+  }
+
+  // A copy shown with no connection is brought up to date as soon as the server answers.
+  var copyTimer = null;
+  function refreshCopy() {
+    clearTimeout(copyTimer);
+    if (!savedCopy() || load().length) return;  // waiting entries redraw the page once they are sent
+    redraw(function (done) { if (!done) copyTimer = setTimeout(refreshCopy, COPY_RETRY); });
   }
 
   function schedule() {
@@ -109,6 +175,7 @@
 
   function flush() {
     clearTimeout(timer);
+    if (leaving) return;
     var items = load();
     if (sending || !items.length) { bar(); return; }
     sending = true;
@@ -127,30 +194,63 @@
           return;
         }
         save(load().filter(function (i) { return i.key !== item.key; }));
-        offlineSince = null;
+        markOnline();
         delay = FIRST_DELAY;
-        if (!res.r.ok) {
-          say("Your entry \"" + item.label + "\" (tapped at " + clock(item.at) + ") was not applied: " +
-              serverWords(res.r.status, res.text));
-        }
+        logSent(item, res.r.ok, res.r.ok ? "" : serverWords(res.r.status, res.text));
+        tell();
         if (load().length) {
           flush();
         } else {
-          bar();
-          redraw();  // shows what the server kept, and drops the "waiting" notes with the old page
+          settled();
         }
       }, function () {  // still no connection
         sending = false;
-        offlineSince = offlineSince || Date.now();
+        markOffline();
         bar();
         schedule();
       });
   }
 
+  // A refused entry, sent from this page or another: its words stay on screen (once per page).
+  function tell() {
+    loadSent().forEach(function (i) {
+      if (told[i.key]) return;
+      told[i.key] = true;
+      if (!i.ok) say("Your entry \"" + i.label + "\" (tapped at " + clock(i.at) + ") was not applied: " + i.words);
+    });
+  }
+
+  // Nothing waits any more: the page as the server has it (the "waiting" notes go with the old
+  // page; a copy shown offline is tried again until the server's page replaces it).
+  function settled() {
+    bar();
+    redraw(function (done) { if (!done && savedCopy()) copyTimer = setTimeout(refreshCopy, COPY_RETRY); });
+  }
+
+  // Another page of the app on this phone changed the outbox: it sent what waited, or a new entry
+  // was made there.
+  function count(json) {
+    try { return (JSON.parse(json || "[]") || []).length; } catch (e) { return 0; }
+  }
+  window.addEventListener("storage", function (event) {
+    if (event.key !== STORE && event.key !== SENT && event.key !== null) return;
+    tell();
+    if (event.key === STORE && count(event.oldValue) && !count(event.newValue)) {
+      settled();
+    } else {
+      bar();
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     if (!window.htmx) return;
+    loadSent().forEach(function (i) { told[i.key] = oldNews[i.key] = true; });  // before this page: old news
     // A request that hangs on weak Wi-Fi ends, and goes to the outbox, instead of spinning for ever.
     htmx.config.timeout = 15000;
+    if (savedCopy()) {  // the service worker's copy: the server could not be reached
+      markOffline();
+      copyTimer = setTimeout(refreshCopy, COPY_RETRY);
+    }
     bar();
     if (load().length) flush();
   });
@@ -163,7 +263,12 @@
   // One entry at a time: while one waits, say why the next must wait too.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
-    if (!config || !UNSAFE[config.verb] || !load().length) return;
+    if (!config || !UNSAFE[config.verb]) return;
+    if (loadSent().length) {  // a new entry: what was sent before is old news
+      forgetSent();
+      bar();
+    }
+    if (!load().length) return;
     event.preventDefault();
     note(event.detail.elt, "wait", "Not sent yet: your entry \"" + load()[0].label + "\" is still waiting to be sent, and this " +
       "one depends on it. Tap again once it has gone (it is sent as soon as the connection is back).");
@@ -180,7 +285,7 @@
     var items = load();
     if (!items.some(function (i) { return i.key === item.key; })) items.push(item);
     save(items);
-    offlineSince = offlineSince || Date.now();
+    markOffline();
     note(d.elt, "waiting", "Waiting to send: " + item.label + " (tapped at " + clock(item.at) + "). It is sent by itself when the " +
       "connection is back.");
     bar();
@@ -190,7 +295,61 @@
   document.addEventListener("htmx:sendError", keep);
   document.addEventListener("htmx:timeout", keep);
 
-  window.addEventListener("online", function () { delay = FIRST_DELAY; flush(); });
-  window.addEventListener("offline", function () { offlineSince = offlineSince || Date.now(); bar(); });
+  window.addEventListener("online", function () {
+    if (!load().length && !savedCopy()) markOnline();  // nothing waits: the offline spell is over
+    delay = FIRST_DELAY;
+    flush();
+    refreshCopy();
+  });
+  // Any answer from the server ends an offline spell (unless entries still wait: their sending does).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status && !load().length) markOnline();
+  });
+  window.addEventListener("offline", function () { markOffline(); bar(); });
+  // A page on its way out (a reload, a link) sends nothing more: its answer would be lost with it,
+  // and the next page sends what waits. If it stays after all (a download), it goes on.
+  var leaving = false;
+  window.addEventListener("beforeunload", function () {
+    leaving = true;
+    clearTimeout(timer);
+    setTimeout(function () { leaving = false; schedule(); }, 5000);
+  });
   document.addEventListener("visibilitychange", function () { if (!document.hidden && load().length) flush(); });
+
+  // A plain form (no htmx: correcting a hand, signing a sheet) is not kept in the outbox. With no
+  // connection it is not sent at all, and the page says so beside it, the form still as filled
+  // (sent, it would end on the browser's own error page over plain HTTP). When the phone believes
+  // it is online but the server cannot be reached, the service worker, where there is one, answers
+  // with the offline page saying nothing was saved.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (event.defaultPrevented || !form || !form.getAttribute || navigator.onLine) return;
+    if ((form.getAttribute("method") || "get").toLowerCase() !== "post" || form.hasAttribute("hx-post")) return;
+    event.preventDefault();
+    markOffline();
+    note(form, "not-sent", "Not sent: this phone is offline, so nothing was saved. What you entered is still here: " +
+      "send it again once the connection is back.");
+  });
+
+  // The page as seen now, for the service worker to show on a reload with no connection: after each
+  // change on screen (a swap: an entry's answer, a live update), once things have settled.
+  var copyDelay = null;
+  function sendCopy() {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker || savedCopy()) return;  // no worker (plain HTTP); or this is the copy, with nothing newer
+    var root = document.documentElement.cloneNode(true);
+    Array.prototype.forEach.call(root.querySelectorAll(".outbox-note"), function (el) { el.remove(); });
+    Array.prototype.forEach.call(root.querySelectorAll(".outbox-bar, .request-error, .offline-banner"), function (el) {
+      el.hidden = true;  // what they say is worked out again when the copy is shown
+    });
+    var bar = root.querySelector(".outbox-bar");
+    if (bar) bar.textContent = "";
+    try {
+      worker.postMessage({ type: "keep-copy", url: window.location.href, html: "<!doctype html>\n" + root.outerHTML });
+    } catch (e) { /* a worker being replaced: the next change sends it */ }
+  }
+  document.addEventListener("htmx:afterSettle", function () {
+    clearTimeout(copyDelay);
+    copyDelay = setTimeout(sendCopy, 300);
+  });
 })();

@@ -158,3 +158,32 @@ def test_a_crash_after_the_entry_was_committed_is_never_run_twice(app: Flask, cl
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.data == idempotency.RECORDED_WORDS
     assert game_of(app, token).pending == {"bids": [None, 1, None, None]}  # once
+
+
+def test_a_write_that_lost_the_race_for_the_game_row_is_a_409_never_a_500(app: Flask, client: FlaskClient) -> None:
+    """Two phones save the same hand at the same moment: each read the game at the same revision,
+    and the database takes the first write only (the ORM's version counter). The second phone is
+    told so (409, in words), not shown a server error; nothing of its write is stored."""
+    from sqlalchemy import event, update
+    from sqlalchemy.orm import Session
+
+    from scorepad.models import Game
+    from scorepad.views import AT_THE_SAME_MOMENT
+    from tests.web.test_games import PARTNERS
+
+    token = start(client, "whist", PARTNERS)
+
+    def the_other_phone_wrote_first(session: Session, *args: object) -> None:
+        with db.engine.begin() as conn:  # its commit lands between this request's read and its write
+            conn.execute(update(Game).where(Game.scorer_token == token).values(revision=Game.revision + 1))
+
+    event.listen(Session, "before_flush", the_other_phone_wrote_first, once=True)
+    try:
+        response = client.post(f"/g/{token}/entry", data={"action": "result", "number": "1", "trump": "S",
+                                                          "tricks": "7", "honours": ""}, headers=HX)
+    finally:
+        if event.contains(Session, "before_flush", the_other_phone_wrote_first):
+            event.remove(Session, "before_flush", the_other_phone_wrote_first)
+    assert response.status_code == 409, response.get_data(as_text=True)
+    assert AT_THE_SAME_MOMENT.split(",")[0] in response.get_data(as_text=True)
+    assert hands_of(app, token) == []
