@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 
 from tests.postgres import under_ci
-from tests.serving import ROOT, free_port
+from tests.serving import CHECKOUT, free_port
 
 HOST = "scorepad.lan"
-DOC = ROOT / "docs" / "https.md"
+DOC = CHECKOUT / "docs" / "https.md"
 PUBLIC = "whist.club.example"  # the host name the documented configurations are written for
 BINARIES = {"nginx": "nginx", "caddy": "caddy"}
 
