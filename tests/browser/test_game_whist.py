@@ -200,7 +200,8 @@ def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browse
     no_axe_violations(page)
     play(page, 1)
     expect_line(page, 1, DEALS[0].totals)
-    expect(page.locator("#hand-1 td.num small")).to_have_text(["took 7 · 1 odd · 3 honours +2", "took 6"])
+    # each cell: the hand's points, then how they came
+    expect(page.locator("#hand-1 td.num small")).to_have_text(["+3 · took 7 · 1 odd · 3 honours +2", "+0 · took 6"])
 
     # ---------------------------------------------------------------- deals 2-3: game 1 to Wrens
     play(page, 2)
@@ -236,11 +237,11 @@ def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browse
 
     # deal 4 now 4 odd (4-2); deal 5 re-scored: Robins stood at 4, so no honours, and game 2 goes on
     expect(heading).to_have_text("Hand 6")
-    expect(page.locator("#hand-4 td.num small")).to_have_text(["took 10 · 4 odd", "took 3 · 3 honours +2"])
+    expect(page.locator("#hand-4 td.num small")).to_have_text(["+4 · took 10 · 4 odd", "+2 · took 3 · 3 honours +2"])
     expect_line(page, 4, DEALS[3].totals)
     expect_line(page, 5, DEALS[4].totals, DEALS[4].note)
     expect(page.locator("#hand-5 td.num small")).to_have_text(
-        ["took 6 · 4 honours, barred at 4", "took 7 · 1 odd"])
+        ["+0 · took 6 · 4 honours, barred at 4", "+1 · took 7 · 1 odd"])
     expect(page.locator("section.totals .summary")).to_have_text("Game 2: Robins 4, Wrens 3 (games 0-1)")
     assert standings(page) == {"Wrens": (1, "1 game to 0; 3 in this game"),
                                "Robins": (0, "0 games to 1; 4 in this game")}
@@ -253,7 +254,7 @@ def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browse
     # Wrens' three honours would have taken them from 3 to 5 too: the tricks come first
     expect_line(page, 6, DEALS[5].totals, DEALS[5].note)
     expect(page.locator("#hand-6 td.num small")).to_have_text(
-        ["took 7 · 1 odd", "took 6 · 3 honours, too late: game already won"])
+        ["+1 · took 7 · 1 odd", "+0 · took 6 · 3 honours, too late: game already won"])
     expect(page.locator("section.totals .summary")).to_have_text("Game 3: Robins 0, Wrens 0 (games 1-1)")
 
     # ---------------------------------------------------------------- deals 7-8: game and rubber
@@ -270,7 +271,7 @@ def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browse
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.locator(".result")).to_have_text(FINAL_SUMMARY)
     expect_line(page, 8, DEALS[7].totals, DEALS[7].note)
-    expect(page.locator("#hand-8 td.num small")).to_have_text(["took 7 · 1 odd · 4 honours +4", "took 6"])
+    expect(page.locator("#hand-8 td.num small")).to_have_text(["+5 · took 7 · 1 odd · 4 honours +4", "+0 · took 6"])
     expect(page.get_by_role("heading", name="Final totals")).to_be_visible()
     ui = standings(page)
     assert ui == {"Robins": (2, "2 games to 1"), "Wrens": (1, "1 game to 2")}

@@ -357,12 +357,19 @@ def test_an_entry_is_pushed_to_the_spectators_stream(app: Flask, client: FlaskCl
     assert response.mimetype == "text/event-stream"
     stream: Iterator[bytes] = iter(response.response)  # type: ignore[arg-type]
     assert next(stream) == b": connected\n\n"
-    post(client, token, action="trump", trump="H")
+    post(client, token, action="trump", trump="H")  # the hand in hand, which spectators do not see:
+    for _ in range(3):  # nothing is pushed for it, only the heartbeat comes
+        assert next(stream).decode().startswith(": ping")
+    for bid in (1, 1, 0, 1):
+        post(client, token, action="bid", bid=str(bid))
+    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
     chunk = next(stream).decode()
-    while chunk.startswith(": ping"):
+    for _ in range(20):
+        if not chunk.startswith(": ping"):
+            break
         chunk = next(stream).decode()
     assert chunk.startswith("event: update\ndata: ")
-    assert "Running totals" in chunk
+    assert "Running totals" in chunk and 'id="hand-1"' in chunk
     response.close()
     with app.app_context():
         assert live.broker().count(f"game:{public_id}") == 0

@@ -105,8 +105,13 @@ def test_a_home_game_s_change_reaches_the_spectators_of_another_worker_once(work
     with second.app_context():
         there = live.broker().subscribe(f"game:{public_id}")
 
+    # a change spectators see: a hand saved, then taken back (the taps of the hand in hand are not)
     assert post(client, token, action="trump", trump="H")[0] == 200
-    assert post(client, token, action="bid", bid="1")[0] == 200
+    for bid in (1, 1, 0, 1):
+        assert post(client, token, action="bid", bid=str(bid))[0] == 200
+    assert post(client, token, action="result", number="1",
+                **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})[0] == 200
+    assert client.post(f"/g/{token}/undo", headers={"HX-Request": "true"}).status_code == 200
 
     heard = messages(there, 2)
     assert [m.event for m in heard] == ["update", "update"]
@@ -157,4 +162,8 @@ def test_a_listener_whose_connection_is_cut_connects_again_and_shows_pages_afres
     assert "listening to the other workers again" in caplog.text
     assert [m.event for m in messages(there, 1)] == ["update"]  # shown afresh after the reconnection
     assert post(client, token, action="trump", trump="S")[0] == 200
+    for bid in (1, 1, 0, 1):
+        assert post(client, token, action="bid", bid=str(bid))[0] == 200
+    assert post(client, token, action="result", number="1",  # a hand saved: a change spectators see
+                **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})[0] == 200
     assert [m.event for m in messages(there, 1)] == ["update"]  # and heard again
