@@ -145,35 +145,28 @@ def optional(check: Check) -> Check:
     return lambda value: None if value is None else check(value)
 
 
-def names(most: int, limit: int) -> Check:
-    """A list of at most `most` names, each at most `limit` characters."""
-    one = text(limit, empty=False)
+def _list_of(one: Check, most: int, what: str, item: str) -> Check:
+    """A list of at most `most` values, each passing `one`; a bad one is named by its place."""
 
     def check(value: object) -> object:
         if not isinstance(value, list) or len(value) > most:
-            raise _Bad(f"must be a list of at most {most} names")
-        for i, name in enumerate(value, start=1):
+            raise _Bad(f"must be a list of at most {most} {what}")
+        for i, single in enumerate(value, start=1):
             try:
-                one(name)
+                one(single)
             except _Bad as bad:
-                raise _Bad(f"name {i} {bad}") from None
+                raise _Bad(f"{item} {i} {bad}") from None
         return list(value)
     return check
+
+
+def names(most: int, limit: int) -> Check:
+    """A list of at most `most` names, each at most `limit` characters."""
+    return _list_of(text(limit, empty=False), most, "names", "name")
 
 
 def numbers(most: int, low: int, high: int) -> Check:
-    one = whole(low, high)
-
-    def check(value: object) -> object:
-        if not isinstance(value, list) or len(value) > most:
-            raise _Bad(f"must be a list of at most {most} whole numbers")
-        for i, n in enumerate(value, start=1):
-            try:
-                one(n)
-            except _Bad as bad:
-                raise _Bad(f"number {i} {bad}") from None
-        return list(value)
-    return check
+    return _list_of(whole(low, high), most, "whole numbers", "number")
 
 
 def document(value: object) -> object:

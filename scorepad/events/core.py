@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -35,6 +35,8 @@ from scorepad.models import (
     utcnow,
 )
 from scorepad.rules.base import RuleError, RuleErrors
+
+T = TypeVar("T")
 
 # The rows the services hand to the views, named here for the views' types: views never query them.
 __all__ = ["Event", "EventEntrant", "EventTable", "Game"]
@@ -175,31 +177,28 @@ def typed_code(raw: str, length: int) -> str | None:
     return code
 
 
-def by_director_code(raw: str) -> Event | None:
-    """The event whose director's short link (`/d/<code>`) carries `raw`, as typed (see `typed_code`)."""
-    code = typed_code(raw, DIRECTOR_CODE_LENGTH)
+def _by_code(model: type[T], column: Any, raw: str, length: int) -> T | None:
+    """The row whose short code is `raw` as typed (see `typed_code`), compared in constant time."""
+    code = typed_code(raw, length)
     if code is None:
         return None
-    event = db.session.scalars(select(Event).where(Event.director_code == code)).first()
-    return event if event is not None and hmac.compare_digest(event.director_code or "", code) else None
+    row = db.session.scalars(select(model).where(column == code)).first()
+    return row if row is not None and hmac.compare_digest(getattr(row, column.key) or "", code) else None
+
+
+def by_director_code(raw: str) -> Event | None:
+    """The event whose director's short link (`/d/<code>`) carries `raw`."""
+    return _by_code(Event, Event.director_code, raw, DIRECTOR_CODE_LENGTH)
 
 
 def table_by_short_code(raw: str) -> EventTable | None:
-    """The table whose card's short link (`/t/<code>`) carries `raw`, as typed (see `typed_code`)."""
-    code = typed_code(raw, CARD_CODE_LENGTH)
-    if code is None:
-        return None
-    table = db.session.scalars(select(EventTable).where(EventTable.short_code == code)).first()
-    return table if table is not None and hmac.compare_digest(table.short_code or "", code) else None
+    """The table whose card's short link (`/t/<code>`) carries `raw`."""
+    return _by_code(EventTable, EventTable.short_code, raw, CARD_CODE_LENGTH)
 
 
 def entrant_by_short_code(raw: str) -> EventEntrant | None:
-    """The team whose card's short link (`/team/<code>`) carries `raw`, as typed (see `typed_code`)."""
-    code = typed_code(raw, CARD_CODE_LENGTH)
-    if code is None:
-        return None
-    entrant = db.session.scalars(select(EventEntrant).where(EventEntrant.short_code == code)).first()
-    return entrant if entrant is not None and hmac.compare_digest(entrant.short_code or "", code) else None
+    """The team whose card's short link (`/team/<code>`) carries `raw`."""
+    return _by_code(EventEntrant, EventEntrant.short_code, raw, CARD_CODE_LENGTH)
 
 
 def give_short_codes(event: Event) -> None:
