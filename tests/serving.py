@@ -15,6 +15,17 @@ SCOREPAD = Path(sys.executable).with_name("scorepad")
 CHECKOUT = Path(__file__).resolve().parent.parent  # the server runs this checkout's code, not an install's
 
 
+def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    """An HTTP/1.1 answer read to the closed connection: status, headers (lower-case names), body."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -61,13 +72,7 @@ class ScorepadRun:
         extra = "".join(f"{name.replace('_', '-')}: {value}\r\n" for name, value in headers.items())
         with socket.create_connection(("127.0.0.1", self.port), timeout=30) as s:
             s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode())
-            data = b""
-            while chunk := s.recv(65536):
-                data += chunk
-        head, _, body = data.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-        return int(lines[0].split()[1]), headers, body
+            return read_answer(s)
 
     def kill(self) -> None:
         """`kill -9` of the whole server, master and worker: no clean shutdown."""

@@ -29,7 +29,7 @@ from scorepad import create_app
 from scorepad.live_pg import CHANNEL
 from tests.conftest import config_for, release
 from tests.postgres import PORT, Cluster
-from tests.serving import SCOREPAD, ScorepadRun
+from tests.serving import SCOREPAD, ScorepadRun, read_answer
 from tests.web.test_games import nomination_form
 
 WORKERS = 3
@@ -184,15 +184,10 @@ class Phone:
 
 
 def answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
-    data = b""
-    while chunk := sock.recv(65536):
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    status, headers, body = read_answer(sock)
     if headers.get("transfer-encoding") == "chunked":
         body = unchunk(body)
-    return int(lines[0].split()[1]), headers, body
+    return status, headers, body
 
 
 def unchunk(body: bytes) -> bytes:

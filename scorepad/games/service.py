@@ -230,17 +230,30 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     return view(game)
 
 
-def next_undo(game: Game) -> str | None:
-    """What Undo would take back, in words (None: nothing, or a game from before the log)."""
+def _undo_step(game: Game) -> undo_log.Step | None:
+    """The tap Undo would take back, when the log fits what is stored (None: nothing, or a game from
+    before the log)."""
     log = undo_log.steps(game.undo_log)
     last_hand = game.hands[-1].number if game.hands else None
-    return log[-1].what if log and undo_log.fits_undo(log[-1], game.pending, last_hand) else None
+    return log[-1] if log and undo_log.fits_undo(log[-1], game.pending, last_hand) else None
+
+
+def _redo_step(game: Game) -> undo_log.Step | None:
+    """The tap Redo would make again (None: nothing to redo)."""
+    log = undo_log.steps(game.redo_log)
+    return log[-1] if log and undo_log.fits_redo(log[-1], game.pending, len(game.hands)) else None
+
+
+def next_undo(game: Game) -> str | None:
+    """What Undo would take back, in words (None: nothing, or a game from before the log)."""
+    step = _undo_step(game)
+    return step.what if step else None
 
 
 def next_redo(game: Game) -> str | None:
     """What Redo would put back, in words (None: nothing to redo)."""
-    log = undo_log.steps(game.redo_log)
-    return log[-1].what if log and undo_log.fits_redo(log[-1], game.pending, len(game.hands)) else None
+    step = _redo_step(game)
+    return step.what if step else None
 
 
 def _take_back_hand(game: Game) -> Hand:
@@ -256,9 +269,8 @@ def undo(game: Game) -> str:
     offer it for Redo. A game whose log does not fit what is stored (one from before the log) takes
     back its hand in hand, else its last hand, whole, as it always did."""
     _writable(game)
-    log = undo_log.steps(game.undo_log)
-    if next_undo(game) is not None:
-        step = log[-1]
+    step = _undo_step(game)
+    if step is not None:
         if step.hand is not None:  # a corrected hand comes back as corrected
             step = replace(step, entry=dict(_take_back_hand(game).entry))
         game.pending = step.before
@@ -281,9 +293,9 @@ def undo(game: Game) -> str:
 def redo(game: Game) -> str:
     """Make again the tap Undo took back last, checked by the rules as any tap."""
     _writable(game)
-    if next_redo(game) is None:
+    step = _redo_step(game)
+    if step is None:
         raise RuleErrors([RuleError("hand", "There is nothing to redo.")])
-    step = undo_log.steps(game.redo_log)[-1]
     game.redo_log = (game.redo_log or [])[:-1] or None
     try:
         if step.hand is not None:
