@@ -11,8 +11,8 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
-from sqlalchemy import JSON, ForeignKey, LargeBinary, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, ForeignKey, LargeBinary, String, UniqueConstraint, event
+from sqlalchemy.orm import Mapped, Session, attributes, mapped_column, relationship
 
 from scorepad.extensions import db
 
@@ -83,6 +83,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     # worker or process took each request.
     revision: Mapped[int] = mapped_column(default=0, server_default="0")
     __mapper_args__ = {"version_id_col": revision}
+    # Moved by every change to the recorded hands (an entry, an undo, a correction; hands_changed()
+    # below), never by a tap on the hand in hand: a worker keeps the game's derived sheet under it
+    # (games/derived.py), so taps and boards reuse it instead of replaying the game.
+    hands_revision: Mapped[int] = mapped_column(default=0, server_default="0")
     # The taps of the game that can be undone, newest last, and those undone that can be redone
     # (games/undo.py): each says what it did and the hand-in-hand state before and after it.
     undo_log: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
@@ -107,6 +111,26 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     corrected_at: Mapped[datetime | None] = mapped_column(default=None)
 
     game: Mapped[Game] = relationship(back_populates="hands")
+
+
+@event.listens_for(Session, "before_flush")
+def hands_changed(session: Session, _context: object, _instances: object) -> None:
+    """Move `Game.hands_revision` of every game whose recorded hands this flush changes (a hand
+    added, edited or removed, however it was done), so a sheet kept under the old revision is
+    never served for the new hands."""
+    changed: set[Game] = set()
+    with session.no_autoflush:
+        for obj in (*session.new, *session.dirty, *session.deleted):
+            if isinstance(obj, Hand) and (obj not in session.dirty or session.is_modified(obj)):
+                game = obj.game if obj.game is not None else session.get(Game, obj.game_id)
+                if game is not None:
+                    changed.add(game)
+            elif isinstance(obj, Game) and obj in session.dirty and attributes.get_history(
+                    obj, "hands", attributes.PASSIVE_NO_INITIALIZE).has_changes():  # never loads the hands
+                changed.add(obj)
+    for game in changed:
+        if game not in session.deleted and attributes.instance_state(game).has_identity:
+            game.hands_revision = (game.hands_revision or 0) + 1
 
 
 # --------------------------------------------------------------------------- events

@@ -331,6 +331,7 @@ LEFT_OUT: dict[str, str] = {
     "game.rematch_of_id": "a rematch is a home game's, never an event's (games.service refuses it)",
     "game.is_demo": "an event's game is never a demo game",
     "game.revision": "the ORM's count of writes to the row: starts again",
+    "game.hands_revision": "this server's key for the game's kept sheet: starts again at 0",
     "game.undo_log": "the hand-entry screen's undo history, not part of the record",
     "game.redo_log": "as undo_log",
 }

@@ -110,7 +110,7 @@ def view(event: Event) -> ClubView:
         points = tuple(int(last[i].total) if i < len(last) else 0 for i in range(len(names)))
         standing = tuple(by_seat[i].total if i in by_seat else 0 for i in range(len(names)))
         entry = TableStandings(table.number, names, ranked_totals(game.variant, standing, points),
-                               len(game.hands), gv.variant.round_count(gv.setup), gv.sheet.finished,
+                               len(gv.hands), gv.variant.round_count(gv.setup), gv.sheet.finished,
                                tuple(by_seat[i].detail if i in by_seat else "" for i in range(len(names))))
         standings.append(entry)
         shown.append((table, game, progress(entry)))

@@ -17,6 +17,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
+from scorepad.games.derived import Derived, appended, derived, forget
 from scorepad.games.records import record_of
 from scorepad.models import Game, Hand, new_short_code, utcnow
 from scorepad.rules import get_variant
@@ -85,29 +86,34 @@ class GameView:
     sheet: ScoreSheet
     state: GameState
 
-    @property
-    def hands(self) -> list[RawHand]:
-        return [h.entry for h in self.game.hands]
+    hands: tuple[RawHand, ...] = ()  # the recorded hands' entries, as the rules derived them: never change them
 
 
 def _setup(game: Game) -> Setup:
-    return parse_record({**record_of(game), "hands": []}).setup
+    return derived(game).setup
+
+
+def hand_count(game: Game) -> int:
+    """How many hands are recorded (numbered 1 to this), without loading them when this worker
+    already knows the game's hands."""
+    return len(derived(game).hands)
 
 
 def sheet_of(game: Game) -> ScoreSheet:
     """The game's score sheet alone: what a board needs, without the hand in progress (whose
     pending part another request may be changing at this very moment)."""
-    return get_variant(game.variant).score(_setup(game), [h.entry for h in game.hands])
+    return derived(game).sheet
 
 
 def view(game: Game) -> GameView:
-    """Score the game and work out what comes next."""
+    """The game's sheet (derived once per change to its hands) and what comes next."""
+    return _view_of(game, derived(game))
+
+
+def _view_of(game: Game, kept: Derived) -> GameView:
     variant = get_variant(game.variant)
-    setup = _setup(game)
-    hands = [h.entry for h in game.hands]
-    sheet = variant.score(setup, hands)
-    state = variant.state(setup, hands, game.pending)
-    return GameView(game, variant, setup, sheet, state)
+    state = variant.state(kept.setup, kept.hands, game.pending)
+    return GameView(game, variant, kept.setup, kept.sheet, state, kept.hands)
 
 
 def create(record: Mapping[str, object]) -> Game:
@@ -179,7 +185,7 @@ def fingerprint(game: Game) -> str:
 
     Forms that change the hand carry it, so a resent tap (a double tap, a retried request) finds a
     different state and is refused rather than applied to the next bidder or the previous hand."""
-    state = json.dumps([len(game.hands), game.pending or {}], sort_keys=True, separators=(",", ":"))
+    state = json.dumps([hand_count(game), game.pending or {}], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(state.encode()).hexdigest()[:16]
 
 
@@ -191,9 +197,9 @@ def refuse_if_stale(game: Game, seen: str) -> None:
 
 def refuse_if_recorded(game: Game, number: int) -> None:
     """A resent hand (double tap, a form sent again) is refused before anything else is read."""
-    existing = next((h for h in game.hands if h.number == number), None)
-    if existing is not None:
-        raise AlreadyRecorded(number, existing.entry)
+    hands = derived(game).hands
+    if 1 <= number <= len(hands):
+        raise AlreadyRecorded(number, hands[number - 1])
 
 
 def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None,
@@ -204,15 +210,16 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     save is logged as one tap for Undo; a new save forgets what could be redone (not a redo's)."""
     refuse_if_recorded(game, number)
     _writable(game)
-    if number != len(game.hands) + 1:
+    kept = derived(game)
+    if number != hand_count(game) + 1:
         raise RuleErrors([RuleError("number", f"Hand {number} cannot be entered yet: "
-                                              f"hand {len(game.hands) + 1} comes first.")])
+                                              f"hand {hand_count(game) + 1} comes first.")])
     current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
     hand = {**(game.pending or {}), **entry}
     current.variant.check_hand(current.setup, current.hands, hand)
-    game.hands.append(Hand(number=number, entry=hand))
+    db.session.add(Hand(game_id=game.id, number=number, entry=hand))  # the hands already recorded stay unloaded
     step = undo_log.Step(f"saving hand {number}", dict(game.pending) if game.pending else None, hand=number, entry=hand)
     game.undo_log = undo_log.pushed(game.undo_log, step)
     if not redoing:
@@ -223,25 +230,27 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
         db.session.commit()
     except (IntegrityError, StaleDataError) as e:  # another request changed the game at the same moment
         db.session.rollback()
-        refuse_if_recorded(game, number)  # reloads the hands: raises AlreadyRecorded if it saved this hand
+        saved = db.session.scalars(select(Hand.entry).where(Hand.game_id == game.id, Hand.number == number)).first()
+        if saved is not None:  # read from the database, not this worker's copy: the other request saved it
+            raise AlreadyRecorded(number, saved) from None
         if isinstance(e, StaleDataError):
             raise StaleForm() from None
         raise
-    return view(game)
+    return _view_of(game, appended(game, kept, hand))
 
 
 def _undo_step(game: Game) -> undo_log.Step | None:
     """The tap Undo would take back, when the log fits what is stored (None: nothing, or a game from
     before the log)."""
     log = undo_log.steps(game.undo_log)
-    last_hand = game.hands[-1].number if game.hands else None
+    last_hand = hand_count(game) or None
     return log[-1] if log and undo_log.fits_undo(log[-1], game.pending, last_hand) else None
 
 
 def _redo_step(game: Game) -> undo_log.Step | None:
     """The tap Redo would make again (None: nothing to redo)."""
     log = undo_log.steps(game.redo_log)
-    return log[-1] if log and undo_log.fits_redo(log[-1], game.pending, len(game.hands)) else None
+    return log[-1] if log and undo_log.fits_redo(log[-1], game.pending, hand_count(game)) else None
 
 
 def next_undo(game: Game) -> str | None:
@@ -338,6 +347,7 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
 
 def delete(game: Game) -> None:
     _own_game(game, "deleting it")
+    forget(game)
     db.session.delete(game)
     db.session.commit()
 

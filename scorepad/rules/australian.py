@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from scorepad.rules.base import (
+    derived_once,
     Cell,
     Choice,
     ErrorCollector,
@@ -420,6 +421,7 @@ class AustralianWhist:
             raise RuleErrors([RuleError("hand", f"the game is over: all {total} rounds have been played")])
         return self.round_spec(setup, played + 1)
 
+    @derived_once
     def score(self, setup: Setup, hands: Sequence[RawHand]) -> ScoreSheet:
         self.check_setup(setup)
         names, total_rounds = setup.players, self.round_count(setup)

@@ -9,10 +9,11 @@ Nothing here knows about Flask, SQL or files.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol, Union
+from typing import Any, Protocol, TypeVar, Union
 
 from scorepad.rules.cards import Trump
 from scorepad.rules.errors import QUOTE_MAX as QUOTE_MAX
@@ -323,6 +324,41 @@ def rank(totals: Sequence[int], names: Sequence[str], details: Sequence[str] | N
 def leaders(standings: Sequence[Standing]) -> tuple[int, ...]:
     """The seats ranked first (several when tied)."""
     return tuple(s.seat for s in standings if s.rank == 1)
+
+
+# --------------------------------------------------------------------------- derived once
+
+
+_Derivation = TypeVar("_Derivation")
+DERIVED_KEPT = 2048  # derivations kept per derive function (a sheet of 25 hands is a few KB)
+
+
+def derived_once(derive: Callable[..., _Derivation]) -> Callable[..., _Derivation]:
+    """Keep what `derive(..., setup, hands)` gave for the very same setup and hands objects.
+
+    A game is derived from its complete hands more than once per request (its state, a tap's check
+    and the sheet all start from it) and again on the next tap: a caller that passes the same
+    objects again (hands as a tuple; games/derived.py keeps them per game) gets the derivation
+    without replaying the game. Only tuples are kept, and their hands must not be changed in place:
+    a list is derived anew every time. Errors are not kept (they are raised again)."""
+    kept: dict[tuple[int, int], tuple[Setup, tuple[RawHand, ...], _Derivation]] = {}
+
+    @functools.wraps(derive)
+    def once(*args: Any) -> _Derivation:
+        setup, hands = args[-2], args[-1]
+        if not isinstance(hands, tuple):
+            return derive(*args)
+        key = (id(setup), id(hands))
+        found = kept.get(key)
+        if found is not None and found[0] is setup and found[1] is hands:
+            return found[2]
+        result = derive(*args)
+        if len(kept) >= DERIVED_KEPT:
+            kept.clear()
+        kept[key] = (setup, hands, result)
+        return result
+
+    return once
 
 
 # --------------------------------------------------------------------------- the protocol

@@ -19,6 +19,7 @@ from enum import Enum
 from typing import TypeVar
 
 from scorepad.rules.base import (
+    derived_once,
     Scoreboard,
     Cell,
     Choice,
@@ -747,6 +748,7 @@ class BidWhist:
         teams = (setup.teams[0].name, setup.teams[1].name)
         return _Game(setup, self._options(setup), seat_names(setup), teams)
 
+    @derived_once
     def _replay(self, setup: Setup, hands: Sequence[RawHand]) -> _Game:
         """Read and play every hand in order; errors of every hand are reported together."""
         game = self._game(setup)

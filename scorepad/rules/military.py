@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from scorepad.rules.base import (
+    derived_once,
     Cell,
     Choice,
     ErrorCollector,
@@ -719,6 +720,7 @@ def _tie_group(totals: Sequence[int]) -> tuple[int, ...]:
     return group if len(group) > 1 else ()
 
 
+@derived_once
 def _replay(setup: Setup, hands: Sequence[RawHand]) -> _Replay:
     """Check the set-up and every hand and derive the ledger; RuleErrors carry the hand numbers.
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from scorepad.rules.base import (
+    derived_once,
     Cell,
     Choice,
     ErrorCollector,
@@ -346,6 +347,7 @@ class NominationWhist:
         plan = make_plan(setup)
         parse_hand(plan, _next_spec(plan, len(before)), hand)
 
+    @derived_once
     def score(self, setup: Setup, hands: Sequence[RawHand]) -> ScoreSheet:
         plan = make_plan(setup)
         names, rounds = plan.names, len(plan.wanted)

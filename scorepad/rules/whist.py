@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from scorepad.rules.base import (
+    derived_once,
     Cell,
     Choice,
     ErrorCollector,
@@ -474,6 +475,7 @@ class WhistVariant:
             raise RuleErrors([RuleError("hand", f"{sheet.summary}: no more deals are played")])
         self._parse(setup, len(before) + 1, hand, partial=False)
 
+    @derived_once
     def score(self, setup: Setup, hands: Sequence[RawHand]) -> ScoreSheet:
         self.check_setup(setup)
         rules = Rules.of(setup)

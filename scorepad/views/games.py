@@ -30,7 +30,7 @@ from scorepad.games import setup_form, sheets
 from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.service import Game
 from scorepad.rules import get_variant
-from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.base import RuleError, RuleErrors, ScoreSheet
 from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field, partial, share_url
 
@@ -44,7 +44,8 @@ def undo_words(game: Game) -> str:
     said = games.next_undo(game)
     if said is not None:
         return said
-    return "the bids of this hand" if game.pending else (f"hand {game.hands[-1].number}" if game.hands else "")
+    count = games.hand_count(game)
+    return "the bids of this hand" if game.pending else (f"hand {count}" if count else "")
 
 
 @bp.app_template_global("redo_words")
@@ -164,23 +165,43 @@ def _hand_number(raw: str | None) -> int:
 
 
 def _body(game: Game, errors: dict[str, str], notice: str, status: int,
-          view: games.GameView | None = None, sheet_changed: bool = True) -> BaseResponse | tuple[str, int]:
+          view: games.GameView | None = None, sheet_changed: bool = True, shown: int = 0
+          ) -> BaseResponse | tuple[str, int]:
     """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success).
 
     A tap that changed only the hand in hand (`sheet_changed` False) answers without the totals, chart
-    and sheet: the page keeps its own (hx-preserve), and the answer stays small at hand 25."""
+    and sheet: the page keeps its own (hx-preserve), and the answer stays small at hand 25. A saved
+    hand whose page shows the first `shown` rows as they still are gets the totals, the chart and
+    the new rows alone (out-of-band swaps), not the whole sheet again."""
     view = view or games.view(game)
     if htmx:
         # the post is shown again only when refused: a saved hand's values must not pre-fill the next one
         return render_template("games/_play_body.html", gv=view, can_edit=game.locked_at is None, errors=errors,
-                               notice=notice, form=request.form if errors else None,
-                               keep_live=status == 200 and not sheet_changed), status
+                               notice=notice, form=request.form if errors else None, shown=shown,
+                               keep_live=status == 200 and (not sheet_changed or shown > 0)), status
     if status == 200:
         if notice:
             flash(notice)
         return redirect(url_for("games.play", token=game.scorer_token), code=303)
     return render_template("games/play.html", gv=view, can_edit=game.locked_at is None, errors=errors, notice=notice,
                            form=request.form), status
+
+
+def _page_sheet_is_current(game: Game) -> bool:
+    """Whether the page that sent this form shows the recorded hands as they are now (its forms carry
+    the hands' revision they were drawn with, `sheet`). A page drawn before a hand was corrected or
+    saved elsewhere is not: its answer brings the whole live area, never only what the tap changed."""
+    return request.form.get("sheet") == str(game.hands_revision)
+
+
+def _rows_kept(before: ScoreSheet, after: ScoreSheet) -> int:
+    """How many rows of the sheet shown before a hand was saved are still right after it (all of them,
+    unless saving the hand changed an earlier row); 0 when the page must be given the whole sheet
+    (it showed none, or the big score appears or goes)."""
+    shown = len(before.lines)
+    if not shown or after.lines[:shown] != before.lines or (before.scoreboard is None) != (after.scoreboard is None):
+        return 0
+    return shown
 
 
 # A form made from an older state of the hand is refused: what the adapter can say of it (the bid it
@@ -211,17 +232,20 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
         if "state" in request.form:
             games.refuse_if_stale(game, request.form["state"])
         before = games.view(game)
+        fresh = _page_sheet_is_current(game)
         step = adapter.apply(before, action, request.form)
+        shown = 0
         if isinstance(step, Complete):
             number = _hand_number(request.form.get("number"))
             after = games.enter_hand(game, number, step.entry, before)
             notice = f"Hand {number} saved."
+            shown = _rows_kept(before.sheet, after.sheet) if fresh else 0
         else:
             after = games.set_pending(game, step.data, before, what=step.what)
             notice = step.notice
         saved = isinstance(step, Complete)
         _publish(game, after, sheet=saved)
-        return _body(game, errors, notice, status, after, sheet_changed=saved)
+        return _body(game, errors, notice, status, after, sheet_changed=saved or not fresh, shown=shown)
     except games.AlreadyRecorded as e:
         notice = f"Hand {e.number} was already saved; it was not counted twice."
         status = 409
@@ -240,15 +264,16 @@ def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
     try:
         if "state" in request.form:
             games.refuse_if_stale(game, request.form["state"])
-        hands = len(game.hands)
+        hands = games.hand_count(game)
+        fresh = _page_sheet_is_current(game)
         notice = games.undo(game) if action == "undo" else games.redo(game)
     except games.StaleForm:
         return _body(game, {}, _stale_notice(game, adapter, action), 409)
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
-    changed = len(game.hands) != hands
+    changed = games.hand_count(game) != hands
     _publish(game, orders=changed, sheet=changed)
-    return _body(game, {}, notice, 200, sheet_changed=changed)
+    return _body(game, {}, notice, 200, sheet_changed=changed or not fresh)
 
 
 @bp.post("/g/<token>/undo")

@@ -459,6 +459,7 @@ SERVER_COUNTED: dict[str, str] = {
     "event.pin_tries": "PIN tries counted by one conditional update, at most core.PIN_TRIES",
     "idempotent_request.status": "the HTTP status the server answered",
     "game.revision": "the ORM's version counter, moved by one on each write to the game",
+    "game.hands_revision": "moved by one by the flush of each change to the game's hands (models.hands_changed)",
 }
 
 # Every JSON column, and what bounds what a user puts into it.

@@ -4,6 +4,7 @@ tricks are one tap on a number, and the last player's are filled in."""
 from __future__ import annotations
 
 import html
+import re
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -11,9 +12,16 @@ from flask.testing import FlaskClient
 from tests.web.test_games import HX, bid_round_one, game_of, hands_of, post, start, state_of
 
 
-def undo(client: FlaskClient, token: str, what: str = "undo") -> tuple[int, str]:
-    response = client.post(f"/g/{token}/{what}", headers=HX)
+def undo(client: FlaskClient, token: str, what: str = "undo", **data: str) -> tuple[int, str]:
+    response = client.post(f"/g/{token}/{what}", data=data, headers=HX)
     return response.status_code, html.unescape(response.get_data(as_text=True))
+
+
+def sheet_seen(client: FlaskClient, token: str) -> str:
+    """The `sheet` field of the scorer's page as drawn now (the revision of the hands it shows)."""
+    found = re.search(r'name="sheet" value="(\d+)"', client.get(f"/g/{token}").get_data(as_text=True))
+    assert found, "the page's forms say which hands they were drawn with"
+    return found.group(1)
 
 
 def test_undo_takes_back_one_bid_and_redo_puts_it_back(app: Flask, client: FlaskClient) -> None:
@@ -131,16 +139,18 @@ def test_a_tap_on_the_hand_in_hand_answers_without_the_sheet_and_a_save_with_it(
     the game; the page keeps its own (hx-preserve) when only the hand in hand changed."""
     token = start(client)
     bid_round_one(client, token, (1, 1, 0, 1))
-    status, page = post(client, token, action="tricks", seat="1", tricks="1")
+    shows = {"sheet": sheet_seen(client, token)}  # the hands' revision the page was drawn with
+    status, page = post(client, token, action="tricks", seat="1", tricks="1", **shows)
     assert status == 200 and '<div id="live" hx-preserve="true"></div>' in page and "Score sheet" not in page
-    for seat, took in ((2, 0), (3, 2)):
-        post(client, token, action="tricks", seat=str(seat), tricks=str(took))
+    status, page = post(client, token, action="tricks", seat="2", tricks="0")  # a page that does not say
+    assert status == 200 and "hx-preserve" not in page and "Score sheet" in page  # gets the whole sheet
+    post(client, token, action="tricks", seat="3", tricks="2", **shows)
     status, page = post(client, token, action="result", number="1",
-                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
-    assert status == 200 and "hx-preserve" not in page and "Score sheet" in page
-    status, page = undo(client, token)  # the save taken back: the sheet changes
+                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}, **shows)
+    assert status == 200 and "hx-preserve" not in page and "Score sheet" in page  # the first row: all of it
+    status, page = undo(client, token, **shows)  # the save taken back: the sheet changes
     assert "Score sheet" in page
-    status, page = undo(client, token)  # one player's tricks: it does not
+    status, page = undo(client, token, sheet=sheet_seen(client, token))  # one player's tricks: it does not
     assert "hx-preserve" in page and "Score sheet" not in page
     status, page = post(client, token, action="bid", bid="9")  # refused: the whole body, to be sure
     assert status == 422 and "Score sheet" in page

@@ -96,7 +96,7 @@ def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
     last = sheet.lines[-1].cells if sheet.lines else None
     points = (int(last[0].total), int(last[1].total)) if last else (0, 0)
     winner = sheet.winners[0] if sheet.finished and len(sheet.winners) == 1 else None
-    result = Outcome(points, len(game.hands), sheet.finished, winner)
+    result = Outcome(points, games.hand_count(game), sheet.finished, winner)
     if len(cache) > 20000:
         cache.clear()
     cache[key] = result

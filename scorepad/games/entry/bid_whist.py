@@ -192,7 +192,7 @@ class BidWhistEntry:
         entry.pop("trump" if entry["kind"] == "no" else "direction", None)
         if errors:
             raise RuleErrors(errors)
-        old = view.game.hands[number - 1].entry
+        old = view.hands[number - 1]
         calls = _calls(old.get("auction"))
         won = auction_winner(calls, view.sheet.lines[number - 1].spec.first_bidder or 0) if calls else None
         if won and (won[0], won[1].bid, won[1].kind.value) == (entry["bidder"], entry["bid"], entry["kind"]):

@@ -1,0 +1,103 @@
+"""A game's set-up, complete hands and score sheet, kept per worker between requests.
+
+A tap on the hand in hand (a bid, a trump, one player's tricks) changes none of the recorded hands,
+yet each request used to load them all and replay the game two or three times: the cost of a tap
+grew with every hand played. Here a worker keeps, per game, what its recorded hands give, under
+the game row's `hands_revision` (moved by the database flush of any change to the hands, see
+models.hands_changed) and the set-up columns: a request reads the game row, finds the revision it
+knows, and reuses the set-up, the hands (a tuple, the very objects the rules' `derived_once` knows)
+and the sheet. Whatever another worker wrote, the row read now says whether this worker's copy is
+still the game's; a copy that is not is derived again. Nothing here scores: the rules do.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from flask import current_app
+
+from scorepad.models import Game
+from scorepad.rules import get_variant
+from scorepad.rules.base import RawHand, ScoreSheet, Setup
+from scorepad.rules.record import parse_record
+
+KEPT = 4096  # games kept per worker (a few KB each); the least recently used goes first
+
+
+@dataclass(frozen=True)
+class Derived:
+    """What a game's recorded hands give: read-only, shared by the requests of one worker."""
+
+    setup: Setup
+    hands: tuple[RawHand, ...]
+    sheet: ScoreSheet
+
+
+def setup_record(game: Game) -> dict[str, object]:
+    """The game's set-up as a game record with no hands (read from the game row alone)."""
+    data: dict[str, object] = {"scorepad": 1, "variant": game.variant}
+    if game.title:
+        data["title"] = game.title
+    data["options"] = game.options
+    if game.players:
+        data["players"] = game.players
+    if game.teams:
+        data["teams"] = game.teams
+    data["first_dealer"] = game.first_dealer
+    data["hands"] = []
+    return data
+
+
+def _key(game: Game) -> tuple[object, ...]:
+    """What the copy must match: the hands' revision and the set-up columns as stored (a renamed
+    player or a changed option gives another set-up, hence another sheet). Compared with ==, which
+    for these few small values costs less than hashing them."""
+    return (game.hands_revision, game.variant, game.title, game.first_dealer, game.options, game.players,
+            game.teams)
+
+
+def _kept() -> OrderedDict[str, tuple[tuple[object, ...], Derived]]:
+    kept: OrderedDict[str, tuple[tuple[object, ...], Derived]] = current_app.extensions.setdefault(
+        "scorepad.derived_games", OrderedDict())
+    return kept
+
+
+def derived(game: Game) -> Derived:
+    """The game's set-up, recorded hands and sheet: this worker's copy when it is still the game's,
+    else derived from the rows (and kept). Keyed by the public link, not the row id: a row id can be
+    given again to another game (SQLite, after a rolled-back restore), a secret link cannot."""
+    kept = _kept()
+    key = _key(game)
+    found = kept.get(game.public_id)
+    if found is not None and found[0] == key:
+        kept.move_to_end(game.public_id)
+        return found[1]
+    setup = parse_record(setup_record(game)).setup
+    hands = tuple(h.entry for h in game.hands)
+    result = Derived(setup, hands, get_variant(game.variant).score(setup, hands))
+    kept[game.public_id] = (key, result)
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
+    return result
+
+
+def appended(game: Game, before: Derived, entry: RawHand) -> Derived:
+    """The game's derivation after `entry` was saved as its next hand (committed): `before` plus that
+    hand, the hands already recorded not loaded again. Only when the row read now is `before`'s game
+    one hand later (this save alone moved it); else derived from the rows."""
+    kept = _kept()
+    found = kept.get(game.public_id)
+    key = _key(game)
+    if found is None or found[1] is not before or key != (found[0][0] + 1, *found[0][1:]):
+        return derived(game)
+    hands = (*before.hands, entry)
+    result = Derived(before.setup, hands, get_variant(game.variant).score(before.setup, hands))
+    kept[game.public_id] = (key, result)
+    kept.move_to_end(game.public_id)
+    return result
+
+
+def forget(game: Game) -> None:
+    """Drop this worker's copy (a deleted game)."""
+    _kept().pop(game.public_id, None)

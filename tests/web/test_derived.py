@@ -1,0 +1,84 @@
+"""Issue 17, item 4: a game is derived once per change to its recorded hands, not on every tap; and
+the copy a worker keeps is never served once the hands changed, however they changed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad.extensions import db
+from scorepad.games import service as games
+from scorepad.models import Game, Hand
+from scorepad.rules import nomination
+from tests.web.test_games import HX, nomination_form, start
+
+HANDS = [{"trump": "S", "bids": [1, 1, 0, 1], "tricks": [1, 1, 1, 1]},
+         {"trump": "H", "bids": [0, 0, 3, 0], "tricks": [1, 0, 3, 0]}]
+
+
+@pytest.fixture
+def replays(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Counts the recorded hands the rules read (each read of a complete Nomination hand)."""
+    read: list[int] = []
+    real = nomination.parse_hand
+
+    def counted(*args: object) -> nomination.Hand:
+        read.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(nomination, "parse_hand", counted)
+    yield read
+
+
+def two_hands(app: Flask, client: FlaskClient) -> str:
+    token = start(client, form=nomination_form(**{"opt.custom_sequence": "4, 4, 4"}))  # Ann deals first
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        for number, hand in enumerate(HANDS, start=1):
+            games.enter_hand(game, number, hand)
+    return token
+
+
+def test_a_tap_on_the_hand_in_hand_does_not_replay_the_recorded_hands(
+        app: Flask, client: FlaskClient, replays: list[int]) -> None:
+    token = two_hands(app, client)
+    assert client.get(f"/g/{token}").status_code == 200
+    replays.clear()
+    for data in ({"action": "trump", "trump": "D"}, {"action": "bid", "bid": "1"}, {"action": "bid", "bid": "0"}):
+        assert client.post(f"/g/{token}/entry", data=data, headers=HX).status_code == 200
+    assert replays == [], f"{len(replays)} recorded hands read again for three taps"
+    assert client.get(f"/g/{token}").status_code == 200
+    assert replays == []
+
+
+def test_the_kept_sheet_follows_every_change_to_the_hands(app: Flask, client: FlaskClient) -> None:
+    """A correction, an undo and a hand changed by another session (another worker) each give the
+    sheet of the hands as stored, never the copy kept before."""
+    token = two_hands(app, client)
+
+    def totals() -> list[int]:
+        with app.app_context():
+            game = games.by_scorer_token(token)
+            assert game is not None
+            return [cell.total for cell in games.view(game).sheet.lines[-1].cells]
+
+    assert totals() == [12, 21, 14, 21]  # hand 1: 11 11 1 11; hand 2: 1 10 13 10
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        games.correct_hand(game, 2, {"trump": "H", "bids": [0, 0, 3, 0], "tricks": [0, 0, 3, 1]})
+    assert totals() == [21, 21, 14, 12]  # hand 2 now 10 10 13 1
+    with app.app_context():  # another worker's write: the ORM, through its own session
+        hand = db.session.query(Hand).join(Game).filter(Game.scorer_token == token, Hand.number == 1).one()
+        hand.entry = {"trump": "S", "bids": [1, 1, 0, 1], "tricks": [0, 2, 1, 1]}
+        db.session.commit()
+    assert totals() == [10, 12, 14, 12]  # hand 1 now 0 2 1 11
+    assert client.post(f"/g/{token}/undo", headers=HX).status_code == 200  # takes back nothing recorded here:
+    with app.app_context():  # the last logged tap was the save of hand 2
+        game = games.by_scorer_token(token)
+        assert game is not None
+        assert games.hand_count(game) == 1 and len(games.view(game).sheet.lines) == 1
