@@ -1,4 +1,4 @@
-"""Printing (issue 15): a game's score sheet on paper, A4 and Letter alike.
+"""Printing (issue 15): a game's score sheet and an event's results on paper, A4 and Letter alike.
 
 Each page is printed to PDF by Chromium (`page.pdf`, which lays the page out for print media) on
 A4 and on Letter with the 12 mm margins of static/css/print.css, and its pages are counted:
@@ -6,7 +6,10 @@ A4 and on Letter with the 12 mm margins of static/css/print.css, and its pages a
 - a Nomination Whist game of 25 hands (four players) on one page, like a paper score sheet: the
   title and variant, the names heading the columns, a row per hand with its number and round and
   each cell's running total, points, bid and tricks, the final totals and the options in force;
-- a classic Whist rubber (two sides) and an Australian Whist game of seven players, one page each.
+- a classic Whist rubber (two sides) and an Australian Whist game of seven players, one page each;
+- a Military Whist event's standings (30 tables) on one page;
+- a Bid Whist tournament of 20 teams whose bracket of 16 is played out: the bracket and medals
+  whole on the first page (portrait), the standings with them.
 
 The PDF's own text carries the names and the totals. Under print media the screen's parts (the
 entry panel, Undo, the buttons, the chart, the site's header and footer, the offline bars, the
@@ -28,6 +31,7 @@ from pypdf import PdfReader
 
 from scorepad.games import records
 from scorepad.games import service as games
+from tests.browser.test_projector import bid_whist, military
 from tests.conftest import EXAMPLES
 
 PAPERS = ("A4", "Letter")
@@ -190,4 +194,44 @@ def test_an_australian_game_of_seven_players_prints_on_one_page(app: Flask, live
     page.goto(f"{live_server}/w/{public}")
     expect(page.locator(".sheet-table")).to_be_visible()
     on_one_page(page)
+    page.context.close()
+
+
+def results_page(browser: Browser, live_server: str, public: str) -> Page:
+    page = browser.new_context(**PRINT_WIDTH).new_page()
+    page.goto(f"{live_server}/b/{public}/standings")
+    expect(page.locator("#board .board-rows tr").first).to_be_visible()
+    expect(page.get_by_role("button", name="Print the results")).to_be_visible()
+    page.emulate_media(media="print")
+    for selector in (".site-header", ".site-footer", ".live-note", ".movement", "main button"):
+        for i in range(page.locator(selector).count()):
+            expect(page.locator(selector).nth(i)).to_be_hidden()
+    expect(page.locator("#board .board-table")).to_be_visible()
+    page.emulate_media(media="screen")
+    return page
+
+
+def test_an_events_results_print_on_one_page(app: Flask, live_server: str, browser: Browser,
+                                             screenshot_dir: Path) -> None:
+    public = military(app, 30)
+    page = results_page(browser, live_server, public)
+    teams = page.locator("#board .board-rows th.team").all_inner_texts()
+    assert len(teams) == 30
+    shot(page, screenshot_dir, "military-results")
+    text = on_one_page(page)
+    check_text(text, ["County finals", "Flags", *(re.sub(r"\s+", " ", t) for t in teams)])
+    page.context.close()
+
+
+def test_a_bid_whist_bracket_of_16_prints_on_one_page(app: Flask, live_server: str, browser: Browser,
+                                                      screenshot_dir: Path) -> None:
+    public = bid_whist(app, teams=20, played=16)
+    page = results_page(browser, live_server, public)
+    expect(page.locator(".bracket-level h3")).to_have_text(["Sweet 16", "Elite 8", "Final Four", "Final", "Third place"])
+    expect(page.locator(".medal")).to_have_count(3)
+    names = page.locator(".bracket-level").first.locator(".bracket-match .name").all_inner_texts()
+    assert len(names) == 16
+    shot(page, screenshot_dir, "bid-whist-bracket")
+    text = on_one_page(page)
+    check_text(text, ["County Bid Whist", "Sweet 16", "Elite 8", "Final Four", "Third place", "Gold", *names])
     page.context.close()
