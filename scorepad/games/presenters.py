@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from qrcode.image.svg import SvgPathImage
 
 from scorepad.games.entry import adapter_for
-from scorepad.rules.base import OptionValue, RoundKind, ScoreSheet, Setup, Standing, Variant
+from scorepad.rules.base import OptionValue, RoundKind, ScoreSheet, Setup, Standing, Variant, describe_options
 from scorepad.rules.cards import Trump
 
 if TYPE_CHECKING:
@@ -59,6 +59,11 @@ def options_summary(variant: Variant, options: Mapping[str, OptionValue | str]) 
     if not changed:
         return "the usual rules (tap to change)"
     return "changed: " + ", ".join(changed)
+
+
+def options_in_force(view: GameView) -> list[tuple[str, str]]:
+    """Every option of the game's variant as (label, value in words): the rules the sheet was kept by."""
+    return describe_options(view.variant.option_specs, view.setup.options)
 
 
 def hand_title(view: GameView) -> str:
@@ -141,6 +146,6 @@ def edit_template(view: GameView) -> str:
 
 
 TEMPLATE_GLOBALS = {f.__name__: f for f in (
-    seat_names, seat_team, trump_label, one_liner, options_summary, hand_title, place, chart_svg, qr_svg,
+    seat_names, seat_team, trump_label, one_liner, options_summary, options_in_force, hand_title, place, chart_svg, qr_svg,
     entry_context, entry_template, edit_template,
 )}

@@ -10,8 +10,8 @@ from flask import Blueprint, Response, current_app, render_template, request, se
 
 bp = Blueprint("pwa", __name__)
 
-SHELL_FILES = ("css/app.css", "js/app.js", "js/outbox.js", "vendor/htmx-2.0.11.min.js", "vendor/htmx-ext-sse-2.2.4.min.js",
-               "icons/icon.svg", "icons/icon-192.png")
+SHELL_FILES = ("css/app.css", "css/print.css", "js/app.js", "js/outbox.js", "vendor/htmx-2.0.11.min.js",
+               "vendor/htmx-ext-sse-2.2.4.min.js", "icons/icon.svg", "icons/icon-192.png")
 
 
 def static_hash(filename: str) -> str:
