@@ -13,7 +13,8 @@ then times the derivation of each event's standings directly, `get_format(event.
 from), median of `--repeat` runs:
 
 - cold: every cache the formats keep per app cleared first (military.py's set-up, extras and
-  derived hands by event id; bid_whist/matches.py's match outcomes) and a fresh database session
+  derived hands by event id; bid_whist/matches.py's match outcomes; games/derived.py's sheets) and a
+  fresh database session
   (the event row reloaded inside the timing): a server's first board after a restart;
 - warm: the caches kept, a fresh session per run, the event row reloaded inside the timing: what
   each request after an entry elsewhere pays (nothing changed since the last derivation).
@@ -58,7 +59,8 @@ from scorepad.models import Event, Game  # noqa: E402
 from scorepad.views.board import board_context  # noqa: E402
 
 TARGET_MS = 10.0
-CACHES = ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events", "scorepad.outcomes")
+CACHES = ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events", "scorepad.outcomes",
+          "scorepad.derived_games")
 
 
 def build_military(tables: int, hands: int) -> str:

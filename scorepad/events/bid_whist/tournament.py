@@ -22,7 +22,7 @@ from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
 from scorepad.formats import bid_whist_event as fmt
 from scorepad.games import records
-from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable
+from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable, Game
 from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
 
 KEY = "bid_whist"
@@ -455,9 +455,11 @@ def view(event: Event) -> TournamentView:
     names = _names(event)
     entrants = teams(event)
     # every match with its game in two queries, not one per match; a game's hands are loaded only
-    # when its outcome is not cached (see matches.outcome)
+    # when its outcome is not cached (see matches.outcome), and its undo history never (the largest
+    # of its columns, read back from JSON for nothing: most of a warm board's time went there)
     loaded = db.session.scalars(select(EventMatch).where(EventMatch.event_id == event.id)
-                                .options(selectinload(EventMatch.game))).all()
+                                .options(selectinload(EventMatch.game).defer(Game.undo_log).defer(Game.redo_log))
+                                ).all()
     views = {m.id: matches.view(m, names) for m in loaded}
     current_round = min(event.current_hand, rounds(event)) if stage != "registration" else 0
     round_results = [(v.match.number, r) for v in views.values()
