@@ -225,3 +225,19 @@ document.addEventListener("htmx:beforeSwap", function (event) {
     event.detail.shouldSwap = false;
   }
 });
+
+/* A form sent once (importing a game record): a second tap while the first is on its way would make
+   a second game. Once sent, its button waits; a page shown again by the back button is sendable again. */
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (event.defaultPrevented || !form.hasAttribute || !form.hasAttribute("data-submit-once")) return;
+  if (form.dataset.sending) {
+    event.preventDefault();
+    return;
+  }
+  // once every listener has had its say (outbox.js keeps a form from going out with no connection)
+  setTimeout(function () { if (!event.defaultPrevented) form.dataset.sending = "1"; }, 0);
+});
+window.addEventListener("pageshow", function () {
+  document.querySelectorAll("form[data-sending]").forEach(function (form) { delete form.dataset.sending; });
+});

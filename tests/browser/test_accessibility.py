@@ -21,7 +21,7 @@ def test_every_screen_of_the_flow_passes_axe(live_server: str, browser: Browser,
     context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
     page = context.new_page()
     for path in ("/", "/new", "/new/australian", "/new/whist", "/new/bid_whist", "/variants/military",
-                 "/offline", "/g/no-such-game", "/events/restore"):
+                 "/offline", "/g/no-such-game", "/events/restore", "/watch", "/watch?code=zzzz2222", "/games/import"):
         page.goto(live_server + path)
         no_axe_violations(page)
 
