@@ -62,6 +62,25 @@ def test_every_screen_of_the_flow_passes_axe(live_server: str, browser: Browser,
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_home_pages_forms_refused_and_large_text_pass_axe(live_server: str, browser: Browser,
+                                                              no_axe_violations: Any, scheme: str) -> None:
+    """Issue 15: a refused import (its problems listed beside the field), and large text on."""
+    context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.get_by_label("Or paste the record").fill('{"variant": "bridge", "hands": 3}')
+    page.get_by_role("button", name="Import the game").click()
+    expect(page.locator("#err-record li").first).to_be_visible()
+    no_axe_violations(page)
+    page.get_by_role("button", name="Large text").click()
+    expect(page.locator("html")).to_have_class("large-text")
+    no_axe_violations(page)
+    page.goto(live_server + "/")
+    no_axe_violations(page)
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_control_room_with_late_tables_passes_axe(app: Any, live_server: str, browser: Browser,
                                                       no_axe_violations: Any, scheme: str, screenshot_dir: Any) -> None:
     """Issue 14, bug 11: in dark mode the late tables' names were 1.2:1 (light grey on pale red)."""
