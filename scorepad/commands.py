@@ -6,7 +6,6 @@ point (`cli.py`) serves them too, with `run`.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -17,10 +16,9 @@ from flask.cli import with_appcontext
 
 from scorepad.games import sheets
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.rules.record import parse_record, score_record
+from scorepad.rules.record import RECORD_MAX_BYTES, parse_record, problems, read_json, score_record, too_large
 
 EXIT_INVALID = 2
-RECORD_MAX_BYTES = 2 * 1024 * 1024  # a 1,000-hand record of seven players is about 300 KB
 
 
 def _one_line(text: str) -> str:
@@ -35,23 +33,17 @@ def _fail(lines: list[str]) -> NoReturn:
 
 
 def _load(file: Path) -> object:
-    """The file's JSON; every way it can fail exits 2 with one line (never a traceback)."""
+    """The file's JSON, read by the same code as the home page's import (`read_json`): its size
+    checked before it is read; every way it can fail exits 2 with one line (never a traceback)."""
     try:
-        if file.stat().st_size > RECORD_MAX_BYTES:
-            _fail([f"{file}: too large for a game record ({file.stat().st_size // 1024} KB; at most "
-                   f"{RECORD_MAX_BYTES // 1024} KB)"])
-        return json.loads(file.read_text(encoding="utf-8"))
+        size = file.stat().st_size
+        if size > RECORD_MAX_BYTES:
+            raise too_large(size)
+        return read_json(file.read_bytes())
     except OSError as e:
         _fail([f"{file}: cannot read the file ({e.strerror or e})"])
-    except UnicodeDecodeError:
-        _fail([f"{file}: not a UTF-8 text file"])
-    except json.JSONDecodeError as e:
-        _fail([f"{file}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"])
-    except RecursionError:
-        _fail([f"{file}: not a usable game record (lists or objects nested too deeply)"])
-    except ValueError:  # int() past the digit limit; JSONDecodeError is caught above
-        _fail([f"{file}: not a usable game record (a number longer than {sys.get_int_max_str_digits()} "
-               f"digits)"])
+    except RuleError as e:
+        _fail([f"{file}: {line}" for line in problems(e)])
 
 
 @click.command("score")
@@ -63,10 +55,8 @@ def score_command(file: Path, as_json: bool) -> None:
     try:
         sheet = score_record(data)
         title = parse_record(data).title
-    except RuleErrors as e:
-        _fail([f"{file}: {err}" for err in e.errors])
-    except RuleError as e:
-        _fail([f"{file}: {e}"])
+    except (RuleError, RuleErrors) as e:
+        _fail([f"{file}: {line}" for line in problems(e)])
     click.echo(sheets.to_json(sheet) if as_json else sheets.to_text(sheet, title), nl=not as_json)
     if as_json:
         click.echo()

@@ -29,15 +29,31 @@ def new_token() -> str:
 SHORT_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: read aloud or typed without mix-ups
 
 
+GAME_CODE_LENGTH = 8  # a game's spectator link (`/s/<code>`): read-only
 CARD_CODE_LENGTH = 10  # a table's or a team's card: about 49.5 random bits
 DIRECTOR_CODE_LENGTH = 12  # the director's own link: about 59 random bits
 
 
-def new_short_code(length: int = 8) -> str:
+def new_short_code(length: int = GAME_CODE_LENGTH) -> str:
     """The code of a short link to type: `length` characters of SHORT_ALPHABET (log2 31, about 4.95
     random bits each). 8 for a game's spectator link (`/s/<code>`, read-only); the links that grant
     what a secret link grants are longer: CARD_CODE_LENGTH, DIRECTOR_CODE_LENGTH."""
     return "".join(secrets.choice(SHORT_ALPHABET) for _ in range(length))
+
+
+TYPED_DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"  # a phone's keyboard may make "-" an en dash
+
+
+def typed_code(raw: str, length: int) -> str | None:
+    """A short link's code as typed ("K7M2-X9QP-AB") as it is stored ("k7m2x9qpab"): any case,
+    hyphens, dashes and spaces left out. None when it cannot be a code of `length` characters of
+    SHORT_ALPHABET: nothing is looked up for it (a full token is never one: it is 32 characters)."""
+    if len(raw) > 4 * length:
+        return None
+    code = "".join(ch for ch in raw if not ch.isspace() and ch not in TYPED_DASHES).lower()
+    if len(code) != length or any(ch not in SHORT_ALPHABET for ch in code):
+        return None
+    return code
 
 
 def new_card_code() -> str:

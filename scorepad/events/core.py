@@ -22,7 +22,6 @@ from scorepad.form_input import valid_pin
 from scorepad.models import (
     CARD_CODE_LENGTH,
     DIRECTOR_CODE_LENGTH,
-    SHORT_ALPHABET,
     AuditEntry,
     Event,
     EventEntrant,
@@ -32,6 +31,7 @@ from scorepad.models import (
     new_card_code,
     new_director_code,
     new_token,
+    typed_code,
     utcnow,
 )
 from scorepad.rules.base import RuleError, RuleErrors
@@ -163,18 +163,6 @@ def table_by_token(token: str) -> EventTable | None:
     """The table whose QR code carries `token` (compared in constant time)."""
     table = db.session.scalars(select(EventTable).where(EventTable.token == token)).first()
     return table if table is not None and hmac.compare_digest(table.token, token) else None
-
-
-def typed_code(raw: str, length: int) -> str | None:
-    """A short link's code as typed ("K7M2-X9QP-AB") as it is stored ("k7m2x9qpab"): any case,
-    hyphens and spaces left out. None when it cannot be a code of `length` characters of
-    SHORT_ALPHABET: nothing is looked up for it (a full token is never one: it is 32 characters)."""
-    if len(raw) > 4 * length:
-        return None
-    code = raw.replace("-", "").replace(" ", "").lower()
-    if len(code) != length or any(ch not in SHORT_ALPHABET for ch in code):
-        return None
-    return code
 
 
 def _by_code(model: type[T], column: Any, raw: str, length: int) -> T | None:

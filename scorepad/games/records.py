@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from scorepad.extensions import db
 from scorepad.models import Game, Hand
-from scorepad.rules.record import Record, parse_record, score_record, to_json
+from scorepad.rules.record import Record, parse_record, read_json, score_record, to_json
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # scorepad/
 # Inside an installed wheel the examples ship as scorepad/examples; in a checkout they are docs/examples.
@@ -52,6 +52,13 @@ def import_record(data: object, *, demo: bool = False) -> Game:
     db.session.add(game)
     db.session.commit()
     return game
+
+
+def import_file(raw: bytes) -> Game:
+    """Store a game record sent as a file's bytes (the home page's import): read as `scorepad score`
+    reads a file (`read_json`: its size first), checked completely, then stored. A RuleError (the
+    file cannot be read) or RuleErrors (the record's problems) say why nothing was stored."""
+    return import_record(read_json(raw))
 
 
 def demo_game(variant: str) -> Game | None:

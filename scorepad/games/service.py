@@ -19,7 +19,7 @@ from scorepad.extensions import db
 from scorepad.games import undo as undo_log
 from scorepad.games.derived import Derived, appended, derived, forget
 from scorepad.games.records import record_of
-from scorepad.models import Game, Hand, new_short_code, utcnow
+from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import GameState, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
 from scorepad.rules.record import parse_record
@@ -141,8 +141,13 @@ def by_public_id(public_id: str) -> Game | None:
     return db.session.scalars(select(Game).where(Game.public_id == public_id)).first()
 
 
-def by_short_code(code: str) -> Game | None:
-    return db.session.scalars(select(Game).where(Game.short_code == code.lower())).first()
+def by_short_code(raw: str) -> Game | None:
+    """The game whose spectator code (`/s/<code>`, the share screen's) is `raw` as typed: any case,
+    spaces and dashes left out; nothing is looked up for what cannot be a code."""
+    code = typed_code(raw, GAME_CODE_LENGTH)
+    if code is None:
+        return None
+    return db.session.scalars(select(Game).where(Game.short_code == code)).first()
 
 
 def short_code(game: Game) -> str:

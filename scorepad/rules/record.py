@@ -8,6 +8,8 @@ every hand.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -32,6 +34,8 @@ _TEAM_KEYS = ("name", "players")
 _LABELS = {"title": "the title", "played": "when it was played (\"played\")"}
 TITLE_MAX = 120  # a game's title, as stored
 HANDS_MAX = 1000  # far past any game (a provincial Military event is 100 hands): a record is read whole
+RECORD_MAX_BYTES = 2 * 1024 * 1024  # a 1,000-hand record of seven players is about 300 KB
+PROBLEMS_SHOWN = 20  # problems listed at once (a form, not a terminal): the first ones say enough
 
 
 @dataclass(frozen=True)
@@ -164,6 +168,42 @@ def parse_record(data: object) -> Record:
     title, played = data.get("title", ""), data.get("played", "")
     assert isinstance(title, str) and isinstance(played, str)
     return Record(setup, tuple(hands), title, played)
+
+
+def too_large(size: int) -> RuleError:
+    """The refusal of a record of `size` bytes, past RECORD_MAX_BYTES (checked before reading it)."""
+    return RuleError("record", f"too large for a game record ({size // 1024} KB; at most "
+                               f"{RECORD_MAX_BYTES // 1024} KB)")
+
+
+def read_json(raw: bytes) -> object:
+    """A record file's JSON, its size checked first: every way it can fail is one RuleError on
+    "record" whose message completes "<file>: ..." (never a traceback, whatever the bytes)."""
+    if len(raw) > RECORD_MAX_BYTES:
+        raise too_large(len(raw))
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise RuleError("record", "not a UTF-8 text file") from None
+    except json.JSONDecodeError as e:
+        raise RuleError("record", f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise RuleError("record", "not a usable game record (lists or objects nested too deeply)") from None
+    except ValueError:  # int() past the digit limit; JSONDecodeError is caught above
+        raise RuleError("record", f"not a usable game record (a number longer than "
+                                  f"{sys.get_int_max_str_digits()} digits)") from None
+
+
+def problems(error: RuleError | RuleErrors, limit: int | None = None) -> list[str]:
+    """A refused record's problems, one line each as `scorepad score` prints them ("hand 2, tricks:
+    ..."; a file that cannot be read: its message alone), at most `limit` and a line for the rest."""
+    if isinstance(error, RuleErrors):
+        lines = [str(e) for e in error.errors]
+    else:
+        lines = [error.message if error.field == "record" and error.hand is None else str(error)]
+    if limit is not None and len(lines) > limit:
+        lines = [*lines[:limit], f"... and {len(lines) - limit} more problems"]
+    return lines
 
 
 def score_record(data: object) -> ScoreSheet:

@@ -66,7 +66,8 @@ def _scorer_game(token: str) -> Game:
     return game
 
 
-def _remember(game: Game) -> None:
+def remember_game(game: Game) -> None:
+    """List the game on this browser's home page as its own (its scorer's link, in the session)."""
     mine = [t for t in session.get(MY_GAMES, []) if t != game.scorer_token]
     session[MY_GAMES] = [game.scorer_token, *mine][:30]
     session.permanent = True
@@ -124,7 +125,7 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
         except (RuleError, RuleErrors) as e:
             errors = errors_by_field(e)
         else:
-            _remember(game)
+            remember_game(game)
             target = url_for("games.play", token=game.scorer_token)
             if htmx:  # a whole new page: let htmx navigate rather than swap it into the form
                 return htmx_response("", redirect=target)
@@ -143,7 +144,7 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
 def play(token: str) -> str:
     """The scorer's page: the current hand, running totals, the sheet."""
     game = _scorer_game(token)
-    _remember(game)
+    remember_game(game)
     notice = " ".join(get_flashed_messages())
     return render_template("games/play.html", gv=games.view(game), can_edit=game.locked_at is None, errors={}, notice=notice)
 
@@ -331,7 +332,7 @@ def rematch(token: str) -> BaseResponse:
     if game.event_id is not None:
         abort(409, description="This game is part of an event: the director starts its next match.")
     new_game = games.rematch(game)
-    _remember(new_game)
+    remember_game(new_game)
     return redirect(url_for("games.play", token=new_game.scorer_token), code=303)
 
 
@@ -339,8 +340,9 @@ def rematch(token: str) -> BaseResponse:
 def share(token: str) -> str:
     """A QR code and short link to the read-only live view, for the other phones."""
     game = _scorer_game(token)
-    url = share_url(url_for("games.short_link", code=games.short_code(game)))
-    return render_template("games/share.html", gv=games.view(game), url=url)
+    code = games.short_code(game)
+    url = share_url(url_for("games.short_link", code=code))
+    return render_template("games/share.html", gv=games.view(game), url=url, code=code)
 
 
 @bp.get("/s/<code>")

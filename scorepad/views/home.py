@@ -25,10 +25,16 @@ from scorepad.games import records
 from scorepad.games import service as games
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
 from scorepad.rules.base import describe_options, resolve_options
+from scorepad.rules.record import RECORD_MAX_BYTES
 from scorepad.views import director
+from scorepad.views.games import MY_GAMES
 
 bp = Blueprint("home", __name__)
 MAX_TOKEN = 64  # a director's token is 32 characters: anything longer is not one
+CODE_SHOWN = 40  # what is typed in the code field is shown back (in its message, in the field) this long
+NO_CODE = "Type the game's code: it is under the QR code on the scorer's \"Share live view\" screen."
+NOT_FOUND = ("No game has the code \u201c{code}\u201d. Check it on the scorer's \"Share live view\" screen: "
+             "8 letters and digits (codes have no 0, 1, I, L or O). A table's or a team's card code has 10.")
 
 
 @dataclass(frozen=True)
@@ -55,21 +61,56 @@ def _my_events() -> list[MyEvent]:
     return found
 
 
+def form_page(name: str, status: int = 200, errors: dict[str, str] | None = None,
+              problems: list[str] | None = None, **typed: str) -> tuple[str, int]:
+    """One of the home page's forms alone on a page of its own (`home/<name>.html`: "watch",
+    "import"), with `errors` beside its field, a refused record's `problems` listed under its
+    message, and what was `typed` kept to be corrected."""
+    return render_template(f"home/{name}.html", errors=errors or {}, problems=problems or [], typed=typed,
+                           record_max_kb=RECORD_MAX_BYTES // 1024), status
+
+
 @bp.get("/")
 def index() -> BaseResponse:
     """Games in progress and recent games, this browser's events, a way to start either, and the
     variants' scoring."""
-    mine = set(session.get("my_games", []))
+    mine = set(session.get(MY_GAMES, []))
     listed = [(games.view(g), g.scorer_token in mine) for g in games.recent_games()]
     my_events = _my_events()
     response = make_response(render_template(
         "home/index.html", variants=all_variants(), notices=get_flashed_messages(),
         in_progress=[(v, m) for v, m in listed if not v.state.over],
         finished=[(v, m) for v, m in listed if v.state.over], my_events=my_events,
-        recent_events=[(e, get_format(e.format).title) for e in core.recent_events()]))
+        recent_events=[(e, get_format(e.format).title) for e in core.recent_events()],
+        errors={}, problems=[], typed={}, record_max_kb=RECORD_MAX_BYTES // 1024))
     if my_events or any(m for _, m in listed):
         response.headers["Cache-Control"] = "no-store"  # it holds this browser's secret links
     return response
+
+
+@bp.get("/watch")
+def watch_code() -> BaseResponse | tuple[str, int]:
+    """Open what a typed short code names: a game's spectators' page (the share screen's code), or
+    the page of a table's or a team's card (the code printed under its QR code). Refused, the field
+    is shown again on a page of its own, its message beside it."""
+    if "code" not in request.args:
+        return form_page("watch")
+    raw = request.args["code"]
+    if "/" in raw:  # the short link itself, pasted (".../s/k7m2x9qp"): its code
+        raw = raw.rstrip("/").rpartition("/")[2]
+    shown = " ".join(raw.split())[:CODE_SHOWN]
+    if not raw.strip():
+        return form_page("watch", 422, {"code": NO_CODE}, code=shown)
+    game = games.by_short_code(raw)
+    if game is not None:
+        return redirect(url_for("games.watch", public_id=game.public_id), code=303)
+    table = core.table_by_short_code(raw)
+    if table is not None:
+        return redirect(url_for("tables.table", token=table.token), code=303)
+    team = core.entrant_by_short_code(raw)
+    if team is not None:  # its card's short link: the team's page, where its format has one
+        return redirect(url_for("bid_whist.team", token=team.short_code), code=303)
+    return form_page("watch", 404, {"code": NOT_FOUND.format(code=shown)}, code=shown)
 
 
 @bp.post("/your-events/forget")

@@ -225,3 +225,49 @@ document.addEventListener("htmx:beforeSwap", function (event) {
     event.detail.shouldSwap = false;
   }
 });
+
+/* Large text (views/settings.py): the header's toggle takes effect at once, without reloading the
+   page, and writes the same cookie the server reads to draw the next page at that size. A page shown
+   from a cache (the back button, the offline copy) follows the cookie too. */
+(function () {
+  var COOKIE = "text_size", KEEP = 400 * 24 * 3600;
+  function cookieLarge() { return /(?:^|;\s*)text_size=large(?:;|$)/.test(document.cookie); }
+  function show(large) {
+    document.documentElement.classList.toggle("large-text", large);
+    document.querySelectorAll("[data-text-size]").forEach(function (button) {
+      button.setAttribute("aria-pressed", large ? "true" : "false");
+      var field = button.form && button.form.querySelector('input[name="large"]');
+      if (field) field.value = large ? "0" : "1";
+    });
+  }
+  function remember(large) {
+    var secure = location.protocol === "https:" ? "; secure" : "";
+    document.cookie = COOKIE + "=" + (large ? "large; max-age=" + KEEP : "; max-age=0") + "; path=/; samesite=lax" + secure;
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-text-size]");
+    if (!button) return;
+    event.preventDefault();  // no round trip: the form is for a browser without script
+    var large = button.getAttribute("aria-pressed") !== "true";
+    remember(large);
+    show(large);
+  });
+  document.addEventListener("DOMContentLoaded", function () { show(cookieLarge()); });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) show(cookieLarge()); });
+})();
+
+/* A form sent once (importing a game record): a second tap while the first is on its way would make
+   a second game. Once sent, its button waits; a page shown again by the back button is sendable again. */
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (event.defaultPrevented || !form.hasAttribute || !form.hasAttribute("data-submit-once")) return;
+  if (form.dataset.sending) {
+    event.preventDefault();
+    return;
+  }
+  // once every listener has had its say (outbox.js keeps a form from going out with no connection)
+  setTimeout(function () { if (!event.defaultPrevented) form.dataset.sending = "1"; }, 0);
+});
+window.addEventListener("pageshow", function () {
+  document.querySelectorAll("form[data-sending]").forEach(function (form) { delete form.dataset.sending; });
+});

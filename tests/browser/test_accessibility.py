@@ -21,7 +21,7 @@ def test_every_screen_of_the_flow_passes_axe(live_server: str, browser: Browser,
     context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
     page = context.new_page()
     for path in ("/", "/new", "/new/australian", "/new/whist", "/new/bid_whist", "/variants/military",
-                 "/offline", "/g/no-such-game", "/events/restore"):
+                 "/offline", "/g/no-such-game", "/events/restore", "/watch", "/watch?code=zzzz2222", "/games/import"):
         page.goto(live_server + path)
         no_axe_violations(page)
 
@@ -57,6 +57,25 @@ def test_every_screen_of_the_flow_passes_axe(live_server: str, browser: Browser,
     page.get_by_role("group", name=re.compile("^Tricks taken by")).get_by_role("radio", name="9", exact=True).check()
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator(".scoreboard .big").first).to_have_text("3")
+    no_axe_violations(page)
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_home_pages_forms_refused_and_large_text_pass_axe(live_server: str, browser: Browser,
+                                                              no_axe_violations: Any, scheme: str) -> None:
+    """Issue 15: a refused import (its problems listed beside the field), and large text on."""
+    context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    page.get_by_label("Or paste the record").fill('{"variant": "bridge", "hands": 3}')
+    page.get_by_role("button", name="Import the game").click()
+    expect(page.locator("#err-record li").first).to_be_visible()
+    no_axe_violations(page)
+    page.get_by_role("button", name="Large text").click()
+    expect(page.locator("html")).to_have_class("large-text")
+    no_axe_violations(page)
+    page.goto(live_server + "/")
     no_axe_violations(page)
     context.close()
 

@@ -1,0 +1,72 @@
+"""Importing a game record from the home page: a file, or the record pasted in a box.
+
+The record is read and checked by the code `scorepad score` uses (`rules.record.read_json`, then
+`games.records.import_record`), so the page says what the command says. A record may be up to
+RECORD_MAX_BYTES, past the app's request limit (`MAX_CONTENT_LENGTH`): as for a backup
+(views/backup.py), the limits of this one request are raised before anything reads its body, and a
+request past them is answered 413 on the form's own page, beside the field, before anything is parsed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import redirect, request, url_for
+from flask import Blueprint
+from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorepad.games import records
+from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.record import PROBLEMS_SHOWN, RECORD_MAX_BYTES, problems, too_large
+from scorepad.views.games import remember_game
+from scorepad.views.home import form_page
+
+bp = Blueprint("imports", __name__)
+FORM_KB = 64  # the rest of the form beside the record (the CSRF token, multipart's headers)
+FIELD = "record"  # the messages' field: the file and the box are one choice
+NO_RECORD = "Choose a game record file (.json), or paste a record in the box."
+BOTH = "Choose a file or paste a record, not both: which one should be imported?"
+REFUSED = "This record cannot be imported; nothing was saved:"
+
+
+@bp.url_value_preprocessor
+def _record_sized(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    if endpoint == "imports.import_game" and request.method == "POST":
+        request.max_content_length = RECORD_MAX_BYTES + FORM_KB * 1024
+        request.max_form_memory_size = RECORD_MAX_BYTES + FORM_KB * 1024  # the pasted record
+
+
+def _refused(status: int, lines: list[str], pasted: str = "") -> tuple[str, int]:
+    """The form's own page, the record's problems beside the field (one line each, as `scorepad score`
+    prints them), what was pasted kept to be corrected (not a record past the limit)."""
+    return form_page("import", status, {FIELD: REFUSED}, problems=lines, pasted=pasted)
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(error: RequestEntityTooLarge) -> tuple[str, int]:
+    return _refused(413, problems(too_large(request.content_length or 0)))
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_game() -> BaseResponse | tuple[str, int]:
+    """Store a game record (a file, or pasted) as a new game of this browser, and open it on its
+    scorer's page: its hands as recorded, to be continued when it is not over. A refused record is
+    shown again on the form's own page, its problems beside the field (GET: the form alone)."""
+    if request.method == "GET":
+        return form_page("import")
+    upload = request.files.get("file")
+    pasted = request.form.get("text", "")
+    chosen = upload is not None and bool(upload.filename)
+    if chosen and pasted.strip():
+        return form_page("import", 422, {FIELD: BOTH}, pasted=pasted)
+    if not chosen and not pasted.strip():
+        return form_page("import", 422, {FIELD: NO_RECORD})
+    raw = upload.stream.read() if chosen and upload is not None else pasted.encode("utf-8")  # bounded by the limits above
+    try:
+        game = records.import_file(raw)
+    except (RuleError, RuleErrors) as e:
+        status = 413 if len(raw) > RECORD_MAX_BYTES else 422
+        return _refused(status, problems(e, PROBLEMS_SHOWN), "" if status == 413 else pasted)
+    remember_game(game)
+    return redirect(url_for("games.play", token=game.scorer_token), code=303)
