@@ -1,0 +1,549 @@
+"""What the event load benchmarks share (bench/events_load.py, bench/bid_whist_load.py): serving this
+checkout's app for real, phones that post what the browser posts, leaderboard streams read apart,
+a pace kept on the clock, and one report with the targets.
+
+Why these pieces and not simpler ones:
+
+- The server is gunicorn with gevent workers on this checkout's code (PYTHONPATH and --chdir, then
+  checked: the interpreter's editable install may point at another checkout), on a SQLite file or a
+  throwaway PostgreSQL server (tests/postgres.py) when several workers share the live updates.
+- A phone posts the hidden fields of the form the previous answer swapped in (the CSRF token, the
+  hand number, the hand-state fingerprint `state`, the sheet's revision `sheet`...) plus what the
+  player taps, as htmx does: a post built by hand drifts from the app's forms and tests a path the
+  browser never takes (a missing `state` skips the stale-page check).
+- The load is a schedule, not a spread of sleeps: each table acts at a random moment within each
+  period, one thread per table, so 64 tables every 2 s are 32 entries a second whatever the
+  server's answer time (the achieved rate is printed beside the intended one, and falls short only
+  when the server cannot keep up). A burst phase then has every table post at once (or within
+  `--burst-window`): the hall finishing a hand together.
+- The streams are read in a process of their own, so parsing hundreds of them does not share the
+  GIL with the threads that time the entries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]  # the checkout whose code the benchmark serves
+CSRF = re.compile(rb'name="csrf-token" content="([^"]+)"')
+FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
+FORM_ACTION = re.compile(r'\baction="([^"]*)"')
+HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+BUTTON = re.compile(r'<button type="submit" name="([^"]+)" value="([^"]*)"')
+
+# The targets (issue 17): what a run must show to pass.
+ENTRY_P99_MS = 50.0
+ENTRY_BASELINE_RATIO = 3.0
+SCREEN_P99_MS = 100.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+# --- forms --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Form:
+    """One `<form>` of an answer: where it posts, its hidden fields, its submit buttons (name, value)."""
+
+    url: str
+    hidden: dict[str, str]
+    buttons: list[tuple[str, str]]
+
+    def choices(self, name: str) -> list[str]:
+        return [v for n, v in self.buttons if n == name]
+
+
+def forms(page: str) -> list[Form]:
+    """Every form of a page or fragment (the app writes its hidden inputs as `type, name, value`)."""
+    found = []
+    for attributes, body in FORM.findall(page):
+        url = FORM_ACTION.search(attributes)
+        found.append(Form(html.unescape(url.group(1)) if url else "",
+                          {k: html.unescape(v) for k, v in HIDDEN.findall(body)},
+                          [(k, html.unescape(v)) for k, v in BUTTON.findall(body)]))
+    return found
+
+
+class FormMissing(Exception):
+    """The answer does not hold the form the next step needs: the app answered something else."""
+
+
+def find_form(page: str, url_ends: str, **hidden: str) -> Form:
+    """The form posting to a URL ending in `url_ends` whose hidden fields hold `hidden`; "" for a
+    field means it must be absent (a signature's form, not the dispute form beside it)."""
+    for form in forms(page):
+        if form.url.endswith(url_ends) and all(form.hidden.get(k, "") == v for k, v in hidden.items()):
+            return form
+    wanted = ", ".join(f"{k}={v!r}" for k, v in hidden.items())
+    raise FormMissing(f"no form to {url_ends}{f' with {wanted}' if wanted else ''} in the answer")
+
+
+# --- phones and the baseline --------------------------------------------------------------------
+
+class Client:
+    """One phone or browser: a keep-alive connection, its session cookie and CSRF token; `page` is the
+    last answer's text (the fragment htmx swapped in), where the next form comes from."""
+
+    def __init__(self, port: int, page: str) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookie = ""
+        body = self.request("GET", page, htmx=False)[1]
+        found = CSRF.search(body)
+        if not found:
+            raise RuntimeError(f"no CSRF token on {page}")
+        self.csrf = found.group(1).decode()
+        self.page = body.decode()
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None,
+                htmx: bool = True) -> tuple[int, bytes]:
+        headers = {"HX-Request": "true"} if htmx else {}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        body = None
+        if form is not None:
+            body = urlencode({"csrf_token": self.csrf, **form})  # a form's own token, when it has one
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.HTTPException, ConnectionError):
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt:
+                    raise
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, data
+
+    def get(self, path: str) -> int:
+        """An htmx GET (a panel refreshed); its answer becomes `page`."""
+        status, data = self.request("GET", path)
+        self.page = data.decode()
+        return status
+
+    def submit(self, form: Form, **tapped: str) -> int:
+        """Post `form` as htmx does: its hidden fields plus what the player tapped (the button's
+        name and value, a radio chip); the answer becomes `page`."""
+        status, data = self.request("POST", form.url, {**form.hidden, **tapped})
+        self.page = data.decode()
+        return status
+
+
+class Baseline(threading.Thread):
+    """GET /healthz every 20 ms while the benchmark runs: the same server's trivial answer, for scale."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.port = port
+        self.samples: list[float] = []
+        self.errors: list[str] = []
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        client = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        while not self.done.is_set():
+            start = time.perf_counter()
+            try:
+                client.request("GET", "/healthz")
+                response = client.getresponse()
+                response.read()
+            except OSError as e:
+                self.errors.append(f"baseline: {e}")
+                client = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                continue
+            if response.status == 200:
+                self.samples.append(time.perf_counter() - start)
+            else:
+                self.errors.append(f"baseline: HTTP {response.status}")
+            time.sleep(0.02)
+
+
+# --- streams ------------------------------------------------------------------------------------
+
+class StreamReader(threading.Thread):
+    """Many leaderboards read by one thread (selectors), so the client does not starve the server.
+
+    Each stream notes in `seen[i]` when each key (e.g. (hand, table)) first shows; `_read` is what
+    a benchmark looks for in a stream's bytes.
+    """
+
+    def __init__(self, port: int, path: str, count: int) -> None:
+        super().__init__(daemon=True)
+        self.selector = selectors.DefaultSelector()
+        self.seen: list[dict[Any, float]] = [{} for _ in range(count)]
+        self.buffers = [b""] * count
+        self.connected = [False] * count
+        self.errors: list[str] = []
+        self.stop = False
+        for i in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ, i)
+
+    def all_connected(self, timeout: float) -> int:
+        deadline = time.time() + timeout
+        while time.time() < deadline and not all(self.connected):
+            time.sleep(0.05)
+        return sum(self.connected)
+
+    def run(self) -> None:
+        while not self.stop:
+            for key, _ in self.selector.select(timeout=0.2):
+                i = key.data
+                try:
+                    chunk = key.fileobj.recv(262144)  # type: ignore[union-attr]
+                except BlockingIOError:
+                    continue
+                except OSError as e:
+                    self.errors.append(f"stream {i}: {e}")
+                    self.selector.unregister(key.fileobj)
+                    continue
+                if not chunk:
+                    if not self.stop:
+                        self.errors.append(f"stream {i} closed by the server")
+                    self.selector.unregister(key.fileobj)
+                    continue
+                self._read(i, self.buffers[i] + chunk, time.perf_counter())
+
+    def _read(self, i: int, buffer: bytes, now: float) -> None:
+        raise NotImplementedError
+
+
+def _read_in_child(conn: Any, reader_class: type[StreamReader], args: tuple[Any, ...]) -> None:
+    reader = reader_class(*args)
+    reader.start()
+    conn.send(reader.all_connected(30))
+    conn.recv()  # the benchmark is over
+    time.sleep(0.3)
+    reader.stop = True
+    reader.join(5)
+    conn.send((reader.seen, reader.errors))
+
+
+class StreamsProcess:
+    """A StreamReader in a process of its own: parsing hundreds of streams in the process that
+    posts the entries made the two share one GIL, so the measuring client could add to the
+    latencies it measures. time.perf_counter is the same clock in both (CLOCK_MONOTONIC)."""
+
+    def __init__(self, reader_class: type[StreamReader], *args: Any) -> None:
+        context = multiprocessing.get_context("fork")  # forked before this process starts any thread
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_read_in_child, args=(child, reader_class, args), daemon=True)
+        self.process.start()
+        self.connected: int = self.conn.recv()
+
+    def finish(self) -> tuple[list[dict[Any, float]], list[str]]:
+        """Stop reading; (what each stream saw and when, errors)."""
+        self.conn.send("stop")
+        seen, errors = self.conn.recv()
+        self.process.join(10)
+        return seen, errors
+
+
+# --- serving this checkout ----------------------------------------------------------------------
+
+def app_env(database: str, **extra: str) -> dict[str, str]:
+    """The environment of every process that runs the app's code: this checkout first on the path."""
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    return {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0",
+            "PYTHONPATH": path, **extra}
+
+
+def check_checkout(env: dict[str, str]) -> None:
+    """Refuse to measure another checkout's code: the interpreter may come from a virtualenv whose
+    editable install points elsewhere (another worktree), and its path would win without ours."""
+    out = subprocess.run([sys.executable, "-c", "import scorepad; print(scorepad.__file__)"], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.strip()
+    if not Path(out).resolve().is_relative_to(ROOT):
+        sys.exit(f"the server would run {out}, not this checkout ({ROOT})")
+
+
+def in_app(database: str, code: str) -> Any:
+    """Run `code` (which prints JSON last) in the app's context on `database`, migrated first; the
+    benchmark's event is built straight through the services, not timed."""
+    prelude = ("import json\nfrom flask_migrate import upgrade\nfrom scorepad import create_app\n"
+               "app = create_app()\nctx = app.app_context()\nctx.push()\n"
+               "upgrade(directory=app.extensions['migrate'].directory)\n")
+    out = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True,
+                         env=app_env(database), cwd=ROOT)
+    if out.returncode:
+        sys.exit(out.stderr)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def serve(database: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], int]:
+    """The app as it runs for real: gunicorn, gevent workers, on a free port; ready when it answers
+    (and, with several, once each worker listens: gunicorn_conf starts the listener before it serves)."""
+    port = free_port()
+    # all the streams come from this one machine: lift the per-client cap (live.py) for the bench
+    env = app_env(database, SCOREPAD_MAX_STREAMS="1500", SCOREPAD_MAX_STREAMS_PER_CLIENT="1500")
+    check_checkout(env)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers), "--worker-connections", "2000",
+         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--chdir", str(ROOT), "--graceful-timeout", "3",
+         "--config", "python:scorepad.gunicorn_conf", "scorepad:create_app()"],
+        cwd=ROOT, env=env, start_new_session=True)
+    for _ in range(100):
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+            break
+        except OSError:
+            time.sleep(0.1)
+    time.sleep(2.0 if workers > 1 else 0)  # the other workers boot and listen
+    return server, port
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop gunicorn, master and workers (its own process group), before the database goes: a
+    worker left behind would outlive a throwaway PostgreSQL server and complain about it."""
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:  # open streams hold the graceful stop
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(10)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # the workers, gone with their master or just after it
+        try:
+            os.killpg(server.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.killpg(server.pid, signal.SIGKILL)
+
+
+@contextmanager
+def database(args: argparse.Namespace) -> Iterator[str]:
+    """A SQLite file in a fresh folder, or (`--postgresql`, or several `--workers`, which need one
+    database and LISTEN/NOTIFY between them) a database on a throwaway PostgreSQL server."""
+    if not (args.postgresql or args.workers > 1):
+        yield f"sqlite:///{Path(tempfile.mkdtemp(prefix='scorepad-bench-')) / 'bench.db'}"
+        return
+    sys.path.insert(0, str(ROOT))
+    from tests.postgres import Cluster, find_binaries
+
+    binaries = find_binaries()
+    if binaries is None:
+        sys.exit("PostgreSQL is not installed (apt-get install postgresql)")
+    cluster = Cluster(binaries)
+    cluster.start()
+    try:
+        yield cluster.url(cluster.create_database())
+    finally:
+        cluster.stop()
+
+
+def server_words(database: str, workers: int) -> str:
+    kind = "PostgreSQL, LISTEN/NOTIFY" if database.startswith("postgresql") else "SQLite"
+    return f"gunicorn (gevent, {workers} worker{'s' if workers > 1 else ''}, {kind})"
+
+
+# --- arguments ----------------------------------------------------------------------------------
+
+def arguments(description: str, defaults: dict[str, Any], quick: dict[str, Any],
+              extra: Callable[[argparse.ArgumentParser], None]) -> argparse.Namespace:
+    """The flags both benchmarks take, with each one's full-size `defaults`; `--quick` swaps in the
+    smoke-run sizes `quick` (flags given still win), for a run of under a minute."""
+    parser = argparse.ArgumentParser(description=description)
+    extra(parser)
+    parser.add_argument("--streams", type=int, help="leaderboard streams (server-sent events)")
+    parser.add_argument("--hand-seconds", type=float,
+                        help="the period of a hand: each table acts at a random moment within each period")
+    parser.add_argument("--burst-hands", type=int, help="the last hands, played as a burst")
+    parser.add_argument("--burst-window", type=float,
+                        help="in a burst hand every table posts within this many seconds (0: at the same instant)")
+    parser.add_argument("--workers", type=int, help="gunicorn workers (several: on PostgreSQL)")
+    parser.add_argument("--postgresql", action="store_true", help="a throwaway PostgreSQL server, not SQLite")
+    parser.add_argument("--seed", type=int, help="of the random moments and results")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: " + ", ".join(
+        f"--{k.replace('_', '-')} {v}" for k, v in quick.items()))
+    parser.set_defaults(**{"burst_window": 0.0, "workers": 1, "seed": 7, **defaults})
+    if parser.parse_args().quick:
+        parser.set_defaults(**quick)
+    return parser.parse_args()
+
+
+# --- the schedule -------------------------------------------------------------------------------
+
+def wait_until(moment: float) -> None:
+    delay = moment - time.perf_counter()
+    if delay > 0:
+        time.sleep(delay)
+
+
+def moments(rng: random.Random, start: float, window: float, count: int) -> list[float]:
+    """`count` moments in order at random within [start, start + window)."""
+    return sorted(start + rng.random() * window for _ in range(count))
+
+
+def together(window: float) -> str:
+    """How a burst releases its posts, in words."""
+    return f"within {window:g} s" if window else "at once"
+
+
+class Clock:
+    """Periods of `seconds` back to back: the next starts when the last one's time is up, or at once
+    when the server kept the tables past it (the achieved rate then falls short of the intended)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.next: float | None = None
+
+    def period(self) -> float:
+        """Wait for the next period; its start."""
+        start = time.perf_counter() if self.next is None else max(time.perf_counter(), self.next)
+        wait_until(start)
+        self.next = start + self.seconds
+        return start
+
+
+# --- what a run records, and the report ---------------------------------------------------------
+
+@dataclass
+class Phase:
+    """One phase of a run (steady, burst, signing): its posts' latencies by kind ("entry" is the one
+    the targets are about), when each entry that should reach the screens was sent, and how long
+    the phase lasted (its periods end to end) and what rate it intended."""
+
+    name: str
+    intended: float  # entries per second
+    latency: dict[str, list[float]] = field(default_factory=dict)
+    sent: dict[Any, float] = field(default_factory=dict)
+    seconds: float = 0.0
+    note: str = ""  # how the phase paces its entries
+
+    def entries(self) -> list[float]:
+        return self.latency.get("entry", [])
+
+
+class Run:
+    """The record of one benchmark run, shared by the tables' threads."""
+
+    def __init__(self) -> None:
+        self.phases: dict[str, Phase] = {}
+        self.errors: list[str] = []
+        self.lock = threading.Lock()
+
+    def phase(self, name: str, intended: float, note: str = "") -> Phase:
+        with self.lock:
+            return self.phases.setdefault(name, Phase(name, intended, note=note))
+
+    def error(self, message: str) -> None:
+        with self.lock:
+            self.errors.append(message)
+
+    def timed(self, phase: Phase, kind: str, action: Callable[[], int], what: str, key: Any = None) -> bool:
+        """Time `action` (a request; its HTTP status) as a `kind` of `phase` ("entry", the posts the
+        targets are about, or a label such as "preview POST" printed apart); `key` names the entry
+        the screens should show. False (an error noted) when it was not a 200."""
+        start = time.perf_counter()
+        try:
+            status = action()
+        except (OSError, http.client.HTTPException) as e:
+            self.error(f"{what}: {e}")
+            return False
+        took = time.perf_counter() - start
+        with self.lock:
+            phase.latency.setdefault(kind, []).append(took)
+            if key is not None:
+                phase.sent[key] = start
+        if status != 200:
+            self.error(f"{what}: HTTP {status}")
+            return False
+        return True
+
+    def period(self, phase: Phase, start: float, clock: Clock) -> None:
+        """Count a period just played into its phase's duration (to its scheduled end, or later)."""
+        phase.seconds += max(time.perf_counter(), start + clock.seconds) - start
+
+
+def report(title: str, run: Run, baseline: list[float], seen_by_stream: list[dict[Any, float]],
+           connected: int, streams: int) -> bool:
+    """Print the run's figures, phase by phase, and each target as PASS or MISS; True when all pass."""
+    ms = 1000.0
+    errors = list(run.errors)
+    if connected < streams:
+        errors.append(f"only {connected} of {streams} streams connected")
+    base50, base99 = percentile(baseline, 50) * ms, percentile(baseline, 99) * ms
+    print(title)
+    print(f"baseline GET /healthz    p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(baseline)} requests, "
+          f"the whole run)")
+    targets: list[tuple[bool, str]] = []
+    expected = {key: at for phase in run.phases.values() for key, at in phase.sent.items()}
+    for phase in run.phases.values():
+        entries = phase.entries()
+        rate = len(entries) / phase.seconds if phase.seconds else float("nan")
+        print(f"{phase.name}: {len(entries)} entries in {phase.seconds:.1f} s, {rate:.1f} entries/s "
+              f"(intended {phase.intended:.1f}/s{': ' + phase.note if phase.note else ''})")
+        for kind, values in phase.latency.items():
+            p50, p99 = percentile(values, 50) * ms, percentile(values, 99) * ms
+            scale = f"  (x{p50 / base50:.1f} / x{p99 / base99:.1f} the baseline)" if kind == "entry" else ""
+            print(f"  {'entry POST' if kind == 'entry' else kind:22} p50 {p50:7.1f} ms  p99 {p99:7.1f} ms"
+                  f"  ({len(values)}){scale}")
+        delays = [max(0.0, seen[key] - at) for seen in seen_by_stream for key, at in phase.sent.items() if key in seen]
+        s50, s99 = percentile(delays, 50) * ms, percentile(delays, 99) * ms
+        if phase.sent:
+            print(f"  {'entry to screen':22} p50 {s50:7.1f} ms  p99 {s99:7.1f} ms  ({len(delays)} arrivals)")
+        if entries:
+            e99 = percentile(entries, 99) * ms
+            targets.append((e99 < ENTRY_P99_MS, f"{phase.name}: entry p99 {e99:.1f} ms < {ENTRY_P99_MS:.0f} ms"))
+            targets.append((e99 <= ENTRY_BASELINE_RATIO * base99,
+                            f"{phase.name}: entry p99 {e99:.1f} ms <= {ENTRY_BASELINE_RATIO:.0f} x the baseline's "
+                            f"p99 ({ENTRY_BASELINE_RATIO * base99:.1f} ms)"))
+        if phase.sent:
+            targets.append((s99 < SCREEN_P99_MS,
+                            f"{phase.name}: entry-to-screen p99 {s99:.1f} ms < {SCREEN_P99_MS:.0f} ms"))
+    counts = [sum(1 for key in expected if key in seen) for seen in seen_by_stream]
+    spread = Counter(counts)
+    short = [i for i, n in enumerate(counts) if n < len(expected)]
+    print(f"streams: {connected} of {streams} connected; boards seen per stream: " + ", ".join(
+        f"{n} of {len(expected)} on {spread[n]}" for n in sorted(spread, reverse=True))
+          + (f" (short: {', '.join(map(str, short[:10]))}{'...' if len(short) > 10 else ''})" if short else ""))
+    print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:10]))
+    targets.insert(0, (not errors, f"{len(errors)} errors"))
+    targets.append((connected == streams and not short and bool(expected),
+                    f"every stream received every board ({len(counts) - len(short)} of {streams} streams "
+                    f"saw all {len(expected)})"))
+    print("targets:")
+    for ok, words in targets:
+        print(f"  {'PASS' if ok else 'MISS'} {words}")
+    return all(ok for ok, _ in targets)
