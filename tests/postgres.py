@@ -26,7 +26,7 @@ SETTINGS = {
     "fsync": "off",
     "synchronous_commit": "off",
     "full_page_writes": "off",
-    "max_connections": "50",
+    "max_connections": "100",  # bench/ runs 4 workers: each pools up to 15 and listens on one more
     "shared_buffers": "32MB",
     "log_min_messages": "warning",
     "unix_socket_permissions": "0700",
