@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from flask import current_app
 
+from scorepad.games.records import setup_record
 from scorepad.models import Game
 from scorepad.rules import get_variant
 from scorepad.rules.base import RawHand, ScoreSheet, Setup
@@ -32,21 +33,6 @@ class Derived:
     setup: Setup
     hands: tuple[RawHand, ...]
     sheet: ScoreSheet
-
-
-def setup_record(game: Game) -> dict[str, object]:
-    """The game's set-up as a game record with no hands (read from the game row alone)."""
-    data: dict[str, object] = {"scorepad": 1, "variant": game.variant}
-    if game.title:
-        data["title"] = game.title
-    data["options"] = game.options
-    if game.players:
-        data["players"] = game.players
-    if game.teams:
-        data["teams"] = game.teams
-    data["first_dealer"] = game.first_dealer
-    data["hands"] = []
-    return data
 
 
 def _key(game: Game) -> tuple[object, ...]:

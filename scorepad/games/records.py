@@ -21,6 +21,11 @@ EXAMPLES_DIR = _PACKAGE / "examples" if (_PACKAGE / "examples").is_dir() else _P
 
 def record_of(game: Game) -> dict[str, object]:
     """A stored game as a game-record JSON object (the export format)."""
+    return {**setup_record(game), "hands": [h.entry for h in game.hands]}
+
+
+def setup_record(game: Game) -> dict[str, object]:
+    """The game's set-up as a game record with no hands (read from the game row alone)."""
     data: dict[str, object] = {"scorepad": 1, "variant": game.variant}
     if game.title:
         data["title"] = game.title
@@ -30,7 +35,7 @@ def record_of(game: Game) -> dict[str, object]:
     if game.teams:
         data["teams"] = game.teams
     data["first_dealer"] = game.first_dealer
-    data["hands"] = [h.entry for h in game.hands]
+    data["hands"] = []
     return data
 
 

@@ -4,24 +4,12 @@ shows. Where the page's sheet is not the one the hand was saved on, the whole li
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from scorepad.games import service as games
 from tests.browser import taps
-from tests.browser.conftest import PHONE
-
-FOUR = ["Ann", "Bob", "Cat", "Dan"]
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(**PHONE)
-    yield context
-    context.close()
+from tests.browser.test_trust_at_the_table import FOUR, phone  # noqa: F401 (phone: the fixture)
 
 
 def two_hands_played(app: Flask) -> str:
