@@ -61,8 +61,15 @@ def derived(game: Game) -> Derived:
         return found[1]
     setup = parse_record(setup_record(game)).setup
     hands = tuple(h.entry for h in game.hands)
-    result = Derived(setup, hands, get_variant(game.variant).score(setup, hands))
+    return _keep(game, key, Derived(setup, hands, get_variant(game.variant).score(setup, hands)))
+
+
+def _keep(game: Game, key: tuple[object, ...], result: Derived) -> Derived:
+    """Keep `result` as this worker's copy of the game (the most recently used), dropping the least
+    recently used copies past KEPT."""
+    kept = _kept()
     kept[game.public_id] = (key, result)
+    kept.move_to_end(game.public_id)
     while len(kept) > KEPT:
         kept.popitem(last=False)
     return result
@@ -78,10 +85,7 @@ def appended(game: Game, before: Derived, entry: RawHand) -> Derived:
     if found is None or found[1] is not before or key != (found[0][0] + 1, *found[0][1:]):
         return derived(game)
     hands = (*before.hands, entry)
-    result = Derived(before.setup, hands, get_variant(game.variant).score(before.setup, hands))
-    kept[game.public_id] = (key, result)
-    kept.move_to_end(game.public_id)
-    return result
+    return _keep(game, key, Derived(before.setup, hands, get_variant(game.variant).score(before.setup, hands)))
 
 
 def forget(game: Game) -> None:

@@ -216,9 +216,9 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     refuse_if_recorded(game, number)
     _writable(game)
     kept = derived(game)
-    if number != hand_count(game) + 1:
+    if number != len(kept.hands) + 1:
         raise RuleErrors([RuleError("number", f"Hand {number} cannot be entered yet: "
-                                              f"hand {hand_count(game) + 1} comes first.")])
+                                              f"hand {len(kept.hands) + 1} comes first.")])
     current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
