@@ -96,6 +96,7 @@ def _replay(row: object) -> Response:
 
 def _reserve(key: str, seen: str) -> Response | None:
     """Take the key for this request (None: go on and serve it), or answer from what is stored."""
+    _let_go_of_the_session()  # an earlier before_request hook may have read something
     now = _now()
     if random.random() < 0.01:  # forget old keys now and then
         with db.engine.begin() as conn:
@@ -123,8 +124,17 @@ def _reserve(key: str, seen: str) -> Response | None:
     return None if taken.rowcount else _refusal(409, IN_PROGRESS, **{"Retry-After": "1"})
 
 
+def _let_go_of_the_session() -> None:
+    """Give the request's own connection back to the pool before taking one for the key. A request
+    holding two at once waits for the pool while keeping one: under a burst every connection is
+    held by such a request and none comes back (tests/web/test_one_connection.py). What the view
+    left uncommitted is rolled back, as the session's removal at the request's end does anyway."""
+    db.session.rollback()
+
+
 def _give_back(key: str) -> None:
     """Forget a key whose request changed nothing (a key marked RECORDED stays: its changes are in)."""
+    _let_go_of_the_session()
     with db.engine.begin() as conn:
         conn.execute(delete(TABLE).where(TABLE.c.key == key, TABLE.c.status.is_(None)))
 
@@ -167,6 +177,7 @@ def init_app(app: Flask) -> None:
             return response
         body = response.get_data()
         headers = {name: response.headers[name] for name in REPLAYED_HEADERS if name in response.headers}
+        _let_go_of_the_session()
         with db.engine.begin() as conn:
             conn.execute(update(TABLE).where(TABLE.c.key == key).values(
                 status=response.status_code, headers=headers, body=body if len(body) <= MAX_BODY else None))

@@ -2,7 +2,8 @@
 
 A change is announced by `NOTIFY scorepad_live` with a small JSON payload (the channel's kind and
 key and a few values: NOTIFY carries at most 8,000 bytes, and a leaderboard is larger), sent after
-the write committed, so every worker that hears it reads the change. Each worker holds one
+the write committed, so every worker that hears it reads the change; it goes out on a connection
+of its own (one per worker), never a second one from the request's pool. Each worker holds one
 connection that LISTENs (a thread, a greenlet under gevent: psycopg 3 waits cooperatively) and,
 on a notice from another worker, runs that kind's handler in an app context: the handler renders
 what its own streams show once and fans it out to them. Its own notices it skips: the announcing
@@ -24,9 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
 
 from scorepad.live import Relay
 
@@ -62,6 +61,11 @@ class PostgresRelay(Relay):
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._starting = threading.Lock()
+        # NOTIFY goes out on a connection of its own, not the request's pool: a request that still
+        # holds its session's connection would otherwise take a second one, and under a burst every
+        # pooled connection was held by such a request waiting for another (tests/web/test_one_connection.py)
+        self._sender: Any = None  # a psycopg connection, made on the first notice
+        self._sending = threading.Lock()
 
     def send(self, kind: str, key: str, data: Mapping[str, object]) -> None:
         """NOTIFY the other workers. A failure is logged, never raised: the write it follows is
@@ -69,15 +73,34 @@ class PostgresRelay(Relay):
         payload = json.dumps({"o": self.origin, "k": kind, "key": key, "d": dict(data)}, separators=(",", ":"))
         if len(payload.encode()) > MAX_PAYLOAD:
             raise ValueError(f"a live notice of {len(payload.encode())} bytes: NOTIFY carries what changed, not the page")
+        import psycopg
+
+        with self._sending:
+            for attempt in (1, 2):  # a connection the database dropped (a restart) is made again once
+                try:
+                    if self._sender is None or self._sender.closed:
+                        self._sender = psycopg.connect(**self._connect_kwargs(), autocommit=True)
+                    self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                    return
+                except psycopg.Error as e:
+                    self._close_sender()
+                    if attempt == 2:
+                        log.warning("Live update for %s:%s not sent to the other workers (%s); their screens "
+                                    "catch up on the next one.", kind, key, e.__class__.__name__)
+
+    def _connect_kwargs(self) -> dict[str, Any]:
         from scorepad.extensions import db
 
-        try:
-            with db.engine.connect() as conn:
-                conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
-                conn.commit()
-        except SQLAlchemyError as e:
-            log.warning("Live update for %s:%s not sent to the other workers (%s); their screens catch up "
-                        "on the next one.", kind, key, e.__class__.__name__)
+        with self.app.app_context():
+            return connect_kwargs(db.engine.url.render_as_string(hide_password=False))
+
+    def _close_sender(self) -> None:
+        sender, self._sender = self._sender, None
+        if sender is not None:
+            try:
+                sender.close()
+            except Exception:  # already broken: nothing to give back
+                pass
 
     def start(self, wait: float = START_SECONDS) -> None:
         """Start this worker's listener, once; wait (at most `wait` seconds) until it listens."""
@@ -96,14 +119,13 @@ class PostgresRelay(Relay):
             self._thread.join(timeout=POLL_SECONDS * 3)
             self._thread = None
         self.listening.clear()
+        with self._sending:
+            self._close_sender()
 
     def _listen(self) -> None:
         import psycopg
 
-        from scorepad.extensions import db
-
-        with self.app.app_context():
-            kwargs = connect_kwargs(db.engine.url.render_as_string(hide_password=False))
+        kwargs = self._connect_kwargs()
         tries = 0
         while not self._stopping.is_set():
             try:

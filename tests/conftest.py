@@ -45,14 +45,17 @@ def migrate(app: Flask) -> None:
 
 
 def release(app: Flask) -> None:
-    """Close the app's database connections (a PostgreSQL database in use cannot be copied or dropped),
-    once the board pushes it scheduled (timers, 0.1 s after an entry) have run: on PostgreSQL they
+    """Close the app's database connections, its relay's included (a PostgreSQL database in use cannot
+    be copied or dropped), once the board pushes it scheduled (timers, 0.1 s after an entry) have run: on PostgreSQL they
     would find their database dropped."""
     from scorepad.extensions import db
 
     for thread in threading.enumerate():
         if isinstance(thread, threading.Timer) and thread.args[:1] == (app,):  # type: ignore[attr-defined]
             thread.join(timeout=10)
+    from scorepad import live
+
+    live.relay_of(app).stop()  # its listener and the connection its notices go out on
     with app.app_context():
         db.session.remove()
         for engine in db.engines.values():

@@ -167,3 +167,29 @@ def test_a_listener_whose_connection_is_cut_connects_again_and_shows_pages_afres
     assert post(client, token, action="result", number="1",  # a hand saved: a change spectators see
                 **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})[0] == 200
     assert [m.event for m in messages(there, 1)] == ["update"]  # and heard again
+
+
+def test_a_notice_whose_connection_was_cut_goes_out_on_a_new_one(
+        workers: tuple[Flask, Flask], postgresql: Cluster, caplog: pytest.LogCaptureFixture) -> None:
+    first, second = workers
+    client = first.test_client()
+    token = start(client, form=nomination_form())
+    with first.app_context():
+        from scorepad.games import service as games
+
+        public_id = games.by_scorer_token(token).public_id  # type: ignore[union-attr]
+    with second.app_context():
+        there = live.broker().subscribe(f"game:{public_id}")
+    caplog.set_level(logging.WARNING, logger="scorepad.live")
+    assert post(client, token, action="trump", trump="H")[0] == 200
+    for bid in (1, 1, 0, 1):
+        assert post(client, token, action="bid", bid=str(bid))[0] == 200
+    assert post(client, token, action="result", number="1",
+                **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})[0] == 200
+    assert [m.event for m in messages(there, 1)] == ["update"]
+    sender = live.relay_of(first)._sender  # type: ignore[attr-defined]
+    assert sender is not None and not sender.closed  # the first notice opened it; a restart cuts it:
+    postgresql.execute(f"SELECT pg_terminate_backend({sender.info.backend_pid})")
+    assert client.post(f"/g/{token}/undo", headers=HX).status_code == 200  # the hand taken back
+    assert [m.event for m in messages(there, 1)] == ["update"]  # heard all the same
+    assert "not sent to the other workers" not in caplog.text
