@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from flask import current_app
+from flask import current_app, g
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -52,6 +52,8 @@ def setup_of(event: Event) -> Setup:
     if found is not None and found[0] == event.revision:
         return found[1]
     setup = parse_record(_record(event, [])).setup
+    if found is not None and found[1] == setup:
+        setup = found[1]  # the very same object: the rules' derivations are kept by identity
     cache[event.id] = (event.revision, setup)
     return setup
 
@@ -156,18 +158,27 @@ def raw_hands(event: Event) -> list[RawHand]:
 class _Derived:
     """What the complete hands give, kept per event revision: entries to the hand in play reuse it."""
 
-    hands: list[RawHand]
+    setup: Setup
+    hands: tuple[RawHand, ...]
     rows: tuple[military.LedgerRow, ...]
     sheet: ScoreSheet
 
 
 def _derived(event: Event, setup: Setup) -> _Derived:
+    """The complete hands' derivation, kept per event. Most changes to an event (every table's
+    result for the hand in play) move its revision but leave the complete hands as they were:
+    those are read again and compared, and the derivation is replayed only when they differ (the
+    director opened the next hand, a result of an earlier hand was corrected). The hands are a
+    tuple, so the rules' ledger, sheet and previews share one replay (rules.base.derived_once)."""
     cache: dict[int, tuple[int, _Derived]] = current_app.extensions.setdefault("scorepad.events", {})
     found = cache.get(event.id)
     if found is not None and found[0] == event.revision:
         return found[1]
-    hands = raw_hands(event)
-    derived = _Derived(hands, military.ledger(setup, hands), military.VARIANT.score(setup, hands))
+    hands = tuple(raw_hands(event))
+    if found is not None and found[1].setup is setup and found[1].hands == hands:
+        derived = found[1]
+    else:
+        derived = _Derived(setup, hands, military.ledger(setup, hands), military.VARIANT.score(setup, hands))
     cache[event.id] = (event.revision, derived)
     return derived
 
@@ -183,7 +194,7 @@ class EventView:
 
     event: Event
     setup: Setup
-    hands: list[RawHand]
+    hands: tuple[RawHand, ...]
     pending: RawHand | None  # the hand in play, as far as it is in
     spec: MilitaryRound | None  # the hand in play (None once the schedule is over)
     board: fmt.Board
@@ -290,6 +301,19 @@ class ClosedDay:
 
 
 def view(event: Event) -> EventView:
+    """The event derived once per request and revision: a table's page asks for it several times
+    (its header, its panel, the flags held), and the board's derivation is most of the cost. Every
+    write to an event moves its revision (core.audit), so a view asked for after a write is new."""
+    key = (event.id, event.revision, event.current_hand)
+    kept: dict[tuple[int, int, int], EventView] = g.setdefault("scorepad_military_views", {})
+    found = kept.get(key)
+    if found is not None and found.event is event:
+        return found
+    kept[key] = found = _view(event)
+    return found
+
+
+def _view(event: Event) -> EventView:
     setup = setup_of(event)
     scheduled = military.scheduled_hands(setup)
     derived = _derived(event, setup)
