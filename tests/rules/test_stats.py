@@ -125,6 +125,21 @@ def test_bid_whist_contracts_bostons_and_reneges() -> None:
     assert stats[ANN]["bid_whist"].won == 1 and stats[BOB]["bid_whist"].won == 0
 
 
+def test_a_renege_not_upheld_is_no_renege() -> None:
+    """The same game with the director ruling against the renege call of hand 6: the hand is
+    scored as played, Aces' 9 books of the 11 they needed set them (rules/bid-whist.txt IX), and
+    Jokers have no renege against them. Round 2 then goes to Jokers 15-5 with no extra hand, so the
+    game ends after hand 12: Aces bid hands 1, 4, 6, 7, 8, 11 and make 1, 4, 8, 11."""
+    rec = record("bid_whist-three-rounds-tied-round")
+    hands = list(rec.hands[:12])
+    hands[5] = {**hands[5], "renege": {"offender": 1, "called_by": 0, "upheld": False}}
+    game = PlayedGame.scored(rec.setup, hands, date(2026, 3, 1), ((ANN, CAT), (BOB, DAN)))
+    stats = player_stats([game])
+    assert game.sheet.finished and game.sheet.winners == (0,)
+    assert facts(stats[ANN]["bid_whist"])["contracts_made"] == (4, 6)
+    assert stats[BOB]["bid_whist"].reneges == 0
+
+
 def test_a_dead_heat_is_drawn_not_won() -> None:
     """Two rounds, one each, 26-26 in points: a tie. Neither side won; both drew. North-South's
     first hand is 4 with 13 books, a Boston."""
@@ -152,8 +167,8 @@ def test_whist_rubber_odd_tricks_games_and_score() -> None:
     + 4 (deal 5) = 13: the rubber's winners scored fewer points."""
     ns, ew = (ANN, CAT), (BOB, DAN)
     stats = player_stats([played("whist-rubber-honours", (ns, ew))])
-    assert facts(stats[ANN]["whist"]) == {"odd_tricks": (12, 11), "whist_games": (2, None), "rubbers": (1, None)}
-    assert facts(stats[BOB]["whist"]) == {"odd_tricks": (7, 11), "whist_games": (1, None), "rubbers": (0, None)}
+    assert facts(stats[ANN]["whist"]) == {"odd_tricks": (12, 11), "whist_games": (2, 3), "rubbers": (1, 1)}
+    assert facts(stats[BOB]["whist"]) == {"odd_tricks": (7, 11), "whist_games": (1, 3), "rubbers": (0, 1)}
     assert stats[ANN]["whist"].best_score == 12 and stats[BOB]["whist"].best_score == 13
     assert stats[ANN]["whist"].facts()[0].rate == pytest.approx(12 / 11)
 
@@ -163,9 +178,17 @@ def test_whist_drive_odd_tricks() -> None:
     Pair 12 the rest (odd 1+2+3+1+4 = 11); the drive scores odd tricks, so 14-11. No game is played
     to a target, so no games or rubbers are won."""
     stats = player_stats([played("whist-drive", ((ANN, BOB), (CAT, DAN)))])
-    assert facts(stats[ANN]["whist"]) == {"odd_tricks": (14, 12), "whist_games": (0, None), "rubbers": (0, None)}
+    assert facts(stats[ANN]["whist"]) == {"odd_tricks": (14, 12), "whist_games": (0, 0), "rubbers": (0, 0)}
     assert facts(stats[CAT]["whist"])["odd_tricks"] == (11, 12)
     assert (stats[ANN]["whist"].best_score, stats[CAT]["whist"].best_score) == (14, 11)
+
+
+def test_whist_single_game() -> None:
+    """American whist to 7, no rubber: one game, Boston's, 7-6; no rubber is played."""
+    stats = player_stats([played("whist-american", ((ANN, CAT), (BOB, DAN)))])
+    assert facts(stats[BOB]["whist"])["whist_games"] == (1, 1) and facts(stats[ANN]["whist"])["whist_games"] == (0, 1)
+    assert facts(stats[BOB]["whist"])["rubbers"] == (0, 0)
+    assert (stats[BOB]["whist"].won, stats[BOB]["whist"].best_score) == (1, 7)
 
 
 def test_military_flags_won_and_the_playoff() -> None:
