@@ -453,7 +453,8 @@ def variant_records(games: Iterable[PlayedGame], min_bid_hands: int = MIN_BID_HA
         best = max((scores[c] for c, players in enumerate(game.seats) if players), default=None)
         for column, players in enumerate(game.seats):
             if players and scores[column] == best:
-                highest[game.variant] = _better(highest.get(game.variant), best, players, game.finished, index)
+                highest[game.variant] = _better(highest.get(game.variant), scores[column], players, game.finished,
+                                                index)
         run_players: list[PlayerId] = []
         for column, players in enumerate(game.seats):
             for player in players:
