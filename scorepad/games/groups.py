@@ -140,15 +140,6 @@ def _find(group: Group, name: str) -> GroupPlayer | None:
     return row
 
 
-def current_name(group: Group, typed: str) -> str:
-    """What the group calls the person typed as `typed` now ("" for a name that names nobody); a
-    name the group does not know stays as typed."""
-    if _names_nobody(typed):
-        return ""
-    found = _find(group, typed)
-    return found.name if found is not None else typed
-
-
 # --------------------------------------------------------------------------- groups
 
 
@@ -229,16 +220,36 @@ def suggested_name(game: Game) -> str:
 
 def last_lineup(group: Group, partnerships: bool, fits: range) -> tuple[list[str], list[str]] | None:
     """Who played the group's newest game of this kind (partnerships or not, `fits` players), as the
-    group calls them now: (names in seat order, team names), for a new game's form. None: no such game."""
+    group calls them now (through the game's links: renamed and merged players as they are now), for
+    a new game's form: (names in seat order, team names). None: no such game."""
     for game in db.session.scalars(select(Game).join(KeptGame).where(KeptGame.group_id == group.id)
                                    .order_by(Game.created_at.desc(), Game.id.desc()).limit(50)):
-        if partnerships and len(game.teams) == 2:
-            teams = [current_name(group, t["name"]) or t["name"] for t in game.teams]
-            seats = [(list(game.teams[s % 2].get("players", [])) + ["", ""])[s // 2] for s in range(4)]
-            return [current_name(group, n) if n else "" for n in seats], teams
-        if not partnerships and game.players and len(game.players) in fits:
-            return [current_name(group, n) for n in game.players], []
+        if partnerships != bool(game.teams) or not (partnerships or len(game.players) in fits):
+            continue
+        now = _linked_names(game)
+        if not partnerships:
+            return [now[c][0] if now[c] else "" for c in range(len(game.players))], []
+        teams, seats = [], ["", "", "", ""]
+        for t, team in enumerate(game.teams[:2]):
+            named = [p for p in team.get("players", []) if p and p.strip()]
+            if named:  # its players are linked, in their seats' order
+                teams.append(team["name"])
+                for i, name in enumerate(now[t][:2]):
+                    seats[t + 2 * i] = name
+            else:  # the team itself is linked (a side the family keeps), or nobody ("Us")
+                teams.append(now[t][0] if now[t] else team["name"])
+        return seats, teams
     return None
+
+
+def _linked_names(game: Game) -> dict[int, list[str]]:
+    """The names of the players linked to each column of the game, as the group calls them now."""
+    found: dict[int, list[str]] = defaultdict(list)
+    for column, name in db.session.execute(select(GameSeat.sheet_column, GroupPlayer.name)
+                                           .join(GroupPlayer, GroupPlayer.id == GameSeat.player_id)
+                                           .where(GameSeat.game_id == game.id).order_by(GameSeat.id)):
+        found[column].append(name)
+    return found
 
 
 def rematch(game: Game) -> Game:
