@@ -173,7 +173,7 @@ def merge_page(token: str, player_id: int) -> tuple[str, int]:
     group = _group(token)
     away = _player(group, player_id)
     others = [p for p in groups.players(group) if p.id != away.id]
-    if "into" not in request.args:
+    if "into" not in request.args and "chosen" not in request.args:  # the first visit: nothing chosen yet
         return render_template("groups/merge.html", group=group, away=away, others=others, into=None,
                                counts=groups.games_played(group), errors={}), 200
     try:

@@ -105,6 +105,14 @@ def test_a_family_keeps_its_games_and_players_in_a_group(live_server: str, brows
     in_group = page.get_by_role("link", name=re.compile("^In the group Ann, Bob, Gran & Dan"))
     expect(in_group).to_be_visible()
 
+    # ---- the game's own "Keep in a group" page says where it is kept, and can take it out
+    in_group.click()
+    expect(page.get_by_role("heading", name="Keep this game in a group")).to_be_visible()
+    expect(page.get_by_role("button", name="Take it out of Ann, Bob, Gran & Dan")).to_be_visible()
+    fits(page)
+    shot(page, screenshot_dir, "4-game-in-group")
+    no_axe_violations(page)
+
     # ---- the group: two games, a player renamed everywhere
     page.goto(group_url)
     expect(games.get_by_role("listitem")).to_have_count(2)
@@ -124,12 +132,17 @@ def test_a_family_keeps_its_games_and_players_in_a_group(live_server: str, brows
     granny.locator("summary").click()
     granny.get_by_role("link", name="Granny is someone else's other spelling…").click()
     expect(page.get_by_role("heading", name="Granny is the same person as…")).to_be_visible()
+    page.get_by_role("button", name="Next: check and confirm").click()  # nobody chosen: said beside the choice
+    expect(page.locator("#err-into")).to_have_text("Choose the player Granny is the same person as.")
+    fits(page)
+    shot(page, screenshot_dir, "5-merge-choose")
+    no_axe_violations(page)
     page.get_by_role("group", name="Merge Granny into").get_by_text("Gran", exact=True).click()
     page.get_by_role("button", name="Next: check and confirm").click()
     expect(page.get_by_role("heading", name="Merge Granny into Gran?")).to_be_visible()
     expect(page.get_by_text("Granny's 1 game count for Gran (who has 1 now)")).to_be_visible()
     fits(page)
-    shot(page, screenshot_dir, "4-merge-confirm")
+    shot(page, screenshot_dir, "6-merge-confirm")
     no_axe_violations(page)
     page.get_by_role("button", name="Yes, merge Granny into Gran").click()
     expect(page.get_by_role("status")).to_contain_text("Granny and Gran are one player now: Gran.")
@@ -139,7 +152,7 @@ def test_a_family_keeps_its_games_and_players_in_a_group(live_server: str, brows
     expect(gran).to_contain_text("Also typed as: Granny")
     expect(games.get_by_role("listitem").first).to_contain_text("Ann, Bob, Gran, Daniel")
     fits(page)
-    shot(page, screenshot_dir, "5-group-after-merge")
+    shot(page, screenshot_dir, "7-group-after-merge")
     no_axe_violations(page)
 
     # ---- the home page lists the group on this phone
@@ -147,6 +160,6 @@ def test_a_family_keeps_its_games_and_players_in_a_group(live_server: str, brows
     mine = page.get_by_role("region", name="Your groups")
     expect(mine.get_by_role("link", name="Ann, Bob, Gran & Dan", exact=True)).to_have_attribute("href", re.compile("/group/"))
     fits(page)
-    shot(page, screenshot_dir, "6-home")
+    shot(page, screenshot_dir, "8-home")
     no_axe_violations(page)
     context.close()

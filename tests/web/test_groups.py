@@ -357,6 +357,9 @@ def test_a_player_is_not_merged_into_themselves_nor_with_someone_they_played_aga
     ids = people(app, token)
     url = f"/group/{token}/players/{ids['Gran']}/merge"
     before = dump(app)
+    nothing_chosen = client.get(f"{url}?chosen=1")  # the choice sent with no player ticked
+    assert nothing_chosen.status_code == 422
+    assert beside(text(nothing_chosen), "into") == "Choose the player Gran is the same person as."
     for into, message in ((ids["Gran"], "Choose another player: Gran cannot be merged into themselves."),
                           ("", "Choose the player Gran is the same person as."),
                           ("99999999999", "Choose the player Gran is the same person as.")):
