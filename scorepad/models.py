@@ -15,6 +15,7 @@ from sqlalchemy import JSON, ForeignKey, LargeBinary, String, UniqueConstraint, 
 from sqlalchemy.orm import Mapped, Session, attributes, mapped_column, relationship
 
 from scorepad.extensions import db
+from scorepad.rules.record import NAME_MAX
 
 
 def utcnow() -> datetime:
@@ -147,6 +148,74 @@ def hands_changed(session: Session, _context: object, _instances: object) -> Non
     for game in changed:
         if game not in session.deleted and attributes.instance_state(game).has_identity:
             game.hands_revision = (game.hands_revision or 0) + 1
+
+
+# --------------------------------------------------------------------------- groups
+
+
+GROUP_NAME_MAX = 60  # a group's name ("The Tuesday club at the Red Lion")
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """Players who come back to the table together (a family, a Tuesday club): their games and who
+    played in each. No accounts: whoever has the group's secret link (`token`) keeps it."""
+
+    __tablename__ = "player_group"  # "group" is a word of SQL
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    name: Mapped[str] = mapped_column(String(GROUP_NAME_MAX))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    players: Mapped[list[GroupPlayer]] = relationship(
+        back_populates="group", order_by="GroupPlayer.key", cascade="all, delete-orphan")
+
+
+class GroupPlayer(db.Model):  # type: ignore[name-defined,misc]
+    """One person of a group, under the name the group gives them now; or, when `merged_into_id` is
+    set, another spelling of that person ("Granny" merged into "Gran"): an alias, which a game's
+    name finds as it finds the person's own. `key` makes a name unique in the group whatever its
+    case, players and aliases together, by one unique key the database holds."""
+
+    __tablename__ = "group_player"
+    __table_args__ = (UniqueConstraint("group_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))  # as a game's names
+    key: Mapped[str] = mapped_column(String(3 * NAME_MAX))  # the name case-folded (at most 3 code points a character)
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("group_player.id", ondelete="CASCADE"),
+                                                       index=True, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    group: Mapped[Group] = relationship(back_populates="players")
+
+
+class KeptGame(db.Model):  # type: ignore[name-defined,misc]
+    """A game kept in a group's history: a game is in at most one group (its unique key). A row of
+    its own rather than a column of `game`, so the game's row (and a migration on SQLite, which
+    would copy it) is left alone."""
+
+    __tablename__ = "group_game"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), unique=True)
+    kept_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameSeat(db.Model):  # type: ignore[name-defined,misc]
+    """Who of the group played in column `sheet_column` of a game's score sheet: one row per player
+    (a partnership's column has one per named partner). The link, never a copy of the name: renaming
+    or merging a player changes the group's whole history at once."""
+
+    __tablename__ = "game_seat"
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    sheet_column: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("group_player.id", ondelete="CASCADE"), index=True)
 
 
 # --------------------------------------------------------------------------- events

@@ -24,9 +24,10 @@ from werkzeug.routing import Rule
 from scorepad.events import club, drive, military
 from scorepad.events.bid_whist import registration, tournament
 from scorepad.extensions import db
+from scorepad.games import groups as kept
 from scorepad.games import records
 from scorepad.games import service as games
-from scorepad.models import AuditEntry, Event, Game
+from scorepad.models import AuditEntry, Event, Game, GameSeat, GroupPlayer, KeptGame
 
 FIELDS = (
     "action", "auto_advance", "bid", "bidder", "books", "bracket", "bye", "call", "days", "deal", "deals",
@@ -37,6 +38,7 @@ FIELDS = (
     "team", "teams", "title", "top", "tricks", "trump", "variant", "walkover", "winner",
     *(f"{prefix}.{i}" for prefix in ("name", "bids", "tricks", "team", "teams.0.players") for i in range(8)),
     "player.1.A", "player.2.X", "team.1", "team1", "team2", "opt.target", "opt.rounds", "opt.days", "opt.bracket",
+    "group", "into",
 )
 WORDS = ("", " ", "0", "1", "2", "7", "13", "-1", "1.5", "²", "٣", "1e9", "9" * 5000, "on", "off", "none", "start",
          "add", "remove.0", "result", "visitors", "home", "S", "H", "NT", "uptown", "downtown", "pass", "close",
@@ -52,7 +54,7 @@ class World:
     groups: dict[str, set[str]] = field(default_factory=dict)  # group -> the tokens that name it
     kinds: dict[str, list[str]] = field(default_factory=dict)  # a URL's first part ("d", "t", "g"...) -> its links
 
-    def add(self, group: str, **kinds: Iterable[str]) -> None:
+    def add(self, group: str, /, **kinds: Iterable[str]) -> None:
         for kind, tokens in kinds.items():
             for token in tokens:
                 self.groups.setdefault(group, set()).add(token)
@@ -85,8 +87,16 @@ def build_world(app: Flask) -> World:
                       team=[*(e.token for e in row.entrants), *(e.short_code for e in row.entrants)],
                       g=[g.scorer_token for g in played],
                       w=[g.public_id for g in played], s=[games.short_code(g) for g in played])
+        family = kept.create("Fuzz family")  # a group and its games: their links name the group
+        played = [kept.start_game(family, {"variant": "nomination", "players": ["Ann", "Bob", "Gran", "Dan"]}),
+                  kept.start_game(family, {"variant": "whist", "teams": [
+                      {"name": "Boys", "players": []}, {"name": "Us", "players": ["Gran", "Cat"]}]})]
+        world.add(f"group {family.id}", group=[family.token], g=[g.scorer_token for g in played],
+                  w=[g.public_id for g in played], s=[games.short_code(g) for g in played])
+        in_groups = {g.id for g in played}
         for g in db.session.scalars(db.select(Game).where(Game.event_id.is_(None))):
-            world.add(f"game {g.id}", g=[g.scorer_token], w=[g.public_id], s=[games.short_code(g)])
+            if g.id not in in_groups:
+                world.add(f"game {g.id}", g=[g.scorer_token], w=[g.public_id], s=[games.short_code(g)])
     world.links = sorted(t for tokens in world.groups.values() for t in tokens)
     return world
 
@@ -96,8 +106,10 @@ def fingerprints(app: Flask) -> dict[str, object]:
     found: dict[str, object] = {}
     with app.app_context():
         db.session.expire_all()
+        group_of = dict(db.session.execute(db.select(KeptGame.game_id, KeptGame.group_id)).all())
         for g in db.session.scalars(db.select(Game).options(selectinload(Game.hands))):
-            key = f"event {g.event_id}" if g.event_id is not None else f"game {g.id}"
+            key = (f"event {g.event_id}" if g.event_id is not None else
+                   f"group {group_of[g.id]}" if g.id in group_of else f"game {g.id}")
             found.setdefault(key, []).append(  # type: ignore[union-attr]
                 (g.id, g.title, [h.entry for h in g.hands], g.pending, g.locked_at, g.players, g.teams))
         audits = dict(db.session.execute(
@@ -111,6 +123,11 @@ def fingerprints(app: Flask) -> dict[str, object]:
                  [(t.number, t.team, t.token, t.game_id) for t in e.tables],
                  [(x.number, x.name) for x in e.entrants], [(m.id, m.closed_by, m.dispute) for m in e.matches],
                  [(r.hand, r.table, r.tricks) for r in e.results]))
+        for p in db.session.scalars(db.select(GroupPlayer).order_by(GroupPlayer.id)):
+            found.setdefault(f"group {p.group_id}", []).append((p.id, p.name, p.merged_into_id))  # type: ignore[union-attr]
+        for seat in db.session.scalars(db.select(GameSeat).order_by(GameSeat.id)):
+            found.setdefault(f"group {group_of.get(seat.game_id)}", []).append(  # type: ignore[union-attr]
+                (seat.game_id, seat.sheet_column, seat.player_id))
         db.session.remove()
     return found
 

@@ -116,8 +116,9 @@ def _view_of(game: Game, kept: Derived) -> GameView:
     return GameView(game, variant, kept.setup, kept.sheet, state, kept.hands)
 
 
-def create(record: Mapping[str, object]) -> Game:
-    """Start a game from a set-up (a game record with no hands); RuleErrors name bad fields."""
+def create(record: Mapping[str, object], also: Callable[[Game], None] | None = None) -> Game:
+    """Start a game from a set-up (a game record with no hands); RuleErrors name bad fields.
+    `also` writes what goes with the new game (its place in a group) in the same commit."""
     parsed = parse_record({**record, "hands": []})
     options = parsed.setup.options.as_json()
     game = Game(
@@ -129,6 +130,9 @@ def create(record: Mapping[str, object]) -> Game:
         first_dealer=parsed.setup.first_dealer,
     )
     db.session.add(game)
+    if also is not None:
+        db.session.flush()  # the game's id, for the rows that name it
+        also(game)
     db.session.commit()
     return game
 
@@ -357,12 +361,13 @@ def delete(game: Game) -> None:
     db.session.commit()
 
 
-def rematch(game: Game) -> Game:
-    """A new game with the same players and options; the deal moves on to the next dealer."""
+def rematch(game: Game, also: Callable[[Game], None] | None = None) -> Game:
+    """A new game with the same players and options; the deal moves on to the next dealer. `also`
+    as for `create`."""
     _own_game(game, "a rematch")
     seats = len(game.players) if game.players else 4
     record = {**record_of(game), "hands": [], "first_dealer": (game.first_dealer + 1) % seats}
-    new = create(record)
+    new = create(record, also)
     new.rematch_of_id = game.id
     db.session.commit()
     return new

@@ -25,8 +25,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorepad import live
 from scorepad.events import core
 from scorepad.extensions import htmx
+from scorepad.games import groups, setup_form, sheets
 from scorepad.games import service as games
-from scorepad.games import setup_form, sheets
 from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.service import Game
 from scorepad.rules import get_variant
@@ -105,23 +105,40 @@ bp.record_once(lambda state: live.on(state.app, "game", _show))
 # --------------------------------------------------------------------------- starting a game
 
 
+def _new_game_group() -> groups.Group | None:
+    """The group a new game is started in (`group`: its link's token, in the address or the form)."""
+    token = request.form.get("group") or request.args.get("group")
+    if not token:
+        return None
+    group = groups.by_token(token)
+    if group is None:
+        abort(404, description="There is no group at this link. Open the group's page again and start the game "
+                               "from there.")
+    return group
+
+
 @bp.get("/new")
 def new() -> str:
-    """Pick a variant."""
-    return render_template("games/new.html", variants=[get_variant(k) for k in HOME_VARIANTS])
+    """Pick a variant (for a group's game: `?group=<token>`)."""
+    return render_template("games/new.html", variants=[get_variant(k) for k in HOME_VARIANTS],
+                           group=_new_game_group())
 
 
 @bp.route("/new/<key>", methods=["GET", "POST"])
 def setup(key: str) -> str | BaseResponse | tuple[str, int]:
-    """Players (or teams), options and first dealer; add/remove players without losing what was typed."""
+    """Players (or teams), options and first dealer; add/remove players without losing what was typed.
+    A group's game offers the group's players, and is kept in the group from the start."""
     if key not in HOME_VARIANTS:
         abort(404, description=f"There is no home game called '{key}'.")
     variant = get_variant(key)
+    group = _new_game_group()
     form = setup_form.SetupForm.from_request(variant, request.form if request.method == "POST" else None)
+    low, high = form.player_range
+    lineup = groups.last_lineup(group, form.partnerships, range(low, high + 1)) if group else None
     errors: dict[str, str] = {}
     if request.method == "POST" and request.form.get("action") == "start":
         try:
-            game = games.create(form.record())
+            game = groups.start_game(group, form.record()) if group else games.create(form.record())
         except (RuleError, RuleErrors) as e:
             errors = errors_by_field(e)
         else:
@@ -130,9 +147,14 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
             if htmx:  # a whole new page: let htmx navigate rather than swap it into the form
                 return htmx_response("", redirect=target)
             return redirect(target, code=303)
+    elif request.method == "POST" and request.form.get("action") == "lineup" and lineup:
+        form.names, form.teams = list(lineup[0]), list(lineup[1]) or form.teams
+        form.first_dealer = 0
     elif request.method == "POST":
         form.apply(request.form.get("action", ""))
-    context = dict(variant=variant, form=form, errors=errors, recent=games.recent_names())
+    offered = [p.name for p in groups.players(group)] if group else []
+    context = dict(variant=variant, form=form, errors=errors, recent=[] if group else games.recent_names(),
+                   group=group, offered=offered, lineup=lineup)
     template = "games/_setup_form.html" if partial() else "games/setup.html"
     return render_template(template, **context), (422 if errors else 200)
 
@@ -331,7 +353,7 @@ def rematch(token: str) -> BaseResponse:
     _adapter(game)
     if game.event_id is not None:
         abort(409, description="This game is part of an event: the director starts its next match.")
-    new_game = games.rematch(game)
+    new_game = groups.rematch(game)
     remember_game(new_game)
     return redirect(url_for("games.play", token=new_game.scorer_token), code=303)
 

@@ -28,6 +28,7 @@ from scorepad.rules.base import describe_options, resolve_options
 from scorepad.rules.record import RECORD_MAX_BYTES
 from scorepad.views import director
 from scorepad.views.games import MY_GAMES
+from scorepad.views.groups import my_groups
 
 bp = Blueprint("home", __name__)
 MAX_TOKEN = 64  # a director's token is 32 characters: anything longer is not one
@@ -77,13 +78,14 @@ def index() -> BaseResponse:
     mine = set(session.get(MY_GAMES, []))
     listed = [(games.view(g), g.scorer_token in mine) for g in games.recent_games()]
     my_events = _my_events()
+    groups = my_groups()
     response = make_response(render_template(
         "home/index.html", variants=all_variants(), notices=get_flashed_messages(),
         in_progress=[(v, m) for v, m in listed if not v.state.over],
         finished=[(v, m) for v, m in listed if v.state.over], my_events=my_events,
-        recent_events=[(e, get_format(e.format).title) for e in core.recent_events()],
+        recent_events=[(e, get_format(e.format).title) for e in core.recent_events()], my_groups=groups,
         errors={}, problems=[], typed={}, record_max_kb=RECORD_MAX_BYTES // 1024))
-    if my_events or any(m for _, m in listed):
+    if my_events or groups or any(m for _, m in listed):
         response.headers["Cache-Control"] = "no-store"  # it holds this browser's secret links
     return response
 

@@ -34,10 +34,10 @@ from scorepad.events import core, drive, military
 from scorepad.events.bid_whist import registration
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
-from scorepad.models import Event, Game
+from scorepad.models import GROUP_NAME_MAX, Event, Game, GroupPlayer
 from scorepad.rules.record import NAME_MAX, TITLE_MAX
 from tests.web.test_events import HX, create, table_tokens
-from tests.web.test_games import PARTNERS, start
+from tests.web.test_games import PARTNERS, nomination_form, start
 from tests.web.test_tournament_registration import create as create_tournament
 
 BIG = ("2147483648", "9" * 30)  # one past PostgreSQL's integer, and far past it
@@ -253,6 +253,28 @@ def _walkover(client: FlaskClient, app: Flask) -> Any:
                        headers=HX)
 
 
+def _group(client: FlaskClient, app: Flask) -> dict[str, Any]:
+    response = client.post("/groups/new", data={"name": "Tuesday club"})
+    assert response.status_code == 303
+    return {"group": response.headers["Location"].rsplit("/", 1)[1]}
+
+
+def _group_with_ann(client: FlaskClient, app: Flask) -> dict[str, Any]:
+    """A group whose first player (id 1, the key of the message beside their name) is Ann."""
+    ctx = _group(client, app)
+    start(client, form=nomination_form(group=ctx["group"]))
+    with app.app_context():
+        assert db.session.get(GroupPlayer, 1).name == "Ann"
+    return ctx
+
+
+def _group_game_of_longest_names(client: FlaskClient, app: Flask) -> Any:
+    ctx = _group(client, app)
+    names = {f"name.{i}": f"{i}{text_of(NAME_MAX - 1)}" for i in range(4)}
+    return client.post("/new/nomination", data=nomination_form(group=ctx["group"], **names))
+
+
+GROUP_NAME = f"The group's name is too long: at most {GROUP_NAME_MAX} characters."
 EVENT_NAME = f"The event's name is too long: at most {core.MAX_EVENT_NAME} characters"
 TEAM_NAME = f"The team's name is too long: at most {registration.MAX_NAME} characters"
 
@@ -320,6 +342,26 @@ USER_TEXT: dict[str, list[Typed | Built]] = {
         Built("a walkover in the bracket: the team's name and the director's reason (clipped to fit)",
               _walkover, 290),
     ],
+    "player_group.name": [
+        Typed("the name under \"Start a group\" on the home page (/groups/new)",
+              lambda client, app, ctx, v: client.post("/groups/new", data={"name": v}), GROUP_NAME_MAX, GROUP_NAME,
+              "name"),
+        Typed("the group's name on its page (/group/<token>/name)",
+              lambda client, app, ctx, v: client.post(f"/group/{ctx['group']}/name", data={"name": v}),
+              GROUP_NAME_MAX, GROUP_NAME, "group-name", _group),
+        Typed("the name of a new group keeping a game (/g/<token>/group/new; one tap sends its players' names, "
+              "groups.suggested_name, or 'Our games' when they pass the limit)",
+              lambda client, app, ctx, v: client.post(f"/g/{ctx['scorer']}/group/new", data={"name": v}),
+              GROUP_NAME_MAX, GROUP_NAME, "new-name", lambda client, app: {"scorer": start(client)}),
+    ],
+    "group_player.name": [
+        Typed("a player's new name on the group's page (/group/<token>/players/<id>/name)",
+              lambda client, app, ctx, v: client.post(f"/group/{ctx['group']}/players/1/name", data={"name": v}),
+              NAME_MAX, f"The player's name is too long: at most {NAME_MAX} characters.", "players-1",
+              _group_with_ann),
+        Built("the names of a game kept in a group (checked by the rules as the game's: NAME_MAX)",
+              _group_game_of_longest_names, NAME_MAX),
+    ],
     "event_result.revoke": [
         Typed("the revoke a table's phone reports: one of 'visitors', 'home' or none",
               lambda client, app, ctx, v: client.post(f"/t/{ctx['table']}/result",
@@ -331,6 +373,10 @@ USER_TEXT: dict[str, list[Typed | Built]] = {
 
 # Every String column only the server writes, and why.
 SERVER_MADE: dict[str, str] = {
+    "player_group.token": "a random token (models.new_token, 32 characters); a pasted one is looked up only up to "
+                          "groups.TOKEN_MAX characters",
+    "group_player.key": "the player's name case-folded (groups.key_of): at most 3 code points for each of NAME_MAX "
+                        "characters, the column's 120",
     "game.public_id": "a random token (models.new_token, 32 characters)",
     "game.scorer_token": "a random token (models.new_token, 32 characters)",
     "game.short_code": "a random code of 8 characters (models.new_short_code)",
@@ -459,6 +505,7 @@ SERVER_COUNTED: dict[str, str] = {
     "event.pin_tries": "PIN tries counted by one conditional update, at most core.PIN_TRIES",
     "idempotent_request.status": "the HTTP status the server answered",
     "game.revision": "the ORM's version counter, moved by one on each write to the game",
+    "game_seat.sheet_column": "a column of the game's sheet, counted from its set-up (groups.column_names)",
     "game.hands_revision": "moved by one by the flush of each change to the game's hands (models.hands_changed)",
 }
 
