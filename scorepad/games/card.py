@@ -98,6 +98,12 @@ def fit(text: str, size: int, room: float, bold: bool = False) -> str:
     return text[:cut].rstrip() + ELLIPSIS
 
 
+def sized(text: str, sizes: tuple[int, ...], room: float, bold: bool = False) -> tuple[int, str]:
+    """The first of `sizes` at which `text` fits `room`, else the last, the text cut to fit."""
+    size = next((s for s in sizes if font(s, bold).getlength(text) <= room), sizes[-1])
+    return size, fit(text, size, room, bold)
+
+
 def _date(view: GameView) -> str:
     made = view.game.created_at
     return f"{made.day} {made:%B %Y}"
@@ -112,11 +118,12 @@ def card_of(view: GameView) -> Card:
     title = printable(view.game.title) or view.variant.name
     under = f"{view.variant.name} · {_date(view)}" if view.game.title else _date(view)
     boxes = [Box(0, 0, WIDTH, 230, GREEN)]
-    big = 60 if font(60, True).getlength(title) <= room else 44  # a long title smaller, then cut
-    texts = [Text(MARGIN, 105, big, fit(title, big, room, True), ON_GREEN, True),
+    big, title_shown = sized(title, (60, 50, 42), room, True)  # a long title smaller, then cut
+    texts = [Text(MARGIN, 105, big, title_shown, ON_GREEN, True),
              Text(MARGIN, 170, 34, fit(printable(under), 34, room), ON_GREEN_MUTED)]
     if sheet.summary:
-        texts.append(Text(MARGIN, 305, 40, fit(printable(sheet.summary), 40, room, True), GREEN, True))
+        size, summary = sized(printable(sheet.summary), (40, 34, 30), room, True)
+        texts.append(Text(MARGIN, 305, size, summary, GREEN, True))
 
     standings = sheet.standings
     shown = standings if len(standings) <= ROWS_SHOWN else standings[:ROWS_SHOWN - 1]
