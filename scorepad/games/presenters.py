@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from qrcode.image.svg import SvgPathImage
 
 from scorepad.games.entry import adapter_for
-from scorepad.rules.base import OptionValue, RoundKind, ScoreSheet, Setup, Standing, Variant, describe_options
+from scorepad.rules.base import OptionValue, RoundKind, ScoreSheet, Setup, Standing, Variant, describe_in_force
 from scorepad.rules.cards import Trump
 
 if TYPE_CHECKING:
@@ -62,8 +62,9 @@ def options_summary(variant: Variant, options: Mapping[str, OptionValue | str]) 
 
 
 def options_in_force(view: GameView) -> list[tuple[str, str]]:
-    """Every option of the game's variant as (label, value in words): the rules the sheet was kept by."""
-    return describe_options(view.variant.option_specs, view.setup.options)
+    """The options of the game that matter under the others, as (label, value in words): the rules the
+    sheet was kept by (not a whist drive's scoring under a rubber, nor a custom list unused)."""
+    return describe_in_force(view.variant.option_specs, view.setup.options)
 
 
 def hand_title(view: GameView) -> str:

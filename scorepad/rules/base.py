@@ -59,6 +59,9 @@ class OptionSpec:
     choices: tuple[Choice, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    # Whether the option means anything under the others (None: always): "Custom list" only with "My
+    # own list". A sheet says the options in force that matter (`describe_in_force`), not every one.
+    matters: Callable[[Options], bool] | None = field(default=None, compare=False)
 
     def parse(self, raw: object) -> OptionValue:
         """Check and normalise a value given for this option."""
@@ -155,6 +158,12 @@ def resolve_options(specs: Sequence[OptionSpec], raw: Mapping[str, object] | Non
 def describe_options(specs: Sequence[OptionSpec], options: Options) -> list[tuple[str, str]]:
     """(label, value in words) for every option, in the variant's order."""
     return [(s.label, s.describe(options.values[s.key])) for s in specs]
+
+
+def describe_in_force(specs: Sequence[OptionSpec], options: Options) -> list[tuple[str, str]]:
+    """(label, value in words) for the options that matter under the others: the rules a sheet was
+    kept by, without those the game never used (a whist drive's scoring in a rubber)."""
+    return [(s.label, s.describe(options.values[s.key])) for s in specs if s.matters is None or s.matters(options)]
 
 
 # --------------------------------------------------------------------------- who plays

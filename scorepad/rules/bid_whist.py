@@ -81,10 +81,10 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="Tournament: rounds of 4 hands, the side with more points wins each round and a "
                     "tied round is settled by one extra hand worth no points. Home: the first side "
                     "to reach the target wins."),
-    OptionSpec("rounds", "Rounds", 1, minimum=1, maximum=20,
+    OptionSpec("rounds", "Rounds", 1, minimum=1, maximum=20, matters=lambda o: o.get_str("play_to") == "rounds",
                help="When playing rounds: how many 4-hand rounds the game has; the winner has won "
                     "more rounds, then has more points."),
-    OptionSpec("target", "Points for game", 7, minimum=1, maximum=99,
+    OptionSpec("target", "Points for game", 7, minimum=1, maximum=99, matters=lambda o: o.get_str("play_to") == "points",
                help="When playing to a target: the first side to reach this many points wins."),
     OptionSpec("made_scores", "A made bid scores", "books",
                choices=(Choice("books", "Every book above six (may exceed the bid)"),
@@ -98,6 +98,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
                help="When the bidders take all 13 books (kitty included): nothing extra, a bonus on "
                     "top of the hand's points, or the round (the game, playing to a target) at once."),
     OptionSpec("boston_bonus", "Boston bonus", 7, minimum=1, maximum=99,
+               matters=lambda o: o.get_str("boston") == "bonus",
                help="With the Boston bonus: the points added (not doubled on No bids). 7, the home "
                     "game, makes a Boston worth a whole game on top of its books."),
     OptionSpec("all_pass", "When all four pass", "dealer",

@@ -73,6 +73,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "custom_sequence", "Custom list of cards per round", CUSTOM_DEFAULT,
+        matters=lambda o: o.get_str("sequence") == "custom",
         help="Only used when 'Cards per round' is 'My own list': the cards dealt in each round, "
              "in order, each from 1 to 13.",
         minimum=1, maximum=13,

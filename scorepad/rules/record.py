@@ -182,7 +182,7 @@ def read_json(raw: bytes) -> object:
     if len(raw) > RECORD_MAX_BYTES:
         raise too_large(len(raw))
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise RuleError("record", "not a UTF-8 text file") from None
     except json.JSONDecodeError as e:
@@ -192,6 +192,31 @@ def read_json(raw: bytes) -> object:
     except ValueError:  # int() past the digit limit; JSONDecodeError is caught above
         raise RuleError("record", f"not a usable game record (a number longer than "
                                   f"{sys.get_int_max_str_digits()} digits)") from None
+    where = _nul_at(data)
+    if where is not None:
+        raise RuleError("record", f"not a usable game record: {key_field(where) or 'it'} holds a NUL character (\\u0000), "
+                                  f"which no name or field takes")
+    return data
+
+
+def _nul_at(value: object, path: str = "") -> str | None:
+    """Where a NUL character is in a JSON value ("players.0"; "" for the value itself), or None:
+    no name or title may hold one (PostgreSQL's text cannot)."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    items: list[tuple[object, object]] = []
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    for key, item in items:
+        here = f"{path}.{key}" if path else str(key)
+        if isinstance(key, str) and "\x00" in key:
+            return here
+        found = _nul_at(item, here)
+        if found is not None:
+            return found
+    return None
 
 
 def problems(error: RuleError | RuleErrors, limit: int | None = None) -> list[str]:

@@ -21,6 +21,7 @@ from scorepad.rules.base import (
     ErrorCollector,
     GameState,
     Line,
+    Options,
     OptionSpec,
     RawHand,
     RoundKind,
@@ -44,14 +45,19 @@ SEQUENCE = (Trump.HEARTS, Trump.DIAMONDS, Trump.SPADES, Trump.CLUBS)
 SEQUENCE_WITH_NT = SEQUENCE + (Trump.NO_TRUMPS,)
 HAND_KEYS = ("tricks", "trump", "honours")
 
+def _drive(options: Options) -> bool:
+    """A fixed number of deals (a whist drive): no game, no rubber, no honours."""
+    return options.get_int("deals") > 0
+
+
 OPTION_SPECS = (
-    OptionSpec("target", "Points for game", 5, minimum=1, maximum=99,
+    OptionSpec("target", "Points for game", 5, minimum=1, maximum=99, matters=lambda o: not _drive(o),
                help="A side wins a game when it reaches this many points: 5 is the British game, "
                     "7 the American, 9 Long Whist."),
-    OptionSpec("honours", "Score honours", False,
+    OptionSpec("honours", "Score honours", False, matters=lambda o: not _drive(o),
                help="The side that held all four of A K Q J of trumps scores 4, three of them 2; a side "
                     "one point short of game cannot score honours, and tricks are scored first."),
-    OptionSpec("rubber", "Play a rubber", True,
+    OptionSpec("rubber", "Play a rubber", True, matters=lambda o: not _drive(o),
                help="Best of three games: the first side to win two games wins the rubber. "
                     "Off: a single game decides."),
     OptionSpec("trumps", "Trumps", "turned",
@@ -59,12 +65,13 @@ OPTION_SPECS = (
                         Choice("sequence", "Fixed sequence: hearts, diamonds, spades, clubs")),
                help="How each deal's trump suit is chosen; the fixed sequence is the whist-drive way."),
     OptionSpec("no_trump_fifth", "No trumps every fifth deal", False,
+               matters=lambda o: o.get_str("trumps") == "sequence",
                help="With the fixed sequence, every fifth deal (5, 10, 15, ...) is played without trumps, "
                     "so without honours."),
-    OptionSpec("deals", "Fixed number of deals (whist drive)", 0, minimum=0, maximum=200,
+    OptionSpec("deals", "Fixed number of deals (whist drive)", 0, minimum=0, maximum=200, matters=lambda o: _drive(o),
                help="0 plays to game (or rubber). A number plays exactly that many deals, as at a whist "
                     "drive: no game target, each side adds up its score over the deals."),
-    OptionSpec("drive_scoring", "Whist drive scoring", "odd",
+    OptionSpec("drive_scoring", "Whist drive scoring", "odd", matters=lambda o: _drive(o),
                choices=(Choice("odd", "Odd tricks (tricks above six)"),
                         Choice("all", "All tricks taken (13 a deal, shared)")),
                help="What a side scores each deal of a whist drive: its odd tricks (the rule of the "

@@ -25,6 +25,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorepad import live
 from scorepad.events import core
 from scorepad.extensions import htmx
+from scorepad.games import card as cards
 from scorepad.games import groups, setup_form, sheets
 from scorepad.games import service as games
 from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
@@ -96,7 +97,8 @@ def _show(public_id: str, data: object, view: games.GameView | None = None) -> N
         if game is None:
             return
         view = games.view(game)
-    live.broker().publish(channel, "update", render_template("games/_live.html", gv=view, can_edit=False))
+    live.broker().publish(channel, "update", render_template("games/_live.html", gv=view, can_edit=False,
+                                                             watching=True))
 
 
 bp.record_once(lambda state: live.on(state.app, "game", _show))
@@ -391,7 +393,7 @@ def watch(public_id: str) -> str:
     """The spectators' read-only page, kept up to date live (the live fragment alone for htmx: a
     page catching up after a lost stream)."""
     template = "games/_live.html" if partial() else "games/watch.html"
-    return render_template(template, gv=games.view(_public_game(public_id)), can_edit=False)
+    return render_template(template, gv=games.view(_public_game(public_id)), can_edit=False, watching=True)
 
 
 @bp.get("/w/<public_id>/events")
@@ -421,3 +423,42 @@ def export_csv(public_id: str) -> Response:
 
 def _filename(game: Game) -> str:
     return f"scorepad-{game.variant}-{game.created_at:%Y-%m-%d}-{game.public_id[:6]}"
+
+
+# --------------------------------------------------------------------------- the result card
+
+NOT_OVER = "This game is not over yet: its result card is drawn once the last hand is saved."
+
+
+def _card_response(public_id: str, kind: str) -> BaseResponse:
+    """The result card of a finished game as `kind` (png or svg). It can still change (an undo or a
+    correction after the end): browsers ask again each time, and an unchanged card is a 304."""
+    game = _public_game(public_id)
+    try:
+        card = cards.card_of(games.view(game))
+    except cards.NotFinished:
+        abort(409, description=NOT_OVER)
+    etag = f"{kind}-{cards.fingerprint(card)}"
+    if request.if_none_match.contains(etag):
+        response: BaseResponse = Response(status=304)
+    elif kind == "png":
+        response = Response(cards.png(card), mimetype="image/png")
+    else:
+        response = Response(render_template("games/card.svg", card=card, paper=cards.PAPER),
+                            mimetype="image/svg+xml")
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Disposition"] = f'inline; filename="{_filename(game)}-result.{kind}"'
+    return response
+
+
+@bp.get("/w/<public_id>/result.png")
+def result_png(public_id: str) -> BaseResponse:
+    """The final standings as a picture for a family chat (409 until the game is over)."""
+    return _card_response(public_id, "png")
+
+
+@bp.get("/w/<public_id>/result.svg")
+def result_svg(public_id: str) -> BaseResponse:
+    """The same card as SVG."""
+    return _card_response(public_id, "svg")

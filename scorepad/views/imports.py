@@ -16,6 +16,7 @@ from flask import Blueprint
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorepad import security
 from scorepad.games import records
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.record import PROBLEMS_SHOWN, RECORD_MAX_BYTES, problems, too_large
@@ -28,6 +29,8 @@ FIELD = "record"  # the messages' field: the file and the box are one choice
 NO_RECORD = "Choose a game record file (.json), or paste a record in the box."
 BOTH = "Choose a file or paste a record, not both: which one should be imported?"
 REFUSED = "This record cannot be imported; nothing was saved:"
+HOLDS_NUL = ("The pasted record holds a NUL character (\\0, shown as \ufffd below), which no game record "
+             "takes: remove it and import again. Nothing was saved.")
 
 
 @bp.url_value_preprocessor
@@ -35,6 +38,7 @@ def _record_sized(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if endpoint == "imports.import_game" and request.method == "POST":
         request.max_content_length = RECORD_MAX_BYTES + FORM_KB * 1024
         request.max_form_memory_size = RECORD_MAX_BYTES + FORM_KB * 1024  # the pasted record
+        security.leave_nul_to_the_view()  # a NUL pasted is said beside the box, not on the app's 400 page
 
 
 def _refused(status: int, lines: list[str], pasted: str = "") -> tuple[str, int]:
@@ -57,6 +61,8 @@ def import_game() -> BaseResponse | tuple[str, int]:
         return form_page("import")
     upload = request.files.get("file")
     pasted = request.form.get("text", "")
+    if security.holds_nul():  # the box (or, sent by hand, any other field): no record holds one
+        return form_page("import", 422, {FIELD: HOLDS_NUL}, pasted=pasted.replace("\x00", "\ufffd"))
     chosen = upload is not None and bool(upload.filename)
     if chosen and pasted.strip():
         return form_page("import", 422, {FIELD: BOTH}, pasted=pasted)

@@ -1,7 +1,9 @@
 """Issue 15: large text for seniors' clubs, at 320 px (the narrowest phones). The header's toggle
 makes the text larger at once, is remembered (the next page is drawn large by the server, with no
 flash), and no page grows wider than the screen: the home page, and the scoring pages of a
-Nomination game and of a Whist rubber, each with hands in and the next hand's taps on screen."""
+Nomination game and of a Whist rubber, each with hands in and the next hand's taps on screen. At
+either size the header stays on one line and a four-player sheet shows every column without
+scrolling inside its box."""
 
 from __future__ import annotations
 
@@ -20,6 +22,18 @@ from tests.conftest import EXAMPLES
 def overflow(page: Page) -> int:
     """How far the page is wider than the screen (0 when it fits)."""
     return int(page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
+def sheet_scrolls(page: Page) -> int:
+    """How far the score sheet is wider than its scrolling box (0 when every column shows)."""
+    return int(page.locator(".table-scroll").evaluate("(el) => el.scrollWidth - el.clientWidth"))
+
+
+def header_lines(page: Page) -> int:
+    """1 when the header's brand and its text-size button sit on one line, else 2."""
+    brand, toggle = (page.locator(s).bounding_box() for s in (".site-header .brand", ".text-size-toggle"))
+    assert brand is not None and toggle is not None
+    return 1 if toggle["y"] < brand["y"] + brand["height"] else 2
 
 
 def font_size(page: Page, selector: str) -> float:
@@ -44,6 +58,9 @@ def test_large_text_fits_320_px_and_is_larger(app: Flask, live_server: str, brow
     for name, path in pages.items():
         page.goto(live_server + path)
         normal[name] = (font_size(page, "html"), font_size(page, checked[name]))
+        assert header_lines(page) == 1, name
+        if name != "home":
+            assert sheet_scrolls(page) == 0, name
 
     page.goto(live_server + "/")
     toggle = page.get_by_role("button", name="Large text")
@@ -61,6 +78,10 @@ def test_large_text_fits_320_px_and_is_larger(app: Flask, live_server: str, brow
         assert root == 1.25 * normal[name][0], (name, root, normal[name])
         assert text >= 1.2 * normal[name][1], (name, text, normal[name])
         assert overflow(page) == 0, f"the {name} page is wider than 320 px with large text"
+        assert header_lines(page) == 1, f"the header's text-size button wraps on the {name} page"
+        if name != "home":  # four players (or two sides): every column in view, none behind a scroll
+            assert sheet_scrolls(page) == 0, f"the {name} sheet's last column scrolls with large text"
+            assert font_size(page, ".sheet-table td.num .total") >= 1.2 * 16, name
     assert font_size(page, ".scoreboard .big") >= 40
 
     page.goto(live_server + pages["nomination"])  # the bids' taps of hand 7 (0 to 7), after its trump

@@ -9,7 +9,13 @@ A4 and on Letter with the 12 mm margins of static/css/print.css, and its pages a
 - a classic Whist rubber (two sides) and an Australian Whist game of seven players, one page each;
 - a Military Whist event's standings (30 tables) on one page;
 - a Bid Whist tournament of 20 teams whose bracket of 16 is played out: the bracket and medals
-  whole on the first page (portrait), the standings with them.
+  whole on the first page (portrait), the standings with them;
+- a Bid Whist field of 64 teams: its standings table, set tighter, on one page (and kept whole on a
+  page of its own after a bracket of 32).
+
+The options printed are those in force that matter for the game (a rubber says nothing of whist-drive
+scoring), and the game's result is printed once (the last hand's note that says it is left to the
+summary under the totals).
 
 The PDF's own text carries the names and the totals. Under print media the screen's parts (the
 entry panel, Undo, the buttons, the chart, the site's header and footer, the offline bars, the
@@ -123,10 +129,22 @@ def check_sheet(page: Page, columns: list[str], totals: dict[str, int], hands: i
     expect(page.locator("#hand-panel")).to_be_visible()  # the screen is as it was
 
 
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text))  # "ﬁ", a ligature in the PDF, is "fi"
+
+
 def check_text(text: str, words: list[str]) -> None:
-    flat = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text))  # "ﬁ", a ligature in the PDF, is "fi"
-    missing = [w for w in words if w not in flat]
-    assert not missing, (missing, flat[:2000])
+    missing = [w for w in words if w not in flat(text)]
+    assert not missing, (missing, flat(text)[:2000])
+
+
+def said_once(app: Flask, token: str, text: str) -> None:
+    """The game's result (its summary) is printed once, however many places say it on the screen."""
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        summary = games.view(game).sheet.summary
+    assert summary and flat(text).count(summary) == 1, (summary, flat(text).count(summary))
 
 
 def test_a_nomination_game_of_25_hands_prints_on_one_page(app: Flask, live_server: str, browser: Browser,
@@ -147,8 +165,10 @@ def test_a_nomination_game_of_25_hands_prints_on_one_page(app: Flask, live_serve
     check_text(text, ["Sunday at Gran's: up and down", "Nomination Whist", *PLAYERS, "Final totals",
                       "Options in force", "Cards per round", "My own list", "Hook rule"]
                + [f"{name} {total}" for name, total in totals.items()])
-    for absent in ("Undo", "Rematch", "Share live view", "Print the score sheet", "Export", "Edit", "Chart"):
+    for absent in ("Undo", "Rematch", "Share live view", "Print the score sheet", "Export", "Edit", "Chart",
+                   "Result card", "Share the result"):
         assert absent not in text, absent
+    said_once(app, token, text)
     page.context.close()
 
 
@@ -172,6 +192,9 @@ def test_a_classic_whist_rubber_prints_on_one_page(app: Flask, live_server: str,
     shot(page, screenshot_dir, "whist-rubber")
     text = on_one_page(page)
     check_text(text, [*columns, "Score honours", "Points for game"] + [f"{name} {total}" for name, total in totals.items()])
+    for absent in ("Whist drive scoring", "Fixed number of deals", "No trumps every fifth deal"):  # not in a rubber
+        assert absent not in text, absent
+    said_once(app, token, text)
     page.context.close()
 
 
@@ -186,6 +209,7 @@ def test_an_australian_game_of_seven_players_prints_on_one_page(app: Flask, live
     shot(page, screenshot_dir, "australian-seven")
     text = on_one_page(page)
     check_text(text, [*columns, "Remote play with several packs"] + [f"{name} {total}" for name, total in totals.items()])
+    said_once(app, token, text)
     # the spectators' page prints the same sheet
     with app.app_context():
         game = games.by_scorer_token(token)
@@ -234,4 +258,35 @@ def test_a_bid_whist_bracket_of_16_prints_on_one_page(app: Flask, live_server: s
     shot(page, screenshot_dir, "bid-whist-bracket")
     text = on_one_page(page)
     check_text(text, ["County Bid Whist", "Sweet 16", "Elite 8", "Final Four", "Third place", "Gold", *names])
+    page.context.close()
+
+
+FIELD_OF_64 = [f"{first} {second}" for first in ("Card", "Trump", "Spade", "Book", "Kitty", "Club", "Heart", "Joker")
+               for second in ("Sharks", "Aces", "Keepers", "Bidders", "Cats", "Closers", "Talkers", "Jacks")]
+
+
+def test_the_standings_of_64_bid_whist_teams_print_on_one_page(app: Flask, live_server: str, browser: Browser,
+                                                              screenshot_dir: Path) -> None:
+    public = bid_whist(app, teams=64, names=FIELD_OF_64, bracket=False)
+    page = results_page(browser, live_server, public)
+    expect(page.locator("#board .board-rows tr")).to_have_count(64)
+    shot(page, screenshot_dir, "bid-whist-64-standings")
+    text = on_one_page(page)
+    check_text(text, ["County Bid Whist", "Rounds won", *FIELD_OF_64])
+    page.context.close()
+
+
+def test_after_a_bracket_of_32_the_standings_of_64_teams_are_whole_on_one_page(app: Flask, live_server: str,
+                                                                              browser: Browser) -> None:
+    public = bid_whist(app, teams=64, played=64, names=FIELD_OF_64)
+    page = results_page(browser, live_server, public)
+    expect(page.locator(".bracket-level h3").first).to_have_text("Round of 32")
+    page.emulate_media(media="print")
+    for paper in PAPERS:
+        pages = [flat(p.extract_text()) for p in PdfReader(io.BytesIO(page.pdf(format=paper, margin=MARGIN))).pages]
+        table = [i for i, t in enumerate(pages) if "Rank Team Rounds won Points" in t]
+        assert len(table) == 1, (paper, table)
+        rows = re.findall(r"(?<!seed )\b\d+=? No\. (\d+) ", pages[table[0]])  # a rank, not a bracket's seed
+        assert sorted(map(int, rows)) == list(range(1, 65)), (paper, rows)
+        assert all(not re.search(r"\b33= No\. ", t) for i, t in enumerate(pages) if i != table[0]), paper
     page.context.close()

@@ -215,9 +215,11 @@ def club_night(app: Flask, tables: int = 6) -> str:
     return public_id(app, token)
 
 
-def bid_whist(app: Flask, teams: int = 20, played: int = 4) -> str:
-    """A tournament of `teams` teams after one preliminary round, its bracket of 16 set, and its first
-    `played` matches played (the lower team number wins every match; 16 plays the whole bracket)."""
+def bid_whist(app: Flask, teams: int = 20, played: int = 4, names: list[str] | None = None,
+              bracket: bool = True) -> str:
+    """A tournament of `teams` teams (named from `names`, else TEAMS) after one preliminary round, its
+    bracket of 16 set, and its first `played` matches played (the lower team number wins every match;
+    16 plays the whole bracket). `bracket` False: the preliminary round played, no bracket yet."""
     from scorepad.events.bid_whist import registration, tournament
     from scorepad.extensions import db
     from scorepad.games import service as games
@@ -237,12 +239,14 @@ def bid_whist(app: Flask, teams: int = 20, played: int = 4) -> str:
 
     with app.app_context():
         event = tournament.create("County Bid Whist", rounds=1)
-        for name in TEAMS[:teams]:
+        for name in (names or TEAMS)[:teams]:
             registration.register_team(event, name, [f"{name} North", f"{name} South"])
         event.options = {**event.options, "seed": "hall"}
         db.session.commit()
         tournament.start(event)
         finish("round")
+        if not bracket:
+            return event.public_id
         tv = tournament.view(event)
         if tv.cut is not None and tv.cut.playoff:
             tournament.record_cut(event, list(tv.cut.playoff[:tv.cut.places]))

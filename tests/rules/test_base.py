@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.rules.base import Choice, OptionSpec, RuleError, RuleErrors, quoted, rank, resolve_options
+from scorepad.rules import get_variant
+from scorepad.rules.base import (Choice, OptionSpec, RuleError, RuleErrors, describe_in_force, describe_options, quoted,
+                                 rank, resolve_options)
 from scorepad.rules.bidding import check_bids, check_trick_total, hook_forbidden, legal_bids, parse_counts
 from scorepad.rules.cards import SUITS, Trump, parse_trump
 from scorepad.rules.record import parse_record, score_record, to_json
@@ -59,6 +61,31 @@ def test_option_values_in_words() -> None:
     assert SPECS[1].describe(True) == "yes"
     assert SPECS[2].describe("every") == "Every round"
     assert SPECS[3].describe((7, 6)) == "7, 6"
+
+
+@pytest.mark.parametrize("key, raw, shown, left_out", [
+    # Whist: a rubber says nothing of whist-drive scoring or the fifth deal's no trumps (turned-up trumps)
+    ("whist", {}, ["Points for game", "Score honours", "Play a rubber", "Trumps"],
+     ["Fixed number of deals (whist drive)", "Whist drive scoring", "No trumps every fifth deal"]),
+    # ... and a whist drive nothing of game, rubber or honours
+    ("whist", {"deals": 20, "trumps": "sequence", "no_trump_fifth": True},
+     ["Trumps", "No trumps every fifth deal", "Fixed number of deals (whist drive)", "Whist drive scoring"],
+     ["Points for game", "Score honours", "Play a rubber"]),
+    ("nomination", {}, ["Cards per round", "Times through the sequence", "Hook rule", "Trumps"],
+     ["Custom list of cards per round"]),
+    ("nomination", {"sequence": "custom", "custom_sequence": [3, 2, 1]},
+     ["Cards per round", "Custom list of cards per round"], []),
+    ("bid_whist", {"play_to": "points"}, ["Play", "Points for game", "Boston (all 13 books)"], ["Rounds", "Boston bonus"]),
+    ("bid_whist", {"boston": "bonus"}, ["Rounds", "Boston bonus"], ["Points for game"]),
+    ("australian", {}, ["Trumps after the suitless rounds", "Remote play with several packs"], []),
+])
+def test_the_options_in_force_leave_out_those_that_do_not_matter(key: str, raw: dict[str, object], shown: list[str],
+                                                                 left_out: list[str]) -> None:
+    specs = get_variant(key).option_specs
+    options = resolve_options(specs, raw)
+    labels = [label for label, _ in describe_in_force(specs, options)]
+    assert set(shown) <= set(labels) and not set(left_out) & set(labels), labels
+    assert [label for label, _ in describe_options(specs, options)] == [s.label for s in specs]  # every one
 
 
 def test_equal_totals_share_a_rank() -> None:

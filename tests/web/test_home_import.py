@@ -150,6 +150,42 @@ def test_bad_json_is_a_422_beside_the_field_with_the_pasted_text_kept(app: Flask
         assert beside_field(response)[1:] == cli_lines(tmp_path, content)
 
 
+def test_a_nul_pasted_is_said_beside_the_box_not_on_the_apps_400_page(app: Flask, client: FlaskClient) -> None:
+    text = json.dumps(FAMILY).replace('"players"', '"pla\x00yers"', 1)  # a NUL itself, pasted
+    assert "\x00" in text
+    response = paste(client, text)
+    assert response.status_code == 422
+    assert beside_field(response) == ["The pasted record holds a NUL character (\\0, shown as \ufffd below), which "
+                                      "no game record takes: remove it and import again. Nothing was saved."]
+    page = response.get_data(as_text=True)
+    assert "\x00" not in page and "\ufffd" in page.split("<textarea", 1)[1]  # kept to be corrected, the NUL marked
+    assert 'aria-invalid="true"' in page
+    assert game_count(app) == 0
+    # any other address still gets the app's own refusal
+    assert client.post("/new/whist", data={"name.0": "A\x00n"}).status_code == 400
+
+
+@pytest.mark.parametrize("where, path", [("title", "title"), ("players", "players.1"), ("key", "options.ho\\x00ok")])
+def test_a_nul_written_as_u0000_in_a_record_is_refused_as_the_command_refuses_it(
+        app: Flask, client: FlaskClient, tmp_path: Path, where: str, path: str) -> None:
+    record = dict(FAMILY)
+    if where == "title":
+        record["title"] = "Sunday\x00"
+    elif where == "players":
+        record["players"] = ["Ann", "B\x00b", *FAMILY["players"][2:]]
+    else:
+        record["options"] = {"ho\x00ok": "every"}
+    content = json.dumps(record).encode()  # JSON writes the character as \u0000
+    assert b"\\u0000" in content
+    for response in (send_file(client, content), paste(client, content.decode())):
+        assert response.status_code == 422
+        lines = beside_field(response)
+        assert lines[1:] == cli_lines(tmp_path, content)
+        assert lines[1] == (f"not a usable game record: {path} holds a NUL character (\\u0000), which no name or "
+                            f"field takes")
+    assert game_count(app) == 0
+
+
 def test_a_rule_error_is_shown_with_the_commands_message(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
     record = json.loads(json.dumps(FAMILY))
     record["hands"][1]["tricks"] = [1, 1, 1, 1]  # hand 2 has 2 cards
