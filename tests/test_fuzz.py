@@ -55,7 +55,10 @@ def test_no_request_is_a_5xx_or_changes_what_it_does_not_name(fuzz_app: tuple[Fl
     app, world = fuzz_app
     statuses: list[int] = []
 
-    @settings(max_examples=EXAMPLES[_database(app)], deadline=None,
+    # derandomize: the same requests on every run of this code (seeded by the test itself), so the
+    # share answered below is a fact about the generator, not a draw that fails one CI run in
+    # twenty; bench/fuzz_routes.py is the long run with fresh random requests
+    @settings(max_examples=EXAMPLES[_database(app)], deadline=None, derandomize=True,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(data=st.data())
     def one_request(data: st.DataObject) -> None:
@@ -70,7 +73,7 @@ def test_no_request_is_a_5xx_or_changes_what_it_does_not_name(fuzz_app: tuple[Fl
 
     one_request()
     # The generated requests are not all turned away at the door: many reach a service and are
-    # answered 200/303, 409 or 422 (printed with -s). About a quarter do; a sixth leaves room for chance.
+    # answered 200/303, 409 or 422 (printed with -s). About a quarter do; at least a sixth must.
     counts = summary(statuses)
     print(f"fuzz statuses on {_database(app)}:", counts)
     assert sum(n for s, n in counts.items() if s in (200, 302, 303, 409, 422)) >= len(statuses) // 6, counts
