@@ -42,7 +42,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loadkit import (Baseline, Client, Clock, FormMissing, Phase, Run, StreamReader,  # noqa: E402
-                     StreamsProcess, arguments, database, find_form, in_app, moments, report, serve, server_words,
+                     StreamsProcess, arguments, board_stream,
+                     database, find_form, in_app, moments, report, serve, server_words,
                      stop, together, wait_until)
 
 ROW = re.compile(rb'data-table="(\d+)" data-hands="(\d+)"')
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace, database: str) -> int:
     try:
         print(f"{server_words(database, args.workers)} on port {port}; {args.teams} teams, {len(tables)} tables, "
               f"{HANDS} hands ({args.burst_hands} of them a burst) and signing, {args.streams} leaderboard streams")
-        streams = StreamsProcess(Streams, port, f"/b/{public}/events?only=board", args.streams)
+        streams = StreamsProcess(Streams, port, board_stream(public, args), args.streams)
         phones = {table: Client(port, f"/g/{scorer}") for table, scorer, _, _ in tables}
         codes = {table: (home, away) for table, _, home, away in tables}  # from the teams' cards
         prober = Baseline(port)
@@ -170,7 +171,7 @@ def run(args: argparse.Namespace, database: str) -> int:
         posts = sum(len(p.entries()) for p in record.phases.values())
         results = sum(len(p.sent) for p in record.phases.values())
         ok = report(f"ran {posts} POSTs ({results} hands) in {elapsed:.1f} s", record, prober.samples,
-                    seen_by_stream, streams.connected, args.streams)
+                    seen_by_stream, streams.connected, args.streams, streams.traffic)
         return 0 if ok else 1
     finally:
         stop(server)

@@ -45,7 +45,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loadkit import (Baseline, Client, Clock, FormMissing, Phase, Run, StreamReader,  # noqa: E402
-                     StreamsProcess, arguments, database, find_form, in_app, report, serve, server_words, stop,
+                     StreamsProcess, arguments, board_stream,
+                     database, find_form, in_app, report, serve, server_words, stop,
                      together, wait_until)
 
 
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace, database: str) -> int:
     try:
         print(f"{server_words(database, args.workers)} on port {port}; {args.tables} tables, {args.hands} hands "
               f"({args.burst_hands} of them a burst), {args.streams} leaderboard streams")
-        streams = StreamsProcess(Streams, port, f"/b/{public}/events?only=board", args.streams, args.tables)
+        streams = StreamsProcess(Streams, port, board_stream(public, args), args.streams, args.tables)
         phones = [Client(port, f"/t/{t}") for t in tokens]
         director = Client(port, f"/d/{director_token}")
         prober = Baseline(port)
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace, database: str) -> int:
 
         entries = sum(len(p.entries()) for p in record.phases.values())
         ok = report(f"ran {entries} entries in {elapsed:.1f} s", record, prober.samples, seen_by_stream,
-                    streams.connected, args.streams)
+                    streams.connected, args.streams, streams.traffic)
         return 0 if ok else 1
     finally:
         stop(server)

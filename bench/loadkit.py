@@ -212,6 +212,8 @@ class StreamReader(threading.Thread):
         self.buffers = [b""] * count
         self.connected = [False] * count
         self.errors: list[str] = []
+        self.traffic: Counter[str] = Counter()  # bytes read, and messages by kind (a whole board, or a patch of it)
+        self._tails = [b""] * count  # a message's name cut in two by a read
         self.stop = False
         for i in range(count):
             sock = socket.create_connection(("127.0.0.1", port), timeout=30)
@@ -242,7 +244,15 @@ class StreamReader(threading.Thread):
                         self.errors.append(f"stream {i} closed by the server")
                     self.selector.unregister(key.fileobj)
                     continue
+                self._count(i, chunk)
                 self._read(i, self.buffers[i] + chunk, time.perf_counter())
+
+    def _count(self, i: int, chunk: bytes) -> None:
+        self.traffic["bytes"] += len(chunk)
+        looked = self._tails[i] + chunk
+        for kind in (b"board", b"patch"):
+            self.traffic[kind.decode()] += looked.count(b"event: " + kind + b"\n")
+        self._tails[i] = looked[-12:]  # shorter than a message's name: never counted twice
 
     def _read(self, i: int, buffer: bytes, now: float) -> None:
         raise NotImplementedError
@@ -256,7 +266,7 @@ def _read_in_child(conn: Any, reader_class: type[StreamReader], args: tuple[Any,
     time.sleep(0.3)
     reader.stop = True
     reader.join(5)
-    conn.send((reader.seen, reader.errors))
+    conn.send((reader.seen, reader.errors, dict(reader.traffic)))
 
 
 class StreamsProcess:
@@ -270,11 +280,13 @@ class StreamsProcess:
         self.process = context.Process(target=_read_in_child, args=(child, reader_class, args), daemon=True)
         self.process.start()
         self.connected: int = self.conn.recv()
+        self.traffic: dict[str, int] = {}
 
     def finish(self) -> tuple[list[dict[Any, float]], list[str]]:
-        """Stop reading; (what each stream saw and when, errors)."""
+        """Stop reading; (what each stream saw and when, errors). `traffic` then holds the bytes
+        read from all the streams and how many whole boards and patches came."""
         self.conn.send("stop")
-        seen, errors = self.conn.recv()
+        seen, errors, self.traffic = self.conn.recv()
         self.process.join(10)
         return seen, errors
 
@@ -372,6 +384,11 @@ def database(args: argparse.Namespace) -> Iterator[str]:
         cluster.stop()
 
 
+def board_stream(public_id: str, args: argparse.Namespace) -> str:
+    """A leaderboard's stream, as the projector opens it: whole boards and patches of them."""
+    return f"/b/{public_id}/events?only=" + ("board" if args.whole_boards else "board,patch")
+
+
 def server_words(database: str, workers: int) -> str:
     kind = "PostgreSQL, LISTEN/NOTIFY" if database.startswith("postgresql") else "SQLite"
     return f"gunicorn (gevent, {workers} worker{'s' if workers > 1 else ''}, {kind})"
@@ -394,6 +411,8 @@ def arguments(description: str, defaults: dict[str, Any], quick: dict[str, Any],
     parser.add_argument("--workers", type=int, help="gunicorn workers (several: on PostgreSQL)")
     parser.add_argument("--postgresql", action="store_true", help="a throwaway PostgreSQL server, not SQLite")
     parser.add_argument("--seed", type=int, help="of the random moments and results")
+    parser.add_argument("--whole-boards", action="store_true",
+                        help="the streams ask for whole boards only, as pages did before patches (for comparison)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: " + ", ".join(
         f"--{k.replace('_', '-')} {v}" for k, v in quick.items()))
     parser.set_defaults(**{"burst_window": 0.0, "workers": 1, "seed": 7, **defaults})
@@ -497,7 +516,7 @@ class Run:
 
 
 def report(title: str, run: Run, baseline: list[float], seen_by_stream: list[dict[Any, float]],
-           connected: int, streams: int) -> bool:
+           connected: int, streams: int, traffic: dict[str, int] | None = None) -> bool:
     """Print the run's figures, phase by phase, and each target as PASS or MISS; True when all pass."""
     ms = 1000.0
     errors = list(run.errors)
@@ -538,6 +557,11 @@ def report(title: str, run: Run, baseline: list[float], seen_by_stream: list[dic
     print(f"streams: {connected} of {streams} connected; boards seen per stream: " + ", ".join(
         f"{n} of {len(expected)} on {spread[n]}" for n in sorted(spread, reverse=True))
           + (f" (short: {', '.join(map(str, short[:10]))}{'...' if len(short) > 10 else ''})" if short else ""))
+    if traffic and streams:
+        pushes = traffic.get("board", 0) + traffic.get("patch", 0)
+        print(f"streams: {traffic.get('bytes', 0) / streams / 1024:.0f} KB read per stream; {pushes / streams:.0f} pushes "
+              f"each ({traffic.get('board', 0) / streams:.0f} whole boards, {traffic.get('patch', 0) / streams:.0f} "
+              f"patches), {traffic.get('bytes', 0) / max(pushes, 1) / 1024:.1f} KB a push on average (uncompressed)")
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:10]))
     targets.insert(0, (not errors, f"{len(errors)} errors"))
     targets.append((connected == streams and not short and bool(expected),

@@ -35,6 +35,9 @@ class TooManyStreams(Exception):
 class Message:
     event: str
     data: str
+    # what a listener gets that did not ask for `event` by name: a board's patch goes to the pages
+    # that ask for patches, the whole board to every other (a page drawn before patches existed)
+    fallback: Message | None = None
 
     @cached_property
     def wire(self) -> bytes:
@@ -66,6 +69,8 @@ class Subscription:
         self.queue: queue.Queue[Message] = queue.Queue(maxsize=QUEUE_SIZE)
 
     def put(self, message: Message) -> None:
+        if message.fallback is not None and (self.only is None or message.event not in self.only):
+            message = message.fallback  # a page that does not take this kind (a patch) gets the whole
         if self.only is not None and message.event not in self.only:
             return
         try:
@@ -137,7 +142,8 @@ class Broker:
         with self._lock:
             return sum(self._clients.values()) if client is None else self._clients.get(client, 0)
 
-    def publish(self, channel: str, event: str, data: str, background: bool = False) -> int:
+    def publish(self, channel: str, event: str, data: str, background: bool = False,
+                fallback: tuple[str, str] | None = None) -> int:
         """Send to every subscriber of `channel`; returns how many there were.
 
         `background` (a push made off any request): under gevent, wake the listeners a batch at a
@@ -145,7 +151,7 @@ class Broker:
         every request that arrived meanwhile wait for all their writes (15 ms a push)."""
         with self._lock:
             listeners = list(self._channels.get(channel, ()))
-        message = Message(event, data)
+        message = Message(event, data, Message(*fallback) if fallback is not None else None)
         pause = _gevent_idle() if background else None
         for i, subscription in enumerate(listeners):
             if pause is not None and i and i % FAN_OUT_BATCH == 0:

@@ -7,17 +7,18 @@ refresh their own panel.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from collections.abc import Mapping
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from markupsafe import Markup
 
 from scorepad import live
 from scorepad.events import core
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
+from scorepad.views import board_parts
 from scorepad.views.common import partial
 
 bp = Blueprint("board", __name__)
@@ -58,7 +59,7 @@ def _show(public_id: str, data: Mapping[str, object]) -> None:
 
 bp.record_once(lambda state: live.on(state.app, "event", _show))
 
-STREAM_EVENTS = frozenset({"board", "changed", "orders"})
+STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders"})
 PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
 
 
@@ -69,7 +70,7 @@ class _Pushes:
         self.lock = threading.Lock()
         self.last: dict[str, float] = {}
         self.scheduled: set[str] = set()
-        self.sent: dict[str, str] = {}  # the digest of the board each channel's screens show now
+        self.sent: dict[str, board_parts.Board] = {}  # the board each channel's screens show now
 
 
 def _pushes(app: Flask) -> _Pushes:
@@ -103,13 +104,15 @@ def _trailing_push(app: Flask, public_id: str, name: str) -> None:
         live.let_requests_run()  # the requests waiting now answer before the board is derived
         event = core.by_public_id(public_id)
         if event is not None and live.broker().count(name):
-            folder, context = board_context(event)
-            html = render_template(f"{folder}/_board.html", **context)
-            digest = hashlib.sha256(html.encode()).hexdigest()
+            board = render_board(event)
             with state.lock:  # a bid or a call changes nothing on a board: its screens are not woken
-                unchanged, state.sent[name] = state.sent.get(name) == digest, digest
-            if not unchanged:
-                live.broker().publish(name, "board", html, background=True)
+                before, state.sent[name] = state.sent.get(name), board
+            if before is None or before.version != board.version:
+                changed = board_parts.patch(before, board) if before is not None else None
+                if changed is None:
+                    live.broker().publish(name, "board", board.html, background=True)
+                else:  # the screens that take patches get the changed parts, the others the whole board
+                    live.broker().publish(name, "patch", changed, background=True, fallback=("board", board.html))
         core.end_session()
 
 
@@ -117,6 +120,23 @@ def board_context(event: Event) -> tuple[str, dict[str, object]]:
     """The template folder and context of an event's boards, by its format."""
     fmt = get_format(event.format)
     return fmt.pages, {"event": event, "pages": fmt.pages, **fmt.board(event)}
+
+
+def render_board(event: Event, folder: str | None = None, context: Mapping[str, object] | None = None
+                 ) -> board_parts.Board:
+    """The event's board fragment, versioned: the same for the pages, their catch-up and the pushes."""
+    if folder is None or context is None:
+        folder, context = board_context(event)
+    return board_parts.read(render_template(f"{folder}/_board.html", **context))
+
+
+def _page(public_id: str, page: str) -> str:
+    """A board page (the fragment alone for htmx): the board in it is the versioned one."""
+    folder, context = board_context(_event(public_id))
+    board = render_board(context["event"], folder, context)  # type: ignore[arg-type]
+    if partial():
+        return board.html
+    return render_template(f"{folder}/{page}", board_html=Markup(board.html), **context)
 
 
 def _event(public_id: str) -> Event:
@@ -131,17 +151,13 @@ def projector(public_id: str) -> str:
     """The leaderboard for the hall's screen: sized by it, live, paged to fit, a QR code for the phones.
 
     An htmx request gets the standings fragment alone: a page catching up after a lost stream."""
-    folder, context = board_context(_event(public_id))
-    page = "_board.html" if partial() else "projector.html"
-    return render_template(f"{folder}/{page}", **context)
+    return _page(public_id, "projector.html")
 
 
 @bp.get("/b/<public_id>/standings")
 def standings(public_id: str) -> str:
     """The same standings as a compact page for players' phones (the fragment alone for htmx)."""
-    folder, context = board_context(_event(public_id))
-    page = "_board.html" if partial() else "standings.html"
-    return render_template(f"{folder}/{page}", **context)
+    return _page(public_id, "standings.html")
 
 
 @bp.get("/b/<public_id>/events")

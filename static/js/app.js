@@ -79,6 +79,41 @@ document.addEventListener("DOMContentLoaded", function () {
   });
 })();
 
+// A leaderboard's patches (views/board_parts.py): a push carries only the parts of the board that
+// changed (its status line, the rows whose place changed hands), each put in place by its id, and
+// only onto the version of the board it was made from: a board drawn elsewhere, or a lost message,
+// fetches the whole board instead (data-refresh-url). The projector pages and slides rows around it.
+(function () {
+  function refresh(live) {
+    if (live.dataset.refreshing || !live.dataset.refreshUrl) return;
+    live.dataset.refreshing = "1";
+    htmx.ajax("GET", live.dataset.refreshUrl, { target: live, swap: "innerHTML" }).finally(function () {
+      delete live.dataset.refreshing;
+    });
+  }
+  function apply(live, text) {
+    var cut = text.indexOf("\n"), head = (cut < 0 ? text : text.slice(0, cut)).split(" ");
+    var board = live.querySelector("#board");
+    if (!board || live.dataset.refreshing || board.dataset.version !== head[0]) return refresh(live);
+    var parts = document.createElement("template");
+    parts.innerHTML = cut < 0 ? "" : text.slice(cut + 1);
+    var found = Array.prototype.map.call(parts.content.children, function (wrap) {
+      var part = wrap.content ? wrap.content.firstElementChild : null;  // each part in a <template> of its own
+      return [part, part && part.id ? live.querySelector("#" + CSS.escape(part.id)) : null];
+    });
+    if (found.some(function (f) { return !f[1]; })) return refresh(live);
+    live.dispatchEvent(new CustomEvent("board:beforePatch", { bubbles: true }));
+    found.forEach(function (f) { f[0].hidden = f[1].hidden; f[1].replaceWith(f[0]); });
+    board.dataset.version = head[1];
+    live.dispatchEvent(new CustomEvent("board:patched", { bubbles: true }));
+  }
+  document.addEventListener("htmx:sseOpen", function (e) {
+    var live = e.target;
+    if (live.id !== "board-live" || !e.detail || !e.detail.source) return;
+    e.detail.source.addEventListener("patch", function (m) { apply(live, m.data); });
+  });
+})();
+
 // Install the service worker (it caches the app shell so the app opens offline).
 if ("serviceWorker" in navigator) {
   window.addEventListener("load", function () {

@@ -155,6 +155,12 @@
     // the same page as before the update, its rows sliding to their new rank, unless the board changed shape
     if (layout()) slide(e.target);
   });
+  document.addEventListener("board:beforePatch", function (e) {  // only some rows come (app.js)
+    if (e.target.id === "board-live" && live()) remember(e.target);
+  });
+  document.addEventListener("board:patched", function (e) {
+    if (e.target.id === "board-live" && live() && layout()) slide(e.target);
+  });
   document.addEventListener("htmx:afterSwap", function (e) {  // the catch-up after a lost stream
     if (e.target.id === "board-live" && e.detail.xhr) layout();
   });

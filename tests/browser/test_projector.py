@@ -329,3 +329,39 @@ def test_the_projector_passes_axe(app: Flask, live_server: str, browser: Browser
         page.keyboard.press("ArrowRight")
         no_axe_violations(page)
         page.context.close()
+
+
+def test_a_projector_kept_up_by_patches_shows_what_a_fresh_page_shows(app: Flask, live_server: str,
+                                                                       browser: Browser) -> None:
+    """Issue 17: a push carries only the board's parts that changed (views/board_parts.py), put in
+    place by static/js/app.js while the projector pages and slides its rows. After a hand's entries,
+    one at a time, the wall shows exactly what a page opened now shows, and most pushes were patches."""
+    app.config["SCOREPAD_PAGE_SECONDS"] = 1
+    with app.app_context():
+        event = events.create_event("Patched", [f"Team {t + 1}" for t in range(30)], [12])
+        public = event.public_id
+    page = browser.new_context(**PROJECTOR).new_page()
+    page.goto(f"{live_server}/b/{public}")
+    expect(page.locator("#board .board-rows tr")).to_have_count(30)
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "/b/" in r.url and "/events" not in r.url else None)
+    page.evaluate("""() => { window.__pushes = {patch: 0, board: 0};
+        document.addEventListener('board:patched', () => window.__pushes.patch++);
+        document.addEventListener('htmx:sseMessage', () => window.__pushes.board++); }""")
+    for table in range(1, 30):  # all but the last: the next hand's moves would change the whole board
+        with app.app_context():
+            event = core.by_public_id(public)
+            assert event is not None
+            events.enter_result(event, table, 1, (table * 5) % 14, None, f"table {table}")
+            publish_now(app, event)
+        expect(page.locator(".board-status")).to_contain_text(f"{30 - table} table", timeout=5000)
+    pushes = page.evaluate("window.__pushes")
+    assert pushes["patch"] >= 20 and pushes["board"] <= 2, pushes
+    assert len(fetched) <= 1, fetched  # no patch fell back on fetching the whole board
+    shown = "() => Array.from(document.querySelectorAll('#board .board-rows tr')).map(r => r.dataset.team + ':' + r.textContent.replace(/\\s+/g, ' ').trim())"
+    fresh = browser.new_context(**PROJECTOR).new_page()
+    fresh.goto(f"{live_server}/b/{public}")
+    assert page.evaluate(shown) == fresh.evaluate(shown)
+    assert page.locator("#board").get_attribute("data-version") == fresh.locator("#board").get_attribute("data-version")
+    page.screenshot(path=str(Path("test-output/screenshots") / "projector-patched.png"))
+    fresh.context.close()

@@ -146,7 +146,7 @@ def flags_at_table(page: str) -> int:
 def board_rows(page: str) -> dict[str, list[str]]:
     """The standings table of a board page: team name -> the text of its number cells."""
     rows: dict[str, list[str]] = {}
-    for row in re.findall(r'<tr data-team="\d+".*?</tr>', page, re.S):
+    for row in re.findall(r'<tr [^>]*data-team="\d+".*?</tr>', page, re.S):
         name = re.search(r'<span class="table-no">Table \d+</span> ([^<]*)', row)
         assert name
         rows[html.unescape(name.group(1)).strip()] = re.findall(r'<td class="num[^"]*">([^<]*)</td>', row)
@@ -941,7 +941,7 @@ def test_a_stream_for_an_unknown_event_name_is_refused(client: FlaskClient, app:
     public = snapshot(app, create(client))["public_id"]
     response = client.get(f"/b/{public}/events?only=board,scores")
     assert response.status_code == 400
-    assert "Unknown event name: scores. Choose from board, changed, orders." in response.get_data(as_text=True)
+    assert "Unknown event name: scores. Choose from board, changed, orders, patch." in response.get_data(as_text=True)
 
 
 
