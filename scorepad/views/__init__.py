@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, render_template, request
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
@@ -84,4 +84,6 @@ def register(app: Flask) -> None:
     def _headers(response: Response) -> Response:
         # A URL that can answer with a fragment must say so, or Back shows a bare fragment.
         response.vary.add("HX-Request")  # the security headers are security.py's (Talisman)
+        if request.endpoint != "static":  # a page is drawn in the language of the cookie or the browser
+            response.vary.update(("Cookie", "Accept-Language"))
         return response
