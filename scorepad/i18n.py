@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, has_request_context, request
+import flask_babel
 from flask_babel import Babel, get_locale
 
 LANGUAGES = ("en", "fr", "es")
@@ -54,4 +55,6 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")  # beside this module
     babel.init_app(app, locale_selector=chosen)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts {% trans %} blocks
+    for name in ("format_number", "format_decimal", "format_date", "format_datetime", "format_time"):
+        app.jinja_env.globals[name] = getattr(flask_babel, name)  # numbers and dates in the reader's form
     app.context_processor(_template_values)
