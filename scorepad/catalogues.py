@@ -24,7 +24,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent  # the checkout: babel.cfg, templates/, scorepad/
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES = ("fr", "es")  # English is the source language
-KEYWORDS = {**DEFAULT_KEYWORDS, "M": None}  # M(...): a rule's message (scorepad/rules/errors.py)
+KEYWORDS = {**DEFAULT_KEYWORDS, "M": None, "lazy_gettext": None, "lazy_ngettext": (1, 2)}  # M(...): a rule's message (scorepad/rules/errors.py)
 
 
 def extract() -> Catalog:

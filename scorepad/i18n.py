@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, has_request_context, request
 import flask_babel
+from flask import Flask, has_request_context, request
 from flask_babel import Babel, get_locale
+
+from scorepad.rules.errors import Message
 
 LANGUAGES = ("en", "fr", "es")
 DEFAULT = "en"
@@ -45,6 +47,16 @@ def current() -> str:
     return locale.language if locale is not None else DEFAULT
 
 
+def say(text: object) -> str:
+    """Words from the rules or the services in the reader's language: a `Message` (rules/errors.py)
+    by its template's translation, its params said in turn; any other text as it is."""
+    if not isinstance(text, Message):
+        return "" if text is None else str(text)
+    if not text.params:
+        return flask_babel.gettext(text.template)
+    return flask_babel.gettext(text.template, **{key: say(value) for key, value in text.params.items()})
+
+
 def _template_values() -> dict[str, Any]:
     return {"language": current(), "languages": [(code, NAMES[code]) for code in LANGUAGES]}
 
@@ -55,6 +67,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")  # beside this module
     babel.init_app(app, locale_selector=chosen)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts {% trans %} blocks
+    app.jinja_env.filters["say"] = say  # {{ spec.label|say }}: an option's label, a rule's words
     for name in ("format_number", "format_decimal", "format_date", "format_datetime", "format_time"):
         app.jinja_env.globals[name] = getattr(flask_babel, name)  # numbers and dates in the reader's form
     app.context_processor(_template_values)
