@@ -92,3 +92,13 @@ def test_what_is_drawn_outside_a_request_is_english(app: Flask) -> None:
 
     with app.app_context():
         assert render_template_string("{{ language }} {{ _('Close') }}") == "en Close"
+
+
+def test_an_error_page_reads_in_the_browser_language(client: FlaskClient) -> None:
+    response = client.get("/g/no-such-game", headers={"Accept-Language": "es"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 404 and "<h1>Página no encontrada</h1>" in page and "Volver al inicio" in page
+    response = client.post("/settings/language", data={"lang": "fr", "next": "x" * 70_000},
+                           headers={"Accept-Language": "fr"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 413 and "Cette demande est trop grande" in page and "(64 Ko au plus)" in page
