@@ -70,7 +70,7 @@ def test_a_game_reads_in_french_to_its_result(client: FlaskClient) -> None:
     assert "Donne 1 enregistrée." in answer
     page = page_of(client, f"/g/{token}")
     assert "Donne 2 sur 2" in page and "Totaux en cours" in page and "4 cartes ♠" in page
-    assert '<span class="part">annonce 1</span><span class="sep"> · </span><span class="part">fait 1</span>' in page
+    assert '<span class="part">pari 1</span><span class="sep"> · </span><span class="part">fait 1</span>' in page
     assert "Après 1 tours sur 2 : Ann, Bob et Cat mènent avec 11" in page
     assert "3 annonces réussies" not in page and "1 annonce réussie" in page
     post(client, token, action="trump", trump="NT")
