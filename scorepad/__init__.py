@@ -28,7 +28,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorepad import commands
     from scorepad import config as settings
-    from scorepad import idempotency, live, live_pg, security, views
+    from scorepad import i18n, idempotency, live, live_pg, security, views
     from scorepad.extensions import compress, csrf, db, htmx, migrate
 
     app = Flask(
@@ -44,6 +44,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PACKAGE_DIR / "migrations"), render_as_batch=True)
     htmx.init_app(app)
+    i18n.init_app(app)
     csrf.init_app(app)
     security.init_app(app)
     compress.init_app(app)

@@ -12,7 +12,10 @@ import qrcode
 from markupsafe import Markup, escape
 from qrcode.image.svg import SvgPathImage
 
+from flask_babel import gettext as _
+
 from scorepad.games.entry import adapter_for
+from scorepad.i18n import say
 from scorepad.rules.base import OptionValue, RoundKind, ScoreSheet, Setup, Standing, Variant, describe_in_force
 from scorepad.rules.cards import Trump
 
@@ -45,26 +48,26 @@ def seat_team(view: GameView, seat: int | None) -> str:
 
 def trump_label(trump: Trump | str) -> str:
     trump = Trump(trump)
-    return trump.label if not trump.is_suit else f"{trump.symbol} {trump.label}"
+    return say(trump.label) if not trump.is_suit else f"{trump.symbol} {say(trump.label)}"
 
 
 def one_liner(variant: Variant) -> str:
     """The first sentence of a variant's summary."""
-    first, _, _ = variant.summary.partition(". ")
+    first, _dot, _rest = say(variant.summary).partition(". ")
     return first.rstrip(".") + "."
 
 
 def options_summary(variant: Variant, options: Mapping[str, OptionValue | str]) -> str:
-    changed = [s.label for s in variant.option_specs if options.get(s.key, s.default) != s.default]
+    changed = [say(s.label) for s in variant.option_specs if options.get(s.key, s.default) != s.default]
     if not changed:
-        return "the usual rules (tap to change)"
-    return "changed: " + ", ".join(changed)
+        return _("the usual rules (tap to change)")
+    return _("changed: %(options)s", options=", ".join(changed))
 
 
 def options_in_force(view: GameView) -> list[tuple[str, str]]:
     """The options of the game that matter under the others, as (label, value in words): the rules the
     sheet was kept by (not a whist drive's scoring under a rubber, nor a custom list unused)."""
-    return describe_in_force(view.variant.option_specs, view.setup.options)
+    return [(say(label), say(value)) for label, value in describe_in_force(view.variant.option_specs, view.setup.options)]
 
 
 def hand_title(view: GameView) -> str:
@@ -74,12 +77,12 @@ def hand_title(view: GameView) -> str:
     if spec is None:
         return ""
     if spec.kind is RoundKind.PLAYOFF:
-        return f"Hand {spec.number}: the tie-break"
+        return _("Hand %(number)s: the tie-break", number=spec.number)
     scheduled = view.variant.round_count(view.setup)
     if scheduled is None:
-        return f"Hand {spec.number}"
+        return _("Hand %(number)s", number=spec.number)
     played = sum(1 for line in view.sheet.lines if line.spec.kind is RoundKind.PLAYOFF)
-    return f"Hand {spec.number} of {scheduled + played}"
+    return _("Hand %(number)s of %(count)s", number=spec.number, count=scheduled + played)
 
 
 def place(sheet: ScoreSheet, standing: Standing) -> str:
@@ -104,14 +107,14 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
     def y(v: int) -> float:
         return pad_t + plot_h * (high - v) / span
 
-    label = escape(f"Running totals after {len(lines)} hands: "
-                   + ", ".join(f"{s.name} {s.total}" for s in sheet.standings))
+    label = escape(_("Running totals after %(count)s hands: %(totals)s", count=len(lines),
+                     totals=", ".join(f"{s.name} {s.total}" for s in sheet.standings)))
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{label}" '
              f'preserveAspectRatio="xMidYMid meet">',
              f'<line x1="{pad_l}" y1="{y(low):.1f}" x2="{width - pad_r}" y2="{y(low):.1f}" class="axis"/>',
              f'<text x="{pad_l - 4}" y="{y(high) + 4:.1f}" text-anchor="end" class="tick">{high}</text>',
              f'<text x="{pad_l - 4}" y="{y(low) + 4:.1f}" text-anchor="end" class="tick">{low}</text>',
-             f'<text x="{width - pad_r}" y="{height - 4}" text-anchor="end" class="tick">hand {len(lines)}</text>']
+             f'<text x="{width - pad_r}" y="{height - 4}" text-anchor="end" class="tick">{escape(_("hand %(number)s", number=len(lines)))}</text>']
     if low < 0 < high:
         parts.append(f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" class="zero"/>')
     for c, series in enumerate(totals):

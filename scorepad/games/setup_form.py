@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from scorepad.form_input import signed_number, whole_number
 from scorepad.games.entry import adapter_for
-from scorepad.rules.base import OptionSpec, OptionValue, RuleError, RuleErrors, Variant
+from scorepad.rules.base import M, OptionSpec, OptionValue, RuleError, RuleErrors, Variant
 
 DEFAULT_NAMES = ("", "", "", "")
 DEFAULT_TEAMS = ("Us", "Them")
@@ -105,13 +105,15 @@ class SetupForm:
         """The set-up as a game record with no hands, for the rules engine to check."""
         errors: list[RuleError] = []
         if self.first_dealer is None:
-            errors.append(RuleError("first_dealer", "choose who deals first"))
+            errors.append(RuleError("first_dealer", M("choose who deals first")))
         options: dict[str, object] = {}
         for spec in self.variant.option_specs:
             value = self.options.get(spec.key, spec.default)
             if isinstance(value, str) and not isinstance(spec.default, str):
-                errors.append(RuleError(f"options.{spec.key}", f"{spec.label} must be a whole number"
-                                        + (" or a list of them" if isinstance(spec.default, tuple) else "")))
+                errors.append(RuleError(f"options.{spec.key}",
+                                        M("%(option)s must be a whole number or a list of them", option=spec.label)
+                                        if isinstance(spec.default, tuple) else
+                                        M("%(option)s must be a whole number", option=spec.label)))
                 continue
             options[spec.key] = list(value) if isinstance(value, tuple) else value
         if errors:

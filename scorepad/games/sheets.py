@@ -9,23 +9,23 @@ import dataclasses
 import json
 from enum import Enum
 
-from scorepad.rules.base import RoundKind, RoundSpec, ScoreSheet
+from scorepad.rules.base import M, Message, RoundKind, RoundSpec, ScoreSheet, joined
 
 _KIND_WORDS = {
-    RoundKind.BLIND: "blind",
-    RoundKind.MISERE: "misère",
-    RoundKind.PLAYOFF: "playoff",
+    RoundKind.BLIND: M("blind"),
+    RoundKind.MISERE: M("misère"),  # the rules document's word, said as players say it in every language
+    RoundKind.PLAYOFF: M("playoff"),
 }
 
 
-def describe_round(spec: RoundSpec) -> str:
+def describe_round(spec: RoundSpec) -> Message:
     """A short label for a hand: cards dealt, trump and anything special."""
-    parts = [f"{spec.cards} card{'s' if spec.cards != 1 else ''}"]
+    parts: list[str] = [M("1 card") if spec.cards == 1 else M("%(count)s cards", count=spec.cards)]
     if spec.trump is not None:
         parts.append(spec.trump.symbol)
     if spec.kind in _KIND_WORDS:
         parts.append(_KIND_WORDS[spec.kind])
-    return " ".join(parts)
+    return joined(parts, " ")
 
 
 def to_text(sheet: ScoreSheet, title: str = "") -> str:

@@ -18,6 +18,9 @@ from typing import Any, Protocol, TypeVar, Union
 from scorepad.rules.cards import Trump
 from scorepad.rules.errors import QUOTE_MAX as QUOTE_MAX
 from scorepad.rules.errors import ErrorCollector as ErrorCollector
+from scorepad.rules.errors import M as M
+from scorepad.rules.errors import Message as Message
+from scorepad.rules.errors import joined as joined
 from scorepad.rules.errors import RuleError as RuleError
 from scorepad.rules.errors import RuleErrors as RuleErrors
 from scorepad.rules.errors import quoted as quoted
@@ -68,34 +71,35 @@ class OptionSpec:
         where = f"options.{self.key}"
         if isinstance(self.default, bool):
             if not isinstance(raw, bool):
-                raise RuleError(where, f"{self.label} must be true or false")
+                raise RuleError(where, M("%(option)s must be true or false", option=self.label))
             return raw
         if isinstance(self.default, int):
             return self._parse_int(raw, where, self.label)
         if isinstance(self.default, str):
             values = [c.value for c in self.choices]
             if raw not in values:  # said as the set-up screen says the choices, not as the record stores them
-                labels = [f'"{c.label}"' for c in self.choices]
-                raise RuleError(where, f"{self.label} must be one of: {', '.join(labels[:-1])} or {labels[-1]}")
+                labels = [M('"%(choice)s"', choice=c.label) for c in self.choices]
+                raise RuleError(where, M("%(option)s must be one of: %(choices)s or %(last)s", option=self.label,
+                                         choices=joined(labels[:-1]), last=labels[-1]))
             assert isinstance(raw, str)
             return raw
         if not isinstance(raw, (list, tuple)) or not raw:
-            raise RuleError(where, f"{self.label} must be a non-empty list of whole numbers")
-        return tuple(self._parse_int(item, where, f"each value of {self.label}") for item in raw)
+            raise RuleError(where, M("%(option)s must be a non-empty list of whole numbers", option=self.label))
+        return tuple(self._parse_int(item, where, M("each value of %(option)s", option=self.label)) for item in raw)
 
     def _parse_int(self, raw: object, where: str, what: str) -> int:
         if isinstance(raw, bool) or not isinstance(raw, int):
-            raise RuleError(where, f"{what} must be a whole number")
+            raise RuleError(where, M("%(what)s must be a whole number", what=what))
         if self.minimum is not None and raw < self.minimum:
-            raise RuleError(where, f"{what} must be at least {self.minimum}")
+            raise RuleError(where, M("%(what)s must be at least %(minimum)s", what=what, minimum=self.minimum))
         if self.maximum is not None and raw > self.maximum:
-            raise RuleError(where, f"{what} must be at most {self.maximum}")
+            raise RuleError(where, M("%(what)s must be at most %(maximum)s", what=what, maximum=self.maximum))
         return raw
 
     def describe(self, value: OptionValue) -> str:
         """Say a value in words, for the set-up screen and exports."""
         if isinstance(value, bool):
-            return "yes" if value else "no"
+            return M("yes") if value else M("no")
         if isinstance(value, str):
             return next((c.label for c in self.choices if c.value == value), value)
         if isinstance(value, tuple):
@@ -141,7 +145,7 @@ def resolve_options(specs: Sequence[OptionSpec], raw: Mapping[str, object] | Non
     known = {s.key for s in specs}
     for key in raw:
         if key not in known:
-            errors.add(RuleError(f"options.{key_field(key)}", f"{quoted(key)} is not an option of this variant"))
+            errors.add(RuleError(f"options.{key_field(key)}", M("%(key)s is not an option of this variant", key=quoted(key))))
     values: dict[str, OptionValue] = {}
     for spec in specs:
         if spec.key not in raw:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorepad.rules.base import ErrorCollector, RuleError
+from scorepad.rules.base import M, ErrorCollector, Message, RuleError
 
 
 def bidding_order(seats: int, first_bidder: int) -> tuple[int, ...]:
@@ -38,9 +38,12 @@ def parse_counts(raw: object, field: str, names: Sequence[str], maximum: int,
     With `allow_missing`, a shorter list or None items stand for values not entered yet.
     """
     if not isinstance(raw, list):
-        raise RuleError(field, f"give the {what} as a list with one number per player")
+        raise RuleError(field, M("give the bids as a list with one number per player") if what == "bid" else
+                        M("give the tricks as a list with one number per player"))
     if len(raw) > len(names) or (len(raw) < len(names) and not allow_missing):
-        raise RuleError(field, f"give {what} for all {len(names)} players, not {len(raw)}")
+        raise RuleError(field, (M("give bids for all %(count)s players, not %(given)s", count=len(names), given=len(raw))
+                                if what == "bid" else
+                                M("give tricks for all %(count)s players, not %(given)s", count=len(names), given=len(raw))))
     errors = ErrorCollector()
     values: list[int | None] = []
     for i, name in enumerate(names):
@@ -49,12 +52,29 @@ def parse_counts(raw: object, field: str, names: Sequence[str], maximum: int,
             values.append(None)
             continue
         if isinstance(item, bool) or not isinstance(item, int):
-            errors.add(RuleError(f"{field}.{i}", f"{name}'s {what} must be a whole number"))
+            errors.add(RuleError(f"{field}.{i}", _not_whole(name, what)))
         elif not 0 <= item <= maximum:
-            errors.add(RuleError(f"{field}.{i}", f"{name}'s {what} must be between 0 and {maximum}"))
+            errors.add(RuleError(f"{field}.{i}", _between(name, what, maximum)))
         values.append(item if isinstance(item, int) and not isinstance(item, bool) else None)
     errors.raise_if_any()
     return values
+
+
+# One message per count read (`what`): each language says "Ann's bid" its own way.
+def _not_whole(name: str, what: str) -> Message:
+    if what == "bid":
+        return M("%(name)s's bid must be a whole number", name=name)
+    if what == "shared tricks":
+        return M("%(name)s's shared tricks must be a whole number", name=name)
+    return M("%(name)s's tricks must be a whole number", name=name)
+
+
+def _between(name: str, what: str, maximum: int) -> Message:
+    if what == "bid":
+        return M("%(name)s's bid must be between 0 and %(maximum)s", name=name, maximum=maximum)
+    if what == "shared tricks":
+        return M("%(name)s's shared tricks must be between 0 and %(maximum)s", name=name, maximum=maximum)
+    return M("%(name)s's tricks must be between 0 and %(maximum)s", name=name, maximum=maximum)
 
 
 def check_bids(bids: Sequence[int | None], names: Sequence[str], cards: int, first_bidder: int,
@@ -68,15 +88,15 @@ def check_bids(bids: Sequence[int | None], names: Sequence[str], cards: int, fir
             later = [s for s in order[position + 1:] if bids[s] is not None]
             if later:
                 raise RuleError(f"{field}.{later[0]}",
-                                f"{names[later[0]]} cannot bid before {names[seat]}")
+                                M("%(later)s cannot bid before %(earlier)s", later=names[later[0]], earlier=names[seat]))
             return
         if hook and position == len(order) - 1:
             forbidden = hook_forbidden(cards, made)
             if bid == forbidden:
                 raise RuleError(
                     f"{field}.{seat}",
-                    f"{names[seat]} bids last and may not bid {bid}: the bids would total {cards}, "
-                    f"the number of tricks",
+                    M("%(name)s bids last and may not bid %(bid)s: the bids would total %(cards)s, the number of tricks",
+                      name=names[seat], bid=bid, cards=cards),
                 )
         made.append(bid)
 
@@ -85,5 +105,7 @@ def check_trick_total(tricks: Sequence[int], cards: int, field: str = "tricks") 
     """Every trick is won by exactly one player: the counts add up to the cards dealt."""
     total = sum(tricks)
     if total != cards:
-        there = "there is 1 trick" if cards == 1 else f"there are {cards} tricks"
-        raise RuleError(field, f"the tricks add up to {total} but {there} in this hand")
+        raise RuleError(field, M("the tricks add up to %(total)s but there is 1 trick in this hand", total=total)
+                        if cards == 1 else
+                        M("the tricks add up to %(total)s but there are %(cards)s tricks in this hand",
+                          total=total, cards=cards))

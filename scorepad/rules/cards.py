@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum
 
-from scorepad.rules.errors import RuleError, quoted
+from scorepad.rules.errors import M, RuleError, joined, quoted
 
 
 class Trump(str, Enum):
@@ -39,13 +39,13 @@ class Trump(str, Enum):
 SUITS: tuple[Trump, ...] = (Trump.HEARTS, Trump.DIAMONDS, Trump.CLUBS, Trump.SPADES)
 
 _LABELS = {
-    Trump.HEARTS: "Hearts",
-    Trump.DIAMONDS: "Diamonds",
-    Trump.CLUBS: "Clubs",
-    Trump.SPADES: "Spades",
-    Trump.NO_TRUMPS: "No trumps",
-    Trump.NT_HIGH: "No trumps (High)",
-    Trump.NT_LOW: "No trumps (Low: giveaway)",
+    Trump.HEARTS: M("Hearts"),
+    Trump.DIAMONDS: M("Diamonds"),
+    Trump.CLUBS: M("Clubs"),
+    Trump.SPADES: M("Spades"),
+    Trump.NO_TRUMPS: M("No trumps"),
+    Trump.NT_HIGH: M("No trumps (High)"),
+    Trump.NT_LOW: M("No trumps (Low: giveaway)"),
 }
 _SYMBOLS = {
     Trump.HEARTS: "♥",
@@ -63,11 +63,11 @@ def parse_trump(raw: object, field: str, allowed: Iterable[Trump] = SUITS) -> Tr
     allowed = tuple(allowed)
     codes = ", ".join(t.value for t in allowed)
     if not isinstance(raw, str):
-        raise RuleError(field, f"the trump must be one of {codes}")
+        raise RuleError(field, M("the trump must be one of %(codes)s", codes=codes))
     try:
         trump = Trump(raw.strip().upper())
     except ValueError:
-        raise RuleError(field, f"{quoted(raw)} is not a trump; use one of {codes}") from None
+        raise RuleError(field, M("%(value)s is not a trump; use one of %(codes)s", value=quoted(raw), codes=codes)) from None
     if trump not in allowed:
-        raise RuleError(field, f"{trump.label} is not allowed here; use one of {codes}")
+        raise RuleError(field, M("%(trump)s is not allowed here; use one of %(codes)s", trump=trump.label, codes=codes))
     return trump

@@ -3,7 +3,37 @@ speaks, kept apart from `base` so that `cards` can use it without importing the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+
+class Message(str):
+    """Words for a player that another language can say: the English text itself (what `str` gives,
+    so the command line, records and tests read exactly as before), and the `template` it was made
+    from, with `%(name)s` placeholders, and its `params`. The web layer says it in the reader's
+    language: the template's translation, then each param (a Message param said in turn).
+
+    Write `M("the tricks add up to %(total)s", total=7)`; `M` is the keyword the catalogues are
+    extracted with (babel.cfg), so the template is the catalogue's message. The rules stay pure:
+    nothing here knows a language but English. docs/translations.md, "Rule messages"."""
+
+    template: str
+    params: Mapping[str, object]
+
+    def __new__(cls, template: str, /, **params: object) -> Message:
+        text = template % {key: str(value) for key, value in params.items()} if params else template
+        message = super().__new__(cls, text)
+        message.template = template
+        message.params = params
+        return message
+
+
+M = Message  # the extraction keyword
+
+
+def joined(words: Sequence[object], separator: str = ", ") -> Message:
+    """Words one after another, each said in the reader's language; no words of its own to translate."""
+    template = separator.replace("%", "%%").join(f"%({i})s" for i in range(len(words)))
+    return Message(template, **{str(i): word for i, word in enumerate(words)})
 
 
 class RuleError(ValueError):

@@ -19,6 +19,8 @@ from scorepad.rules.base import (
     ErrorCollector,
     GameState,
     Line,
+    M,
+    Message,
     OptionSpec,
     RawHand,
     RoundKind,
@@ -28,6 +30,7 @@ from scorepad.rules.base import (
     ScoreSheet,
     Setup,
     Variant,
+    joined,
     key_field,
     leaders,
     quoted,
@@ -62,47 +65,49 @@ CUSTOM_DEFAULT = PRESETS["up"]
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
-        "sequence", "Cards per round", "up",
-        help="How many cards each player is dealt, round by round. With more than four players no "
-             "round deals more than 52 ÷ players cards (10 for five, 8 for six, 7 for seven).",
-        choices=(Choice("up", "1 up to 13"),
-                 Choice("down", "13 down to 1"),
-                 Choice("seven", "7 down to 1 and back up to 7"),
-                 Choice("ten", "10 down to 1 and back up to 10"),
-                 Choice("custom", "My own list")),
+        "sequence", M("Cards per round"), "up",
+        help=M("How many cards each player is dealt, round by round. With more than four players no "
+               "round deals more than 52 ÷ players cards (10 for five, 8 for six, 7 for seven)."),
+        choices=(Choice("up", M("1 up to 13")),
+                 Choice("down", M("13 down to 1")),
+                 Choice("seven", M("7 down to 1 and back up to 7")),
+                 Choice("ten", M("10 down to 1 and back up to 10")),
+                 Choice("custom", M("My own list"))),
     ),
     OptionSpec(
-        "custom_sequence", "Custom list of cards per round", CUSTOM_DEFAULT,
+        "custom_sequence", M("Custom list of cards per round"), CUSTOM_DEFAULT,
         matters=lambda o: o.get_str("sequence") == "custom",
-        help="Only used when 'Cards per round' is 'My own list': the cards dealt in each round, "
-             "in order, each from 1 to 13.",
+        help=M("Only used when 'Cards per round' is 'My own list': the cards dealt in each round, "
+               "in order, each from 1 to 13."),
         minimum=1, maximum=13,
     ),
     OptionSpec(
-        "cycles", "Times through the sequence", 1,
-        help="After the last round the sequence starts again from its beginning (the document's "
-             "'moves back to one'); 1 plays it once.",
+        "cycles", M("Times through the sequence"), 1,
+        help=M("After the last round the sequence starts again from its beginning (the document's "
+               "'moves back to one'); 1 plays it once."),
         minimum=1, maximum=4,
     ),
     OptionSpec(
-        "hook", "Hook rule", "four_plus",
-        help="The last bidder may not make the nominations add up to the number of tricks, so at "
-             "least one player must miss. The document applies this only when each hand has 4 or "
-             "more cards.",
-        choices=(Choice("four_plus", "Rounds of 4 or more cards"), Choice("every", "Every round")),
+        "hook", M("Hook rule"), "four_plus",
+        help=M("The last bidder may not make the nominations add up to the number of tricks, so at "
+               "least one player must miss. The document applies this only when each hand has 4 or "
+               "more cards."),
+        choices=(Choice("four_plus", M("Rounds of 4 or more cards")), Choice("every", M("Every round"))),
     ),
     OptionSpec(
-        "trumps", "Trumps", "entered",
-        help="Either the scorer enters the suit turned up each round, or trumps rotate round by "
-             "round: hearts, diamonds, clubs, spades, no trumps, and again.",
-        choices=(Choice("entered", "Entered each round (turned-up card)"),
-                 Choice("rotate", "Rotate: hearts, diamonds, clubs, spades, no trumps")),
+        "trumps", M("Trumps"), "entered",
+        help=M("Either the scorer enters the suit turned up each round, or trumps rotate round by "
+               "round: hearts, diamonds, clubs, spades, no trumps, and again."),
+        choices=(Choice("entered", M("Entered each round (turned-up card)")),
+                 Choice("rotate", M("Rotate: hearts, diamonds, clubs, spades, no trumps"))),
     ),
 )
 
 
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+def _and(words: Sequence[str]) -> Message:
+    if len(words) == 1:
+        return joined(words)
+    return M("%(names)s and %(last)s", names=joined(words[:-1]), last=words[-1])
 
 
 # --------------------------------------------------------------------------- the schedule
@@ -130,12 +135,13 @@ class Plan:
     def spec(self, number: int) -> RoundSpec:
         """Round `number` (1-based): cards, trump, dealer and first bidder."""
         if not 1 <= number <= len(self.wanted):
-            raise RuleError("round", f"there is no round {number}: the game has {len(self.wanted)} rounds")
+            raise RuleError("round", M("there is no round %(number)s: the game has %(rounds)s rounds",
+                                       number=number, rounds=len(self.wanted)))
         seats, wanted = len(self.names), self.wanted[number - 1]
         cards = min(wanted, self.cap)
         dealer = (self.first_dealer + number - 1) % seats
-        note = (f"{wanted} cards asked for, capped at {cards}: one pack deals at most {cards} "
-                f"each to {seats} players") if cards < wanted else ""
+        note = M("%(wanted)s cards asked for, capped at %(cards)s: one pack deals at most %(cards)s each to "
+                 "%(seats)s players", wanted=wanted, cards=cards, seats=seats) if cards < wanted else ""
         trump = ROTATION[(number - 1) % len(ROTATION)] if self.rotate else None
         return RoundSpec(number, cards, trump, dealer, (dealer + 1) % seats, _kind(trump), note)
 
@@ -160,28 +166,30 @@ def make_plan(setup: Setup) -> Plan:
         custom = options.get_ints("custom_sequence")
         if sequence != "custom" and custom != CUSTOM_DEFAULT:
             errors.add(RuleError("options.custom_sequence",
-                                 "the custom list of cards per round is only used when the cards per round are "
-                                 "\"My own list\": choose that, or leave the list out"))
+                                 M("the custom list of cards per round is only used when the cards per round "
+                                   "are \"My own list\": choose that, or leave the list out")))
         wanted = (custom if sequence == "custom" else PRESETS[sequence]) * options.get_int("cycles")
         plan = Plan(setup.players, setup.first_dealer, wanted,
                     options.get_str("hook") == "every", options.get_str("trumps") == "rotate")
     except RuleErrors as e:
         errors.add(e)
     if setup.teams:
-        errors.add(RuleError("teams", f"{NAME} is played individually: give players, not teams"))
+        errors.add(RuleError("teams", M("%(game)s is played individually: give players, not teams", game=NAME)))
     count = len(setup.players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        errors.add(RuleError("players", f"{NAME} needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"))
+        errors.add(RuleError("players", M("%(game)s needs %(least)s to %(most)s players, not %(count)s",
+                                           game=NAME, least=MIN_PLAYERS, most=MAX_PLAYERS, count=count)))
     seen: set[str] = set()
     for seat, player in enumerate(setup.players):
         if not player.strip():
-            errors.add(RuleError(f"players.{seat}", f"player {seat + 1} needs a name"))
+            errors.add(RuleError(f"players.{seat}", M("player %(number)s needs a name", number=seat + 1)))
         elif player.casefold() in seen:
-            errors.add(RuleError(f"players.{seat}", f"two players are called '{player}'; give each their own name"))
+            errors.add(RuleError(f"players.{seat}", M("two players are called '%(name)s'; give each their own name",
+                                                     name=player)))
         seen.add(player.casefold())
     if count and not 0 <= setup.first_dealer < count:
-        errors.add(RuleError("first_dealer", f"the first dealer is a player number from 0 to {count - 1}, "
-                                             f"not {setup.first_dealer}"))
+        errors.add(RuleError("first_dealer", M("the first dealer is a player number from 0 to %(last)s, not %(given)s",
+                                               last=count - 1, given=setup.first_dealer)))
     errors.raise_if_any()
     assert plan is not None  # every failure above raised
     return plan
@@ -212,28 +220,36 @@ def _trump(spec: RoundSpec, raw: object, partial: bool) -> Trump | None:
     """The round's trump: entered by the scorer, or fixed by the rotation (then optional, must match)."""
     if spec.trump is not None:
         if raw is not None and parse_trump(raw, "trump", HAND_TRUMPS) is not spec.trump:
-            raise RuleError("trump", f"trumps rotate, so round {spec.number} is {spec.trump.label}: "
-                                     f"give {spec.trump.value} or leave the trump out")
+            raise RuleError("trump", M("trumps rotate, so round %(number)s is %(trump)s: give %(code)s or leave the "
+                                       "trump out", number=spec.number, trump=spec.trump.label, code=spec.trump.value))
         return spec.trump
     if raw is None:
         if partial:
             return None
-        raise RuleError("trump", "the trump is missing: give the suit turned up as H, D, C or S, "
-                                 "or NT for no trumps")
+        raise RuleError("trump", M("the trump is missing: give the suit turned up as H, D, C or S, "
+                                   "or NT for no trumps"))
     return parse_trump(raw, "trump", HAND_TRUMPS)
 
 
 def _counts(raw: object, field: str, names: Sequence[str], cards: int, partial: bool) -> tuple[int | None, ...]:
     """One count 0..cards per seat, in seat order; `partial` lets values be missing (None)."""
-    noun, plural = ("bid", "bids") if field == "bids" else ("tricks", "trick counts")
+    bids = field == "bids"
+    noun = "bid" if bids else "tricks"
     if raw is None:
         if partial:
             return (None,) * len(names)
-        raise RuleError(field, f"the {field} are missing: give {len(names)} {plural}, one per player in seat order")
+        raise RuleError(field, M("the bids are missing: give %(count)s bids, one per player in seat order",
+                                 count=len(names)) if bids else
+                        M("the tricks are missing: give %(count)s trick counts, one per player in seat order",
+                          count=len(names)))
     if not isinstance(raw, list):
-        raise RuleError(field, f"give the {plural} as a list with one number per player, in seat order")
+        raise RuleError(field, M("give the bids as a list with one number per player, in seat order") if bids else
+                        M("give the trick counts as a list with one number per player, in seat order"))
     if len(raw) > len(names) or (len(raw) < len(names) and not partial):
-        raise RuleError(field, f"give {len(names)} {plural}, one per player in seat order, not {len(raw)}")
+        raise RuleError(field, M("give %(count)s bids, one per player in seat order, not %(given)s",
+                                 count=len(names), given=len(raw)) if bids else
+                        M("give %(count)s trick counts, one per player in seat order, not %(given)s",
+                          count=len(names), given=len(raw)))
     return tuple(parse_counts(raw, field, names, cards, what=noun, allow_missing=partial))
 
 
@@ -244,19 +260,19 @@ def _tricks(raw: object, names: Sequence[str], cards: int, partial: bool) -> tup
     if len(known) == len(tricks):
         check_trick_total(known, cards)
     elif sum(known) > cards:
-        raise RuleError("tricks", f"the tricks entered so far add up to {sum(known)} but there are only "
-                                  f"{cards} tricks in this hand")
+        raise RuleError("tricks", M("the tricks entered so far add up to %(total)s but there are only %(cards)s "
+                                    "tricks in this hand", total=sum(known), cards=cards))
     return tricks
 
 
 def read_entry(plan: Plan, spec: RoundSpec, raw: object, partial: bool) -> Entry:
     """Check every key of a hand on its own and report all problems together."""
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError("hand", "a hand is an object with the trump, the bids and the tricks")])
+        raise RuleErrors([RuleError("hand", M("a hand is an object with the trump, the bids and the tricks"))])
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a {NAME} hand"))
+            errors.add(RuleError(key_field(key), M("%(key)s is not part of a %(game)s hand", key=quoted(key), game=NAME)))
     names, cards = plan.names, spec.cards
     trump: Trump | None = None
     bids: tuple[int | None, ...] = (None,) * len(names)
@@ -293,10 +309,10 @@ def points(bid: int, tricks: int) -> int:
     return tricks + (EXACT_BONUS if bid == tricks else 0)
 
 
-def _result_words(names: Sequence[str], seats: Sequence[int], total: int) -> str:
+def _result_words(names: Sequence[str], seats: Sequence[int], total: int) -> Message:
     if len(seats) == 1:
-        return f"{names[seats[0]]} wins with {total}"
-    return f"Tie: {_and([names[s] for s in seats])} with {total} each"
+        return M("%(name)s wins with %(total)s", name=names[seats[0]], total=total)
+    return M("Tie: %(names)s with %(total)s each", names=_and([names[s] for s in seats]), total=total)
 
 
 def _line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int]) -> Line:
@@ -305,15 +321,18 @@ def _line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int]) -> Li
     for seat, (bid, tricks) in enumerate(zip(hand.bids, hand.tricks)):
         totals[seat] += points(bid, tricks)
         made[seat] += bid == tricks
-        cells.append(Cell(points(bid, tricks), totals[seat], f"bid {bid} · took {tricks}", bid, tricks,
+        cells.append(Cell(points(bid, tricks), totals[seat], M("bid %(bid)s · took %(tricks)s", bid=bid, tricks=tricks),
+                          bid, tricks,
                           bid == tricks))
     played = replace(spec, trump=hand.trump, kind=_kind(hand.trump))
     return Line(spec.number, played, tuple(cells))
 
 
 def _game_over(rounds: int) -> RuleErrors:
-    return RuleErrors([RuleError("hand", f"the game is over after {rounds} round{'' if rounds == 1 else 's'}: "
-                                         f"no more hands can be entered")])
+    return RuleErrors([RuleError("hand", M("the game is over after 1 round: no more hands can be entered")
+                                 if rounds == 1 else
+                                 M("the game is over after %(rounds)s rounds: no more hands can be entered",
+                                   rounds=rounds))])
 
 
 def _next_spec(plan: Plan, played: int) -> RoundSpec:
@@ -327,7 +346,7 @@ class NominationWhist:
 
     key = "nomination"
     name = NAME
-    summary = (
+    summary: str = M(
         "Each round every player nominates how many tricks they will win, and the deal grows from 1 "
         "card to 13 (other sequences are options). Every trick won scores 1 point and making your "
         "nomination exactly scores 10 more. In rounds of 4 or more cards the last to nominate may not "
@@ -363,7 +382,7 @@ class NominationWhist:
         errors.raise_if_any()
         totals, made = [0] * len(names), [0] * len(names)
         lines = [_line(spec, hand, totals, made) for spec, hand in parsed]
-        standings = rank(totals, names, [f"{m} bid{'' if m == 1 else 's'} made" for m in made])
+        standings = rank(totals, names, [M("1 bid made") if m == 1 else M("%(count)s bids made", count=m) for m in made])
         finished = len(lines) == rounds
         winners = leaders(standings) if finished else ()
         if finished:
@@ -371,11 +390,13 @@ class NominationWhist:
             lines[-1] = replace(lines[-1], note=summary)
         elif lines:
             ahead = leaders(standings)
-            verb = "leads" if len(ahead) == 1 else "lead"
-            summary = (f"After {len(lines)} of {rounds} rounds: {_and([names[s] for s in ahead])} {verb} "
-                       f"with {standings[0].total}")
+            leading = dict(played=len(lines), rounds=rounds, names=_and([names[s] for s in ahead]),
+                           total=standings[0].total)
+            summary = (M("After %(played)s of %(rounds)s rounds: %(names)s leads with %(total)s", **leading)
+                       if len(ahead) == 1 else
+                       M("After %(played)s of %(rounds)s rounds: %(names)s lead with %(total)s", **leading))
         else:
-            summary = "No rounds played yet"
+            summary = M("No rounds played yet")
         return ScoreSheet(self.key, names, tuple(lines), standings, finished, winners, summary)
 
     def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:

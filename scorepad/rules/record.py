@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from scorepad.rules import VARIANT_MODULES, get_variant
 from scorepad.rules.base import (
     ErrorCollector,
+    M,
     RawHand,
     RuleError,
     RuleErrors,
@@ -31,7 +32,7 @@ FORMAT_VERSION = 1
 NAME_MAX = 40
 _KNOWN_KEYS = {"scorepad", "variant", "options", "players", "teams", "first_dealer", "hands", "title", "played"}
 _TEAM_KEYS = ("name", "players")
-_LABELS = {"title": "the title", "played": "when it was played (\"played\")"}
+_LABELS = {"title": M("the title"), "played": M("when it was played (\"played\")")}
 TITLE_MAX = 120  # a game's title, as stored
 HANDS_MAX = 1000  # far past any game (a provincial Military event is 100 hands): a record is read whole
 RECORD_MAX_BYTES = 2 * 1024 * 1024  # a 1,000-hand record of seven players is about 300 KB
@@ -51,10 +52,10 @@ class Record:
 
 def _name(raw: object, field_name: str, what: str) -> str:
     if not isinstance(raw, str) or not raw.strip():
-        raise RuleError(field_name, f"{what} needs a name")
+        raise RuleError(field_name, M("%(what)s needs a name", what=what))
     name = " ".join(raw.split())
     if len(name) > NAME_MAX:
-        raise RuleError(field_name, f"{what}'s name is longer than {NAME_MAX} characters")
+        raise RuleError(field_name, M("%(what)s's name is longer than %(most)s characters", what=what, most=NAME_MAX))
     return name
 
 
@@ -62,15 +63,17 @@ def _unique(names: Sequence[str], field_name: str, what: str) -> None:
     seen: set[str] = set()
     for i, name in enumerate(names):
         if name.casefold() in seen:
-            raise RuleError(f"{field_name}.{i}", f"two {what} are called '{name}'; give each their own name")
+            raise RuleError(f"{field_name}.{i}", M("two players are called '%(name)s'; give each their own name", name=name)
+                            if what == "players" else
+                            M("two teams are called '%(name)s'; give each their own name", name=name))
         seen.add(name.casefold())
 
 
 def parse_players(raw: object) -> tuple[str, ...]:
     """Player names, trimmed, non-empty and distinct."""
     if not isinstance(raw, list):
-        raise RuleError("players", "give the players as a list of names")
-    names = tuple(_name(p, f"players.{i}", f"player {i + 1}") for i, p in enumerate(raw))
+        raise RuleError("players", M("give the players as a list of names"))
+    names = tuple(_name(p, f"players.{i}", M("player %(number)s", number=i + 1)) for i, p in enumerate(raw))
     _unique(names, "players", "players")
     return names
 
@@ -78,11 +81,11 @@ def parse_players(raw: object) -> tuple[str, ...]:
 def parse_teams(raw: object) -> tuple[Team, ...]:
     """Teams as {"name": ..., "players": [...]}; a bare string is a team with no player names."""
     if not isinstance(raw, list):
-        raise RuleError("teams", "give the teams as a list")
+        raise RuleError("teams", M("give the teams as a list"))
     teams: list[Team] = []
     for i, item in enumerate(raw):
         if isinstance(item, str):
-            teams.append(Team(_name(item, f"teams.{i}", f"team {i + 1}")))
+            teams.append(Team(_name(item, f"teams.{i}", M("team %(number)s", number=i + 1))))
             continue
         if not isinstance(item, Mapping):
             raise RuleError(f"teams.{i}", "each team is a name or {\"name\": ..., \"players\": [...]}")
@@ -90,11 +93,11 @@ def parse_teams(raw: object) -> tuple[Team, ...]:
             if key not in _TEAM_KEYS:
                 raise RuleError(f"teams.{i}.{key_field(key)}", f"{quoted(key)} is not part of a team: give its "
                                                                f"\"name\" and \"players\"")
-        name = _name(item.get("name"), f"teams.{i}.name", f"team {i + 1}")
+        name = _name(item.get("name"), f"teams.{i}.name", M("team %(number)s", number=i + 1))
         players_raw = item.get("players", [])
         if not isinstance(players_raw, list):
-            raise RuleError(f"teams.{i}.players", f"{name}'s players must be a list of names")
-        players = tuple(_name(p, f"teams.{i}.players.{j}", f"{name}'s player {j + 1}")
+            raise RuleError(f"teams.{i}.players", M("%(team)s's players must be a list of names", team=name))
+        players = tuple(_name(p, f"teams.{i}.players.{j}", M("%(team)s's player %(number)s", team=name, number=j + 1))
                         for j, p in enumerate(players_raw))
         teams.append(Team(name, players))
     _unique([t.name for t in teams], "teams", "teams")
@@ -104,22 +107,22 @@ def parse_teams(raw: object) -> tuple[Team, ...]:
 def parse_record(data: object) -> Record:
     """Check a record's shape and set-up (not yet its hands) and return it parsed."""
     if not isinstance(data, Mapping):
-        raise RuleErrors([RuleError("record", "a game record is a JSON object")])
+        raise RuleErrors([RuleError("record", M("a game record is a JSON object"))])
     errors = ErrorCollector()
     version = data.get("scorepad", FORMAT_VERSION)
     if version != FORMAT_VERSION:
-        errors.add(RuleError("scorepad", f"this is format version {quoted(version)}; only {FORMAT_VERSION} "
-                                         f"is known"))
+        errors.add(RuleError("scorepad", M("this is format version %(version)s; only %(known)s is known",
+                                           version=quoted(version), known=FORMAT_VERSION)))
     for key in data:
         if key not in _KNOWN_KEYS:
-            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a game record"))
+            errors.add(RuleError(key_field(key), M("%(key)s is not part of a game record", key=quoted(key))))
     for key, words in _LABELS.items():
         if not isinstance(data.get(key, ""), str):
-            errors.add(RuleError(key, f"{words} is free text: give it as a string in quotes"))
+            errors.add(RuleError(key, M("%(what)s is free text: give it as a string in quotes", what=words)))
     raw_variant = data.get("variant", "")
     try:
         if not isinstance(raw_variant, str):
-            raise RuleError("variant", f"the variant is a name in quotes, one of: {', '.join(VARIANT_MODULES)}")
+            raise RuleError("variant", M("the variant is a name in quotes, one of: %(names)s", names=", ".join(VARIANT_MODULES)))
         variant = get_variant(raw_variant)
     except RuleError as e:
         errors.add(e)
@@ -130,7 +133,7 @@ def parse_record(data: object) -> Record:
     teams: tuple[Team, ...] = ()
     try:
         if not isinstance(options_raw, Mapping):
-            raise RuleError("options", "options must be an object of option names and values")
+            raise RuleError("options", M("options must be an object of option names and values"))
         options = resolve_options(variant.option_specs, options_raw)
     except (RuleError, RuleErrors) as e:
         errors.add(e)
@@ -146,17 +149,18 @@ def parse_record(data: object) -> Record:
             errors.add(e)
     first_dealer = data.get("first_dealer", 0)
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int):
-        errors.add(RuleError("first_dealer", "the first dealer is a seat number, counting from 0"))
+        errors.add(RuleError("first_dealer", M("the first dealer is a seat number, counting from 0")))
     hands = data.get("hands", [])
     if isinstance(hands, list) and len(hands) > HANDS_MAX:
-        errors.add(RuleError("hands", f"a record holds at most {HANDS_MAX} hands; this one has {len(hands)}"))
+        errors.add(RuleError("hands", M("a record holds at most %(most)s hands; this one has %(count)s",
+                                        most=HANDS_MAX, count=len(hands))))
         hands = []
     if not isinstance(hands, list) or not all(isinstance(h, Mapping) for h in hands):
-        errors.add(RuleError("hands", "hands must be a list of objects, one per hand"))
+        errors.add(RuleError("hands", M("hands must be a list of objects, one per hand")))
     for key, limit in (("title", TITLE_MAX), ("played", TITLE_MAX)):
         value = data.get(key, "")
         if isinstance(value, str) and len(value) > limit:
-            errors.add(RuleError(key, f"{_LABELS[key]} is longer than {limit} characters"))
+            errors.add(RuleError(key, M("%(what)s is longer than %(most)s characters", what=_LABELS[key], most=limit)))
     errors.raise_if_any()
     assert isinstance(first_dealer, int) and isinstance(hands, list)
     setup = Setup(variant.key, options, players, teams, first_dealer)

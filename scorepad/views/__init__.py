@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, render_template, request
+from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
@@ -14,18 +15,21 @@ from scorepad.games import sheets
 from scorepad.views.common import share_url
 
 _TITLES = {
-    400: "That request could not be read",
-    403: "You are not allowed to do that",
-    404: "Page not found",
-    405: "That action is not available here",
-    413: "That request is too large",
-    429: "Too many at once",
-    422: "Please check what you entered",
+    400: lazy_gettext("That request could not be read"),
+    403: lazy_gettext("You are not allowed to do that"),
+    404: lazy_gettext("Page not found"),
+    405: lazy_gettext("That action is not available here"),
+    413: lazy_gettext("That request is too large"),
+    429: lazy_gettext("Too many at once"),
+    422: lazy_gettext("Please check what you entered"),
 }
-AT_THE_SAME_MOMENT = ("Another device saved a change to the same thing at the same moment, so what you sent "
-                      "was not saved. Reload the page to see what is recorded now, then try again if need be.")
-TOO_LARGE = ("What was sent is larger than any form of Scorepad sends (at most {kb} KB), so it was refused; "
-             "nothing was saved.")
+AT_THE_SAME_MOMENT = lazy_gettext(
+    "Another device saved a change to the same thing at the same moment, so what you sent was not saved. Reload "
+    "the page to see what is recorded now, then try again if need be.")
+TOO_LARGE = lazy_gettext("What was sent is larger than any form of Scorepad sends (at most %(kb)s KB), so it was "
+                         "refused; nothing was saved.")
+EXPIRED = lazy_gettext("This form has expired. Reload the page and try again; nothing was saved.")
+SAME_MOMENT_TITLE = lazy_gettext("Changed at the same moment")
 
 
 def register(app: Flask) -> None:
@@ -50,8 +54,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(error: CSRFError) -> tuple[str, int]:
-        message = "This form has expired. Reload the page and try again; nothing was saved."
-        return render_template("errors/error.html", code=400, title=_TITLES[400], message=message), 400
+        return render_template("errors/error.html", code=400, title=_TITLES[400], message=EXPIRED), 400
 
     @app.errorhandler(live.TooManyStreams)
     def _too_many_streams(error: live.TooManyStreams) -> tuple[str, int, dict[str, str]]:
@@ -65,12 +68,12 @@ def register(app: Flask) -> None:
         was read (two devices writing the same row at once: the database keeps the first): a 409,
         never a 500."""
         core.end_session()  # the failed write's transaction is rolled back before anything is drawn
-        return render_template("errors/error.html", code=409, title="Changed at the same moment",
+        return render_template("errors/error.html", code=409, title=SAME_MOMENT_TITLE,
                                message=AT_THE_SAME_MOMENT), 409
 
     @app.errorhandler(413)
     def _too_large(error: HTTPException) -> tuple[str, int]:
-        message = TOO_LARGE.format(kb=(app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024)
+        message = str(TOO_LARGE) % {"kb": (app.config.get("MAX_CONTENT_LENGTH") or 0) // 1024}
         return render_template("errors/error.html", code=413, title=_TITLES[413], message=message), 413
 
     @app.errorhandler(HTTPException)
@@ -84,4 +87,6 @@ def register(app: Flask) -> None:
     def _headers(response: Response) -> Response:
         # A URL that can answer with a fragment must say so, or Back shows a bare fragment.
         response.vary.add("HX-Request")  # the security headers are security.py's (Talisman)
+        if request.endpoint != "static":  # a page is drawn in the language of the cookie or the browser
+            response.vary.update(("Cookie", "Accept-Language"))
         return response

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from flask import request, session
 
 from scorepad import network
+from scorepad.i18n import say
 from scorepad.extensions import htmx
 from scorepad.rules.base import RuleError, RuleErrors
 
@@ -19,11 +20,12 @@ def partial() -> bool:
 
 
 def errors_by_field(error: RuleError | RuleErrors) -> dict[str, str]:
-    """Rule errors keyed by field, so each message is shown beside its control."""
+    """Rule errors keyed by field, in the reader's language, so each message is shown beside its control."""
     found = error.errors if isinstance(error, RuleErrors) else (error,)
     messages: dict[str, str] = {}
     for e in found:
-        text = e.message[:1].upper() + e.message[1:]
+        said = say(e.message)
+        text = said[:1].upper() + said[1:]
         messages[e.field] = f"{messages[e.field]} {text}" if e.field in messages else text
     return messages
 

@@ -19,6 +19,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext, lazy_gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -30,6 +31,7 @@ from scorepad.games import groups, setup_form, sheets
 from scorepad.games import service as games
 from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.service import Game
+from scorepad.i18n import say
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors, ScoreSheet
 from scorepad.views.board import publish
@@ -231,15 +233,16 @@ def _rows_kept(before: ScoreSheet, after: ScoreSheet) -> int:
 
 # A form made from an older state of the hand is refused: what the adapter can say of it (the bid it
 # sent and the one recorded), else only what is true whatever happened in between.
-_TOOK_NOTHING_BACK = "That tap took nothing back."
-_REFUSED = {"unbid": _TOOK_NOTHING_BACK, "uncall": _TOOK_NOTHING_BACK, "undo": "That tap undid nothing.",
-            "redo": "That tap redid nothing."}
-_STALE = "This screen was out of date: check the hand below and tap again if needed."
+_TOOK_NOTHING_BACK = lazy_gettext("That tap took nothing back.")
+_REFUSED = {"unbid": _TOOK_NOTHING_BACK, "uncall": _TOOK_NOTHING_BACK, "undo": lazy_gettext("That tap undid nothing."),
+            "redo": lazy_gettext("That tap redid nothing.")}
+_NOT_APPLIED = lazy_gettext("That tap was not applied.")
+_STALE = lazy_gettext("This screen was out of date: check the hand below and tap again if needed.")
 
 
 def _stale_notice(game: Game, adapter: Adapter, action: str) -> str:
-    said = adapter.refused(games.view(game), action, request.form)
-    return f"{said or _REFUSED.get(action, 'That tap was not applied.')} {_STALE}"
+    said = say(adapter.refused(games.view(game), action, request.form))
+    return f"{said or _REFUSED.get(action, _NOT_APPLIED)} {_STALE}"
 
 
 @bp.post("/g/<token>/entry")
@@ -263,16 +266,16 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
         if isinstance(step, Complete):
             number = _hand_number(request.form.get("number"))
             after = games.enter_hand(game, number, step.entry, before)
-            notice = f"Hand {number} saved."
+            notice = gettext("Hand %(number)s saved.", number=number)
             shown = _rows_kept(before.sheet, after.sheet) if fresh else 0
         else:
             after = games.set_pending(game, step.data, before, what=step.what)
-            notice = step.notice
+            notice = say(step.notice)
         saved = isinstance(step, Complete)
         _publish(game, after, sheet=saved)
         return _body(game, errors, notice, status, after, sheet_changed=saved or not fresh, shown=shown)
     except games.AlreadyRecorded as e:
-        notice = f"Hand {e.number} was already saved; it was not counted twice."
+        notice = gettext("Hand %(number)s was already saved; it was not counted twice.", number=e.number)
         status = 409
     except games.StaleForm:
         notice = _stale_notice(game, adapter, action)

@@ -1,15 +1,20 @@
-"""This browser's own settings: large text (for seniors' clubs), kept in a cookie.
+"""This browser's own settings, each kept in a cookie: large text (for seniors' clubs) and the language.
 
 The cookie is read here to put `large-text` on the page's <html>, so a page is drawn at its size
 from the first paint, with no script and no flash. The header's toggle is a form that works
 without script (it sets the cookie and comes back); static/js/app.js does the same at once on the
 page, writing the same cookie. The cookie is not HttpOnly: the script writes it too.
+
+The language switch is a form of three buttons in the header; the chosen language is a cookie that
+`scorepad.i18n` reads before the browser's Accept-Language.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, has_request_context, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
+
+from scorepad import i18n
 
 bp = Blueprint("settings", __name__)
 TEXT_SIZE = "text_size"  # the cookie's name; static/js/app.js writes the same
@@ -44,4 +49,15 @@ def text_size() -> BaseResponse:
                             secure=request.is_secure, httponly=False)
     else:
         response.delete_cookie(TEXT_SIZE, path="/", samesite="Lax", secure=request.is_secure, httponly=False)
+    return response
+
+
+@bp.post("/settings/language")
+def language() -> BaseResponse:
+    """Draw this browser's pages in the language chosen (one of ours), then go back to the page."""
+    response = redirect(_back(request.form.get("next", "")), code=303)
+    chosen = request.form.get("lang", "")
+    if chosen in i18n.LANGUAGES:
+        response.set_cookie(i18n.COOKIE, chosen, max_age=KEEP_SECONDS, path="/", samesite="Lax",
+                            secure=request.is_secure, httponly=True)
     return response

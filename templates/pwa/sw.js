@@ -86,7 +86,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") {
     if (request.mode === "navigate") {
       // A plain form sent with no connection (correcting a hand, signing): say so, not the browser's error page.
-      event.respondWith(fetch(request).catch(() => caches.match(OFFLINE, { ignoreSearch: true }).then((page) =>
+      event.respondWith(fetch(request).catch(() => caches.match(OFFLINE, { ignoreSearch: true, ignoreVary: true }).then((page) =>
         page ? page.text().then((html) => new Response(html.replace("<body", '<body data-not-sent="1"'),
                                                        { status: 503, headers: page.headers }))
              : Response.error())));
@@ -115,7 +115,9 @@ self.addEventListener("fetch", (event) => {
       fetch(request).then((response) => {
         event.waitUntil(keep(request, response.clone()));
         return response;
-      }).catch(() => lastCopy(request).then((copy) => copy || caches.match(request).then((hit) => hit || caches.match(OFFLINE))))
+      // (pages vary by language, Cookie and Accept-Language: a copy in another language beats none)
+      }).catch(() => lastCopy(request).then((copy) => copy || caches.match(request, { ignoreVary: true })
+        .then((hit) => hit || caches.match(OFFLINE, { ignoreVary: true }))))
     );
   }
 });

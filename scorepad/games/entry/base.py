@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from scorepad.rules.base import RawHand, RuleError, RuleErrors
+from scorepad.rules.base import M, Message, RawHand, RuleError, RuleErrors
 
 if TYPE_CHECKING:
     from scorepad.games.service import GameView
@@ -51,19 +51,30 @@ class Adapter(Protocol):
         recorded now, in words ("" when there is nothing more to say than that it was refused)."""
 
 
+def whose(name: str, what: str) -> Message:
+    """"Cat's bid": a player's count, said as each language says it."""
+    if what == "bid":
+        return M("%(name)s's bid", name=name)
+    if what == "shared tricks":
+        return M("%(name)s's shared tricks", name=name)
+    if what == "tricks":
+        return M("%(name)s's tricks", name=name)
+    return M("%(name)s's %(what)s", name=name, what=what)
+
+
 def form_int(form: Mapping[str, str], name: str, field: str, what: str,
              low: int = 0, high: int | None = None) -> int:
     """A whole number from the form, or a RuleError naming the field."""
     raw = (form.get(name) or "").strip()
     if not raw:
-        raise RuleError(field, f"choose {what}")
+        raise RuleError(field, M("choose %(what)s", what=what))
     try:
         value = int(raw)
     except ValueError:
-        raise RuleError(field, f"{what} must be a whole number") from None
+        raise RuleError(field, M("%(what)s must be a whole number", what=what)) from None
     if value < low or (high is not None and value > high):
-        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise RuleError(field, f"{what} must be {bound}")
+        raise RuleError(field, M("%(what)s must be between %(low)s and %(high)s", what=what, low=low, high=high)
+                        if high is not None else M("%(what)s must be at least %(minimum)s", what=what, minimum=low))
     return value
 
 
@@ -74,7 +85,7 @@ def form_ints(form: Mapping[str, str], prefix: str, names: tuple[str, ...], what
     errors: list[RuleError] = []
     for i, name in enumerate(names):
         try:
-            values.append(form_int(form, f"{prefix}.{i}", f"{prefix}.{i}", f"{name}'s {what}", 0, high))
+            values.append(form_int(form, f"{prefix}.{i}", f"{prefix}.{i}", whose(name, what), 0, high))
         except RuleError as e:
             errors.append(e)
     if errors:

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from scorepad.form_input import whole_number
-from scorepad.games.entry.base import Complete, Pending, form_int, form_ints
-from scorepad.rules.base import RawHand, RoundKind, RuleError, RuleErrors
+from scorepad.games.entry.base import Complete, Pending, form_int, form_ints, whose
+from scorepad.rules.base import M, RawHand, RoundKind, RuleError, RuleErrors
 from scorepad.rules.cards import Trump
 
 if TYPE_CHECKING:
@@ -38,10 +38,10 @@ class BidsAndTricks:
         state, spec = view.state, view.state.next_round
         players = view.setup.players
         bids = list((view.game.pending or {}).get("bids") or [])
-        reason = ""
+        reason: str = ""
         if state.forbidden_bid is not None and state.to_act is not None and spec is not None:
-            reason = (f"{players[state.to_act]} bids last and may not bid {state.forbidden_bid}: "
-                      f"the bids would add up to {spec.cards}, the number of tricks.")
+            reason = M("%(name)s bids last and may not bid %(bid)s: the bids would add up to %(cards)s, the number of "
+                       "tricks.", name=players[state.to_act], bid=state.forbidden_bid, cards=spec.cards)
         order: list[int] = []
         if spec is not None and spec.first_bidder is not None:
             order = [(spec.first_bidder + i) % len(players) for i in range(len(players))]
@@ -59,7 +59,7 @@ class BidsAndTricks:
         pending = dict(view.game.pending or {})
         spec = view.state.next_round
         if spec is None:
-            raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+            raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
         players = view.setup.players
         if action == "trump":
             pending["trump"] = _trump(form.get("trump"))
@@ -67,8 +67,8 @@ class BidsAndTricks:
         if action == "bid":
             seat = view.state.to_act
             if seat is None:
-                raise RuleErrors([RuleError("bids", "all the bids are in: enter the tricks")])
-            bid = form_int(form, "bid", f"bids.{seat}", f"{players[seat]}'s bid", 0, spec.cards)
+                raise RuleErrors([RuleError("bids", M("all the bids are in: enter the tricks"))])
+            bid = form_int(form, "bid", f"bids.{seat}", whose(players[seat], "bid"), 0, spec.cards)
             bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
             bids += [None] * (len(players) - len(bids))
             bids[seat] = bid
@@ -84,7 +84,7 @@ class BidsAndTricks:
             if _remote(view):
                 entry["shared"] = form_ints(form, "shared", players, "shared tricks", spec.cards)
             return Complete(entry)
-        raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
+        raise RuleErrors([RuleError("action", M("this screen cannot do that: reload the page and try again"))])
 
     def _tricks_tap(self, view: GameView, pending: dict[str, object], form: Mapping[str, str]) -> Pending:
         """One player's tricks, tapped as a number in bidding order; once only one player is left, or no
@@ -92,13 +92,13 @@ class BidsAndTricks:
         spec, players = view.state.next_round, view.setup.players
         assert spec is not None
         if view.state.step != "result" or _remote(view):
-            raise RuleErrors([RuleError("tricks", "this screen cannot do that now: reload the page")])
+            raise RuleErrors([RuleError("tricks", M("this screen cannot do that now: reload the page"))])
         tricks = _tricks_so_far(pending, len(players))
         seat = whole_number(form.get("seat") or "")
         if seat is None or seat >= len(players) or tricks[seat] is not None:
-            raise RuleErrors([RuleError("tricks", "this screen is out of date: reload the page")])
+            raise RuleErrors([RuleError("tricks", M("this screen is out of date: reload the page"))])
         left = spec.cards - sum(t for t in tricks if t is not None)
-        tricks[seat] = form_int(form, "tricks", f"tricks.{seat}", f"{players[seat]}'s tricks", 0, left)
+        tricks[seat] = form_int(form, "tricks", f"tricks.{seat}", whose(players[seat], "tricks"), 0, left)
         what = f"{players[seat]}'s tricks: {tricks[seat]}"
         missing = [s for s, t in enumerate(tricks) if t is None]
         rest = left - tricks[seat]
@@ -118,21 +118,25 @@ class BidsAndTricks:
         if action == "trump" and form.get("trump") in {t.value for t in TRUMP_CHOICES}:
             sent, kept = Trump(form["trump"]).label, pending.get("trump")
             if kept is None:
-                return f"Your choice of {sent} as trump was not applied."
+                return M("Your choice of %(trump)s as trump was not applied.", trump=sent)
             if kept == form["trump"]:
-                return f"The trump, {sent}, was already recorded; it was not applied twice."
-            return f"The trump is recorded as {Trump(str(kept)).label}; your choice of {sent} was not applied."
+                return M("The trump, %(trump)s, was already recorded; it was not applied twice.", trump=sent)
+            return M("The trump is recorded as %(kept)s; your choice of %(trump)s was not applied.",
+                     kept=Trump(str(kept)).label, trump=sent)
         players = view.setup.players
         if action == "tricks":
             seat, sent = whole_number(form.get("seat") or ""), whole_number(form.get("tricks") or "")
             if seat is None or sent is None or seat >= len(players):
                 return ""
             kept = _tricks_so_far(pending, len(players))[seat]
+            name = players[seat]
             if kept is None:
-                return f"Your {sent} tricks for {players[seat]} were not applied."
+                return M("Your %(sent)s tricks for %(name)s were not applied.", sent=sent, name=name)
             if kept == sent:
-                return f"{players[seat]}'s {kept} tricks were already recorded; they were not applied twice."
-            return f"{players[seat]}'s tricks are recorded as {kept}; your {sent} for {players[seat]} was not applied."
+                return M("%(name)s's %(kept)s tricks were already recorded; they were not applied twice.",
+                         name=name, kept=kept)
+            return M("%(name)s's tricks are recorded as %(kept)s; your %(sent)s for %(name)s was not applied.",
+                     name=name, kept=kept, sent=sent)
         if action != "bid":
             return ""
         seat, bid = whole_number(form.get("seat") or ""), whole_number(form.get("bid") or "")
@@ -142,10 +146,11 @@ class BidsAndTricks:
         kept = bids[seat] if seat < len(bids) else None
         name = players[seat]
         if kept is None:
-            return f"Your bid of {bid} for {name} was not applied."
+            return M("Your bid of %(bid)s for %(name)s was not applied.", bid=bid, name=name)
         if kept == bid:
-            return f"{name}'s bid of {kept} was already recorded; it was not applied twice."
-        return f"{name}'s bid of {kept} is recorded; your bid of {bid} for {name} was not applied."
+            return M("%(name)s's bid of %(kept)s was already recorded; it was not applied twice.", name=name, kept=kept)
+        return M("%(name)s's bid of %(kept)s is recorded; your bid of %(bid)s for %(name)s was not applied.",
+                 name=name, kept=kept, bid=bid)
 
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
         spec = view.sheet.lines[number - 1].spec
@@ -171,7 +176,7 @@ def _tricks_so_far(pending: Mapping[str, object] | None, seats: int) -> list[int
 def _trump(raw: str | None) -> str:
     codes = {t.value for t in TRUMP_CHOICES}
     if raw not in codes:
-        raise RuleErrors([RuleError("trump", "choose the trump: hearts, diamonds, clubs, spades or no trumps")])
+        raise RuleErrors([RuleError("trump", M("choose the trump: hearts, diamonds, clubs, spades or no trumps"))])
     return raw
 
 
@@ -180,7 +185,7 @@ def _without_last_bid(pending: dict[str, object], first_bidder: int | None,
     """Take back the latest bid in bidding order (the one tapped last); also says whose it was."""
     bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
     if first_bidder is None or not any(b is not None for b in bids):
-        raise RuleErrors([RuleError("bids", "there is no bid to take back")])
+        raise RuleErrors([RuleError("bids", M("there is no bid to take back"))])
     order = [(first_bidder + i) % seats for i in range(seats)]
     last = [s for s in order if s < len(bids) and bids[s] is not None][-1]
     bids[last] = None

@@ -1,0 +1,73 @@
+"""Languages (issue 15): English, French and Spanish through Flask-Babel.
+
+A browser's language is the `lang` cookie, set by the header's switch (views/settings.py), else the
+best match of its Accept-Language among ours, else English. What is drawn outside a request (a live
+push to every screen) is in English. The catalogues live in `scorepad/translations/` (inside the
+package, so an installed wheel carries them); their compiled .mo files are committed beside the .po
+files, so `pip install` and `scorepad run` need no build step (docs/translations.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flask_babel
+from flask import Flask, has_request_context, request
+from flask_babel import Babel, get_locale
+
+from scorepad.rules.errors import Message
+
+LANGUAGES = ("en", "fr", "es")
+DEFAULT = "en"
+NAMES = {"en": "English", "fr": "Français", "es": "Español"}  # each in its own language
+COOKIE = "lang"  # the cookie's name; the header's switch sets it
+
+babel = Babel()
+
+
+def chosen() -> str:
+    """This request's language: the switch's cookie, else the browser's best match, else English."""
+    if not has_request_context():
+        return DEFAULT
+    cookie = request.cookies.get(COOKIE, "")
+    if cookie in LANGUAGES:
+        return cookie
+    # By the browser's order of preference, a region ignored: "en-GB, fr;q=0.5" is English (Werkzeug's
+    # best_match would take the exact "fr" over the "en-GB" it cannot match exactly).
+    for tag, _quality in request.accept_languages:
+        language = tag.split("-")[0].split("_")[0].lower()
+        if language in LANGUAGES:
+            return language
+    return DEFAULT
+
+
+def current() -> str:
+    """The language pages are being drawn in now (its two-letter code)."""
+    locale = get_locale()
+    return locale.language if locale is not None else DEFAULT
+
+
+def say(text: object) -> str:
+    """Words from the rules or the services in the reader's language: a `Message` (rules/errors.py)
+    by its template's translation, its params said in turn; any other text as it is."""
+    if not isinstance(text, Message):
+        return "" if text is None else str(text)
+    if not text.params:
+        return flask_babel.gettext(text.template)
+    return flask_babel.gettext(text.template, **{key: say(value) for key, value in text.params.items()})
+
+
+def _template_values() -> dict[str, Any]:
+    return {"language": current(), "languages": [(code, NAMES[code]) for code in LANGUAGES]}
+
+
+def init_app(app: Flask) -> None:
+    """Attach Flask-Babel (its gettext, format_number, format_date in every template)."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")  # beside this module
+    babel.init_app(app, locale_selector=chosen)
+    app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts {% trans %} blocks
+    app.jinja_env.filters["say"] = say  # {{ spec.label|say }}: an option's label, a rule's words
+    for name in ("format_number", "format_decimal", "format_date", "format_datetime", "format_time"):
+        app.jinja_env.globals[name] = getattr(flask_babel, name)  # numbers and dates in the reader's form
+    app.context_processor(_template_values)

@@ -1,0 +1,74 @@
+"""Issue 15: the pages in French and Spanish at 320 px, the narrowest phones. A browser set to French
+gets French at once; the header's switch changes the language and is remembered from page to page;
+longer words break no layout (no page wider than the screen, the header's brand and text-size
+button on one line, a four-player sheet with every column in its box), also with large text; axe-core
+finds nothing. Screenshots: test-output/screenshots/language-*.png."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
+
+from scorepad.games import records
+from tests.browser.conftest import NARROW_PHONE
+from tests.browser.test_large_text import header_lines, overflow, sheet_scrolls
+from tests.conftest import EXAMPLES
+
+
+def nomination_in_play(app: Flask) -> str:
+    """A Nomination game of four, six hands in, the seventh's bidding on screen."""
+    with app.app_context():
+        family = json.loads((EXAMPLES / "nomination-family-four.json").read_text())
+        return records.import_record({**family, "hands": family["hands"][:6]}).scorer_token
+
+
+def fits(page: Page, name: str, screenshot_dir: Path, no_axe_violations: Any, game: bool) -> None:
+    page.screenshot(path=str(screenshot_dir / f"language-320-{name}.png"), full_page=True)
+    assert overflow(page) == 0, f"{name}: the page is wider than 320 px"
+    assert header_lines(page) == 1, f"{name}: the header's brand and text-size button are on two lines"
+    if game:
+        assert sheet_scrolls(page) == 0, f"{name}: the sheet scrolls inside its box"
+    no_axe_violations(page)
+
+
+def test_french_and_spanish_at_320_px(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
+                                      no_axe_violations: Any) -> None:
+    token = nomination_in_play(app)
+    page = browser.new_context(**NARROW_PHONE, locale="fr-FR").new_page()
+    page.goto(live_server + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")  # the browser's language, no switch yet
+    expect(page.get_by_role("heading", level=1)).to_have_text("La marque du whist")
+    expect(page.get_by_role("button", name="Français")).to_have_attribute("aria-pressed", "true")
+    fits(page, "fr-home", screenshot_dir, no_axe_violations, game=False)
+
+    page.goto(f"{live_server}/g/{token}")
+    expect(page.locator("#hand-title")).to_have_text("Donne 7 sur 13")
+    expect(page.get_by_role("heading", name="Feuille de marque")).to_be_visible()
+    fits(page, "fr-game", screenshot_dir, no_axe_violations, game=True)
+
+    page.get_by_role("button", name="Español").click()  # the switch: back to the same page, in Spanish
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    assert page.url == f"{live_server}/g/{token}"
+    expect(page.locator("#hand-title")).to_have_text("Mano 7 de 13")
+    expect(page.get_by_role("button", name="Español")).to_have_attribute("aria-pressed", "true")
+    fits(page, "es-game", screenshot_dir, no_axe_violations, game=True)
+
+    page.goto(live_server + "/")  # remembered over the browser's French
+    expect(page.get_by_role("heading", level=1)).to_have_text("Anota el whist")
+    fits(page, "es-home", screenshot_dir, no_axe_violations, game=False)
+
+    page.get_by_role("button", name="Más grande").click()
+    expect(page.locator("html")).to_have_class("large-text")
+    page.goto(f"{live_server}/g/{token}")
+    fits(page, "es-game-large-text", screenshot_dir, no_axe_violations, game=True)
+    page.goto(f"{live_server}/new/nomination")
+    page.get_by_text("Opciones:").click()  # the options open: their labels and help are the longest words
+    fits(page, "es-setup-large-text", screenshot_dir, no_axe_violations, game=False)
+
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("button", name="Large text")).to_be_visible()

@@ -1,0 +1,84 @@
+"""Issue 15: the rules' words can be said in another language while the rules stay pure. A
+`Message` is its English text (so records, the command line and every test read as before) and
+carries the template and params the web layer translates. Nomination Whist says everything
+through them: every rule error it raises, its options, its sheet's words."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from scorepad.rules.base import RuleError, RuleErrors, Setup, resolve_options
+from scorepad.rules.errors import M, Message, joined
+from scorepad.rules.nomination import VARIANT
+from scorepad.rules.record import parse_record
+
+FOUR = ("Ann", "Bob", "Cat", "Dan")
+
+
+def test_a_message_is_its_english_text_and_keeps_what_it_was_made_from() -> None:
+    said = M("%(name)s bids %(bid)s", name="Ann", bid=3)
+    assert said == "Ann bids 3" and str(said) == "Ann bids 3" and isinstance(said, str)
+    assert said.template == "%(name)s bids %(bid)s" and said.params == {"name": "Ann", "bid": 3}
+    assert M("Hearts") == "Hearts" and M("Hearts").params == {}
+    assert M("50%% of %(n)s", n=4) == "50% of 4"
+    copy = pickle.loads(pickle.dumps(said))
+    assert copy == said and copy.template == said.template and copy.params == said.params
+
+
+def test_joined_words_have_nothing_of_their_own_to_translate() -> None:
+    words = joined([M("Hearts"), "Bob's 100%", M("Spades")])
+    assert words == "Hearts, Bob's 100%, Spades" and words.template == "%(0)s, %(1)s, %(2)s"
+    assert joined(["a", "b"], " % ") == "a % b" and joined([]) == ""
+
+
+def setup(players: tuple[str, ...] = FOUR, first_dealer: int = 0, **options: object) -> Setup:
+    return Setup("nomination", resolve_options(VARIANT.option_specs, options), players, first_dealer=first_dealer)
+
+
+def errors_of(call: object) -> list[RuleError]:
+    assert callable(call)
+    with pytest.raises((RuleError, RuleErrors)) as caught:
+        call()
+    error = caught.value
+    return list(error.errors) if isinstance(error, RuleErrors) else [error]
+
+
+ONE_ROUND = dict(sequence="custom", custom_sequence=[4])
+BAD_HANDS: list[object] = [
+    "not a hand", {"trump": "X", "bids": [1, 1, 1, 1], "tricks": [1, 1, 1, 1]},
+    {"trump": 7, "bids": [1, 1, 1], "tricks": [1, 1, 1, 1]}, {"bids": [1, 1, 1, 0], "tricks": [1, 1, 1, 1]},
+    {"trump": "S", "bids": "many", "tricks": [2, 2, 2, 2], "extra": 1}, {"trump": "NTH", "tricks": [1.5, -1, 9, 1]},
+    {"trump": "S", "bids": [1, 1, 1, 1], "tricks": [1, 1, 1, 1]},  # the hook: Ann may not bid 1
+    {"trump": "S", "bids": [0, None, 1, 1], "tricks": [4, 0, 0, 0]},
+]
+
+
+@pytest.mark.parametrize("hand", BAD_HANDS)
+def test_every_error_in_a_nomination_hand_is_a_message(hand: object) -> None:
+    found = errors_of(lambda: VARIANT.check_hand(setup(**ONE_ROUND), [], hand))  # type: ignore[arg-type]
+    assert found and all(isinstance(e.message, Message) for e in found), [(e.field, e.message) for e in found]
+
+
+def test_every_error_in_a_nomination_set_up_is_a_message() -> None:
+    found = errors_of(lambda: parse_record({"variant": "nomination", "players": ["Ann", "ann", " ", "x" * 99],
+                                           "first_dealer": 9, "options": {"cycles": 9, "hook": "never",
+                                                                          "custom_sequence": [0], "nope": 1}}))
+    found += errors_of(lambda: VARIANT.check_setup(Setup("nomination", resolve_options(VARIANT.option_specs, {}),
+                                                         ("Ann", "Bob"), first_dealer=5)))
+    found += errors_of(lambda: VARIANT.check_hand(setup(**ONE_ROUND), [{"trump": "S", "bids": [1, 1, 1, 0],
+                                                                         "tricks": [1, 1, 1, 1]}], {}))
+    assert len(found) >= 6 and all(isinstance(e.message, Message) for e in found), \
+        [(e.field, e.message) for e in found if not isinstance(e.message, Message)]
+
+
+def test_the_options_and_the_sheet_speak_in_messages() -> None:
+    for spec in VARIANT.option_specs:
+        assert isinstance(spec.label, Message) and isinstance(spec.help, Message)
+        assert all(isinstance(choice.label, Message) for choice in spec.choices)
+    sheet = VARIANT.score(setup(**ONE_ROUND), [{"trump": "S", "bids": [1, 1, 1, 0], "tricks": [1, 1, 1, 1]}])
+    assert isinstance(sheet.summary, Message) and sheet.summary == "Tie: Ann, Bob and Cat with 11 each"
+    assert all(isinstance(s.detail, Message) for s in sheet.standings)
+    assert all(isinstance(c.detail, Message) for c in sheet.lines[0].cells)
+    assert isinstance(VARIANT.summary, Message)
