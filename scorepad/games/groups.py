@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import defer
 
 from scorepad.extensions import db
 from scorepad.games import service as games
@@ -290,6 +291,7 @@ class GroupGame:
 def games_of(group: Group) -> list[GroupGame]:
     """The group's games, newest first, each derived by the rules (games.service's kept derivation)."""
     rows = list(db.session.scalars(select(Game).join(KeptGame).where(KeptGame.group_id == group.id)
+                                   .options(defer(Game.undo_log), defer(Game.redo_log))  # up to 40 taps each
                                    .order_by(Game.created_at.desc(), Game.id.desc())))
     if not rows:
         return []
