@@ -150,6 +150,7 @@ def test_the_season_table_and_records_are_the_rules_figures_of_the_finished_game
     assert "won in a row: 1" not in said  # a run of one game is no record
 
 
+@pytest.mark.postgresql
 def test_the_season_is_this_year_by_default_or_the_last_12_months_or_all_time(app: Flask, client: FlaskClient) -> None:
     token = make_group(client)
     now = group_stats.now()
@@ -369,6 +370,7 @@ def test_head_to_head_refuses_one_player_twice_or_another_groups_player(app: Fla
 # --------------------------------------------------------------------------- derived on every request
 
 
+@pytest.mark.postgresql
 def test_the_figures_follow_every_change_to_the_games(app: Flask, client: FlaskClient, family: dict[str, object]) -> None:
     token, scorers, ids = family["token"], family["scorers"], family["ids"]
     url = f"/group/{token}?season=all"
