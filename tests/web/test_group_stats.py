@@ -409,3 +409,38 @@ def test_the_group_page_reads_the_stored_hands_only(app: Flask, client: FlaskCli
     for url in (f"/group/{token}", f"/group/{token}/player/{people(app, token)['Ann']}", f"/group/{token}/versus?a=1&b=2"):
         client.get(url)
     assert dump(app) == before
+
+
+def test_a_groups_games_are_read_in_a_few_queries_and_derived_as_one_game_is(app: Flask, client: FlaskClient) -> None:
+    """A worker that knows none of the group's games (just started) reads their hands in one query,
+    not one per game, and derives each exactly as a game's own page does."""
+    from sqlalchemy import event
+
+    from scorepad.games.derived import derived
+
+    token = make_group(client)
+    for names in (("Ann", "Bob", "Cat"), ("Ann", "Bob", "Dan"), ("Bob", "Cat", "Dan"), ("Eve", "Bob", "Cat")):
+        play(app, token, example("nomination-three-hook-every-tie", names))
+    play(app, token, example("nomination-family-four", ("Ann", "Bob", "Cat", "Dan")), hands=4)
+    with app.app_context():
+        group = groups.by_token(token)
+        assert group is not None
+        app.extensions.pop("scorepad.derived_games", None)  # a worker just started
+        statements: list[str] = []
+        engine = db.engine
+
+        def listener(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+            statements.append(statement)
+
+        event.listen(engine, "before_cursor_execute", listener)
+        try:
+            found = groups.games_of(group)
+        finally:
+            event.remove(engine, "before_cursor_execute", listener)
+        assert len(found) == 5
+        assert sum("FROM hand" in s for s in statements) == 2, statements  # the hands, and the last hand's time
+        assert len(statements) <= 5, statements
+        app.extensions.pop("scorepad.derived_games", None)
+        for played in found:
+            alone = derived(played.game)  # one game's own derivation, from its rows
+            assert (alone.setup, alone.hands, alone.sheet) == (played.setup, played.hands, played.sheet)
