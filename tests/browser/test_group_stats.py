@@ -1,7 +1,7 @@
 """Issue 15, a group's statistics in a real browser: on a 320 px phone, the family picks "All time",
 reads the season's table and the records, opens a player's page from the table (the figures, the
 chart and the same results as a table), and compares two players head to head; then the same pages
-on a laptop and in dark mode. Each page fits the width, draws its chart without inline style, and
+on a laptop, in dark mode and in large text. Each page fits the width, draws its chart without inline style, and
 axe-core finds nothing."""
 
 from __future__ import annotations
@@ -25,6 +25,12 @@ LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 def fits(page: Page) -> None:
     width = page.viewport_size["width"]  # type: ignore[index]
     assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+
+
+def table_fits(page: Page) -> None:
+    """The season's table shows every column without scrolling inside its box."""
+    assert page.evaluate("(b => b.scrollWidth <= b.clientWidth)(document.querySelector('.group-season .table-scroll'))"), \
+        "the season's table scrolls sideways"
 
 
 def shot(page: Page, directory: Path, step: str) -> None:
@@ -72,6 +78,7 @@ def test_a_family_reads_its_season_a_players_figures_and_a_head_to_head(
     expect(records).to_contain_text("Highest Australian Whist score:")
     expect(records).to_contain_text("Highest Nomination Whist score: 134")
     fits(page)
+    table_fits(page)
     shot(page, screenshot_dir, "1-group-page-320")
     no_axe_violations(page)
 
@@ -105,16 +112,21 @@ def test_a_family_reads_its_season_a_players_figures_and_a_head_to_head(
     no_axe_violations(page)
     context.close()
 
-    # ---- a laptop, and dark mode
-    for name, settings in (("laptop", LAPTOP), ("dark-320", {**NARROW_PHONE, "color_scheme": "dark"})):
+    # ---- a laptop, dark mode, and large text (the header's setting: a cookie) on the 320 px phone
+    for name, settings in (("laptop", LAPTOP), ("dark-320", {**NARROW_PHONE, "color_scheme": "dark"}),
+                           ("large-text-320", NARROW_PHONE)):
         context = browser.new_context(**settings)
+        if name.startswith("large-text"):
+            context.add_cookies([{"name": "text_size", "value": "large", "url": live_server}])
         page = context.new_page()
         page.goto(f"{live_server}/group/{token}?season=all")
         fits(page)
+        table_fits(page)
         shot(page, screenshot_dir, f"4-group-page-{name}")
         no_axe_violations(page)
         page.get_by_role("region", name="The season's table").get_by_role("link", name="Gran", exact=True).click()
         expect(page.get_by_role("heading", name="Gran", level=1)).to_be_visible()
+        assert page.evaluate("document.documentElement.classList.contains('large-text')") == name.startswith("large")
         fits(page)
         shot(page, screenshot_dir, f"5-player-page-{name}")
         no_axe_violations(page)

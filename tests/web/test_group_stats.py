@@ -130,10 +130,10 @@ def test_the_season_table_and_records_are_the_rules_figures_of_the_finished_game
     # counted by hand: Ann won the Australian game and the drive (2 of 4), Bob the first Nomination
     # game and a shared first in the second (2 of 4), Dan the drive (1 of 2), Cat a shared first (1 of 4);
     # Eve's only game is not finished: she is not in the table
-    assert rows == [["1=", "Ann", "2", "4", "50%"], ["1=", "Bob", "2", "4", "50%"], ["3", "Dan", "1", "2", "50%"],
-                    ["4", "Cat", "1", "4", "25%"]]
+    assert rows == [["1=", "Ann", "2 of 4", "50%"], ["1=", "Bob", "2 of 4", "50%"], ["3", "Dan", "1 of 2", "50%"],
+                    ["4", "Cat", "1 of 4", "25%"]]
     table = stats.season_table(expected)
-    assert [(names[r.player], str(r.won), str(r.games)) for r in table] == [(r[1], r[2], r[3]) for r in rows]
+    assert [(names[r.player], f"{r.won} of {r.games}") for r in table] == [(r[1], r[2]) for r in rows]
     assert "4 finished games." in flat(page)
     for row in rows:  # each name links to the player's page
         assert f'href="/group/{token}/player/{ids[row[1]]}">{row[1]}</a>' in page  # type: ignore[index]
@@ -285,14 +285,14 @@ def test_a_merged_away_spelling_has_no_page_and_its_games_count_for_the_player(
     play(app, token, example("nomination-three-hook-every-tie", ("Ann", "Granny", "Cat")))
     ids = people(app, token)
     before = text(client.get(f"/group/{token}?season=all"))
-    assert ["1=", "Granny", "1", "1", "100%"] in cells(before, "season-table")
+    assert ["1=", "Granny", "1 of 1", "100%"] in cells(before, "season-table")
     response = client.post(f"/group/{token}/players/{ids['Granny']}/merge", data={"into": str(ids["Gran"])})
     assert response.status_code == 303
     assert client.get(f"/group/{token}/player/{ids['Granny']}").status_code == 404
     gran = figures(text(client.get(f"/group/{token}/player/{ids['Gran']}")))
     assert gran["Nomination Whist"]["Games"] == "2" and gran["Nomination Whist"]["Won"] == "2 (2 shared)"  # 45 in both, first with another
     rows = cells(text(client.get(f"/group/{token}?season=all")), "season-table")
-    assert ["1", "Gran", "2", "2", "100%"] in rows and not any(r[1] == "Granny" for r in rows)
+    assert ["1", "Gran", "2 of 2", "100%"] in rows and not any(r[1] == "Granny" for r in rows)
 
 
 # --------------------------------------------------------------------------- head to head
@@ -374,7 +374,7 @@ def test_head_to_head_refuses_one_player_twice_or_another_groups_player(app: Fla
 def test_the_figures_follow_every_change_to_the_games(app: Flask, client: FlaskClient, family: dict[str, object]) -> None:
     token, scorers, ids = family["token"], family["scorers"], family["ids"]
     url = f"/group/{token}?season=all"
-    assert cells(text(client.get(url)), "season-table")[0] == ["1=", "Ann", "2", "4", "50%"]
+    assert cells(text(client.get(url)), "season-table")[0] == ["1=", "Ann", "2 of 4", "50%"]
     with app.app_context():
         group = groups.by_token(token)
         assert group is not None
@@ -384,8 +384,8 @@ def test_the_figures_follow_every_change_to_the_games(app: Flask, client: FlaskC
         assert drive is not None
         games.undo(drive)  # the drive's last hand taken back: not finished any more
     rows = cells(text(client.get(url)), "season-table")
-    assert rows == [["1", "Bob", "2", "3", "67%"], ["2=", "Ann", "1", "3", "33%"], ["2=", "Cat", "1", "3", "33%"],
-                    ["4", "Dan", "0", "1", "0%"]]
+    assert rows == [["1", "Bob", "2 of 3", "67%"], ["2=", "Ann", "1 of 3", "33%"], ["2=", "Cat", "1 of 3", "33%"],
+                    ["4", "Dan", "0 of 1", "0%"]]
     with app.app_context():
         group = groups.by_token(token)
         assert group is not None
@@ -393,7 +393,7 @@ def test_the_figures_follow_every_change_to_the_games(app: Flask, client: FlaskC
     out = client.post(f"/g/{scorers[1]}/group/out")  # type: ignore[index]
     assert out.status_code == 303
     rows = cells(text(client.get(url)), "season-table")
-    assert rows[0] == ["1", "Bob", "2", "2", "100%"]  # the Australian game taken out of the group
+    assert rows[0] == ["1", "Bob", "2 of 2", "100%"]  # the Australian game taken out of the group
     bob = ids["Bob"]  # type: ignore[index]
     assert client.post(f"/group/{token}/players/{bob}/name", data={"name": "Robert"}).status_code == 303
     assert cells(text(client.get(url)), "season-table")[0][1] == "Robert"
