@@ -171,6 +171,16 @@ def test_the_season_is_this_year_by_default_or_the_last_12_months_or_all_time(ap
         assert re.search(rf'<option value="{chosen}" selected>', page), query
 
 
+def test_a_season_starts_on_1_january_or_a_year_ago_from_midnight() -> None:
+    at = datetime(2028, 2, 29, 18, 30)  # a leap day: a year before is the 28th
+    assert group_stats.season_start("year", at) == datetime(2028, 1, 1)
+    assert group_stats.season_start("12m", at) == datetime(2027, 2, 28)
+    assert group_stats.season_start("12m", datetime(2026, 5, 3, 9)) == datetime(2025, 5, 3)
+    assert group_stats.season_start("all", at) is None
+    with pytest.raises(ValueError, match="no such season"):
+        group_stats.season_start("month", at)
+
+
 @pytest.mark.parametrize("season", ["", "YEAR", "2025", "all ", "x" * 300, "<b>"])
 def test_a_season_that_is_not_one_of_the_choices_is_said_beside_the_choice(client: FlaskClient,
                                                                            family: dict[str, object],
