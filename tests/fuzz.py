@@ -38,7 +38,7 @@ FIELDS = (
     "team", "teams", "title", "top", "tricks", "trump", "variant", "walkover", "winner",
     *(f"{prefix}.{i}" for prefix in ("name", "bids", "tricks", "team", "teams.0.players") for i in range(8)),
     "player.1.A", "player.2.X", "team.1", "team1", "team2", "opt.target", "opt.rounds", "opt.days", "opt.bracket",
-    "group", "into",
+    "group", "into", "season", "a", "b",
 )
 WORDS = ("", " ", "0", "1", "2", "7", "13", "-1", "1.5", "²", "٣", "1e9", "9" * 5000, "on", "off", "none", "start",
          "add", "remove.0", "result", "visitors", "home", "S", "H", "NT", "uptown", "downtown", "pass", "close",

@@ -13,12 +13,16 @@ still the game's; a copy that is not is derived again. Nothing here scores: the 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flask import current_app
+from sqlalchemy import select
+
+from scorepad.extensions import db
 
 from scorepad.games.records import setup_record
-from scorepad.models import Game
+from scorepad.models import Game, Hand
 from scorepad.rules import get_variant
 from scorepad.rules.base import RawHand, ScoreSheet, Setup
 from scorepad.rules.record import parse_record
@@ -62,6 +66,24 @@ def derived(game: Game) -> Derived:
     setup = parse_record(setup_record(game)).setup
     hands = tuple(h.entry for h in game.hands)
     return _keep(game, key, Derived(setup, hands, get_variant(game.variant).score(setup, hands)))
+
+
+def derived_all(games: Sequence[Game]) -> list[Derived]:
+    """`derived(game)` for each of the games (a group's page), the recorded hands of those this
+    worker has no copy of read in one query per 500 games rather than one per game."""
+    kept = _kept()
+    stale = [g for g in games if (found := kept.get(g.public_id)) is None or found[0] != _key(g)]
+    for start in range(0, len(stale), 500):
+        some = stale[start:start + 500]
+        hands: dict[int, list[RawHand]] = {g.id: [] for g in some}
+        for game_id, entry in db.session.execute(select(Hand.game_id, Hand.entry).where(
+                Hand.game_id.in_(list(hands))).order_by(Hand.game_id, Hand.number)):
+            hands[game_id].append(entry)
+        for game in some:
+            setup = parse_record(setup_record(game)).setup
+            entries = tuple(hands[game.id])
+            _keep(game, _key(game), Derived(setup, entries, get_variant(game.variant).score(setup, entries)))
+    return [derived(g) for g in games]
 
 
 def _keep(game: Game, key: tuple[object, ...], result: Derived) -> Derived:

@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import defer
 
 from scorepad.extensions import db
 from scorepad.games import service as games
-from scorepad.games.derived import derived
+from scorepad.games.derived import derived_all
 from scorepad.models import GROUP_NAME_MAX, Game, GameSeat, Group, GroupPlayer, Hand, KeptGame
 from scorepad.rules.base import RawHand, RuleError, RuleErrors, ScoreSheet, Setup
 from scorepad.rules.record import NAME_MAX
@@ -290,6 +291,7 @@ class GroupGame:
 def games_of(group: Group) -> list[GroupGame]:
     """The group's games, newest first, each derived by the rules (games.service's kept derivation)."""
     rows = list(db.session.scalars(select(Game).join(KeptGame).where(KeptGame.group_id == group.id)
+                                   .options(defer(Game.undo_log), defer(Game.redo_log))  # up to 40 taps each
                                    .order_by(Game.created_at.desc(), Game.id.desc())))
     if not rows:
         return []
@@ -300,9 +302,8 @@ def games_of(group: Group) -> list[GroupGame]:
     last_hand = dict(db.session.execute(select(Hand.game_id, func.max(Hand.entered_at))
                                         .where(Hand.game_id.in_(ids)).group_by(Hand.game_id)).all())
     found = []
-    for game in rows:
-        kept = derived(game)
-        sheet = games.sheet_of(game)
+    for game, kept in zip(rows, derived_all(rows)):
+        sheet = kept.sheet
         columns = tuple(tuple(seats[game.id].get(c, ())) for c in range(len(sheet.columns)))
         found.append(GroupGame(game, game.variant, game.created_at, last_hand.get(game.id) if sheet.finished else None,
                                kept.setup, kept.hands, sheet, columns))

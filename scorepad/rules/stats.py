@@ -139,6 +139,11 @@ class Fact:
     def rate(self) -> float | None:
         return self.count / self.out_of if self.out_of else None
 
+    @property
+    def is_average(self) -> bool:
+        """Its rate is an average (odd tricks per deal), not a share out of 100%."""
+        return self.key in _AVERAGES
+
 
 @dataclass(frozen=True)
 class PlayerStats:
@@ -229,6 +234,8 @@ _FACTS: dict[str, tuple[_FactSpec, ...]] = {
         ("rubbers", "Rubbers won", "rubbers_won", "rubbers_played"),
     ),
 }
+
+_AVERAGES = frozenset({"odd_tricks"})  # the facts whose count / out_of is an average per deal
 
 _Counts = dict[str, int]
 

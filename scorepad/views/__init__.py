@@ -36,11 +36,11 @@ def register(app: Flask) -> None:
     """Attach every blueprint, template helpers, error pages and shared response headers."""
     from scorepad.formats.military import trump_words
     from scorepad.games.presenters import TEMPLATE_GLOBALS
-    from scorepad.views import (backup, bid_whist, board, club, director, drive, games, groups, home, imports,
-                                military, pwa, settings, tables)
+    from scorepad.views import (backup, bid_whist, board, club, director, drive, games, group_stats, groups, home,
+                                imports, military, pwa, settings, tables)
 
-    for module in (home, games, groups, pwa, director, tables, board, military, bid_whist, club, drive, backup,
-                   imports, settings):
+    for module in (home, games, groups, group_stats, pwa, director, tables, board, military, bid_whist, club, drive,
+                   backup, imports, settings):
         app.register_blueprint(module.bp)
     app.jinja_env.globals["trump_words"] = trump_words
     app.jinja_env.globals["share_url"] = share_url

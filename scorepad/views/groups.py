@@ -20,7 +20,7 @@ from flask import (
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.form_input import whole_number
-from scorepad.games import groups
+from scorepad.games import group_stats, groups
 from scorepad.games import service as games
 from scorepad.games.groups import Group, GroupPlayer
 from scorepad.games.service import Game
@@ -31,6 +31,7 @@ from scorepad.views.games import MY_GAMES, remember_game
 
 bp = Blueprint("groups", __name__)
 MY_GROUPS = "my_groups"  # the links of the groups this browser made or opened (signed cookie)
+BAD_SEASON = "Choose a season from the list: this year, the last 12 months or all time."
 NO_GROUP = "There is no group at this link. Check the link you were sent: it is long, and every character counts."
 
 
@@ -91,10 +92,11 @@ def _player(group: Group, player_id: int) -> GroupPlayer:
 
 
 def _page(group: Group, errors: dict[str, str] | None = None, status: int = 200,
-          typed: dict[str, str] | None = None) -> tuple[str, int]:
+          typed: dict[str, str] | None = None, season: str = group_stats.DEFAULT_SEASON) -> tuple[str, int]:
     people = groups.players(group)
     names = {p.id: p.name for p in people}
     played = groups.games_of(group)
+    overview = group_stats.figures(group, played).overview(season)
     mine = set(session.get(MY_GAMES, []))
     rows = []
     for g in played:
@@ -104,7 +106,8 @@ def _page(group: Group, errors: dict[str, str] | None = None, status: int = 200,
     url = share_url(url_for("groups.page", token=group.token))
     return render_template("groups/page.html", group=group, people=people, aliases=groups.aliases(group),
                            counts=groups.games_played(group), rows=rows, url=url, errors=errors or {},
-                           typed=typed or {}, notice=" ".join(get_flashed_messages())), status
+                           typed=typed or {}, notice=" ".join(get_flashed_messages()), names=names,
+                           overview=overview, season=season, seasons=group_stats.SEASONS), status
 
 
 # --------------------------------------------------------------------------- a group's page
@@ -124,10 +127,14 @@ def new() -> BaseResponse | tuple[str, int]:
 
 @bp.get("/group/<token>")
 def page(token: str) -> tuple[str, int]:
-    """The group: its players, its games newest first, a new game, its link and QR code to share."""
+    """The group: the season's table (`?season=`), its players, its games newest first, the records,
+    head to head, a new game, its link and QR code to share."""
     group = _group(token)
     remember_group(group)
-    return _page(group)
+    season = request.args.get("season", group_stats.DEFAULT_SEASON)
+    if season not in group_stats.SEASONS:  # not one of the form's choices: said beside it, the default shown
+        return _page(group, {"season": BAD_SEASON}, 400)
+    return _page(group, season=season)
 
 
 @bp.post("/group/<token>/name")

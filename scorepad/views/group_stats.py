@@ -1,0 +1,99 @@
+"""A group's statistics pages (issue 15): a player's figures and results over time
+(`/group/<token>/player/<id>`) and two players head to head (`/group/<token>/versus?a=&b=`).
+The group's own page (views/groups.py) shows the season's table and the records."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+
+from scorepad.form_input import whole_number
+from scorepad.games import group_stats, groups
+from scorepad.games import stats_presenters as show
+from scorepad.games.groups import Group, GroupPlayer
+from scorepad.rules import get_variant
+from scorepad.rules.stats import SeasonRow
+
+bp = Blueprint("group_stats", __name__)
+NO_PLAYER = "There is no such player in this group (they may have been merged into another)."
+
+
+@bp.app_template_filter("percent")
+def percent(rate: float) -> str:
+    return show.percent(rate)
+
+
+@bp.app_template_filter("decimal")
+def decimal(value: float) -> str:
+    return show.decimal(value)
+
+
+@bp.app_template_global("variant_name")
+def variant_name(key: str) -> str:
+    return get_variant(key).name
+
+
+@bp.app_template_global("stat_places")
+def stat_places(rows: tuple[SeasonRow, ...]) -> dict[int, str]:
+    return show.places(rows)
+
+
+def _group(token: str) -> Group:
+    group = groups.by_token(token)
+    if group is None:
+        abort(404, description="There is no group at this link. Check the link you were sent: it is long, and every "
+                               "character counts.")
+    return group
+
+
+def _figures(group: Group) -> group_stats.Figures:
+    return group_stats.figures(group, groups.games_of(group))
+
+
+@bp.get("/group/<token>/player/<int:player_id>")
+def player(token: str, player_id: int) -> tuple[str, int]:
+    """A player's figures in each variant, all time, and a chart of their scores game after game."""
+    group = _group(token)
+    person = groups.player(group, player_id)
+    if person is None:
+        abort(404, description=NO_PLAYER)
+    people = groups.players(group)
+    page = _figures(group).player(person.id)
+    charts = {v: show.results_chart(points) for v, points in page.results.items()}
+    return render_template("group_stats/player.html", group=group, person=person, page=page, charts=charts,
+                           people=people, facts=show.shown_facts, aliases=groups.aliases(group).get(person.id, [])), 200
+
+
+def _chosen(group: Group, field: str, errors: dict[str, str]) -> GroupPlayer | None:
+    """The player chosen in `field` (a message in `errors` when none of the group is)."""
+    raw = request.args.get(field, "").strip()
+    if not raw:
+        errors[field] = "Choose a player."
+        return None
+    number = whole_number(raw, digits=10)
+    found = groups.player(group, number) if number is not None else None
+    if found is None:
+        errors[field] = "There is no such player in this group: choose one from the list."
+    return found
+
+
+@bp.get("/group/<token>/versus")
+def versus(token: str) -> tuple[str, int]:
+    """Two players of the group head to head: the games both finished on different sides, who was ahead."""
+    group = _group(token)
+    people = groups.players(group)
+    if "a" not in request.args and "b" not in request.args:  # the first visit: nobody chosen yet
+        return render_template("group_stats/versus.html", group=group, people=people, a=None, b=None, result=None,
+                               errors={}, chosen={}), 200
+    errors: dict[str, str] = {}
+    a, b = _chosen(group, "a", errors), _chosen(group, "b", errors)
+    if a is not None and b is not None and a.id == b.id:
+        errors["b"] = f"Choose someone other than {a.name} to compare with."
+    chosen = {f: request.args.get(f, "")[:20] for f in ("a", "b")}
+    if errors:
+        unknown = any(m.startswith("There is no such player") for m in errors.values())
+        return render_template("group_stats/versus.html", group=group, people=people, a=a, b=b, result=None,
+                               errors=errors, chosen=chosen), 404 if unknown else 422
+    assert a is not None and b is not None
+    result = _figures(group).versus(a.id, b.id)
+    return render_template("group_stats/versus.html", group=group, people=people, a=a, b=b, result=result,
+                           errors={}, chosen=chosen), 200
