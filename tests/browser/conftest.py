@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from playwright.sync_api import Browser, BrowserType
 from werkzeug.serving import make_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -17,6 +18,7 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
 NARROW_PHONE = {**PHONE, "viewport": {"width": 320, "height": 640}}
 PROJECTOR = {"viewport": {"width": 1920, "height": 1080}}
+LAN = "scorepad.lan"  # a name on the club's network: the app seen as a phone there sees it (not a secure context)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -53,6 +55,15 @@ def live_server(app: Flask) -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(timeout=5)
+
+
+@pytest.fixture
+def lan_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
+    """Chromium reaching the served app by the name LAN: plain HTTP at a name that is not localhost."""
+    args = [*browser_type_launch_args["args"], f"--host-resolver-rules=MAP {LAN} 127.0.0.1"]
+    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
+    yield browser
+    browser.close()
 
 
 @pytest.fixture

@@ -7,35 +7,24 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserType, Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import IdempotentRequest
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import LAN, PHONE
 
-LAN = "scorepad.lan"
 
 
 def sent_once(label: str) -> re.Pattern[str]:
     """What the bar says once the entry that waited was sent (and the server recorded it)."""
     return re.compile(rf'^Back online: your entry "{re.escape(label)}" \(tapped at \d\d:\d\d\) was sent and recorded once\.$')
-
-
-@pytest.fixture
-def lan_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
-    args = [*browser_type_launch_args["args"], f"--host-resolver-rules=MAP {LAN} 127.0.0.1"]
-    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
-    yield browser
-    browser.close()
 
 
 def lan(live_server: str) -> str:

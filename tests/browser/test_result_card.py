@@ -12,22 +12,19 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 from flask import Flask
 from PIL import Image
-from playwright.sync_api import Browser, BrowserType, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from scorepad.games import card as cards
 from scorepad.games import records
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import LAN, PHONE
 from tests.conftest import EXAMPLES
 
-LAN = "scorepad.lan"
 TEAMS = [{"name": "Élodie & Ñico", "players": ["Élodie", "Ñico"]}, {"name": "Zoë & Jürgen", "players": ["Zoë", "Jürgen"]}]
 # what a browser that can share files offers: canShare and share, which records what it was given
 SHARE_STUB = """
@@ -38,14 +35,6 @@ Object.defineProperty(navigator, "share", {configurable: true, value: function (
   window.sharedCard = {name: f.name, type: f.type, size: f.size, title: data.title, text: data.text};
   return Promise.resolve(); }});
 """
-
-
-@pytest.fixture
-def lan_browser(browser_type: BrowserType, browser_type_launch_args: dict[str, Any]) -> Iterator[Browser]:
-    args = [*browser_type_launch_args["args"], f"--host-resolver-rules=MAP {LAN} 127.0.0.1"]
-    browser = browser_type.launch(**{**browser_type_launch_args, "args": args})
-    yield browser
-    browser.close()
 
 
 def rubber_but_the_last_hand(app: Flask) -> tuple[str, str, dict[str, Any]]:

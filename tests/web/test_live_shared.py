@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from scorepad import create_app, live, serve
 from scorepad.live_pg import CHANNEL, PostgresRelay, connect_kwargs
@@ -82,6 +83,20 @@ def workers(postgresql: Cluster, postgresql_template: str) -> Iterator[tuple[Fla
     postgresql.drop_database(name)
 
 
+def watched_game(first: Flask, second: Flask) -> tuple[FlaskClient, str, live.Subscription]:
+    """A home game scored through the first worker, its spectators' channel followed on the second:
+    (the first worker's client, the scorer's token, the second worker's subscription)."""
+    client = first.test_client()
+    token = start(client, form=nomination_form())
+    with first.app_context():
+        from scorepad.games import service as games
+
+        public_id = games.by_scorer_token(token).public_id  # type: ignore[union-attr]
+    with second.app_context():
+        there = live.broker().subscribe(f"game:{public_id}")
+    return client, token, there
+
+
 def messages(subscription: live.Subscription, count: int, timeout: float = 5.0) -> list[Message]:
     got: list[Message] = []
     deadline = time.monotonic() + timeout
@@ -95,15 +110,9 @@ def messages(subscription: live.Subscription, count: int, timeout: float = 5.0) 
 
 def test_a_home_game_s_change_reaches_the_spectators_of_another_worker_once(workers: tuple[Flask, Flask]) -> None:
     first, second = workers
-    client = first.test_client()
-    token = start(client, form=nomination_form())
+    client, token, there = watched_game(first, second)
     with first.app_context():
-        from scorepad.games import service as games
-
-        public_id = games.by_scorer_token(token).public_id  # type: ignore[union-attr]
-        here = live.broker().subscribe(f"game:{public_id}")
-    with second.app_context():
-        there = live.broker().subscribe(f"game:{public_id}")
+        here = live.broker().subscribe(there.channel)
 
     # a change spectators see: a hand saved, then taken back (the taps of the hand in hand are not)
     assert post(client, token, action="trump", trump="H")[0] == 200
@@ -143,14 +152,7 @@ def test_an_event_s_entry_reaches_another_worker_s_board_coalesced_there(workers
 def test_a_listener_whose_connection_is_cut_connects_again_and_shows_pages_afresh(
         workers: tuple[Flask, Flask], postgresql: Cluster, caplog: pytest.LogCaptureFixture) -> None:
     first, second = workers
-    client = first.test_client()
-    token = start(client, form=nomination_form())
-    with first.app_context():
-        from scorepad.games import service as games
-
-        public_id = games.by_scorer_token(token).public_id  # type: ignore[union-attr]
-    with second.app_context():
-        there = live.broker().subscribe(f"game:{public_id}")
+    client, token, there = watched_game(first, second)
     relay = live.relay_of(second)
     assert isinstance(relay, PostgresRelay)
     caplog.set_level(logging.WARNING, logger="scorepad.live")
@@ -172,14 +174,7 @@ def test_a_listener_whose_connection_is_cut_connects_again_and_shows_pages_afres
 def test_a_notice_whose_connection_was_cut_goes_out_on_a_new_one(
         workers: tuple[Flask, Flask], postgresql: Cluster, caplog: pytest.LogCaptureFixture) -> None:
     first, second = workers
-    client = first.test_client()
-    token = start(client, form=nomination_form())
-    with first.app_context():
-        from scorepad.games import service as games
-
-        public_id = games.by_scorer_token(token).public_id  # type: ignore[union-attr]
-    with second.app_context():
-        there = live.broker().subscribe(f"game:{public_id}")
+    client, token, there = watched_game(first, second)
     caplog.set_level(logging.WARNING, logger="scorepad.live")
     assert post(client, token, action="trump", trump="H")[0] == 200
     for bid in (1, 1, 0, 1):
