@@ -140,3 +140,28 @@ def test_the_page_is_the_groups_own(client: FlaskClient) -> None:
     assert "<h1>Add an event's games</h1>" in page and 'name="event"' in page
     assert client.get("/group/nope/event").status_code == 404
     assert client.post("/group/nope/event", data={"event": "x"}).status_code == 404
+
+
+@pytest.mark.postgresql
+def test_another_group_keeping_a_game_at_the_same_moment_is_a_409_and_nothing_half_kept(
+        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two groups adding the same evening at once: the game's unique key keeps the first; the second
+    request writes nothing (one commit) and is told to look again."""
+    public, _ = club_night(client, app)
+    token, other = make_group(client), make_group(client, "Tuesday club")
+    with app.app_context():
+        other_id = groups.by_token(other).id  # type: ignore[union-attr]
+    original = groups._keep_rows
+
+    def raced(group: object, game: Game) -> None:  # another worker keeps the first game just before this one
+        with db.engine.begin() as connection:
+            connection.execute(KeptGame.__table__.insert().values(group_id=other_id, game_id=game.id))
+        monkeypatch.setattr(groups, "_keep_rows", original)
+        original(group, game)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(groups, "_keep_rows", raced)
+    response = client.post(f"/group/{token}/event", data={"event": public})
+    assert response.status_code == 409
+    assert kept(app, token) == 0 and people(app, token) == {} and kept(app, other) == 1
+    assert "1 game of “Tuesday Nomination” kept, 1 game already in another group (“Tuesday club”), left there." in add(
+        client, token, public)
