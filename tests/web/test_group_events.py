@@ -17,7 +17,7 @@ from tests.web import test_club_night as club
 from tests.web import test_events as military
 from tests.web.test_columns import dump
 from tests.web.test_groups import beside, make_group, people, text
-from tests.web.test_tournament import start_nine
+from tests.web.test_tournament import play, start_nine
 
 
 def club_night(client: FlaskClient, app: Flask) -> tuple[str, list[str]]:
@@ -95,9 +95,16 @@ def test_a_bid_whist_tournaments_matches_come_in_but_not_a_bye(app: Flask, clien
         matches = db.session.scalars(select(EventMatch).where(EventMatch.event_id == event.id)).all()
         played = [m for m in matches if m.game_id and 0 not in (m.home, m.away)]
         assert played and len(played) < len(matches)  # nine teams: one has a bye
+        first = played[0].game
+        assert first is not None
+        scorer, winners = first.scorer_token, first.teams[0]["players"]
+    play(app, scorer, 0)  # one match played to its end: the group's season counts it for its winners
     group = make_group(client)
     page = add(client, group, public)
     assert f"{len(played)} games of “Senior Olympics Bid Whist” kept." in page
+    assert "1 finished game." in page
+    season = page.split('id="season-h"', 1)[1].split("</section>", 1)[0]
+    assert all(name in season for name in winners)
     names = people(app, group)
     assert {"P1a", "P1b", "P8a"} <= set(names) and not [n for n in names if "Ghost" in n or "Stand-in" in n]
     with app.app_context():  # each team's two players, one column each side
