@@ -207,6 +207,43 @@ def keep(group: Group, game: Game) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class KeptMany:
+    """What keeping several games at once did: how many came in, how many were in this group
+    already, how many are another group's (left there, by group name), how many name nobody."""
+
+    kept: int
+    already: int
+    elsewhere: dict[str, int]
+    nobody: int
+
+
+def keep_all(group: Group, played: Sequence[Game]) -> KeptMany:
+    """Keep an event's games in `group` in one commit (the event's page decides which: see
+    events/in_group.py). Each game's columns are matched to the group's players as for a home game.
+    Idempotent: a game already here is counted, not kept twice; a game of another group stays
+    there; a game whose columns name nobody ("Player 3") is left out. Only `group_game` and
+    `game_seat` rows (and new players) are written: the games themselves are not touched."""
+    ids = [g.id for g in played]
+    where = dict(db.session.execute(select(KeptGame.game_id, KeptGame.group_id).where(KeptGame.game_id.in_(ids))).all())
+    names = dict(db.session.execute(select(Group.id, Group.name).where(Group.id.in_(set(where.values())))).all())
+    kept = already = nobody = 0
+    elsewhere: dict[str, int] = defaultdict(int)
+    for game in played:
+        if game.id in where:
+            if where[game.id] == group.id:
+                already += 1
+            else:
+                elsewhere[names[where[game.id]]] += 1
+        elif not any(column_names(game)):
+            nobody += 1
+        else:
+            _keep_rows(group, game)
+            kept += 1
+    db.session.commit()
+    return KeptMany(kept, already, dict(elsewhere), nobody)
+
+
 def start_game(group: Group, record: Mapping[str, object]) -> Game:
     """Start a game (as games.create) kept in `group` from the start, in the same commit."""
     return games.create(record, also=lambda game: _keep_rows(group, game))

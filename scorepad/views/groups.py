@@ -19,6 +19,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorepad.events import in_group
 from scorepad.form_input import whole_number
 from scorepad.games import group_stats, groups
 from scorepad.games import service as games
@@ -211,6 +212,52 @@ def merge(token: str, player_id: int) -> BaseResponse | tuple[str, int]:
     flash(f"{away.name} and {into.name} are one player now: {into.name}. A game that types “{away.name}” "
           f"counts for {into.name}.")
     return redirect(url_for("groups.page", token=token, _anchor="players-h"), code=303)
+
+
+# --------------------------------------------------------------------------- an event's games
+
+
+def _event_page(group: Group, errors: dict[str, str] | None = None, status: int = 200,
+                typed: str = "") -> tuple[str, int]:
+    return render_template("groups/event.html", group=group, errors=errors or {}, typed=typed,
+                           link_max=in_group.LINK_MAX), status
+
+
+@bp.get("/group/<token>/event")
+def event_page(token: str) -> tuple[str, int]:
+    """Add an event's games: paste its board link."""
+    return _event_page(_group(token))
+
+
+def said(done: groups.KeptMany, event_name: str) -> str:
+    """What keeping an event's games did, in one sentence ("12 games kept, 2 already in another group")."""
+    def games_(n: int) -> str:
+        return f"{n} game{'s' if n != 1 else ''}"
+    parts = [f"{games_(done.kept)} of “{event_name}” kept"]
+    if done.already:
+        parts.append(f"{games_(done.already)} already in this group")
+    for name, n in sorted(done.elsewhere.items()):
+        parts.append(f"{games_(n)} already in another group (“{name}”), left there")
+    if done.nobody:
+        parts.append(f"{games_(done.nobody)} naming no players, left out")
+    return ", ".join(parts) + "."
+
+
+@bp.post("/group/<token>/event")
+def keep_event(token: str) -> BaseResponse | tuple[str, int]:
+    """Keep the games an event played in the group: their players' names join the group's history."""
+    group = _group(token)
+    raw = request.form.get("event", "")
+    try:
+        event = in_group.event_of(raw)
+        if event is None:
+            return _event_page(group, {"event": "There is no event at this link. Copy the board's address again: "
+                                                "every character counts."}, 404, raw[:200])
+        done = in_group.keep_in_group(group, event)
+    except RuleErrors as e:
+        return _event_page(group, errors_by_field(e), 422, raw[:200])
+    flash(said(done, event.name))
+    return redirect(url_for("groups.page", token=token, _anchor="games-h"), code=303)
 
 
 # --------------------------------------------------------------------------- a game's group

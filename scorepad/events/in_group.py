@@ -1,0 +1,65 @@
+"""An event's games kept in a group, so a club's or a family's history counts what its players
+played at events too (issue 15: "events feed the same history for the players named in them").
+
+The games an event played are those its tables play (a club night's `EventTable.game_id`: a game
+the director set aside is not one) and its matches' (a Bid Whist tournament's `EventMatch.game_id`),
+except a bye's (the ghost team's stand-ins are nobody, and "points are of no value") and a walkover
+(decided without play). Formats whose results are the event's own (Military Whist, a whist drive:
+results by table and hand, no sheet per player) have none. The event is found by its board's
+link, the link its projector and players already have.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import or_, select
+
+from scorepad.events import core
+from scorepad.events.bid_whist.matches import GHOST, WALKOVER
+from scorepad.extensions import db
+from scorepad.games import groups
+from scorepad.models import Event, EventMatch, EventTable, Game, Group
+from scorepad.rules.base import RuleError, RuleErrors
+
+LINK_MAX = 300  # a pasted board link: its id is 32 characters, the address before it short
+FIELD = "event"
+
+
+def event_of(raw: str) -> Event | None:
+    """The event whose board link (`.../b/<id>`, or the id alone) is pasted; a RuleError beside the
+    field when nothing, or too much, is pasted."""
+    raw = raw.strip()
+    if not raw:
+        raise RuleErrors([RuleError(FIELD, "Paste the event's board link (the address of its results board).")])
+    if len(raw) > LINK_MAX:
+        raise RuleErrors([RuleError(FIELD, f"That is too long for a board link: at most {LINK_MAX} characters.")])
+    if "/b/" in raw:
+        raw = raw.split("/b/", 1)[1]
+    public_id = raw.strip("/").split("/")[0].split("?")[0].split("#")[0]
+    if not public_id or len(public_id) > 40:  # Event.public_id's column
+        return None
+    return core.by_public_id(public_id)
+
+
+def played_games(event: Event) -> list[Game]:
+    """The games the event played with players' names (see the module's notes), in the order made."""
+    at_tables = select(EventTable.game_id).where(EventTable.event_id == event.id, EventTable.game_id.isnot(None))
+    in_matches = select(EventMatch.game_id).where(
+        EventMatch.event_id == event.id, EventMatch.game_id.isnot(None), EventMatch.home != GHOST,
+        EventMatch.away != GHOST, or_(EventMatch.closed_by.is_(None), EventMatch.closed_by != WALKOVER))
+    return list(db.session.scalars(select(Game).where(
+        Game.event_id == event.id, Game.id.in_(at_tables.union(in_matches))).order_by(Game.id)))
+
+
+def keep_in_group(group: Group, event: Event) -> groups.KeptMany:
+    """Keep the event's played games in `group` (idempotent: see `groups.keep_all`); refused, beside
+    the field, for a demonstration event or one with no such games."""
+    if event.is_demo:
+        raise RuleErrors([RuleError(FIELD, "This is a demonstration event: its games name no real players.")])
+    played = played_games(event)
+    if not played:
+        raise RuleErrors([RuleError(FIELD, f"“{event.name}” has no games with players' names to keep. A Military "
+                                            f"Whist event or a whist drive keeps its results by table and hand, not "
+                                            f"a score sheet per player; a club night or a Bid Whist tournament has "
+                                            f"them once its tables start playing.")])
+    return groups.keep_all(group, played)
+
