@@ -5,8 +5,10 @@ The games an event played are those its tables play (a club night's `EventTable.
 the director set aside is not one) and its matches' (a Bid Whist tournament's `EventMatch.game_id`),
 except a bye's (the ghost team's stand-ins are nobody, and "points are of no value") and a walkover
 (decided without play). Formats whose results are the event's own (Military Whist, a whist drive:
-results by table and hand, no sheet per player) have none. The event is found by its board's
-link, the link its projector and players already have.
+results by table and hand, no sheet per player) have none. The event is found by its director's
+link (`.../d/<token>`) or the director's short code: the board's link is public (every phone and
+projector has it), and a game is kept in one group only, so whoever pasted a board link first would
+have taken the evening's games from the club's own group. The director decides where they go.
 """
 
 from __future__ import annotations
@@ -25,19 +27,23 @@ FIELD = "event"
 
 
 def event_of(raw: str) -> Event | None:
-    """The event whose board link (`.../b/<id>`, or the id alone) is pasted; a RuleError beside the
-    field when nothing, or too much, is pasted."""
+    """The event whose director's link (`.../d/<token>`, the token alone, or the director's short code
+    as typed) is given; a RuleError beside the field when nothing, too much, or a board's link is."""
     raw = raw.strip()
     if not raw:
-        raise RuleErrors([RuleError(FIELD, "Paste the event's board link (the address of its results board).")])
+        raise RuleErrors([RuleError(FIELD, "Paste the director's link of the event, or type the director's code.")])
     if len(raw) > LINK_MAX:
-        raise RuleErrors([RuleError(FIELD, f"That is too long for a board link: at most {LINK_MAX} characters.")])
+        raise RuleErrors([RuleError(FIELD, f"That is too long for a director's link: at most {LINK_MAX} characters.")])
     if "/b/" in raw:
-        raw = raw.split("/b/", 1)[1]
-    public_id = raw.strip("/").split("/")[0].split("?")[0].split("#")[0]
-    if not public_id or len(public_id) > 40:  # Event.public_id's column
+        raise RuleErrors([RuleError(FIELD, "That is the event's board link, which every player has: only the "
+                                           "director's link or code can add an event's games to a group. Ask the "
+                                           "director: their page gives it under \"Open this control room on another device\".")])
+    if "/d/" in raw:
+        raw = raw.split("/d/", 1)[1]
+    key = raw.strip("/").split("/")[0].split("?")[0].split("#")[0]
+    if not key or len(key) > 48:  # Event.director_token's column
         return None
-    return core.by_public_id(public_id)
+    return core.by_director_token(key) or core.by_director_code(key)
 
 
 def played_games(event: Event) -> list[Game]:

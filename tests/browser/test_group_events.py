@@ -22,33 +22,33 @@ WIDTH = NARROW_PHONE["viewport"]["width"]
 
 def a_club_night(app: Flask) -> tuple[str, str]:
     """A group and a club night whose two tables started games (made through the services): (the
-    group's token, the board's public id)."""
+    group's token, the director's token)."""
     with app.app_context():
         token = groups.create("Tuesday club").token
         event = club.create("Tuesday Nomination", "nomination", 3)
         for table, names in zip(event.tables, (("Ann", "Bob", "Cat", "Dan"), ("ann", "Eve", "Fay", "Gus"))):
             club.start_game(table, {"variant": "nomination", "players": list(names)})
         db.session.commit()
-        return token, event.public_id
+        return token, event.director_token
 
 
 def test_a_club_keeps_an_evenings_games_in_its_group(app: Flask, live_server: str, browser: Browser,
                                                      screenshot_dir: Path,
                                                      no_axe_violations: Callable[[Any], None]) -> None:
-    token, public = a_club_night(app)
+    token, director = a_club_night(app)
     context = browser.new_context(**NARROW_PHONE)
     page = context.new_page()
     page.goto(f"{live_server}/group/{token}")
     page.get_by_role("link", name="Add an event's games").click()
     expect(page.get_by_role("heading", name="Add an event's games")).to_be_visible()
     page.get_by_role("button", name="Add the event's games").click()
-    field = page.get_by_label("The event's board link")
-    expect(field).to_have_accessible_description("Paste the event's board link (the address of its results board).")
+    field = page.get_by_label("The director's link or code")
+    expect(field).to_have_accessible_description("Paste the director's link of the event, or type the director's code.")
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
     page.screenshot(path=str(screenshot_dir / "group-events-empty.png"), full_page=True)
     no_axe_violations(page)
 
-    field.fill(f"{live_server}/b/{public}")
+    field.fill(f"{live_server}/d/{director}")
     page.get_by_role("button", name="Add the event's games").click()
     expect(page.get_by_role("status")).to_have_text("2 games of “Tuesday Nomination” kept.")
     expect(page.locator(".group-games li")).to_have_count(2)
