@@ -96,9 +96,15 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def app(database: str) -> Iterator[Flask]:
+def app_config() -> dict[str, object]:
+    """Settings a test module adds to its apps' (a module overrides this fixture)."""
+    return {}
+
+
+@pytest.fixture
+def app(database: str, app_config: dict[str, object]) -> Iterator[Flask]:
     """An app on its own database, migrated exactly as `scorepad run` does it."""
-    app = create_app(config_for(database))
+    app = create_app(config_for(database, **app_config))
     migrate(app)
     yield app
     release(app)

@@ -182,16 +182,20 @@ def merge_page(token: str, player_id: int) -> tuple[str, int]:
     away = _player(group, player_id)
     others = [p for p in groups.players(group) if p.id != away.id]
     if "into" not in request.args and "chosen" not in request.args:  # the first visit: nothing chosen yet
-        return render_template("groups/merge.html", group=group, away=away, others=others, into=None,
-                               counts=groups.games_played(group), errors={}), 200
+        return _merge_page(group, away, others)
     try:
         into = _into(group, request.args.get("into"), away)
         groups.check_merge(group, away, into)
     except RuleErrors as e:
-        return render_template("groups/merge.html", group=group, away=away, others=others, into=None,
-                               counts=groups.games_played(group), errors=errors_by_field(e)), 422
+        return _merge_page(group, away, others, errors=errors_by_field(e))
+    return _merge_page(group, away, others, into)
+
+
+def _merge_page(group: Group, away: GroupPlayer, others: list[GroupPlayer], into: GroupPlayer | None = None,
+                errors: dict[str, str] | None = None) -> tuple[str, int]:
+    """The merge page: the choice (with its error, 422), or the confirmation once `into` is chosen."""
     return render_template("groups/merge.html", group=group, away=away, others=others, into=into,
-                           counts=groups.games_played(group), errors={}), 200
+                           counts=groups.games_played(group), errors=errors or {}), 422 if errors else 200
 
 
 @bp.post("/group/<token>/players/<int:player_id>/merge")
@@ -207,8 +211,7 @@ def merge(token: str, player_id: int) -> BaseResponse | tuple[str, int]:
         into = _into(group, request.form.get("into"), away)
         groups.merge(group, away, into)
     except RuleErrors as e:
-        return render_template("groups/merge.html", group=group, away=away, others=others, into=None,
-                               counts=groups.games_played(group), errors=errors_by_field(e)), 422
+        return _merge_page(group, away, others, errors=errors_by_field(e))
     flash(f"{away.name} and {into.name} are one player now: {into.name}. A game that types “{away.name}” "
           f"counts for {into.name}.")
     return redirect(url_for("groups.page", token=token, _anchor="players-h"), code=303)

@@ -338,11 +338,8 @@ def test_a_projector_kept_up_by_patches_shows_what_a_fresh_page_shows(app: Flask
     one at a time, the wall shows exactly what a page opened now shows, and most pushes were patches."""
     app.config["SCOREPAD_PAGE_SECONDS"] = 1
     with app.app_context():
-        event = events.create_event("Patched", [f"Team {t + 1}" for t in range(30)], [12])
-        public = event.public_id
-    page = browser.new_context(**PROJECTOR).new_page()
-    page.goto(f"{live_server}/b/{public}")
-    expect(page.locator("#board .board-rows tr")).to_have_count(30)
+        public = events.create_event("Patched", [f"Team {t + 1}" for t in range(30)], [12]).public_id
+    page = projector(browser, live_server, public, PROJECTOR["viewport"])
     fetched: list[str] = []
     page.on("request", lambda r: fetched.append(r.url) if "/b/" in r.url and "/events" not in r.url else None)
     page.evaluate("""() => { window.__pushes = {patch: 0, board: 0};
@@ -359,8 +356,7 @@ def test_a_projector_kept_up_by_patches_shows_what_a_fresh_page_shows(app: Flask
     assert pushes["patch"] >= 20 and pushes["board"] <= 2, pushes
     assert len(fetched) <= 1, fetched  # no patch fell back on fetching the whole board
     shown = "() => Array.from(document.querySelectorAll('#board .board-rows tr')).map(r => r.dataset.team + ':' + r.textContent.replace(/\\s+/g, ' ').trim())"
-    fresh = browser.new_context(**PROJECTOR).new_page()
-    fresh.goto(f"{live_server}/b/{public}")
+    fresh = projector(browser, live_server, public, PROJECTOR["viewport"])
     assert page.evaluate(shown) == fresh.evaluate(shown)
     assert page.locator("#board").get_attribute("data-version") == fresh.locator("#board").get_attribute("data-version")
     page.screenshot(path=str(Path("test-output/screenshots") / "projector-patched.png"))

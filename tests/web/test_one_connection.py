@@ -12,15 +12,11 @@ change still reach the other workers."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad import create_app, live
 from scorepad.events import military
-from tests.conftest import config_for, migrate, release
 from tests.web.test_games import start
 
 HX = {"HX-Request": "true"}
@@ -28,16 +24,8 @@ ONE_CONNECTION = {"pool_size": 1, "max_overflow": 0, "pool_timeout": 1}
 
 
 @pytest.fixture
-def app(database: str) -> Iterator[Flask]:
-    app = create_app(config_for(database, SQLALCHEMY_ENGINE_OPTIONS=dict(ONE_CONNECTION)))
-    migrate(app)
-    yield app
-    release(app)
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+def app_config() -> dict[str, object]:
+    return {"SQLALCHEMY_ENGINE_OPTIONS": dict(ONE_CONNECTION)}
 
 
 @pytest.mark.postgresql
