@@ -7,6 +7,7 @@ finds nothing. Screenshots: test-output/screenshots/language-*.png."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +73,28 @@ def test_french_and_spanish_at_320_px(app: Flask, live_server: str, browser: Bro
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_role("button", name="Large text")).to_be_visible()
+
+
+def test_a_group_in_french_at_320_px(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
+                                     no_axe_violations: Any) -> None:
+    """The group's page (its season's table in four columns, the records), a player's figures and
+    chart, head to head: in French, whose words are longer, every page fits 320 px."""
+    from tests.browser.test_group_stats import a_season, table_fits
+
+    token = a_season(app)
+    page = browser.new_context(**NARROW_PHONE, locale="fr-FR").new_page()
+    page.goto(f"{live_server}/group/{token}?season=all")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("heading", name="Le classement de la saison")).to_be_visible()
+    fits(page, "fr-group", screenshot_dir, no_axe_violations, game=False)
+    table_fits(page)
+
+    page.get_by_role("row").nth(1).get_by_role("link").click()  # the leader's figures
+    expect(page.get_by_role("heading", name="Face à face")).to_be_visible()
+    expect(page.locator("dl.figures dt").first).to_have_text("Parties")
+    fits(page, "fr-group-player", screenshot_dir, no_axe_violations, game=False)
+
+    page.get_by_label(re.compile("^Comparer .* avec$")).select_option(index=1)
+    page.get_by_role("button", name="Comparer", exact=True).click()
+    expect(page.get_by_role("heading", level=2, name=re.compile(" contre "))).to_be_visible()
+    fits(page, "fr-group-versus", screenshot_dir, no_axe_violations, game=False)
