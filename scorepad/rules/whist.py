@@ -37,6 +37,7 @@ from scorepad.rules.base import (
     rank,
 )
 from scorepad.rules.cards import SUITS, Trump, parse_trump
+from scorepad.rules.errors import M
 
 TRICKS = 13
 BOOK = 6  # tricks above the book are "odd tricks"
@@ -51,31 +52,31 @@ def _drive(options: Options) -> bool:
 
 
 OPTION_SPECS = (
-    OptionSpec("target", "Points for game", 5, minimum=1, maximum=99, matters=lambda o: not _drive(o),
-               help="A side wins a game when it reaches this many points: 5 is the British game, "
-                    "7 the American, 9 Long Whist."),
-    OptionSpec("honours", "Score honours", False, matters=lambda o: not _drive(o),
-               help="The side that held all four of A K Q J of trumps scores 4, three of them 2; a side "
-                    "one point short of game cannot score honours, and tricks are scored first."),
-    OptionSpec("rubber", "Play a rubber", True, matters=lambda o: not _drive(o),
-               help="Best of three games: the first side to win two games wins the rubber. "
-                    "Off: a single game decides."),
-    OptionSpec("trumps", "Trumps", "turned",
-               choices=(Choice("turned", "Turned up: the dealer's last card, entered each deal"),
-                        Choice("sequence", "Fixed sequence: hearts, diamonds, spades, clubs")),
-               help="How each deal's trump suit is chosen; the fixed sequence is the whist-drive way."),
-    OptionSpec("no_trump_fifth", "No trumps every fifth deal", False,
+    OptionSpec("target", M("Points for game"), 5, minimum=1, maximum=99, matters=lambda o: not _drive(o),
+               help=M("A side wins a game when it reaches this many points: 5 is the British game, "
+                    "7 the American, 9 Long Whist.")),
+    OptionSpec("honours", M("Score honours"), False, matters=lambda o: not _drive(o),
+               help=M("The side that held all four of A K Q J of trumps scores 4, three of them 2; a side "
+                    "one point short of game cannot score honours, and tricks are scored first.")),
+    OptionSpec("rubber", M("Play a rubber"), True, matters=lambda o: not _drive(o),
+               help=M("Best of three games: the first side to win two games wins the rubber. "
+                    "Off: a single game decides.")),
+    OptionSpec("trumps", M("Trumps"), "turned",
+               choices=(Choice("turned", M("Turned up: the dealer's last card, entered each deal")),
+                        Choice("sequence", M("Fixed sequence: hearts, diamonds, spades, clubs"))),
+               help=M("How each deal's trump suit is chosen; the fixed sequence is the whist-drive way.")),
+    OptionSpec("no_trump_fifth", M("No trumps every fifth deal"), False,
                matters=lambda o: o.get_str("trumps") == "sequence",
-               help="With the fixed sequence, every fifth deal (5, 10, 15, ...) is played without trumps, "
-                    "so without honours."),
-    OptionSpec("deals", "Fixed number of deals (whist drive)", 0, minimum=0, maximum=200, matters=lambda o: _drive(o),
-               help="0 plays to game (or rubber). A number plays exactly that many deals, as at a whist "
-                    "drive: no game target, each side adds up its score over the deals."),
-    OptionSpec("drive_scoring", "Whist drive scoring", "odd", matters=lambda o: _drive(o),
-               choices=(Choice("odd", "Odd tricks (tricks above six)"),
-                        Choice("all", "All tricks taken (13 a deal, shared)")),
-               help="What a side scores each deal of a whist drive: its odd tricks (the rule of the "
-                    "document) or every trick it took."),
+               help=M("With the fixed sequence, every fifth deal (5, 10, 15, ...) is played without trumps, "
+                    "so without honours.")),
+    OptionSpec("deals", M("Fixed number of deals (whist drive)"), 0, minimum=0, maximum=200, matters=lambda o: _drive(o),
+               help=M("0 plays to game (or rubber). A number plays exactly that many deals, as at a whist "
+                    "drive: no game target, each side adds up its score over the deals.")),
+    OptionSpec("drive_scoring", M("Whist drive scoring"), "odd", matters=lambda o: _drive(o),
+               choices=(Choice("odd", M("Odd tricks (tricks above six)")),
+                        Choice("all", M("All tricks taken (13 a deal, shared)"))),
+               help=M("What a side scores each deal of a whist drive: its odd tricks (the rule of the "
+                    "document) or every trick it took.")),
 )
 
 
@@ -455,7 +456,7 @@ class WhistVariant:
 
     key = "whist"
     name = "Whist"
-    summary = ("Two partnerships play out 13 tricks a deal; the side that takes more scores one point for "
+    summary: str = M("Two partnerships play out 13 tricks a deal; the side that takes more scores one point for "
                "each trick above six. The first side to 5 points wins the game (7 in America, 9 in Long "
                "Whist), usually in a rubber of best of three games, with honours as an option. At a whist "
                "drive a fixed number of deals is played and each side adds up its odd tricks.")
