@@ -37,7 +37,7 @@ from scorepad.rules.base import (
     rank,
 )
 from scorepad.rules.cards import SUITS, Trump, parse_trump
-from scorepad.rules.errors import M
+from scorepad.rules.errors import M, Message
 
 TRICKS = 13
 BOOK = 6  # tricks above the book are "odd tricks"
@@ -142,35 +142,36 @@ def seat_names(setup: Setup) -> tuple[str, str, str, str]:
 
 def _check_teams(setup: Setup, errors: ErrorCollector) -> None:
     if setup.players:
-        errors.add(RuleError("players", "Whist is played by two partnerships: give two teams, not players"))
+        errors.add(RuleError("players", M("Whist is played by two partnerships: give two teams, not players")))
     if len(setup.teams) != 2:
-        errors.add(RuleError("teams", f"Whist needs exactly two teams (partnerships), not {len(setup.teams)}"))
+        errors.add(RuleError("teams", M("Whist needs exactly two teams (partnerships), not %(count)s", count=len(setup.teams))))
         return
     for i, team in enumerate(setup.teams):
         if len(team.players) not in (0, 2):
             errors.add(RuleError(f"teams.{i}.players",
-                                 f"{team.name} needs two player names (or none), not {len(team.players)}"))
+                                 M("%(team)s needs two player names (or none), not %(count)s", team=team.name,
+                                   count=len(team.players))))
     if errors.errors:
         return
     if setup.teams[0].name.casefold() == setup.teams[1].name.casefold():
-        errors.add(RuleError("teams", "both teams have the same name; give each its own"))
+        errors.add(RuleError("teams", M("both teams have the same name; give each its own")))
     elif len({n.casefold() for n in seat_names(setup)}) < 4:
-        errors.add(RuleError("teams", "two players have the same name; give each their own"))
+        errors.add(RuleError("teams", M("two players have the same name; give each their own")))
 
 
 def _check_options(rules: Rules, errors: ErrorCollector) -> None:
     """Refuse option combinations that cannot mean anything, rather than silently ignoring them."""
     if rules.drive_all and not rules.drive:
         errors.add(RuleError("options.drive_scoring",
-                             "scoring all tricks is for a whist drive: set a fixed number of deals"))
+                             M("scoring all tricks is for a whist drive: set a fixed number of deals")))
     if rules.nt_fifth and not rules.sequence:
         errors.add(RuleError("options.no_trump_fifth",
-                             "no trumps every fifth deal needs the fixed trump sequence; "
-                             "a turned-up card always makes a trump suit"))
+                             M("no trumps every fifth deal needs the fixed trump sequence; "
+                               "a turned-up card always makes a trump suit")))
     if rules.honours and rules.drive:
         errors.add(RuleError("options.honours",
-                             "honours are not scored at a whist drive (a fixed number of deals): "
-                             "turn honours off or play to game"))
+                             M("honours are not scored at a whist drive (a fixed number of deals): "
+                               "turn honours off or play to game")))
 
 
 # --------------------------------------------------------------------------- the schedule
@@ -186,19 +187,20 @@ def scheduled_trump(rules: Rules, number: int) -> Trump | None:
 
 def _spec(setup: Setup, rules: Rules, number: int) -> RoundSpec:
     if number < 1:
-        raise RuleError("hand", "deals are numbered from 1")
+        raise RuleError("hand", M("deals are numbered from 1"))
     if rules.drive and number > rules.deals:
-        raise RuleError("hand", f"this whist drive has {rules.deals} deals; deal {number} is one too many")
+        raise RuleError("hand", M("this whist drive has %(deals)s deals; deal %(number)s is one too many",
+                                             deals=rules.deals, number=number))
     seats = seat_names(setup)
     dealer = (setup.first_dealer + number - 1) % 4
     trump = scheduled_trump(rules, number)
-    note = f"{seats[dealer]} deals, {seats[(dealer + 1) % 4]} leads"
+    who = dict(dealer=seats[dealer], leader=seats[(dealer + 1) % 4])
     if trump is None:
-        note += "; the dealer's last card is turned up for trumps"
+        note = M("%(dealer)s deals, %(leader)s leads; the dealer's last card is turned up for trumps", **who)
     elif trump is Trump.NO_TRUMPS:
-        note += "; no trumps (every fifth deal)"
+        note = M("%(dealer)s deals, %(leader)s leads; no trumps (every fifth deal)", **who)
     else:
-        note += f"; {trump.label.lower()} are trumps"
+        note = M("%(dealer)s deals, %(leader)s leads; %(trumps)s", trumps=_ARE_TRUMPS[trump], **who)
     kind = RoundKind.NO_TRUMPS if trump is Trump.NO_TRUMPS else RoundKind.NORMAL
     return RoundSpec(number, TRICKS, trump, dealer, None, kind, note)
 
@@ -206,29 +208,50 @@ def _spec(setup: Setup, rules: Rules, number: int) -> RoundSpec:
 # --------------------------------------------------------------------------- reading a hand
 
 
-def _trump_words(trump: Trump) -> str:
-    return "no trumps" if trump is Trump.NO_TRUMPS else f"{trump.label.lower()} as trumps"
+# Each suit's words in a sentence, whole (a language may say "hearts" another way there than in a title).
+_ARE_TRUMPS = {Trump.HEARTS: M("hearts are trumps"), Trump.DIAMONDS: M("diamonds are trumps"),
+               Trump.CLUBS: M("clubs are trumps"), Trump.SPADES: M("spades are trumps")}
+_AS_TRUMPS = {Trump.HEARTS: M("hearts as trumps"), Trump.DIAMONDS: M("diamonds as trumps"),
+              Trump.CLUBS: M("clubs as trumps"), Trump.SPADES: M("spades as trumps"), Trump.NO_TRUMPS: M("no trumps")}
+
+
+def _trump_words(trump: Trump) -> Message:
+    return _AS_TRUMPS[trump]
 
 
 def _read_pair(raw: object, key: str, names: Sequence[str], maximum: int, each: str,
                partial: bool) -> tuple[int | None, int | None]:
-    """Two whole numbers 0..maximum, team 0's first; `each` says one of them ("tricks taken by {}")."""
+    """Two whole numbers 0..maximum, team 0's first; `each` ("tricks" or "honours") says what they count."""
     if not isinstance(raw, list):
-        raise RuleError(key, f"give the {key} as a list of two numbers: {names[0]} first, then {names[1]}")
+        sides = dict(first=names[0], second=names[1])
+        raise RuleError(key, M("give the tricks as a list of two numbers: %(first)s first, then %(second)s", **sides)
+                        if key == "tricks" else
+                        M("give the honours as a list of two numbers: %(first)s first, then %(second)s", **sides))
     if len(raw) > 2 or (len(raw) < 2 and not partial):
-        count = f"{len(raw)} number" + ("" if len(raw) == 1 else "s")
-        raise RuleError(key, f"give the {key} of both sides ({names[0]} and {names[1]}), not {count}")
+        both: dict[str, object] = dict(first=names[0], second=names[1], count=len(raw))
+        raise RuleError(key, (M("give the tricks of both sides (%(first)s and %(second)s), not 1 number", **both)
+                              if len(raw) == 1 else
+                              M("give the tricks of both sides (%(first)s and %(second)s), not %(count)s numbers",
+                                **both)) if key == "tricks" else
+                        (M("give the honours of both sides (%(first)s and %(second)s), not 1 number", **both)
+                         if len(raw) == 1 else
+                         M("give the honours of both sides (%(first)s and %(second)s), not %(count)s numbers",
+                           **both)))
     errors = ErrorCollector()
     values: list[int | None] = []
     for i, name in enumerate(names):
         item = raw[i] if i < len(raw) else None
-        what = each.format(name)
+        tricks = each == "tricks"
         if item is None and partial:
             values.append(None)
         elif isinstance(item, bool) or not isinstance(item, int):
-            errors.add(RuleError(f"{key}.{i}", f"{what} must be a whole number"))
+            errors.add(RuleError(f"{key}.{i}", M("tricks taken by %(name)s must be a whole number", name=name) if tricks
+                                 else M("honours held by %(name)s must be a whole number", name=name)))
         elif not 0 <= item <= maximum:
-            errors.add(RuleError(f"{key}.{i}", f"{what} must be between 0 and {maximum}"))
+            errors.add(RuleError(f"{key}.{i}", M("tricks taken by %(name)s must be between 0 and %(maximum)s",
+                                                   name=name, maximum=maximum) if tricks else
+                                 M("honours held by %(name)s must be between 0 and %(maximum)s", name=name,
+                                   maximum=maximum)))
         else:
             values.append(item)
     errors.raise_if_any()
@@ -236,10 +259,11 @@ def _read_pair(raw: object, key: str, names: Sequence[str], maximum: int, each: 
 
 
 def _read_tricks(raw: object, names: Sequence[str], partial: bool) -> tuple[int | None, int | None]:
-    tricks = _read_pair(raw, "tricks", names, TRICKS, "tricks taken by {}", partial)
+    tricks = _read_pair(raw, "tricks", names, TRICKS, "tricks", partial)
     t0, t1 = tricks
     if t0 is not None and t1 is not None and t0 + t1 != TRICKS:
-        raise RuleError("tricks", f"the tricks add up to {t0 + t1} but every deal has {TRICKS} tricks")
+        raise RuleError("tricks", M("the tricks add up to %(total)s but every deal has %(tricks)s tricks", total=t0 + t1,
+                                    tricks=TRICKS))
     return tricks
 
 
@@ -250,13 +274,14 @@ def _read_trump(raw: object, spec: RoundSpec, dealer: str, partial: bool) -> Tru
             return spec.trump
         trump = parse_trump(raw, "trump", SEQUENCE_WITH_NT)
         if trump is not spec.trump:
-            raise RuleError("trump", f"deal {spec.number} has {_trump_words(spec.trump)} by the fixed sequence, "
-                                     f"not {_trump_words(trump)}")
+            raise RuleError("trump", M("deal %(number)s has %(scheduled)s by the fixed sequence, not %(given)s",
+                                       number=spec.number, scheduled=_trump_words(spec.trump), given=_trump_words(trump)))
         return trump
     if raw is None:
         if partial:
             return None
-        raise RuleError("trump", f"enter the trump suit turned up by {dealer}, the dealer: one of H, D, C, S")
+        raise RuleError("trump", M("enter the trump suit turned up by %(dealer)s, the dealer: one of H, D, C, S",
+                                     dealer=dealer))
     return parse_trump(raw, "trump", SUITS)
 
 
@@ -266,15 +291,17 @@ def _read_honours(raw: object, rules: Rules, spec: RoundSpec, names: Sequence[st
     if raw is None:
         return None
     if not rules.honours:
-        raise RuleError("honours", "honours are not scored in this game (the honours option is off)")
+        raise RuleError("honours", M("honours are not scored in this game (the honours option is off)"))
     if spec.trump is Trump.NO_TRUMPS:
-        raise RuleError("honours", f"deal {spec.number} is played without trumps, so there are no honours")
-    honours = _read_pair(raw, "honours", names, HONOURS, "honours held by {}", partial)
+        raise RuleError("honours", M("deal %(number)s is played without trumps, so there are no honours",
+                                         number=spec.number))
+    honours = _read_pair(raw, "honours", names, HONOURS, "honours", partial)
     known = sum(h for h in honours if h is not None)
     complete = None not in honours
     if known > HONOURS or (complete and known != HONOURS):
-        raise RuleError("honours", f"the honours add up to {known}, but there are exactly four (A K Q J of "
-                                   f"trumps) shared between {names[0]} and {names[1]}")
+        raise RuleError("honours", M("the honours add up to %(known)s, but there are exactly four (A K Q J of trumps) "
+                                     "shared between %(first)s and %(second)s", known=known, first=names[0],
+                                     second=names[1]))
     return honours
 
 
@@ -282,17 +309,18 @@ def _read(setup: Setup, rules: Rules, spec: RoundSpec, raw: object, partial: boo
     """Check every field of an entry, reporting all bad fields together."""
     if not isinstance(raw, Mapping):
         example = '{"tricks": [8, 5], "trump": "H"}'
-        raise RuleErrors([RuleError("hand", f"a Whist hand is an object such as {example}")])
+        raise RuleErrors([RuleError("hand", M("a Whist hand is an object such as %(example)s", example=example))])
     names = [t.name for t in setup.teams]
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a Whist hand"))
+            errors.add(RuleError(key_field(key), M("%(key)s is not part of a Whist hand", key=quoted(key))))
     tricks: tuple[int | None, int | None] = (None, None)
     trump: Trump | None = None
     honours: tuple[int | None, int | None] | None = None
     if raw.get("tricks") is None and not partial:
-        errors.add(RuleError("tricks", f"enter the tricks taken by each side ({names[0]}, {names[1]}), 13 in all"))
+        errors.add(RuleError("tricks", M("enter the tricks taken by each side (%(first)s, %(second)s), 13 in all",
+                                               first=names[0], second=names[1])))
     try:
         if raw.get("tricks") is not None:
             tricks = _read_tricks(raw["tricks"], names, partial)

@@ -29,3 +29,17 @@ def test_bid_whist_options_keep_boston(client: FlaskClient) -> None:
     page = page_of(client, "/new/bid_whist", "fr")
     assert "Boston (les 13 levées)" in page and "Jeter les cartes et redonner" in page
     assert "Boston (all 13 books)" in page_of(client, "/new/bid_whist", "en")
+
+
+def test_a_whist_deal_s_note_and_a_refusal_in_french(app: object, client: FlaskClient) -> None:
+    from tests.web.test_games import PARTNERS, errors_in, post, start
+
+    token = start(client, "whist", PARTNERS)
+    page = page_of(client, f"/g/{token}", "fr")
+    assert "donne, " in page and " entame ; la dernière carte du donneur est retournée pour l’atout" in page, page
+    assert "is turned up for trumps" not in page
+    status, answer = post(client, token, action="result", number="1", trump="H", tricks="14")
+    assert status == 422
+    errors = [e.replace("\u00a0", " ") for e in errors_in(answer)]
+    assert any("entre 0 et 13" in e for e in errors), errors
+    assert "leads; the dealer's last card is turned up for trumps" in page_of(client, f"/g/{token}", "en")
