@@ -37,7 +37,7 @@ from scorepad.rules.base import (
     rank,
 )
 from scorepad.rules.cards import SUITS, Trump, parse_trump
-from scorepad.rules.errors import M, Message
+from scorepad.rules.errors import M, Message, joined
 
 TRICKS = 13
 BOOK = 6  # tricks above the book are "odd tricks"
@@ -375,8 +375,8 @@ def score_deal(hand: WhistHand, before: tuple[int, int], target: int) -> DealSco
     side = hand.trick_side
     points = [0, 0]
     points[side] = hand.odd_tricks
-    details = [f"took {t}" for t in hand.tricks]
-    details[side] += f" · {hand.odd_tricks} odd"
+    details: list[list[Message]] = [[M("took %(tricks)s", tricks=t)] for t in hand.tricks]  # parts, joined by " · "
+    details[side].append(M("%(odd)s odd", odd=hand.odd_tricks))
     game_to = side if before[side] + points[side] >= target else None
     barred = late = None
     for s, held in enumerate(hand.honours or (0, 0)):
@@ -385,16 +385,17 @@ def score_deal(hand: WhistHand, before: tuple[int, int], target: int) -> DealSco
             continue
         if before[s] == target - 1:
             barred = s
-            details[s] += f" · {held} honours, barred at {before[s]}"
+            details[s].append(M("%(held)s honours, barred at %(points)s", held=held, points=before[s]))
         elif game_to is not None and game_to != s:
             late = s
-            details[s] += f" · {held} honours, too late: game already won"
+            details[s].append(M("%(held)s honours, too late: game already won", held=held))
         else:
             points[s] += value
-            details[s] += f" · {held} honours +{value}"
+            details[s].append(M("%(held)s honours +%(value)s", held=held, value=value))
     if game_to is None:
         game_to = next((s for s in (0, 1) if before[s] + points[s] >= target), None)
-    return DealScore((points[0], points[1]), (details[0], details[1]), game_to, barred, late)
+    return DealScore((points[0], points[1]), (joined(details[0], " · "), joined(details[1], " · ")), game_to, barred,
+                     late)
 
 
 # --------------------------------------------------------------------------- scoring a game
@@ -417,22 +418,25 @@ class _Tally:
     def game_line_note(self, side: int, totals: tuple[int, int]) -> str:
         score = f"{totals[side]}-{totals[1 - side]}"
         if self.games_needed == 1:
-            return f"Game to {self.names[side]}, {score}"
-        games = f"games {self.names[0]} {self.games[0]}, {self.names[1]} {self.games[1]}"
+            return M("Game to %(side)s, %(score)s", side=self.names[side], score=score)
         if self.over:
-            games = f"{self.games[side]} games to {self.games[1 - side]}"
-            return f"Game and rubber to {self.names[side]}, {score} ({games})"
-        return f"Game to {self.names[side]}, {score} ({games})"
+            return M("Game and rubber to %(side)s, %(score)s (%(won)s games to %(lost)s)", side=self.names[side],
+                     score=score, won=self.games[side], lost=self.games[1 - side])
+        return M("Game to %(side)s, %(score)s (games %(first)s %(first_games)s, %(second)s %(second_games)s)",
+                 side=self.names[side], score=score, first=self.names[0], first_games=self.games[0],
+                 second=self.names[1], second_games=self.games[1])
 
     def play(self, hand: WhistHand, spec: RoundSpec, target: int) -> Line:
         before = (self.points[0], self.points[1])
         deal = score_deal(hand, before, target)
         totals = (before[0] + deal.points[0], before[1] + deal.points[1])
-        notes = []
+        notes: list[str] = []
         if deal.barred is not None:
-            notes.append(f"{self.names[deal.barred]} stood at {target - 1}: honours not scored")
+            notes.append(M("%(side)s stood at %(points)s: honours not scored", side=self.names[deal.barred],
+                           points=target - 1))
         if deal.late is not None:
-            notes.append(f"tricks are scored first: honours held by {self.names[deal.late]} come too late")
+            notes.append(M("tricks are scored first: honours held by %(side)s come too late",
+                           side=self.names[deal.late]))
         if deal.game_to is not None:
             self.games[deal.game_to] += 1
             self.last_game = totals
@@ -441,22 +445,25 @@ class _Tally:
         else:
             self.points = list(totals)
         cells = tuple(Cell(deal.points[s], totals[s], deal.details[s], tricks=hand.tricks[s]) for s in (0, 1))
-        return Line(spec.number, replace(spec, trump=hand.trump), cells, "; ".join(notes))
+        return Line(spec.number, replace(spec, trump=hand.trump), cells, joined(notes, "; ") if notes else "")
 
     def detail(self, side: int) -> str:
         won, lost = self.games[side], self.games[1 - side]
-        text = f"{won} {'game' if won == 1 else 'games'} to {lost}"
         if not self.over and any(self.points):
-            text += f"; {self.points[side]} in this game"
-        return text
+            points = self.points[side]
+            return (M("1 game to %(lost)s; %(points)s in this game", lost=lost, points=points) if won == 1 else
+                    M("%(won)s games to %(lost)s; %(points)s in this game", won=won, lost=lost, points=points))
+        return M("1 game to %(lost)s", lost=lost) if won == 1 else M("%(won)s games to %(lost)s", won=won, lost=lost)
 
     def scoreboard(self, target: int) -> Scoreboard:
         """The game in play's points, big; the last game's score once the game or rubber is over."""
         unit = "game" if self.games_needed > 1 else ""
         games = (self.games[0], self.games[1])
         if self.over:
-            return Scoreboard("Final score of the last game" if unit else "Final score", self.last_game, games, unit)
-        heading = f"Game {sum(self.games) + 1}: {target} points win it" if unit else f"{target} points win the game"
+            return Scoreboard(M("Final score of the last game") if unit else M("Final score"), self.last_game, games,
+                              unit)
+        heading = (M("Game %(number)s: %(target)s points win it", number=sum(self.games) + 1, target=target) if unit
+                   else M("%(target)s points win the game", target=target))
         return Scoreboard(heading, (self.points[0], self.points[1]), games, unit)
 
     def summary(self) -> str:
@@ -464,11 +471,16 @@ class _Tally:
         if self.over:
             side = 0 if self.games[0] > self.games[1] else 1
             if self.games_needed == 1:
-                return f"{n[side]} win the game, {self.last_game[side]}-{self.last_game[1 - side]}"
-            return f"{n[side]} win the rubber, {self.games[side]} games to {self.games[1 - side]}"
-        game_no = sum(self.games) + 1
-        return f"Game {game_no}: {n[0]} {self.points[0]}, {n[1]} {self.points[1]}" + (
-            f" (games {self.games[0]}-{self.games[1]})" if self.games_needed > 1 else "")
+                return M("%(side)s win the game, %(score)s", side=n[side],
+                         score=f"{self.last_game[side]}-{self.last_game[1 - side]}")
+            return M("%(side)s win the rubber, %(won)s games to %(lost)s", side=n[side], won=self.games[side],
+                     lost=self.games[1 - side])
+        now = dict(number=sum(self.games) + 1, first=n[0], first_points=self.points[0], second=n[1],
+                   second_points=self.points[1])
+        if self.games_needed > 1:
+            return M("Game %(number)s: %(first)s %(first_points)s, %(second)s %(second_points)s (games %(games)s)",
+                     games=f"{self.games[0]}-{self.games[1]}", **now)
+        return M("Game %(number)s: %(first)s %(first_points)s, %(second)s %(second_points)s", **now)
 
 
 # --------------------------------------------------------------------------- the variant
@@ -494,7 +506,8 @@ class WhistVariant:
         errors = ErrorCollector()
         _check_teams(setup, errors)
         if not 0 <= setup.first_dealer <= 3:
-            errors.add(RuleError("first_dealer", f"the first dealer is a seat from 0 to 3, not {setup.first_dealer}"))
+            errors.add(RuleError("first_dealer", M("the first dealer is a seat from 0 to 3, not %(given)s",
+                                                   given=setup.first_dealer)))
         _check_options(Rules.of(setup), errors)
         errors.raise_if_any()
 
@@ -508,7 +521,7 @@ class WhistVariant:
     def check_hand(self, setup: Setup, before: Sequence[RawHand], hand: RawHand) -> None:
         sheet = self.score(setup, before)
         if sheet.finished:
-            raise RuleErrors([RuleError("hand", f"{sheet.summary}: no more deals are played")])
+            raise RuleErrors([RuleError("hand", M("%(summary)s: no more deals are played", summary=sheet.summary))])
         self._parse(setup, len(before) + 1, hand, partial=False)
 
     @derived_once
@@ -534,7 +547,7 @@ class WhistVariant:
         played = len(hands)
         if sheet.finished:
             if pending:
-                raise RuleErrors([RuleError("hand", f"{sheet.summary}: no more deals are played")])
+                raise RuleErrors([RuleError("hand", M("%(summary)s: no more deals are played", summary=sheet.summary))])
             return GameState(played, True, "over", None, winners=sheet.winners)
         spec = self.round_spec(setup, played + 1)
         entry = self._parse(setup, played + 1, pending or {}, partial=True)
@@ -555,11 +568,11 @@ class WhistVariant:
         missing = []
         unknown = [t.name for t, v in zip(setup.teams, entry.tricks) if v is None]
         if len(unknown) == 2:
-            missing.append("tricks for each side")
+            missing.append(M("tricks for each side"))
         elif unknown:
-            missing.append(f"tricks for {unknown[0]}")
+            missing.append(M("tricks for %(side)s", side=unknown[0]))
         if entry.trump is None:
-            missing.append("the trump turned up")
+            missing.append(M("the trump turned up"))
         return tuple(missing)
 
     @staticmethod
@@ -570,7 +583,7 @@ class WhistVariant:
         errors = ErrorCollector()
         for spec, hand in parsed:
             if tally.over:
-                errors.add(RuleError("hand", f"{tally.summary()}: no more deals are played", spec.number))
+                errors.add(RuleError("hand", M("%(summary)s: no more deals are played", summary=tally.summary()), spec.number))
                 continue
             lines.append(tally.play(hand, spec, rules.target))
         errors.raise_if_any()
@@ -588,16 +601,19 @@ class WhistVariant:
             cells = []
             for s in (0, 1):
                 if rules.drive_all:
-                    points, detail = hand.tricks[s], f"took {hand.tricks[s]}"
+                    points, detail = hand.tricks[s], M("took %(tricks)s", tricks=hand.tricks[s])
                 else:
                     odd = hand.tricks[s] - BOOK if s == hand.trick_side else 0
-                    points, detail = odd, f"took {hand.tricks[s]}" + (f" · {odd} odd" if odd else "")
+                    took = M("took %(tricks)s", tricks=hand.tricks[s])
+                    points, detail = odd, joined([took, M("%(odd)s odd", odd=odd)], " · ") if odd else took
                 totals[s] += points
                 cells.append(Cell(points, totals[s], detail, tricks=hand.tricks[s]))
             lines.append(Line(spec.number, replace(spec, trump=hand.trump), tuple(cells)))
         finished = len(parsed) == rules.deals
-        unit = "tricks" if rules.drive_all else "odd tricks"
-        details = [f"{totals[s]} {unit} in {len(parsed)} of {rules.deals} deals" for s in (0, 1)]
+        details = [M("%(total)s tricks in %(played)s of %(deals)s deals", total=totals[s], played=len(parsed),
+                     deals=rules.deals) if rules.drive_all else
+                   M("%(total)s odd tricks in %(played)s of %(deals)s deals", total=totals[s], played=len(parsed),
+                     deals=rules.deals) for s in (0, 1)]
         standings = rank(totals, names, details)
         winners = leaders(standings) if finished else ()
         return ScoreSheet("whist", names, tuple(lines), standings, finished, winners,
@@ -607,10 +623,12 @@ class WhistVariant:
 def _drive_summary(names: tuple[str, str], totals: Sequence[int], finished: bool) -> str:
     a, b = totals
     if a == b:
-        return f"{'Tie' if finished else 'Level'}: {names[0]} and {names[1]} {a}-{b}"
+        level = dict(first=names[0], second=names[1], score=f"{a}-{b}")
+        return (M("Tie: %(first)s and %(second)s %(score)s", **level) if finished else
+                M("Level: %(first)s and %(second)s %(score)s", **level))
     side = 0 if a > b else 1
-    verb = "win" if finished else "lead"
-    return f"{names[side]} {verb}, {totals[side]}-{totals[1 - side]}"
+    ahead = dict(side=names[side], score=f"{totals[side]}-{totals[1 - side]}")
+    return M("%(side)s win, %(score)s", **ahead) if finished else M("%(side)s lead, %(score)s", **ahead)
 
 
 VARIANT = WhistVariant()

@@ -43,3 +43,16 @@ def test_a_whist_deal_s_note_and_a_refusal_in_french(app: object, client: FlaskC
     errors = [e.replace("\u00a0", " ") for e in errors_in(answer)]
     assert any("entre 0 et 13" in e for e in errors), errors
     assert "leads; the dealer's last card is turned up for trumps" in page_of(client, f"/g/{token}", "en")
+
+
+def test_a_whist_deal_scored_reads_in_spanish(app: object, client: FlaskClient) -> None:
+    from tests.web.test_games import PARTNERS, post, start
+
+    token = start(client, "whist", PARTNERS)
+    status, _answer = post(client, token, action="result", number="1", trump="H", tricks="9")
+    assert status == 200
+    page = page_of(client, f"/g/{token}", "es")
+    assert 'class="part">hizo 9<' in page and 'class="part">3 de más<' in page and 'class="part">hizo 4<' in page
+    assert "5 puntos ganan la partida" in page and "Partida 1: Us 3, Them 0" in page and "took 9" not in page
+    english = page_of(client, f"/g/{token}", "en")
+    assert "5 points win the game" in english and "Game 1: Us 3, Them 0" in english and 'class="part">3 odd<' in english
