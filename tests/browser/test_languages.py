@@ -98,3 +98,22 @@ def test_a_group_in_french_at_320_px(app: Flask, live_server: str, browser: Brow
     page.get_by_role("button", name="Comparer", exact=True).click()
     expect(page.get_by_role("heading", level=2, name=re.compile(" contre "))).to_be_visible()
     fits(page, "fr-group-versus", screenshot_dir, no_axe_violations, game=False)
+
+
+def test_whist_and_australian_in_french_at_320_px(app: Flask, live_server: str, browser: Browser,
+                                                  screenshot_dir: Path, no_axe_violations: Any) -> None:
+    """A Whist rubber and an Australian game in the misère round, in French: the deal's note, the
+    scoreboard and the special round's note fit the narrowest phone (the Australian sheet in its box too)."""
+    with app.app_context():
+        whist = json.loads((EXAMPLES / "whist-rubber-honours.json").read_text())
+        whist_token = records.import_record({**whist, "hands": whist["hands"][:3]}).scorer_token
+        australian = json.loads((EXAMPLES / "australian-family-four.json").read_text())
+        australian_token = records.import_record({**australian, "hands": australian["hands"][:12]}).scorer_token
+    page = browser.new_context(**NARROW_PHONE, locale="fr-FR").new_page()
+    page.goto(f"{live_server}/g/{whist_token}")
+    expect(page.locator("#score-h")).to_contain_text("Manche")
+    # its sheet scrolls inside its box at 320 px, in English too (the honours' parts): not checked here
+    fits(page, "fr-whist", screenshot_dir, no_axe_violations, game=False)
+    page.goto(f"{live_server}/g/{australian_token}")
+    expect(page.locator(".round-note")).to_contain_text("Tour spécial 4 sur 5")
+    fits(page, "fr-australian", screenshot_dir, no_axe_violations, game=True)
