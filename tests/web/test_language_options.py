@@ -41,7 +41,10 @@ def test_a_whist_deal_s_note_and_a_refusal_in_french(app: object, client: FlaskC
     status, answer = post(client, token, action="result", number="1", trump="H", tricks="14")
     assert status == 422
     errors = [e.replace("\u00a0", " ") for e in errors_in(answer)]
-    assert any("entre 0 et 13" in e for e in errors), errors
+    assert "le nombre de plis de us doit être entre 0 et 13" in errors, errors  # errors_in lower-cases
+    honours = start(client, "whist", {**PARTNERS, "opt.honours": "on"})
+    page = page_of(client, f"/g/{honours}", "fr")
+    assert "Us : les quatre" in page and "Them : trois" in page and "Partagés 2-2, ou non réclamés" in page
     assert "leads; the dealer's last card is turned up for trumps" in page_of(client, f"/g/{token}", "en")
 
 
