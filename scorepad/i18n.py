@@ -1,14 +1,16 @@
 """Languages (issue 15): English, French and Spanish through Flask-Babel.
 
 A browser's language is the `lang` cookie, set by the header's switch (views/settings.py), else the
-best match of its Accept-Language among ours, else English. What is drawn outside a request (a live
-push to every screen) is in English. The catalogues live in `scorepad/translations/` (inside the
+best match of its Accept-Language among ours, else English. What is drawn outside a request is in
+English, unless drawn `speaking` a language (a home game's live push, once per language watching). The catalogues live in `scorepad/translations/` (inside the
 package, so an installed wheel carries them); their compiled .mo files are committed beside the .po
 files, so `pip install` and `scorepad run` need no build step (docs/translations.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import flask_babel
@@ -45,6 +47,14 @@ def current() -> str:
     """The language pages are being drawn in now (its two-letter code)."""
     locale = get_locale()
     return locale.language if locale is not None else DEFAULT
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Draw in `language` meanwhile, whatever the request (if any) asked: a live push, drawn once per
+    language of the pages watching (an unknown code is English)."""
+    with flask_babel.force_locale(language if language in LANGUAGES else DEFAULT):
+        yield
 
 
 def say(text: object) -> str:

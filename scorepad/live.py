@@ -59,13 +59,16 @@ class Message:
 class Subscription:
     """One listener's queue on one channel, optionally for some event names only; iterate it to get
     encoded SSE text. A leaderboard takes only the standings: the small notices sent on every entry
-    would wake hundreds of projector and phone streams for nothing."""
+    would wake hundreds of projector and phone streams for nothing. `language`: the page's, when the
+    pushes are drawn once per language (a home game's spectators); empty when they are not."""
 
-    def __init__(self, broker: Broker, channel: str, only: frozenset[str] | None = None, client: str = "") -> None:
+    def __init__(self, broker: Broker, channel: str, only: frozenset[str] | None = None, client: str = "",
+                 language: str = "") -> None:
         self.broker = broker
         self.channel = channel
         self.only = only
         self.client = client
+        self.language = language
         self.queue: queue.Queue[Message] = queue.Queue(maxsize=QUEUE_SIZE)
 
     def put(self, message: Message) -> None:
@@ -107,11 +110,12 @@ class Broker:
         self._clients: dict[str, int] = {}  # open streams by client address
         self.most, self.most_per_client = most, most_per_client
 
-    def subscribe(self, channel: str, only: frozenset[str] | None = None, client: str = "") -> Subscription:
+    def subscribe(self, channel: str, only: frozenset[str] | None = None, client: str = "",
+                  language: str = "") -> Subscription:
         """A new listener; TooManyStreams when the server, or this client, holds as many as allowed
         (each open stream holds a connection of the worker: a thousand from one client would leave
         none for the phones entering scores)."""
-        subscription = Subscription(self, channel, only, client)
+        subscription = Subscription(self, channel, only, client, language)
         with self._lock:
             if sum(self._clients.values()) >= self.most:
                 raise TooManyStreams("The server is following as many live pages as it can; this page will "
@@ -143,14 +147,15 @@ class Broker:
             return sum(self._clients.values()) if client is None else self._clients.get(client, 0)
 
     def publish(self, channel: str, event: str, data: str, background: bool = False,
-                fallback: tuple[str, str] | None = None) -> int:
-        """Send to every subscriber of `channel`; returns how many there were.
+                fallback: tuple[str, str] | None = None, language: str | None = None) -> int:
+        """Send to every subscriber of `channel` (those whose page is in `language`, when given);
+        returns how many there were.
 
         `background` (a push made off any request): under gevent, wake the listeners a batch at a
         time and let waiting requests run in between. Waking two hundred leaderboards at once made
         every request that arrived meanwhile wait for all their writes (15 ms a push)."""
         with self._lock:
-            listeners = list(self._channels.get(channel, ()))
+            listeners = [s for s in self._channels.get(channel, ()) if language is None or s.language == language]
         message = Message(event, data, Message(*fallback) if fallback is not None else None)
         pause = _gevent_idle() if background else None
         for i, subscription in enumerate(listeners):
@@ -162,6 +167,11 @@ class Broker:
     def count(self, channel: str) -> int:
         with self._lock:
             return len(self._channels.get(channel, ()))
+
+    def languages(self, channel: str) -> set[str]:
+        """The languages of the pages listening on `channel` (what a push is drawn in, once each)."""
+        with self._lock:
+            return {s.language for s in self._channels.get(channel, ())}
 
     def channels(self) -> list[str]:
         """The channels someone listens to now."""
@@ -264,13 +274,14 @@ def broker() -> Broker:
     return broker_of(current_app)
 
 
-def sse_response(channel: str, only: frozenset[str] | None = None) -> Response:
-    """A text/event-stream of `channel`'s messages (those named in `only`, when given), with
-    heartbeats, unbuffered by proxies. TooManyStreams past the limits; the listener is let go when
+def sse_response(channel: str, only: frozenset[str] | None = None, language: str = "") -> Response:
+    """A text/event-stream of `channel`'s messages (those named in `only`, when given; those drawn
+    in `language`, the page's, when its pushes are drawn once per language), with heartbeats,
+    unbuffered by proxies. TooManyStreams past the limits; the listener is let go when
     the server closes the response, even one that never started streaming."""
     if not current_app.testing:  # a server not started by `scorepad run` (plain gunicorn): listen now
         relay_of(current_app).start()
-    subscription = broker().subscribe(channel, only, request.remote_addr or "")
+    subscription = broker().subscribe(channel, only, request.remote_addr or "", language)
     heartbeat = current_app.config.get("SCOREPAD_HEARTBEAT", HEARTBEAT_SECONDS)
 
     def stream() -> Iterator[bytes]:

@@ -24,6 +24,7 @@ from datetime import date, datetime, timezone
 from typing import TypeVar
 
 from flask import current_app
+from flask_babel import lazy_gettext
 
 from scorepad.games.groups import Group, GroupGame
 from scorepad.models import utcnow
@@ -31,7 +32,7 @@ from scorepad.rules import VARIANT_MODULES, stats
 from scorepad.rules.base import ScoreSheet
 from scorepad.rules.stats import HeadToHead, PlayedGame, PlayerStats, ResultPoint, SeasonRow, VariantRecords
 
-SEASONS = {"year": "This year", "12m": "Last 12 months", "all": "All time"}
+SEASONS = {"year": lazy_gettext("This year"), "12m": lazy_gettext("Last 12 months"), "all": lazy_gettext("All time")}
 DEFAULT_SEASON = "year"
 KEPT = 256  # groups whose figures a worker keeps; the least recently used goes first
 

@@ -37,6 +37,7 @@ from scorepad.games import service as games
 from scorepad.games.derived import derived_all
 from scorepad.models import GROUP_NAME_MAX, Game, GameSeat, Group, GroupPlayer, Hand, KeptGame
 from scorepad.rules.base import RawHand, RuleError, RuleErrors, ScoreSheet, Setup
+from scorepad.rules.errors import M
 from scorepad.rules.record import NAME_MAX
 
 __all__ = ["GROUP_NAME_MAX", "NAME_MAX", "Group", "GroupGame", "GroupPlayer"]
@@ -52,12 +53,16 @@ def key_of(name: str) -> str:
 
 
 def clean_name(raw: str, field: str, what: str, limit: int) -> str:
-    """A name as stored (spaces squeezed), or a RuleError for `field` when empty or too long."""
+    """A name as stored (spaces squeezed), or a RuleError for `field` when empty or too long. `what`:
+    "group" or "player" (whose name it is: two wordings, each whole, for translation)."""
     name = " ".join(raw.split())
+    group = what == "group"
     if not name:
-        raise RuleErrors([RuleError(field, f"{what} needs a name.")])
+        raise RuleErrors([RuleError(field, M("The group needs a name.") if group else M("The player needs a name."))])
     if len(name) > limit:
-        raise RuleErrors([RuleError(field, f"{what}'s name is too long: at most {limit} characters.")])
+        raise RuleErrors([RuleError(field, M("The group's name is too long: at most %(most)s characters.", most=limit)
+                                    if group else
+                                    M("The player's name is too long: at most %(most)s characters.", most=limit))])
     return name
 
 
@@ -146,7 +151,7 @@ def _find(group: Group, name: str) -> GroupPlayer | None:
 
 def create(name: str, game: Game | None = None) -> Group:
     """A new group (`name` checked first); with `game`, the group keeps it and its players."""
-    group = Group(name=clean_name(name, "name", "The group", GROUP_NAME_MAX))
+    group = Group(name=clean_name(name, "name", "group", GROUP_NAME_MAX))
     if game is not None:
         _keepable(game)
     db.session.add(group)
@@ -158,7 +163,7 @@ def create(name: str, game: Game | None = None) -> Group:
 
 
 def rename(group: Group, name: str) -> None:
-    group.name = clean_name(name, "name", "The group", GROUP_NAME_MAX)
+    group.name = clean_name(name, "name", "group", GROUP_NAME_MAX)
     db.session.commit()
 
 
@@ -168,13 +173,13 @@ def rename(group: Group, name: str) -> None:
 def _keepable(game: Game) -> None:
     """A game can come into a group unless it is an event's (the event keeps it) or already in one."""
     if game.event_id is not None:
-        raise RuleErrors([RuleError("group", "This game is part of an event: it stays with the event.")])
+        raise RuleErrors([RuleError("group", M("This game is part of an event: it stays with the event."))])
     if game.is_demo:
-        raise RuleErrors([RuleError("group", "This is a demonstration game: start a game of your own to keep it.")])
+        raise RuleErrors([RuleError("group", M("This is a demonstration game: start a game of your own to keep it."))])
     kept = group_of(game)
     if kept is not None:
-        raise RuleErrors([RuleError("group", f"This game is already kept in “{kept.name}”. Take it out of "
-                                              f"that group first.")])
+        raise RuleErrors([RuleError("group", M("This game is already kept in “%(name)s”. Take it out of that group "
+                                                "first.", name=kept.name))])
 
 
 def _keep_rows(group: Group, game: Game) -> None:
@@ -360,15 +365,17 @@ def rename_player(group: Group, person: GroupPlayer, name: str) -> None:
     """Give a player another name, everywhere in the group's history at once. A name another player
     (or another's merged spelling) has is refused; one of the player's own merged spellings becomes
     their name."""
-    name = clean_name(name, "name", "The player", NAME_MAX)
+    name = clean_name(name, "name", "player", NAME_MAX)
     other = db.session.scalars(select(GroupPlayer).where(GroupPlayer.group_id == group.id,
                                                          GroupPlayer.key == key_of(name))).first()
     if other is not None and other.id != person.id:
         if other.merged_into_id != person.id:
             owner = db.session.get(GroupPlayer, other.merged_into_id) if other.merged_into_id else other
-            said = (f"“{other.name}” is already a player of this group" if owner is other else
-                    f"“{other.name}” is another name of {owner.name} in this group")
-            raise RuleErrors([RuleError("name", f"{said}. To make them one person, merge them.")])
+            said = (M("“%(name)s” is already a player of this group. To make them one person, merge them.",
+                      name=other.name) if owner is other else
+                    M("“%(name)s” is another name of %(owner)s in this group. To make them one person, merge them.",
+                      name=other.name, owner=owner.name))
+            raise RuleErrors([RuleError("name", said)])
         db.session.delete(other)  # their own spelling becomes their name
         db.session.flush()
     person.name, person.key = name, key_of(name)
@@ -385,14 +392,16 @@ def shared_games(away: GroupPlayer, into: GroupPlayer) -> list[Game]:
 def check_merge(group: Group, away: GroupPlayer, into: GroupPlayer) -> None:
     """Refuse a merge that cannot be (before it is confirmed, and again when it is)."""
     if away.id == into.id:
-        raise RuleErrors([RuleError("into", f"Choose another player: {away.name} cannot be merged into themselves.")])
+        raise RuleErrors([RuleError("into", M("Choose another player: %(name)s cannot be merged into themselves.",
+                                              name=away.name))])
     if away.group_id != group.id or into.group_id != group.id:
-        raise RuleErrors([RuleError("into", "Both players must be of this group.")])
+        raise RuleErrors([RuleError("into", M("Both players must be of this group."))])
     both = shared_games(away, into)
     if both:
-        raise RuleErrors([RuleError("into", f"{away.name} and {into.name} played in the same game "
-                                            f"({both[0].created_at.day} {both[0].created_at:%b %Y}): they are two people, so they "
-                                            f"cannot be merged.")])
+        day = f"{both[0].created_at.day} {both[0].created_at:%b %Y}"
+        raise RuleErrors([RuleError("into", M("%(away)s and %(into)s played in the same game (%(day)s): they are two "
+                                              "people, so they cannot be merged.", away=away.name, into=into.name,
+                                              day=day))])
 
 
 def merge(group: Group, away: GroupPlayer, into: GroupPlayer) -> None:

@@ -48,6 +48,7 @@ from scorepad.rules.bidding import (
     parse_counts,
 )
 from scorepad.rules.cards import SUITS, Trump, parse_trump
+from scorepad.rules.errors import M, Message, joined
 
 NAME = "Australian Whist"
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
@@ -98,15 +99,18 @@ def scheduled_trump(top: int, number: int, cycle_mode: str) -> Trump:
 
 def _note(kind: RoundKind, special: int, cards: int) -> str:
     """One line for the table explaining a special round."""
-    head = f"Special round {special} of {len(SPECIAL_ROUNDS)}"
+    of = len(SPECIAL_ROUNDS)
     if kind is RoundKind.NO_TRUMPS:
-        return f"{head}: no trumps"
+        return M("Special round %(special)s of %(of)s: no trumps", special=special, of=of)
     if kind is RoundKind.BLIND:
-        return f"{head}: blind bid - everyone bids before the cards are dealt; trumps as scheduled"
+        return M("Special round %(special)s of %(of)s: blind bid - everyone bids before the cards are dealt; trumps "
+                 "as scheduled", special=special, of=of)
     if kind is RoundKind.MISERE:
-        return f"{head}: misère - no trumps, no bidding; -2 per trick won, 10 for winning none"
+        return M("Special round %(special)s of %(of)s: misère - no trumps, no bidding; -2 per trick won, 10 for "
+                 "winning none", special=special, of=of)
     if special:
-        return f"{head}: {cards} cards, played as normal"
+        return M("Special round %(special)s of %(of)s: %(cards)s cards, played as normal", special=special, of=of,
+                 cards=cards)
     return ""
 
 
@@ -137,28 +141,39 @@ class _Entry:
     trump: Trump | None
 
 
-def _tricks(count: int) -> str:
-    return f"{count} trick" if count == 1 else f"{count} tricks"
+def _tricks(count: int) -> Message:
+    return M("1 trick") if count == 1 else M("%(count)s tricks", count=count)
 
 
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+def _and(words: Sequence[str]) -> Message:
+    if len(words) == 1:
+        return joined(words)
+    return M("%(names)s and %(last)s", names=joined(words[:-1]), last=words[-1])
 
 
 def _counts(raw: object, field: str, names: Sequence[str], cards: int, noun: str,
             partial: bool) -> tuple[int | None, ...]:
     """A list of one count 0..cards per seat; in a complete hand every seat needs one."""
-    nouns = "bids" if noun == "bid" else noun
     if not isinstance(raw, list):
-        raise RuleError(field, f"give the {nouns} as a list with one number per player, in seat order")
+        raise RuleError(field, M("give the bids as a list with one number per player, in seat order") if noun == "bid"
+                        else M("give the tricks as a list with one number per player, in seat order") if noun == "tricks"
+                        else M("give the shared tricks as a list with one number per player, in seat order"))
     if len(raw) > len(names) or (len(raw) < len(names) and not partial):
-        raise RuleError(field, f"give {nouns} for all {len(names)} players, not {len(raw)}")
+        count, given = len(names), len(raw)
+        raise RuleError(field, M("give bids for all %(count)s players, not %(given)s", count=count, given=given)
+                        if noun == "bid" else
+                        M("give tricks for all %(count)s players, not %(given)s", count=count, given=given)
+                        if noun == "tricks" else
+                        M("give shared tricks for all %(count)s players, not %(given)s", count=count, given=given))
     values = parse_counts(raw, field, names, cards, what=noun, allow_missing=True)
     if not partial:
         errors = ErrorCollector()
         for seat, value in enumerate(values):
             if value is None:
-                errors.add(RuleError(f"{field}.{seat}", f"no {noun} entered for {names[seat]}"))
+                errors.add(RuleError(f"{field}.{seat}", M("no bid entered for %(name)s", name=names[seat])
+                                     if noun == "bid" else
+                                     M("no tricks entered for %(name)s", name=names[seat]) if noun == "tricks" else
+                                     M("no shared tricks entered for %(name)s", name=names[seat])))
         errors.raise_if_any()
     return tuple(values)
 
@@ -166,13 +181,13 @@ def _counts(raw: object, field: str, names: Sequence[str], cards: int, noun: str
 def _read(setup: Setup, spec: RoundSpec, raw: object, partial: bool) -> _Entry:
     """Read a hand's keys, each checked on its own; `partial` lets values be missing."""
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError("hand", "a hand is an object with the bids and the tricks")])
+        raise RuleErrors([RuleError("hand", M("a hand is an object with the bids and the tricks"))])
     names, cards = setup.players, spec.cards
     remote = setup.options.get_bool("remote")
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of an {NAME} hand"))
+            errors.add(RuleError(key_field(key), M("%(key)s is not part of an %(game)s hand", key=quoted(key), game=NAME)))
     bids: tuple[int | None, ...] | None = None
     tricks: tuple[int | None, ...] = (None,) * len(names)
     shared: tuple[int | None, ...] | None = None
@@ -181,9 +196,9 @@ def _read(setup: Setup, spec: RoundSpec, raw: object, partial: bool) -> _Entry:
     try:
         if spec.kind is RoundKind.MISERE:
             if raw_bids is not None:
-                raise RuleError("bids", "there is no bidding in the misère round: leave the bids out")
+                raise RuleError("bids", M("there is no bidding in the misère round: leave the bids out"))
         elif raw_bids is None and not partial:
-            raise RuleError("bids", "the bids are missing: give one bid per player, in seat order")
+            raise RuleError("bids", M("the bids are missing: give one bid per player, in seat order"))
         else:
             bids = _counts([] if raw_bids is None else raw_bids, "bids", names, cards, "bid", partial)
             check_bids(bids, names, cards, spec.first_bidder or 0, hook=True)  # None only in misère
@@ -191,15 +206,15 @@ def _read(setup: Setup, spec: RoundSpec, raw: object, partial: bool) -> _Entry:
         errors.add(e)
     try:
         if raw_tricks is None and not partial:
-            raise RuleError("tricks", "the tricks are missing: give the tricks won by each player")
+            raise RuleError("tricks", M("the tricks are missing: give the tricks won by each player"))
         if raw_tricks is not None:
             tricks = _counts(raw_tricks, "tricks", names, cards, "tricks", partial)
     except (RuleError, RuleErrors) as e:
         errors.add(e)
     try:
         if raw_shared is not None and not remote:
-            raise RuleError("shared", "shared tricks only happen in remote play with several packs: "
-                                      "turn on the remote option, or give no shared tricks")
+            raise RuleError("shared", M("shared tricks only happen in remote play with several packs: "
+                                        "turn on the remote option, or give no shared tricks"))
         if raw_shared is not None:
             shared = _counts(raw_shared, "shared", names, cards, "shared tricks", partial)
     except (RuleError, RuleErrors) as e:
@@ -228,25 +243,28 @@ def check_remote_tricks(names: Sequence[str], cards: int, tricks: Sequence[int],
     2 x (cards - solo) (equivalently solo + sum(shared)/2 >= cards). These conditions are also
     enough: the shared wins can always be spread so that every shared trick gets two or more.
     """
-    too_many = [RuleError(f"shared.{seat}", f"{names[seat]} won {_tricks(tricks[seat])}, so cannot have "
-                                            f"shared {shared[seat]}")
+    too_many = [RuleError(f"shared.{seat}", M("%(name)s won %(tricks)s, so cannot have shared %(shared)s",
+                                              name=names[seat], tricks=_tricks(tricks[seat]), shared=shared[seat]))
                 for seat in range(len(names)) if shared[seat] > tricks[seat]]
     _raise_all(too_many)
     solo = sum(tricks) - sum(shared)
     if solo > cards:
-        raise RuleError("tricks", f"the tricks won alone add up to {solo} but there are only {_tricks(cards)} "
-                                  f"in this hand; enter tricks won jointly as shared")
+        raise RuleError("tricks", M("the tricks won alone add up to %(solo)s but there are only %(tricks)s in this "
+                                    "hand; enter tricks won jointly as shared", solo=solo, tricks=_tricks(cards)))
     if not sum(shared):
         check_trick_total(tricks, cards)  # nothing shared: plain single-winner arithmetic
     jointly = cards - solo
-    not_alone = f"{jointly} of the {_tricks(cards)} {'was' if jointly == 1 else 'were'} not won alone"
+    not_alone = (M("1 of the %(tricks)s was not won alone", tricks=_tricks(cards)) if jointly == 1 else
+                 M("%(jointly)s of the %(tricks)s were not won alone", jointly=jointly, tricks=_tricks(cards)))
     _raise_all([
-        RuleError(f"shared.{seat}", f"{names[seat]} shared {_tricks(shared[seat])}, but only {not_alone}")
+        RuleError(f"shared.{seat}", M("%(name)s shared %(tricks)s, but only %(not_alone)s", name=names[seat],
+                                      tricks=_tricks(shared[seat]), not_alone=not_alone))
         for seat in range(len(names)) if shared[seat] > jointly
     ])
     if sum(shared) < 2 * jointly:
-        raise RuleError("shared", f"{not_alone}, so each had two or more winners: the shared tricks must add "
-                                  f"up to at least {2 * jointly}, not {sum(shared)}")
+        raise RuleError("shared", M("%(not_alone)s, so each had two or more winners: the shared tricks must add up "
+                                    "to at least %(least)s, not %(given)s", not_alone=not_alone, least=2 * jointly,
+                                    given=sum(shared)))
 
 
 def _complete(setup: Setup, spec: RoundSpec, entry: _Entry) -> Hand:
@@ -285,15 +303,18 @@ def seat_points(kind: RoundKind, bid: int | None, tricks: int, shared: int) -> i
     return EXACT_BONUS + PER_TRICK * (tricks - shared) + PER_SHARED_TRICK * shared
 
 
-def _detail(bid: int | None, tricks: int, shared: int) -> str:
-    took = f"took {tricks}" + (f" ({shared} shared)" if shared else "")
-    return took if bid is None else f"bid {bid} · {took}"
+def _detail(bid: int | None, tricks: int, shared: int) -> Message:
+    if bid is None:
+        return (M("took %(tricks)s (%(shared)s shared)", tricks=tricks, shared=shared) if shared else
+                M("took %(tricks)s", tricks=tricks))
+    return (M("bid %(bid)s · took %(tricks)s (%(shared)s shared)", bid=bid, tricks=tricks, shared=shared) if shared
+            else M("bid %(bid)s · took %(tricks)s", bid=bid, tricks=tricks))
 
 
-def _winner_words(names: Sequence[str], seats: Sequence[int], total: int) -> str:
+def _winner_words(names: Sequence[str], seats: Sequence[int], total: int) -> Message:
     if len(seats) == 1:
-        return f"{names[seats[0]]} wins with {total}"
-    return f"Tie: {_and([names[s] for s in seats])} with {total} each"
+        return M("%(name)s wins with %(total)s", name=names[seats[0]], total=total)
+    return M("Tie: %(names)s with %(total)s each", names=_and([names[s] for s in seats]), total=total)
 
 
 def _score_line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int]) -> Line:
@@ -312,8 +333,9 @@ def _score_line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int])
         cells.append(Cell(points, totals[seat], _detail(bid, tricks, hand.shared[seat]), bid, tricks, success))
     note = ""
     if hand.trump is not None and hand.trump is not spec.trump:
-        scheduled = spec.trump.label if spec.trump else "none"
-        note = f"Trump changed by the scorer: {hand.trump.label} (the schedule said {scheduled})"
+        scheduled = spec.trump.label if spec.trump else M("none")
+        note = M("Trump changed by the scorer: %(trump)s (the schedule said %(scheduled)s)", trump=hand.trump.label,
+                 scheduled=scheduled)
         spec = replace(spec, trump=hand.trump)
     return Line(spec.number, spec, tuple(cells), note)
 
@@ -325,7 +347,7 @@ class _Bidding:
     to_act: int | None = None
     legal: tuple[int, ...] = ()
     forbidden: int | None = None
-    missing: str = ""
+    missing: Message | str = ""
 
 
 def _bidding(spec: RoundSpec, names: Sequence[str], bids: Sequence[int | None]) -> _Bidding:
@@ -337,9 +359,10 @@ def _bidding(spec: RoundSpec, names: Sequence[str], bids: Sequence[int | None]) 
     to_act = waiting[0]
     earlier = [bids[s] or 0 for s in order[:order.index(to_act)]]
     forbidden = hook_forbidden(spec.cards, earlier) if len(earlier) == len(names) - 1 else None
-    blind = " (blind round: bids are taken before the cards are dealt)" if spec.kind is RoundKind.BLIND else ""
-    return _Bidding(to_act, legal_bids(spec.cards, earlier, len(names), hook=True), forbidden,
-                    f"bids from {_and([names[s] for s in waiting])}{blind}")
+    who = _and([names[s] for s in waiting])
+    missing = (M("bids from %(names)s (blind round: bids are taken before the cards are dealt)", names=who)
+               if spec.kind is RoundKind.BLIND else M("bids from %(names)s", names=who))
+    return _Bidding(to_act, legal_bids(spec.cards, earlier, len(names), hook=True), forbidden, missing)
 
 
 class AustralianWhist:
@@ -347,7 +370,7 @@ class AustralianWhist:
 
     key = "australian"
     name = NAME
-    summary = (
+    summary: str = M(
         "The deal rises from 1 card to 10 (8 with six players, 7 with seven), five special rounds are "
         "played at the top (normal, no trumps, blind bid, misère, normal), then it falls back to 1. "
         "Bid the exact number of tricks you will win: making it scores 10 plus 2 per trick, missing it "
@@ -356,19 +379,19 @@ class AustralianWhist:
     )
     option_specs: tuple[OptionSpec, ...] = (
         OptionSpec(
-            "trump_cycle", "Trumps after the suitless rounds", "skip",
-            help="Trumps go hearts, clubs, diamonds, spades by round number. 'Skip': the no-trump and "
+            "trump_cycle", M("Trumps after the suitless rounds"), "skip",
+            help=M("Trumps go hearts, clubs, diamonds, spades by round number. 'Skip': the no-trump and "
                  "misère rounds lose their suit, so round n always has suit n of the cycle. 'Pause': "
                  "the cycle stands still on those two rounds, so their suit goes to the next round "
-                 "that has trumps.",
-            choices=(Choice("skip", "Skip the suitless rounds' suits (by round number)"),
-                     Choice("pause", "Pause the cycle on the suitless rounds")),
+                 "that has trumps."),
+            choices=(Choice("skip", M("Skip the suitless rounds' suits (by round number)")),
+                     Choice("pause", M("Pause the cycle on the suitless rounds"))),
         ),
         OptionSpec(
-            "remote", "Remote play with several packs", False,
-            help="Households each use their own pack, so a trick can be won jointly by players of "
+            "remote", M("Remote play with several packs"), False,
+            help=M("Households each use their own pack, so a trick can be won jointly by players of "
                  "different households: it counts as won for each of them but scores 1 point instead "
-                 "of 2 (in misère each still loses 2). Enter such tricks as 'shared'.",
+                 "of 2 (in misère each still loses 2). Enter such tricks as 'shared'."),
         ),
     )
 
@@ -379,20 +402,21 @@ class AustralianWhist:
         except RuleErrors as e:
             errors.add(e)
         if setup.teams:
-            errors.add(RuleError("teams", f"{NAME} is played individually: give players, not teams"))
+            errors.add(RuleError("teams", M("%(game)s is played individually: give players, not teams", game=NAME)))
         count = len(setup.players)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            errors.add(RuleError("players", f"{NAME} needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}"))
+            errors.add(RuleError("players", M("%(game)s needs %(least)s to %(most)s players, not %(count)s", game=NAME,
+                                                least=MIN_PLAYERS, most=MAX_PLAYERS, count=count)))
         seen: set[str] = set()
         for seat, player in enumerate(setup.players):
             if not player.strip():
-                errors.add(RuleError(f"players.{seat}", f"player {seat + 1} needs a name"))
+                errors.add(RuleError(f"players.{seat}", M("player %(number)s needs a name", number=seat + 1)))
             elif player.casefold() in seen:
-                errors.add(RuleError(f"players.{seat}", f"two players are called '{player}'"))
+                errors.add(RuleError(f"players.{seat}", M("two players are called '%(name)s'", name=player)))
             seen.add(player.casefold())
         if count and not 0 <= setup.first_dealer < count:
-            errors.add(RuleError("first_dealer", f"the first dealer must be a player number from 0 to "
-                                                 f"{count - 1}, not {setup.first_dealer}"))
+            errors.add(RuleError("first_dealer", M("the first dealer must be a player number from 0 to %(last)s, not "
+                                                   "%(given)s", last=count - 1, given=setup.first_dealer)))
         errors.raise_if_any()
 
     def round_count(self, setup: Setup) -> int:
@@ -401,7 +425,8 @@ class AustralianWhist:
     def round_spec(self, setup: Setup, number: int) -> RoundSpec:
         total = self.round_count(setup)
         if not 1 <= number <= total:
-            raise RuleError("round", f"there is no round {number}: the game has {total} rounds")
+            raise RuleError("round", M("there is no round %(number)s: the game has %(rounds)s rounds", number=number,
+                                                rounds=total))
         seats, top = len(setup.players), max_cards(len(setup.players))
         kind = round_kind(top, number)
         cards = round_cards(top, number)
@@ -418,7 +443,7 @@ class AustralianWhist:
     def _next_spec(self, setup: Setup, played: int) -> RoundSpec:
         total = self.round_count(setup)
         if played >= total:
-            raise RuleErrors([RuleError("hand", f"the game is over: all {total} rounds have been played")])
+            raise RuleErrors([RuleError("hand", M("the game is over: all %(rounds)s rounds have been played", rounds=total))])
         return self.round_spec(setup, played + 1)
 
     @derived_once
@@ -441,25 +466,27 @@ class AustralianWhist:
         finished = len(hands) == total_rounds
         for spec, hand in parsed:
             lines.append(_score_line(spec, hand, totals, made))
-        standings = rank(totals, names, [f"{m} bid{'' if m == 1 else 's'} made" for m in made])
+        standings = rank(totals, names, [M("1 bid made") if m == 1 else M("%(count)s bids made", count=m) for m in made])
         winners = leaders(standings) if finished else ()
         if finished:
             summary = _winner_words(names, winners, standings[0].total)
-            lines[-1] = replace(lines[-1], note="; ".join(n for n in (lines[-1].note, summary) if n))
+            lines[-1] = replace(lines[-1], note=joined([n for n in (lines[-1].note, summary) if n], "; "))
         elif lines:
             top = leaders(standings)
-            summary = (f"After {len(lines)} of {total_rounds} rounds: "
-                       f"{_and([names[s] for s in top])} {'leads' if len(top) == 1 else 'lead'} "
-                       f"with {standings[0].total}")
+            leading = dict(played=len(lines), rounds=total_rounds, names=_and([names[s] for s in top]),
+                           total=standings[0].total)
+            summary = (M("After %(played)s of %(rounds)s rounds: %(names)s leads with %(total)s", **leading)
+                       if len(top) == 1 else
+                       M("After %(played)s of %(rounds)s rounds: %(names)s lead with %(total)s", **leading))
         else:
-            summary = "No rounds played yet"
+            summary = M("No rounds played yet")
         return ScoreSheet(self.key, names, tuple(lines), standings, finished, winners, summary)
 
     def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:
         sheet = self.score(setup, hands)
         if sheet.finished:
             if pending:
-                raise RuleErrors([RuleError("hand", f"the game is over after {len(hands)} rounds")])
+                raise RuleErrors([RuleError("hand", M("the game is over after %(rounds)s rounds", rounds=len(hands)))])
             return GameState(len(hands), True, "over", None, winners=sheet.winners)
         spec = self.round_spec(setup, len(hands) + 1)
         entry = _read(setup, spec, pending or {}, partial=True)
@@ -470,10 +497,10 @@ class AustralianWhist:
         missing = [bidding.missing] if bidding.missing else []
         no_tricks = [names[s] for s, t in enumerate(entry.tricks) if t is None]
         if no_tricks:
-            missing.append(f"tricks won by {_and(no_tricks)}")
+            missing.append(M("tricks won by %(names)s", names=_and(no_tricks)))
         no_shared = [names[s] for s, v in enumerate(entry.shared or ()) if v is None]
         if no_shared:
-            missing.append(f"shared tricks of {_and(no_shared)}")
+            missing.append(M("shared tricks of %(names)s", names=_and(no_shared)))
         # Once everything is in, the hand must add up; in remote play only once the shared tricks are in too.
         shared_in = entry.shared is not None or not setup.options.get_bool("remote")
         if not missing and shared_in:

@@ -44,6 +44,7 @@ from scorepad.rules.base import (
     resolve_options,
 )
 from scorepad.rules.cards import SUITS, Trump, parse_trump
+from scorepad.rules.errors import M
 
 SEATS = 4
 CARDS_EACH = 12
@@ -75,38 +76,38 @@ class Direction(str, Enum):
 IMPLIED_DIRECTION = {Kind.PLAIN: Direction.UPTOWN, Kind.SPECIAL: Direction.DOWNTOWN}
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("play_to", "Play", "rounds",
-               choices=(Choice("rounds", "Rounds of 4 hands (tournament)"),
-                        Choice("points", "To a points target (home game)")),
-               help="Tournament: rounds of 4 hands, the side with more points wins each round and a "
+    OptionSpec("play_to", M("Play"), "rounds",
+               choices=(Choice("rounds", M("Rounds of 4 hands (tournament)")),
+                        Choice("points", M("To a points target (home game)"))),
+               help=M("Tournament: rounds of 4 hands, the side with more points wins each round and a "
                     "tied round is settled by one extra hand worth no points. Home: the first side "
-                    "to reach the target wins."),
-    OptionSpec("rounds", "Rounds", 1, minimum=1, maximum=20, matters=lambda o: o.get_str("play_to") == "rounds",
-               help="When playing rounds: how many 4-hand rounds the game has; the winner has won "
-                    "more rounds, then has more points."),
-    OptionSpec("target", "Points for game", 7, minimum=1, maximum=99, matters=lambda o: o.get_str("play_to") == "points",
-               help="When playing to a target: the first side to reach this many points wins."),
-    OptionSpec("made_scores", "A made bid scores", "books",
-               choices=(Choice("books", "Every book above six (may exceed the bid)"),
-                        Choice("bid", "The bid only (you get what you bid)")),
-               help="What the bidders score when they make their bid: the books they actually took "
-                    "above six (the document's rule), or just the bid (some organisers' rule)."),
-    OptionSpec("boston", "Boston (all 13 books)", "off",
-               choices=(Choice("off", "Nothing extra"),
-                        Choice("bonus", "Scores a bonus"),
-                        Choice("wins", "Wins the round or game outright")),
-               help="When the bidders take all 13 books (kitty included): nothing extra, a bonus on "
-                    "top of the hand's points, or the round (the game, playing to a target) at once."),
-    OptionSpec("boston_bonus", "Boston bonus", 7, minimum=1, maximum=99,
+                    "to reach the target wins.")),
+    OptionSpec("rounds", M("Rounds"), 1, minimum=1, maximum=20, matters=lambda o: o.get_str("play_to") == "rounds",
+               help=M("When playing rounds: how many 4-hand rounds the game has; the winner has won "
+                    "more rounds, then has more points.")),
+    OptionSpec("target", M("Points for game"), 7, minimum=1, maximum=99, matters=lambda o: o.get_str("play_to") == "points",
+               help=M("When playing to a target: the first side to reach this many points wins.")),
+    OptionSpec("made_scores", M("A made bid scores"), "books",
+               choices=(Choice("books", M("Every book above six (may exceed the bid)")),
+                        Choice("bid", M("The bid only (you get what you bid)"))),
+               help=M("What the bidders score when they make their bid: the books they actually took "
+                    "above six (the document's rule), or just the bid (some organisers' rule).")),
+    OptionSpec("boston", M("Boston (all 13 books)"), "off",
+               choices=(Choice("off", M("Nothing extra")),
+                        Choice("bonus", M("Scores a bonus")),
+                        Choice("wins", M("Wins the round or game outright"))),
+               help=M("When the bidders take all 13 books (kitty included): nothing extra, a bonus on "
+                    "top of the hand's points, or the round (the game, playing to a target) at once.")),
+    OptionSpec("boston_bonus", M("Boston bonus"), 7, minimum=1, maximum=99,
                matters=lambda o: o.get_str("boston") == "bonus",
-               help="With the Boston bonus: the points added (not doubled on No bids). 7, the home "
-                    "game, makes a Boston worth a whole game on top of its books."),
-    OptionSpec("all_pass", "When all four pass", "dealer",
-               choices=(Choice("dealer", "The dealer must bid"),
-                        Choice("redeal", "Throw the cards in and redeal")),
-               help="The document is silent. Either the dealer, bidding last, may not pass when the "
+               help=M("With the Boston bonus: the points added (not doubled on No bids). 7, the home "
+                    "game, makes a Boston worth a whole game on top of its books.")),
+    OptionSpec("all_pass", M("When all four pass"), "dealer",
+               choices=(Choice("dealer", M("The dealer must bid")),
+                        Choice("redeal", M("Throw the cards in and redeal"))),
+               help=M("The document is silent. Either the dealer, bidding last, may not pass when the "
                     "other three have, or the cards are thrown in and the same dealer deals again "
-                    "(the thrown-in deal is not entered)."),
+                    "(the thrown-in deal is not entered).")),
 )
 
 
@@ -697,7 +698,7 @@ class BidWhist:
 
     key = "bid_whist"
     name = "Bid Whist"
-    summary = ("Two teams bid 4 to 7 (plain uptown, Special downtown, or No trumps); the kitty counts as "
+    summary: str = M("Two teams bid 4 to 7 (plain uptown, Special downtown, or No trumps); the kitty counts as "
                "a book for the bidders, who need six books plus their bid. Made: they score every book "
                "above six; set: the opponents score the bid; No-trump hands count double. Tournament play "
                "is by rounds of 4 hands, home play to 7 points.")

@@ -46,6 +46,7 @@ from fractions import Fraction
 
 from scorepad.rules import VARIANT_MODULES, australian, bid_whist, get_variant, military, nomination, whist
 from scorepad.rules.base import Cell, RawHand, RoundKind, ScoreSheet, Setup
+from scorepad.rules.errors import M, Message
 
 PlayerId = int
 MIN_BID_HANDS = 40  # hands bid before a player's exact-bid rate can be a record (two Australian games)
@@ -131,7 +132,7 @@ class Fact:
     as odd tricks per deal)."""
 
     key: str
-    label: str
+    label: Message
     count: int
     out_of: int | None = None
 
@@ -213,25 +214,25 @@ class PlayerStats:
 
 
 # key, label, the count's field, the field it is out of (None: a plain count)
-_FactSpec = tuple[str, str, str, str | None]
-_EXACT: tuple[_FactSpec, ...] = (("exact_bids", "Exact bids", "exact_bids", "hands_bid"),)
+_FactSpec = tuple[str, Message, str, str | None]
+_EXACT: tuple[_FactSpec, ...] = (("exact_bids", M("Exact bids"), "exact_bids", "hands_bid"),)
 _FACTS: dict[str, tuple[_FactSpec, ...]] = {
     nomination.VARIANT.key: _EXACT,
     australian.VARIANT.key: _EXACT + (
-        ("misere", "Misère rounds won clean", "misere_made", "misere_played"),
-        ("blind", "Blind bids made", "blind_made", "blind_played"),
+        ("misere", M("Misère rounds won clean"), "misere_made", "misere_played"),
+        ("blind", M("Blind bids made"), "blind_made", "blind_played"),
     ),
     bid_whist.VARIANT.key: (
-        ("contracts_made", "Contracts made", "contracts_made", "contracts_bid"),
-        ("contracts_set", "Contracts set", "contracts_set", "contracts_bid"),
-        ("bostons", "Bostons", "bostons", None),
-        ("reneges", "Reneges (upheld)", "reneges", None),
+        ("contracts_made", M("Contracts made"), "contracts_made", "contracts_bid"),
+        ("contracts_set", M("Contracts set"), "contracts_set", "contracts_bid"),
+        ("bostons", M("Bostons"), "bostons", None),
+        ("reneges", M("Reneges (upheld)"), "reneges", None),
     ),
-    military.VARIANT.key: (("flags_won", "Flags won", "flags_won", None),),
+    military.VARIANT.key: (("flags_won", M("Flags won"), "flags_won", None),),
     whist.VARIANT.key: (
-        ("odd_tricks", "Odd tricks per deal", "odd_tricks", "deals"),
-        ("whist_games", "Games won", "whist_games_won", "whist_games_played"),
-        ("rubbers", "Rubbers won", "rubbers_won", "rubbers_played"),
+        ("odd_tricks", M("Odd tricks per deal"), "odd_tricks", "deals"),
+        ("whist_games", M("Games won"), "whist_games_won", "whist_games_played"),
+        ("rubbers", M("Rubbers won"), "rubbers_won", "rubbers_played"),
     ),
 }
 

@@ -37,6 +37,7 @@ from scorepad.rules.base import (
     rank,
 )
 from scorepad.rules.cards import SUITS, Trump, parse_trump
+from scorepad.rules.errors import M, Message, joined
 
 TRICKS = 13
 BOOK = 6  # tricks above the book are "odd tricks"
@@ -51,31 +52,31 @@ def _drive(options: Options) -> bool:
 
 
 OPTION_SPECS = (
-    OptionSpec("target", "Points for game", 5, minimum=1, maximum=99, matters=lambda o: not _drive(o),
-               help="A side wins a game when it reaches this many points: 5 is the British game, "
-                    "7 the American, 9 Long Whist."),
-    OptionSpec("honours", "Score honours", False, matters=lambda o: not _drive(o),
-               help="The side that held all four of A K Q J of trumps scores 4, three of them 2; a side "
-                    "one point short of game cannot score honours, and tricks are scored first."),
-    OptionSpec("rubber", "Play a rubber", True, matters=lambda o: not _drive(o),
-               help="Best of three games: the first side to win two games wins the rubber. "
-                    "Off: a single game decides."),
-    OptionSpec("trumps", "Trumps", "turned",
-               choices=(Choice("turned", "Turned up: the dealer's last card, entered each deal"),
-                        Choice("sequence", "Fixed sequence: hearts, diamonds, spades, clubs")),
-               help="How each deal's trump suit is chosen; the fixed sequence is the whist-drive way."),
-    OptionSpec("no_trump_fifth", "No trumps every fifth deal", False,
+    OptionSpec("target", M("Points for game"), 5, minimum=1, maximum=99, matters=lambda o: not _drive(o),
+               help=M("A side wins a game when it reaches this many points: 5 is the British game, "
+                    "7 the American, 9 Long Whist.")),
+    OptionSpec("honours", M("Score honours"), False, matters=lambda o: not _drive(o),
+               help=M("The side that held all four of A K Q J of trumps scores 4, three of them 2; a side "
+                    "one point short of game cannot score honours, and tricks are scored first.")),
+    OptionSpec("rubber", M("Play a rubber"), True, matters=lambda o: not _drive(o),
+               help=M("Best of three games: the first side to win two games wins the rubber. "
+                    "Off: a single game decides.")),
+    OptionSpec("trumps", M("Trumps"), "turned",
+               choices=(Choice("turned", M("Turned up: the dealer's last card, entered each deal")),
+                        Choice("sequence", M("Fixed sequence: hearts, diamonds, spades, clubs"))),
+               help=M("How each deal's trump suit is chosen; the fixed sequence is the whist-drive way.")),
+    OptionSpec("no_trump_fifth", M("No trumps every fifth deal"), False,
                matters=lambda o: o.get_str("trumps") == "sequence",
-               help="With the fixed sequence, every fifth deal (5, 10, 15, ...) is played without trumps, "
-                    "so without honours."),
-    OptionSpec("deals", "Fixed number of deals (whist drive)", 0, minimum=0, maximum=200, matters=lambda o: _drive(o),
-               help="0 plays to game (or rubber). A number plays exactly that many deals, as at a whist "
-                    "drive: no game target, each side adds up its score over the deals."),
-    OptionSpec("drive_scoring", "Whist drive scoring", "odd", matters=lambda o: _drive(o),
-               choices=(Choice("odd", "Odd tricks (tricks above six)"),
-                        Choice("all", "All tricks taken (13 a deal, shared)")),
-               help="What a side scores each deal of a whist drive: its odd tricks (the rule of the "
-                    "document) or every trick it took."),
+               help=M("With the fixed sequence, every fifth deal (5, 10, 15, ...) is played without trumps, "
+                    "so without honours.")),
+    OptionSpec("deals", M("Fixed number of deals (whist drive)"), 0, minimum=0, maximum=200, matters=lambda o: _drive(o),
+               help=M("0 plays to game (or rubber). A number plays exactly that many deals, as at a whist "
+                    "drive: no game target, each side adds up its score over the deals.")),
+    OptionSpec("drive_scoring", M("Whist drive scoring"), "odd", matters=lambda o: _drive(o),
+               choices=(Choice("odd", M("Odd tricks (tricks above six)")),
+                        Choice("all", M("All tricks taken (13 a deal, shared)"))),
+               help=M("What a side scores each deal of a whist drive: its odd tricks (the rule of the "
+                    "document) or every trick it took.")),
 )
 
 
@@ -141,35 +142,36 @@ def seat_names(setup: Setup) -> tuple[str, str, str, str]:
 
 def _check_teams(setup: Setup, errors: ErrorCollector) -> None:
     if setup.players:
-        errors.add(RuleError("players", "Whist is played by two partnerships: give two teams, not players"))
+        errors.add(RuleError("players", M("Whist is played by two partnerships: give two teams, not players")))
     if len(setup.teams) != 2:
-        errors.add(RuleError("teams", f"Whist needs exactly two teams (partnerships), not {len(setup.teams)}"))
+        errors.add(RuleError("teams", M("Whist needs exactly two teams (partnerships), not %(count)s", count=len(setup.teams))))
         return
     for i, team in enumerate(setup.teams):
         if len(team.players) not in (0, 2):
             errors.add(RuleError(f"teams.{i}.players",
-                                 f"{team.name} needs two player names (or none), not {len(team.players)}"))
+                                 M("%(team)s needs two player names (or none), not %(count)s", team=team.name,
+                                   count=len(team.players))))
     if errors.errors:
         return
     if setup.teams[0].name.casefold() == setup.teams[1].name.casefold():
-        errors.add(RuleError("teams", "both teams have the same name; give each its own"))
+        errors.add(RuleError("teams", M("both teams have the same name; give each its own")))
     elif len({n.casefold() for n in seat_names(setup)}) < 4:
-        errors.add(RuleError("teams", "two players have the same name; give each their own"))
+        errors.add(RuleError("teams", M("two players have the same name; give each their own")))
 
 
 def _check_options(rules: Rules, errors: ErrorCollector) -> None:
     """Refuse option combinations that cannot mean anything, rather than silently ignoring them."""
     if rules.drive_all and not rules.drive:
         errors.add(RuleError("options.drive_scoring",
-                             "scoring all tricks is for a whist drive: set a fixed number of deals"))
+                             M("scoring all tricks is for a whist drive: set a fixed number of deals")))
     if rules.nt_fifth and not rules.sequence:
         errors.add(RuleError("options.no_trump_fifth",
-                             "no trumps every fifth deal needs the fixed trump sequence; "
-                             "a turned-up card always makes a trump suit"))
+                             M("no trumps every fifth deal needs the fixed trump sequence; "
+                               "a turned-up card always makes a trump suit")))
     if rules.honours and rules.drive:
         errors.add(RuleError("options.honours",
-                             "honours are not scored at a whist drive (a fixed number of deals): "
-                             "turn honours off or play to game"))
+                             M("honours are not scored at a whist drive (a fixed number of deals): "
+                               "turn honours off or play to game")))
 
 
 # --------------------------------------------------------------------------- the schedule
@@ -185,19 +187,20 @@ def scheduled_trump(rules: Rules, number: int) -> Trump | None:
 
 def _spec(setup: Setup, rules: Rules, number: int) -> RoundSpec:
     if number < 1:
-        raise RuleError("hand", "deals are numbered from 1")
+        raise RuleError("hand", M("deals are numbered from 1"))
     if rules.drive and number > rules.deals:
-        raise RuleError("hand", f"this whist drive has {rules.deals} deals; deal {number} is one too many")
+        raise RuleError("hand", M("this whist drive has %(deals)s deals; deal %(number)s is one too many",
+                                             deals=rules.deals, number=number))
     seats = seat_names(setup)
     dealer = (setup.first_dealer + number - 1) % 4
     trump = scheduled_trump(rules, number)
-    note = f"{seats[dealer]} deals, {seats[(dealer + 1) % 4]} leads"
+    who = dict(dealer=seats[dealer], leader=seats[(dealer + 1) % 4])
     if trump is None:
-        note += "; the dealer's last card is turned up for trumps"
+        note = M("%(dealer)s deals, %(leader)s leads; the dealer's last card is turned up for trumps", **who)
     elif trump is Trump.NO_TRUMPS:
-        note += "; no trumps (every fifth deal)"
+        note = M("%(dealer)s deals, %(leader)s leads; no trumps (every fifth deal)", **who)
     else:
-        note += f"; {trump.label.lower()} are trumps"
+        note = M("%(dealer)s deals, %(leader)s leads; %(trumps)s", trumps=_ARE_TRUMPS[trump], **who)
     kind = RoundKind.NO_TRUMPS if trump is Trump.NO_TRUMPS else RoundKind.NORMAL
     return RoundSpec(number, TRICKS, trump, dealer, None, kind, note)
 
@@ -205,29 +208,50 @@ def _spec(setup: Setup, rules: Rules, number: int) -> RoundSpec:
 # --------------------------------------------------------------------------- reading a hand
 
 
-def _trump_words(trump: Trump) -> str:
-    return "no trumps" if trump is Trump.NO_TRUMPS else f"{trump.label.lower()} as trumps"
+# Each suit's words in a sentence, whole (a language may say "hearts" another way there than in a title).
+_ARE_TRUMPS = {Trump.HEARTS: M("hearts are trumps"), Trump.DIAMONDS: M("diamonds are trumps"),
+               Trump.CLUBS: M("clubs are trumps"), Trump.SPADES: M("spades are trumps")}
+_AS_TRUMPS = {Trump.HEARTS: M("hearts as trumps"), Trump.DIAMONDS: M("diamonds as trumps"),
+              Trump.CLUBS: M("clubs as trumps"), Trump.SPADES: M("spades as trumps"), Trump.NO_TRUMPS: M("no trumps")}
+
+
+def _trump_words(trump: Trump) -> Message:
+    return _AS_TRUMPS[trump]
 
 
 def _read_pair(raw: object, key: str, names: Sequence[str], maximum: int, each: str,
                partial: bool) -> tuple[int | None, int | None]:
-    """Two whole numbers 0..maximum, team 0's first; `each` says one of them ("tricks taken by {}")."""
+    """Two whole numbers 0..maximum, team 0's first; `each` ("tricks" or "honours") says what they count."""
     if not isinstance(raw, list):
-        raise RuleError(key, f"give the {key} as a list of two numbers: {names[0]} first, then {names[1]}")
+        sides = dict(first=names[0], second=names[1])
+        raise RuleError(key, M("give the tricks as a list of two numbers: %(first)s first, then %(second)s", **sides)
+                        if key == "tricks" else
+                        M("give the honours as a list of two numbers: %(first)s first, then %(second)s", **sides))
     if len(raw) > 2 or (len(raw) < 2 and not partial):
-        count = f"{len(raw)} number" + ("" if len(raw) == 1 else "s")
-        raise RuleError(key, f"give the {key} of both sides ({names[0]} and {names[1]}), not {count}")
+        both: dict[str, object] = dict(first=names[0], second=names[1], count=len(raw))
+        raise RuleError(key, (M("give the tricks of both sides (%(first)s and %(second)s), not 1 number", **both)
+                              if len(raw) == 1 else
+                              M("give the tricks of both sides (%(first)s and %(second)s), not %(count)s numbers",
+                                **both)) if key == "tricks" else
+                        (M("give the honours of both sides (%(first)s and %(second)s), not 1 number", **both)
+                         if len(raw) == 1 else
+                         M("give the honours of both sides (%(first)s and %(second)s), not %(count)s numbers",
+                           **both)))
     errors = ErrorCollector()
     values: list[int | None] = []
     for i, name in enumerate(names):
         item = raw[i] if i < len(raw) else None
-        what = each.format(name)
+        tricks = each == "tricks"
         if item is None and partial:
             values.append(None)
         elif isinstance(item, bool) or not isinstance(item, int):
-            errors.add(RuleError(f"{key}.{i}", f"{what} must be a whole number"))
+            errors.add(RuleError(f"{key}.{i}", M("tricks taken by %(name)s must be a whole number", name=name) if tricks
+                                 else M("honours held by %(name)s must be a whole number", name=name)))
         elif not 0 <= item <= maximum:
-            errors.add(RuleError(f"{key}.{i}", f"{what} must be between 0 and {maximum}"))
+            errors.add(RuleError(f"{key}.{i}", M("tricks taken by %(name)s must be between 0 and %(maximum)s",
+                                                   name=name, maximum=maximum) if tricks else
+                                 M("honours held by %(name)s must be between 0 and %(maximum)s", name=name,
+                                   maximum=maximum)))
         else:
             values.append(item)
     errors.raise_if_any()
@@ -235,10 +259,11 @@ def _read_pair(raw: object, key: str, names: Sequence[str], maximum: int, each: 
 
 
 def _read_tricks(raw: object, names: Sequence[str], partial: bool) -> tuple[int | None, int | None]:
-    tricks = _read_pair(raw, "tricks", names, TRICKS, "tricks taken by {}", partial)
+    tricks = _read_pair(raw, "tricks", names, TRICKS, "tricks", partial)
     t0, t1 = tricks
     if t0 is not None and t1 is not None and t0 + t1 != TRICKS:
-        raise RuleError("tricks", f"the tricks add up to {t0 + t1} but every deal has {TRICKS} tricks")
+        raise RuleError("tricks", M("the tricks add up to %(total)s but every deal has %(tricks)s tricks", total=t0 + t1,
+                                    tricks=TRICKS))
     return tricks
 
 
@@ -249,13 +274,14 @@ def _read_trump(raw: object, spec: RoundSpec, dealer: str, partial: bool) -> Tru
             return spec.trump
         trump = parse_trump(raw, "trump", SEQUENCE_WITH_NT)
         if trump is not spec.trump:
-            raise RuleError("trump", f"deal {spec.number} has {_trump_words(spec.trump)} by the fixed sequence, "
-                                     f"not {_trump_words(trump)}")
+            raise RuleError("trump", M("deal %(number)s has %(scheduled)s by the fixed sequence, not %(given)s",
+                                       number=spec.number, scheduled=_trump_words(spec.trump), given=_trump_words(trump)))
         return trump
     if raw is None:
         if partial:
             return None
-        raise RuleError("trump", f"enter the trump suit turned up by {dealer}, the dealer: one of H, D, C, S")
+        raise RuleError("trump", M("enter the trump suit turned up by %(dealer)s, the dealer: one of H, D, C, S",
+                                     dealer=dealer))
     return parse_trump(raw, "trump", SUITS)
 
 
@@ -265,15 +291,17 @@ def _read_honours(raw: object, rules: Rules, spec: RoundSpec, names: Sequence[st
     if raw is None:
         return None
     if not rules.honours:
-        raise RuleError("honours", "honours are not scored in this game (the honours option is off)")
+        raise RuleError("honours", M("honours are not scored in this game (the honours option is off)"))
     if spec.trump is Trump.NO_TRUMPS:
-        raise RuleError("honours", f"deal {spec.number} is played without trumps, so there are no honours")
-    honours = _read_pair(raw, "honours", names, HONOURS, "honours held by {}", partial)
+        raise RuleError("honours", M("deal %(number)s is played without trumps, so there are no honours",
+                                         number=spec.number))
+    honours = _read_pair(raw, "honours", names, HONOURS, "honours", partial)
     known = sum(h for h in honours if h is not None)
     complete = None not in honours
     if known > HONOURS or (complete and known != HONOURS):
-        raise RuleError("honours", f"the honours add up to {known}, but there are exactly four (A K Q J of "
-                                   f"trumps) shared between {names[0]} and {names[1]}")
+        raise RuleError("honours", M("the honours add up to %(known)s, but there are exactly four (A K Q J of trumps) "
+                                     "shared between %(first)s and %(second)s", known=known, first=names[0],
+                                     second=names[1]))
     return honours
 
 
@@ -281,17 +309,18 @@ def _read(setup: Setup, rules: Rules, spec: RoundSpec, raw: object, partial: boo
     """Check every field of an entry, reporting all bad fields together."""
     if not isinstance(raw, Mapping):
         example = '{"tricks": [8, 5], "trump": "H"}'
-        raise RuleErrors([RuleError("hand", f"a Whist hand is an object such as {example}")])
+        raise RuleErrors([RuleError("hand", M("a Whist hand is an object such as %(example)s", example=example))])
     names = [t.name for t in setup.teams]
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a Whist hand"))
+            errors.add(RuleError(key_field(key), M("%(key)s is not part of a Whist hand", key=quoted(key))))
     tricks: tuple[int | None, int | None] = (None, None)
     trump: Trump | None = None
     honours: tuple[int | None, int | None] | None = None
     if raw.get("tricks") is None and not partial:
-        errors.add(RuleError("tricks", f"enter the tricks taken by each side ({names[0]}, {names[1]}), 13 in all"))
+        errors.add(RuleError("tricks", M("enter the tricks taken by each side (%(first)s, %(second)s), 13 in all",
+                                               first=names[0], second=names[1])))
     try:
         if raw.get("tricks") is not None:
             tricks = _read_tricks(raw["tricks"], names, partial)
@@ -346,8 +375,8 @@ def score_deal(hand: WhistHand, before: tuple[int, int], target: int) -> DealSco
     side = hand.trick_side
     points = [0, 0]
     points[side] = hand.odd_tricks
-    details = [f"took {t}" for t in hand.tricks]
-    details[side] += f" · {hand.odd_tricks} odd"
+    details: list[list[Message]] = [[M("took %(tricks)s", tricks=t)] for t in hand.tricks]  # parts, joined by " · "
+    details[side].append(M("%(odd)s odd", odd=hand.odd_tricks))
     game_to = side if before[side] + points[side] >= target else None
     barred = late = None
     for s, held in enumerate(hand.honours or (0, 0)):
@@ -356,16 +385,17 @@ def score_deal(hand: WhistHand, before: tuple[int, int], target: int) -> DealSco
             continue
         if before[s] == target - 1:
             barred = s
-            details[s] += f" · {held} honours, barred at {before[s]}"
+            details[s].append(M("%(held)s honours, barred at %(points)s", held=held, points=before[s]))
         elif game_to is not None and game_to != s:
             late = s
-            details[s] += f" · {held} honours, too late: game already won"
+            details[s].append(M("%(held)s honours, too late: game already won", held=held))
         else:
             points[s] += value
-            details[s] += f" · {held} honours +{value}"
+            details[s].append(M("%(held)s honours +%(value)s", held=held, value=value))
     if game_to is None:
         game_to = next((s for s in (0, 1) if before[s] + points[s] >= target), None)
-    return DealScore((points[0], points[1]), (details[0], details[1]), game_to, barred, late)
+    return DealScore((points[0], points[1]), (joined(details[0], " · "), joined(details[1], " · ")), game_to, barred,
+                     late)
 
 
 # --------------------------------------------------------------------------- scoring a game
@@ -388,22 +418,25 @@ class _Tally:
     def game_line_note(self, side: int, totals: tuple[int, int]) -> str:
         score = f"{totals[side]}-{totals[1 - side]}"
         if self.games_needed == 1:
-            return f"Game to {self.names[side]}, {score}"
-        games = f"games {self.names[0]} {self.games[0]}, {self.names[1]} {self.games[1]}"
+            return M("Game to %(side)s, %(score)s", side=self.names[side], score=score)
         if self.over:
-            games = f"{self.games[side]} games to {self.games[1 - side]}"
-            return f"Game and rubber to {self.names[side]}, {score} ({games})"
-        return f"Game to {self.names[side]}, {score} ({games})"
+            return M("Game and rubber to %(side)s, %(score)s (%(won)s games to %(lost)s)", side=self.names[side],
+                     score=score, won=self.games[side], lost=self.games[1 - side])
+        return M("Game to %(side)s, %(score)s (games %(first)s %(first_games)s, %(second)s %(second_games)s)",
+                 side=self.names[side], score=score, first=self.names[0], first_games=self.games[0],
+                 second=self.names[1], second_games=self.games[1])
 
     def play(self, hand: WhistHand, spec: RoundSpec, target: int) -> Line:
         before = (self.points[0], self.points[1])
         deal = score_deal(hand, before, target)
         totals = (before[0] + deal.points[0], before[1] + deal.points[1])
-        notes = []
+        notes: list[str] = []
         if deal.barred is not None:
-            notes.append(f"{self.names[deal.barred]} stood at {target - 1}: honours not scored")
+            notes.append(M("%(side)s stood at %(points)s: honours not scored", side=self.names[deal.barred],
+                           points=target - 1))
         if deal.late is not None:
-            notes.append(f"tricks are scored first: honours held by {self.names[deal.late]} come too late")
+            notes.append(M("tricks are scored first: honours held by %(side)s come too late",
+                           side=self.names[deal.late]))
         if deal.game_to is not None:
             self.games[deal.game_to] += 1
             self.last_game = totals
@@ -412,22 +445,25 @@ class _Tally:
         else:
             self.points = list(totals)
         cells = tuple(Cell(deal.points[s], totals[s], deal.details[s], tricks=hand.tricks[s]) for s in (0, 1))
-        return Line(spec.number, replace(spec, trump=hand.trump), cells, "; ".join(notes))
+        return Line(spec.number, replace(spec, trump=hand.trump), cells, joined(notes, "; ") if notes else "")
 
     def detail(self, side: int) -> str:
         won, lost = self.games[side], self.games[1 - side]
-        text = f"{won} {'game' if won == 1 else 'games'} to {lost}"
         if not self.over and any(self.points):
-            text += f"; {self.points[side]} in this game"
-        return text
+            points = self.points[side]
+            return (M("1 game to %(lost)s; %(points)s in this game", lost=lost, points=points) if won == 1 else
+                    M("%(won)s games to %(lost)s; %(points)s in this game", won=won, lost=lost, points=points))
+        return M("1 game to %(lost)s", lost=lost) if won == 1 else M("%(won)s games to %(lost)s", won=won, lost=lost)
 
     def scoreboard(self, target: int) -> Scoreboard:
         """The game in play's points, big; the last game's score once the game or rubber is over."""
         unit = "game" if self.games_needed > 1 else ""
         games = (self.games[0], self.games[1])
         if self.over:
-            return Scoreboard("Final score of the last game" if unit else "Final score", self.last_game, games, unit)
-        heading = f"Game {sum(self.games) + 1}: {target} points win it" if unit else f"{target} points win the game"
+            return Scoreboard(M("Final score of the last game") if unit else M("Final score"), self.last_game, games,
+                              unit)
+        heading = (M("Game %(number)s: %(target)s points win it", number=sum(self.games) + 1, target=target) if unit
+                   else M("%(target)s points win the game", target=target))
         return Scoreboard(heading, (self.points[0], self.points[1]), games, unit)
 
     def summary(self) -> str:
@@ -435,11 +471,16 @@ class _Tally:
         if self.over:
             side = 0 if self.games[0] > self.games[1] else 1
             if self.games_needed == 1:
-                return f"{n[side]} win the game, {self.last_game[side]}-{self.last_game[1 - side]}"
-            return f"{n[side]} win the rubber, {self.games[side]} games to {self.games[1 - side]}"
-        game_no = sum(self.games) + 1
-        return f"Game {game_no}: {n[0]} {self.points[0]}, {n[1]} {self.points[1]}" + (
-            f" (games {self.games[0]}-{self.games[1]})" if self.games_needed > 1 else "")
+                return M("%(side)s win the game, %(score)s", side=n[side],
+                         score=f"{self.last_game[side]}-{self.last_game[1 - side]}")
+            return M("%(side)s win the rubber, %(won)s games to %(lost)s", side=n[side], won=self.games[side],
+                     lost=self.games[1 - side])
+        now = dict(number=sum(self.games) + 1, first=n[0], first_points=self.points[0], second=n[1],
+                   second_points=self.points[1])
+        if self.games_needed > 1:
+            return M("Game %(number)s: %(first)s %(first_points)s, %(second)s %(second_points)s (games %(games)s)",
+                     games=f"{self.games[0]}-{self.games[1]}", **now)
+        return M("Game %(number)s: %(first)s %(first_points)s, %(second)s %(second_points)s", **now)
 
 
 # --------------------------------------------------------------------------- the variant
@@ -455,7 +496,7 @@ class WhistVariant:
 
     key = "whist"
     name = "Whist"
-    summary = ("Two partnerships play out 13 tricks a deal; the side that takes more scores one point for "
+    summary: str = M("Two partnerships play out 13 tricks a deal; the side that takes more scores one point for "
                "each trick above six. The first side to 5 points wins the game (7 in America, 9 in Long "
                "Whist), usually in a rubber of best of three games, with honours as an option. At a whist "
                "drive a fixed number of deals is played and each side adds up its odd tricks.")
@@ -465,7 +506,8 @@ class WhistVariant:
         errors = ErrorCollector()
         _check_teams(setup, errors)
         if not 0 <= setup.first_dealer <= 3:
-            errors.add(RuleError("first_dealer", f"the first dealer is a seat from 0 to 3, not {setup.first_dealer}"))
+            errors.add(RuleError("first_dealer", M("the first dealer is a seat from 0 to 3, not %(given)s",
+                                                   given=setup.first_dealer)))
         _check_options(Rules.of(setup), errors)
         errors.raise_if_any()
 
@@ -479,7 +521,7 @@ class WhistVariant:
     def check_hand(self, setup: Setup, before: Sequence[RawHand], hand: RawHand) -> None:
         sheet = self.score(setup, before)
         if sheet.finished:
-            raise RuleErrors([RuleError("hand", f"{sheet.summary}: no more deals are played")])
+            raise RuleErrors([RuleError("hand", M("%(summary)s: no more deals are played", summary=sheet.summary))])
         self._parse(setup, len(before) + 1, hand, partial=False)
 
     @derived_once
@@ -505,7 +547,7 @@ class WhistVariant:
         played = len(hands)
         if sheet.finished:
             if pending:
-                raise RuleErrors([RuleError("hand", f"{sheet.summary}: no more deals are played")])
+                raise RuleErrors([RuleError("hand", M("%(summary)s: no more deals are played", summary=sheet.summary))])
             return GameState(played, True, "over", None, winners=sheet.winners)
         spec = self.round_spec(setup, played + 1)
         entry = self._parse(setup, played + 1, pending or {}, partial=True)
@@ -526,11 +568,11 @@ class WhistVariant:
         missing = []
         unknown = [t.name for t, v in zip(setup.teams, entry.tricks) if v is None]
         if len(unknown) == 2:
-            missing.append("tricks for each side")
+            missing.append(M("tricks for each side"))
         elif unknown:
-            missing.append(f"tricks for {unknown[0]}")
+            missing.append(M("tricks for %(side)s", side=unknown[0]))
         if entry.trump is None:
-            missing.append("the trump turned up")
+            missing.append(M("the trump turned up"))
         return tuple(missing)
 
     @staticmethod
@@ -541,7 +583,7 @@ class WhistVariant:
         errors = ErrorCollector()
         for spec, hand in parsed:
             if tally.over:
-                errors.add(RuleError("hand", f"{tally.summary()}: no more deals are played", spec.number))
+                errors.add(RuleError("hand", M("%(summary)s: no more deals are played", summary=tally.summary()), spec.number))
                 continue
             lines.append(tally.play(hand, spec, rules.target))
         errors.raise_if_any()
@@ -559,16 +601,19 @@ class WhistVariant:
             cells = []
             for s in (0, 1):
                 if rules.drive_all:
-                    points, detail = hand.tricks[s], f"took {hand.tricks[s]}"
+                    points, detail = hand.tricks[s], M("took %(tricks)s", tricks=hand.tricks[s])
                 else:
                     odd = hand.tricks[s] - BOOK if s == hand.trick_side else 0
-                    points, detail = odd, f"took {hand.tricks[s]}" + (f" · {odd} odd" if odd else "")
+                    took = M("took %(tricks)s", tricks=hand.tricks[s])
+                    points, detail = odd, joined([took, M("%(odd)s odd", odd=odd)], " · ") if odd else took
                 totals[s] += points
                 cells.append(Cell(points, totals[s], detail, tricks=hand.tricks[s]))
             lines.append(Line(spec.number, replace(spec, trump=hand.trump), tuple(cells)))
         finished = len(parsed) == rules.deals
-        unit = "tricks" if rules.drive_all else "odd tricks"
-        details = [f"{totals[s]} {unit} in {len(parsed)} of {rules.deals} deals" for s in (0, 1)]
+        details = [M("%(total)s tricks in %(played)s of %(deals)s deals", total=totals[s], played=len(parsed),
+                     deals=rules.deals) if rules.drive_all else
+                   M("%(total)s odd tricks in %(played)s of %(deals)s deals", total=totals[s], played=len(parsed),
+                     deals=rules.deals) for s in (0, 1)]
         standings = rank(totals, names, details)
         winners = leaders(standings) if finished else ()
         return ScoreSheet("whist", names, tuple(lines), standings, finished, winners,
@@ -578,10 +623,12 @@ class WhistVariant:
 def _drive_summary(names: tuple[str, str], totals: Sequence[int], finished: bool) -> str:
     a, b = totals
     if a == b:
-        return f"{'Tie' if finished else 'Level'}: {names[0]} and {names[1]} {a}-{b}"
+        level = dict(first=names[0], second=names[1], score=f"{a}-{b}")
+        return (M("Tie: %(first)s and %(second)s %(score)s", **level) if finished else
+                M("Level: %(first)s and %(second)s %(score)s", **level))
     side = 0 if a > b else 1
-    verb = "win" if finished else "lead"
-    return f"{names[side]} {verb}, {totals[side]}-{totals[1 - side]}"
+    ahead = dict(side=names[side], score=f"{totals[side]}-{totals[1 - side]}")
+    return M("%(side)s win, %(score)s", **ahead) if finished else M("%(side)s lead, %(score)s", **ahead)
 
 
 VARIANT = WhistVariant()

@@ -23,7 +23,7 @@ from flask_babel import gettext, lazy_gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad import live
+from scorepad import i18n, live
 from scorepad.events import core
 from scorepad.extensions import htmx
 from scorepad.games import card as cards
@@ -89,18 +89,23 @@ def _publish(game: Game, view: games.GameView | None = None, orders: bool = Fals
 
 
 def _show(public_id: str, data: object, view: games.GameView | None = None) -> None:
-    """Render the spectators' fragment once for this worker's streams (`view`: the announcing
-    request's own, which saves replaying the game)."""
+    """Render the spectators' fragment for this worker's streams, once in each language their pages
+    are in (`view`: the announcing request's own, which saves replaying the game). The push is drawn
+    outside the spectators' requests (in the scorer's, or none): each stream's language is the one
+    its page asked in when it subscribed."""
     channel = f"game:{public_id}"
-    if not live.broker().count(channel):  # nobody watching here (most event tables): nothing to render
+    languages = live.broker().languages(channel)
+    if not languages:  # nobody watching here (most event tables): nothing to render
         return
     if view is None:
         game = games.by_public_id(public_id)
         if game is None:
             return
         view = games.view(game)
-    live.broker().publish(channel, "update", render_template("games/_live.html", gv=view, can_edit=False,
-                                                             watching=True))
+    for language in sorted(languages):
+        with i18n.speaking(language):
+            fragment = render_template("games/_live.html", gv=view, can_edit=False, watching=True)
+        live.broker().publish(channel, "update", fragment, language=language)
 
 
 bp.record_once(lambda state: live.on(state.app, "game", _show))
@@ -403,7 +408,7 @@ def watch(public_id: str) -> str:
 def events(public_id: str) -> Response:
     """Server-sent events: the live fragment after every change to the game."""
     game = _public_game(public_id)
-    return live.sse_response(f"game:{game.public_id}")
+    return live.sse_response(f"game:{game.public_id}", language=i18n.chosen())  # the page's, from this request itself
 
 
 @bp.get("/w/<public_id>/game.json")

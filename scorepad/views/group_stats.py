@@ -5,6 +5,7 @@ The group's own page (views/groups.py) shows the season's table and the records.
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
+from flask_babel import gettext, lazy_gettext
 
 from scorepad.form_input import whole_number
 from scorepad.games import group_stats, groups
@@ -14,7 +15,7 @@ from scorepad.rules import get_variant
 from scorepad.rules.stats import SeasonRow
 
 bp = Blueprint("group_stats", __name__)
-NO_PLAYER = "There is no such player in this group (they may have been merged into another)."
+NO_PLAYER = lazy_gettext("There is no such player in this group (they may have been merged into another).")
 
 
 @bp.app_template_filter("percent")
@@ -40,8 +41,8 @@ def stat_places(rows: tuple[SeasonRow, ...]) -> dict[int, str]:
 def _group(token: str) -> Group:
     group = groups.by_token(token)
     if group is None:
-        abort(404, description="There is no group at this link. Check the link you were sent: it is long, and every "
-                               "character counts.")
+        abort(404, description=gettext("There is no group at this link. Check the link you were sent: it is long, and "
+                                       "every character counts."))
     return group
 
 
@@ -55,7 +56,7 @@ def player(token: str, player_id: int) -> tuple[str, int]:
     group = _group(token)
     person = groups.player(group, player_id)
     if person is None:
-        abort(404, description=NO_PLAYER)
+        abort(404, description=str(NO_PLAYER))
     people = groups.players(group)
     page = _figures(group).player(person.id)
     charts = {v: show.results_chart(points) for v, points in page.results.items()}
@@ -63,16 +64,18 @@ def player(token: str, player_id: int) -> tuple[str, int]:
                            people=people, facts=show.shown_facts, aliases=groups.aliases(group).get(person.id, [])), 200
 
 
-def _chosen(group: Group, field: str, errors: dict[str, str]) -> GroupPlayer | None:
-    """The player chosen in `field` (a message in `errors` when none of the group is)."""
+def _chosen(group: Group, field: str, errors: dict[str, str], unknown: set[str]) -> GroupPlayer | None:
+    """The player chosen in `field` (a message in `errors` when none of the group is; the field in
+    `unknown` when one was named that the group does not have)."""
     raw = request.args.get(field, "").strip()
     if not raw:
-        errors[field] = "Choose a player."
+        errors[field] = gettext("Choose a player.")
         return None
     number = whole_number(raw, digits=10)
     found = groups.player(group, number) if number is not None else None
     if found is None:
-        errors[field] = "There is no such player in this group: choose one from the list."
+        errors[field] = gettext("There is no such player in this group: choose one from the list.")
+        unknown.add(field)
     return found
 
 
@@ -85,12 +88,12 @@ def versus(token: str) -> tuple[str, int]:
         return render_template("group_stats/versus.html", group=group, people=people, a=None, b=None, result=None,
                                errors={}, chosen={}), 200
     errors: dict[str, str] = {}
-    a, b = _chosen(group, "a", errors), _chosen(group, "b", errors)
+    unknown: set[str] = set()
+    a, b = _chosen(group, "a", errors, unknown), _chosen(group, "b", errors, unknown)
     if a is not None and b is not None and a.id == b.id:
-        errors["b"] = f"Choose someone other than {a.name} to compare with."
+        errors["b"] = gettext("Choose someone other than %(name)s to compare with.", name=a.name)
     chosen = {f: request.args.get(f, "")[:20] for f in ("a", "b")}
     if errors:
-        unknown = any(m.startswith("There is no such player") for m in errors.values())
         return render_template("group_stats/versus.html", group=group, people=people, a=a, b=b, result=None,
                                errors=errors, chosen=chosen), 404 if unknown else 422
     assert a is not None and b is not None

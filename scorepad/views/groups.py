@@ -17,6 +17,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import format_date, gettext, lazy_gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import in_group
@@ -32,8 +33,9 @@ from scorepad.views.games import MY_GAMES, remember_game
 
 bp = Blueprint("groups", __name__)
 MY_GROUPS = "my_groups"  # the links of the groups this browser made or opened (signed cookie)
-BAD_SEASON = "Choose a season from the list: this year, the last 12 months or all time."
-NO_GROUP = "There is no group at this link. Check the link you were sent: it is long, and every character counts."
+BAD_SEASON = lazy_gettext("Choose a season from the list: this year, the last 12 months or all time.")
+NO_GROUP = lazy_gettext("There is no group at this link. Check the link you were sent: it is long, and every character counts.")
+NO_PLAYER = lazy_gettext("There is no such player in this group (they may have been merged into another).")
 
 
 def remember_group(group: Group) -> None:
@@ -68,8 +70,8 @@ class GameRow:
 
 @bp.app_template_filter("day")
 def day(moment: datetime) -> str:
-    """A date as a family says it: 3 May 2026."""
-    return f"{moment.day} {moment:%b %Y}"
+    """A date as a family says it, in the reader's language: 3 May 2026, 3 mai 2026."""
+    return format_date(moment, "d MMM y")
 
 
 @bp.app_template_global("group_name_for")
@@ -81,14 +83,14 @@ def group_name_for(game: Game) -> str:
 def _group(token: str) -> Group:
     group = groups.by_token(token)
     if group is None:
-        abort(404, description=NO_GROUP)
+        abort(404, description=str(NO_GROUP))
     return group
 
 
 def _player(group: Group, player_id: int) -> GroupPlayer:
     found = groups.player(group, player_id)
     if found is None:
-        abort(404, description="There is no such player in this group (they may have been merged into another).")
+        abort(404, description=str(NO_PLAYER))
     return found
 
 
@@ -134,7 +136,7 @@ def page(token: str) -> tuple[str, int]:
     remember_group(group)
     season = request.args.get("season", group_stats.DEFAULT_SEASON)
     if season not in group_stats.SEASONS:  # not one of the form's choices: said beside it, the default shown
-        return _page(group, {"season": BAD_SEASON}, 400)
+        return _page(group, {"season": str(BAD_SEASON)}, 400)
     return _page(group, season=season)
 
 
@@ -146,7 +148,7 @@ def rename(token: str) -> BaseResponse | tuple[str, int]:
     except RuleErrors as e:
         return _page(group, {"group-name": errors_by_field(e)["name"]}, 422,
                      {"group-name": request.form.get("name", "")[:200]})
-    flash("The group's name is saved.")
+    flash(gettext("The group's name is saved."))
     return redirect(url_for("groups.page", token=token), code=303)
 
 
@@ -161,8 +163,8 @@ def rename_player(token: str, player_id: int) -> BaseResponse | tuple[str, int]:
         groups.rename_player(group, person, request.form.get("name", ""))
     except RuleErrors as e:
         return _page(group, {key: errors_by_field(e)["name"]}, 422, {key: request.form.get("name", "")[:200]})
-    flash(f"{before} is now called {person.name} in all the group's games." if before != person.name
-          else "The name is unchanged.")
+    flash(gettext("%(before)s is now called %(name)s in all the group's games.", before=before, name=person.name)
+          if before != person.name else gettext("The name is unchanged."))
     return redirect(url_for("groups.page", token=token, _anchor="players-h"), code=303)
 
 
@@ -204,7 +206,7 @@ def merge(token: str, player_id: int) -> BaseResponse | tuple[str, int]:
     group = _group(token)
     away = groups.player(group, player_id)
     if away is None:  # the confirmation sent twice, or an old page: said, not an error page
-        flash("That player was already merged into another: nothing more to do.")
+        flash(gettext("That player was already merged into another: nothing more to do."))
         return redirect(url_for("groups.page", token=token, _anchor="players-h"), code=303)
     others = [p for p in groups.players(group) if p.id != away.id]
     try:
@@ -212,8 +214,8 @@ def merge(token: str, player_id: int) -> BaseResponse | tuple[str, int]:
         groups.merge(group, away, into)
     except RuleErrors as e:
         return _merge_page(group, away, others, errors=errors_by_field(e))
-    flash(f"{away.name} and {into.name} are one player now: {into.name}. A game that types “{away.name}” "
-          f"counts for {into.name}.")
+    flash(gettext("%(away)s and %(into)s are one player now: %(into)s. A game that types “%(away)s” counts for "
+                  "%(into)s.", away=away.name, into=into.name))
     return redirect(url_for("groups.page", token=token, _anchor="players-h"), code=303)
 
 
@@ -269,7 +271,7 @@ def keep_event(token: str) -> BaseResponse | tuple[str, int]:
 def _scorer_game(token: str) -> Game:
     game = games.by_scorer_token(token)
     if game is None:
-        abort(404, description="There is no game at this link. It may have been deleted.")
+        abort(404, description=gettext("There is no game at this link. It may have been deleted."))
     return game
 
 
@@ -294,7 +296,7 @@ def keep_in_new(token: str) -> BaseResponse | tuple[str, int]:
     game = _scorer_game(token)
     kept = groups.group_of(game)
     if kept is not None:  # a second tap: the group the first made
-        flash(f"This game is kept in “{kept.name}”.")
+        flash(gettext("This game is kept in “%(name)s”.", name=kept.name))
         return redirect(url_for("groups.page", token=kept.token), code=303)
     name = request.form.get("name", "")
     try:
@@ -303,7 +305,7 @@ def keep_in_new(token: str) -> BaseResponse | tuple[str, int]:
         errors = {("new-name" if field == "name" else field): message for field, message in errors_by_field(e).items()}
         return _game_page(game, errors, 422, {"new-name": name[:200]})
     remember_group(group)
-    flash(f"“{group.name}” keeps this game and its players. Share the group's link with them.")
+    flash(gettext("“%(name)s” keeps this game and its players. Share the group's link with them.", name=group.name))
     return redirect(url_for("groups.page", token=group.token), code=303)
 
 
@@ -322,14 +324,15 @@ def keep(token: str) -> BaseResponse | tuple[str, int]:
     raw = request.form.get("group", "")
     group = groups.by_token(_link_token(raw)) if raw.strip() else None
     if group is None:
-        message = "Paste the group's link (or choose one of your groups)." if not raw.strip() else NO_GROUP
+        message = gettext("Paste the group's link (or choose one of your groups).") if not raw.strip() else str(NO_GROUP)
         return _game_page(game, {"group-link": message}, 422 if not raw.strip() else 404, {"group-link": raw[:200]})
     try:
         moved = groups.keep(group, game)
     except RuleErrors as e:
         return _game_page(game, {"group": errors_by_field(e)["group"]}, 409)
     remember_group(group)
-    flash(f"This game is kept in “{group.name}”." if moved else f"This game was already kept in “{group.name}”.")
+    flash(gettext("This game is kept in “%(name)s”.", name=group.name) if moved
+          else gettext("This game was already kept in “%(name)s”.", name=group.name))
     return redirect(url_for("groups.page", token=group.token), code=303)
 
 
@@ -338,6 +341,6 @@ def take_out(token: str) -> BaseResponse:
     """Take the game out of its group; its players stay in the group."""
     game = _scorer_game(token)
     group = groups.take_out(game)
-    flash(f"This game is no longer in “{group.name}”. Its players stay in the group." if group
-          else "This game was not in a group.")
+    flash(gettext("This game is no longer in “%(name)s”. Its players stay in the group.", name=group.name) if group
+          else gettext("This game was not in a group."))
     return redirect(url_for("groups.game_group_page", token=token), code=303)

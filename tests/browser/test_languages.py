@@ -7,6 +7,7 @@ finds nothing. Screenshots: test-output/screenshots/language-*.png."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +73,47 @@ def test_french_and_spanish_at_320_px(app: Flask, live_server: str, browser: Bro
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_role("button", name="Large text")).to_be_visible()
+
+
+def test_a_group_in_french_at_320_px(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
+                                     no_axe_violations: Any) -> None:
+    """The group's page (its season's table in four columns, the records), a player's figures and
+    chart, head to head: in French, whose words are longer, every page fits 320 px."""
+    from tests.browser.test_group_stats import a_season, table_fits
+
+    token = a_season(app)
+    page = browser.new_context(**NARROW_PHONE, locale="fr-FR").new_page()
+    page.goto(f"{live_server}/group/{token}?season=all")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("heading", name="Le classement de la saison")).to_be_visible()
+    fits(page, "fr-group", screenshot_dir, no_axe_violations, game=False)
+    table_fits(page)
+
+    page.get_by_role("row").nth(1).get_by_role("link").click()  # the leader's figures
+    expect(page.get_by_role("heading", name="Face à face")).to_be_visible()
+    expect(page.locator("dl.figures dt").first).to_have_text("Parties")
+    fits(page, "fr-group-player", screenshot_dir, no_axe_violations, game=False)
+
+    page.get_by_label(re.compile("^Comparer .* avec$")).select_option(index=1)
+    page.get_by_role("button", name="Comparer", exact=True).click()
+    expect(page.get_by_role("heading", level=2, name=re.compile(" contre "))).to_be_visible()
+    fits(page, "fr-group-versus", screenshot_dir, no_axe_violations, game=False)
+
+
+def test_whist_and_australian_in_french_at_320_px(app: Flask, live_server: str, browser: Browser,
+                                                  screenshot_dir: Path, no_axe_violations: Any) -> None:
+    """A Whist rubber and an Australian game in the misère round, in French: the deal's note, the
+    scoreboard and the special round's note fit the narrowest phone (the Australian sheet in its box too)."""
+    with app.app_context():
+        whist = json.loads((EXAMPLES / "whist-rubber-honours.json").read_text())
+        whist_token = records.import_record({**whist, "hands": whist["hands"][:3]}).scorer_token
+        australian = json.loads((EXAMPLES / "australian-family-four.json").read_text())
+        australian_token = records.import_record({**australian, "hands": australian["hands"][:12]}).scorer_token
+    page = browser.new_context(**NARROW_PHONE, locale="fr-FR").new_page()
+    page.goto(f"{live_server}/g/{whist_token}")
+    expect(page.locator("#score-h")).to_contain_text("Manche")
+    # its sheet scrolls inside its box at 320 px, in English too (the honours' parts): not checked here
+    fits(page, "fr-whist", screenshot_dir, no_axe_violations, game=False)
+    page.goto(f"{live_server}/g/{australian_token}")
+    expect(page.locator(".round-note")).to_contain_text("Tour spécial 4 sur 5")
+    fits(page, "fr-australian", screenshot_dir, no_axe_violations, game=True)

@@ -198,12 +198,12 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
     spectator.evaluate("window.__marker = 1")
 
     # read-only: no forms, buttons or Edit links, and the scorer's token appears nowhere (the header's
-    # "Large text" is this phone's own setting, not the game's)
+    # "Large text" and language switch are this phone's own settings, not the game's)
     def read_only() -> None:
         expect(spectator.locator("main form")).to_have_count(0)
         expect(spectator.locator("main").get_by_role("button")).to_have_count(0)
-        expect(spectator.locator("form")).to_have_count(1)
-        expect(spectator.locator("form")).to_have_attribute("action", "/settings/text-size")
+        assert sorted(spectator.locator("form").evaluate_all("fs => fs.map(f => f.getAttribute('action'))")) == [
+            "/settings/language", "/settings/text-size"]
         expect(spectator.get_by_role("link", name=re.compile(r"edit|correct|undo|delete", re.I))).to_have_count(0)
         expect(spectator.locator('a[href^="/g/"]')).to_have_count(0)
         assert scorer_token not in spectator.content()

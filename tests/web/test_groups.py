@@ -317,7 +317,7 @@ def test_merging_two_spellings_asks_first_then_keeps_the_old_one_as_an_alias(app
     confirm = client.get(f"/group/{token}/players/{ids['Granny']}/merge?into={ids['Gran']}")
     assert confirm.status_code == 200
     page = text(confirm)
-    assert "Merge Granny into Gran?" in page and "Granny's 1 game count for Gran (who has 1 now)" in page
+    assert "Merge Granny into Gran?" in page and "Granny's 1 game counts for Gran (who has 1 now)" in page
     assert "Granny" in people(app, token)  # asking changed nothing
     response = client.post(f"/group/{token}/players/{ids['Granny']}/merge", data={"into": str(ids["Gran"])})
     assert response.status_code == 303

@@ -76,7 +76,28 @@ def test_the_projector_has_no_switch(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
         public = military.create_event("Big screen", ["Aces", "Kings"], [30]).public_id
     page = client.get(f"/b/{public}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert 'class="language"' not in page and lang_of(page) == "fr"
+    assert 'class="language"' not in page and lang_of(page) == "en"  # its words are not translated yet
+
+
+def test_a_page_not_translated_yet_says_it_is_english(app: Flask, client: FlaskClient) -> None:
+    """<html lang> claims the reader's language only on a page whose own words are translated; on
+    any other the translated header, banners and footer say their language themselves."""
+    french = {"Accept-Language": "fr"}
+    with app.app_context():
+        public = military.create_event("Club", ["Aces", "Kings"], [30]).public_id
+    for url in ("/variants/whist", f"/b/{public}"):
+        page = client.get(url, headers=french).get_data(as_text=True)
+        assert lang_of(page) == "en", url
+    page = client.get("/variants/whist", headers=french).get_data(as_text=True)
+    for opening in ('<a class="skip-link" href="#main" lang="fr">', '<header class="site-header" lang="fr">',
+                    '<p class="offline-banner" role="status" lang="fr" hidden>', '<footer class="site-footer" lang="fr">'):
+        assert opening in page
+    assert "Aller au contenu" in page  # the header and skip link are still in French
+    for url in ("/", "/new/nomination", "/g/no-such-game"):
+        page = client.get(url, headers=french).get_data(as_text=True)
+        assert lang_of(page) == "fr" and '<header class="site-header">' in page, url
+    page = client.get("/variants/whist").get_data(as_text=True)  # an English reader: nothing to mark
+    assert lang_of(page) == "en" and '<header class="site-header">' in page
 
 
 def test_static_files_do_not_vary_by_language(client: FlaskClient) -> None:

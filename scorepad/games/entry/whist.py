@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from scorepad.games.entry.base import Complete, Pending, form_int
 from scorepad.rules.base import RawHand, RoundSpec, RuleError, RuleErrors
 from scorepad.rules.cards import SUITS
+from scorepad.rules.errors import M
 
 if TYPE_CHECKING:
     from scorepad.games.service import GameView
@@ -21,9 +22,9 @@ TRICKS = 13
 
 def honour_choices(teams: tuple[str, ...]) -> list[tuple[str, str]]:
     """(value, label) for the honours question: nobody, or a side with three or all four."""
-    choices = [("", "Split 2-2, or not claimed")]
+    choices: list[tuple[str, str]] = [("", M("Split 2-2, or not claimed"))]
     for t, name in enumerate(teams):
-        choices += [(f"{t}-4", f"{name}: all four"), (f"{t}-3", f"{name}: three")]
+        choices += [(f"{t}-4", M("%(side)s: all four", side=name)), (f"{t}-3", M("%(side)s: three", side=name))]
     return choices
 
 
@@ -41,9 +42,9 @@ class WhistEntry:
     def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
         spec = view.state.next_round
         if spec is None:
-            raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+            raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
         if action != "result":
-            raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
+            raise RuleErrors([RuleError("action", M("this screen cannot do that: reload the page and try again"))])
         return Complete(self._read(view, spec, form))
 
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
@@ -57,20 +58,20 @@ class WhistEntry:
         errors: list[RuleError] = []
         entry: dict[str, object] = {}
         try:
-            first = form_int(form, "tricks", "tricks", f"the tricks {teams[0]} took", 0, TRICKS)
+            first = form_int(form, "tricks", "tricks", M("the tricks %(side)s took", side=teams[0]), 0, TRICKS)
             entry["tricks"] = [first, TRICKS - first]
         except RuleError as e:
             errors.append(e)
         trump = form.get("trump") or ""
         if trump:
             if trump not in {s.value for s in SUITS}:
-                errors.append(RuleError("trump", "choose the trump turned up: hearts, diamonds, clubs or spades"))
+                errors.append(RuleError("trump", M("choose the trump turned up: hearts, diamonds, clubs or spades")))
             entry["trump"] = trump
         honours = form.get("honours") or ""
         if honours:
             side, _, count = honours.partition("-")
             if side not in ("0", "1") or count not in ("3", "4"):
-                errors.append(RuleError("honours", "choose who held the honours"))
+                errors.append(RuleError("honours", M("choose who held the honours")))
             else:
                 held = [0, 0]
                 held[int(side)] = int(count)
