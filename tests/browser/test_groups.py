@@ -140,7 +140,7 @@ def test_a_family_keeps_its_games_and_players_in_a_group(live_server: str, brows
     page.get_by_role("group", name="Merge Granny into").get_by_text("Gran", exact=True).click()
     page.get_by_role("button", name="Next: check and confirm").click()
     expect(page.get_by_role("heading", name="Merge Granny into Gran?")).to_be_visible()
-    expect(page.get_by_text("Granny's 1 game count for Gran (who has 1 now)")).to_be_visible()
+    expect(page.get_by_text("Granny's 1 game counts for Gran (who has 1 now)")).to_be_visible()
     fits(page)
     shot(page, screenshot_dir, "6-merge-confirm")
     no_axe_violations(page)

@@ -8,6 +8,7 @@ Screenshots of every page go to test-output/screenshots/projector-*.png."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -62,7 +63,10 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
     page.goto(f"{live_server}/b/{public}")
     page.evaluate("window.__noReload = true")
     expect(page.locator("#board .board-rows tr")).to_have_count(40)
-    with app.app_context():
+    with app.app_context():  # the page's stream opens once its scripts ran: on a busy machine, after the rows show
+        deadline = time.monotonic() + 5
+        while live.broker().count(f"event:{public}") < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert live.broker().count(f"event:{public}") == 1
     for hand in range(1, 13):
         with app.app_context():
