@@ -104,7 +104,7 @@ def _trailing_push(app: Flask, public_id: str, name: str) -> None:
         live.let_requests_run()  # the requests waiting now answer before the board is derived
         event = core.by_public_id(public_id)
         if event is not None and live.broker().count(name):
-            board = render_board(event)
+            board = render_board(*board_context(event))
             with state.lock:  # a bid or a call changes nothing on a board: its screens are not woken
                 before, state.sent[name] = state.sent.get(name), board
             if before is None or before.version != board.version:
@@ -122,18 +122,16 @@ def board_context(event: Event) -> tuple[str, dict[str, object]]:
     return fmt.pages, {"event": event, "pages": fmt.pages, **fmt.board(event)}
 
 
-def render_board(event: Event, folder: str | None = None, context: Mapping[str, object] | None = None
-                 ) -> board_parts.Board:
-    """The event's board fragment, versioned: the same for the pages, their catch-up and the pushes."""
-    if folder is None or context is None:
-        folder, context = board_context(event)
+def render_board(folder: str, context: Mapping[str, object]) -> board_parts.Board:
+    """An event's board fragment (from `board_context`), versioned: the same for the pages, their
+    catch-up and the pushes."""
     return board_parts.read(render_template(f"{folder}/_board.html", **context))
 
 
 def _page(public_id: str, page: str) -> str:
     """A board page (the fragment alone for htmx): the board in it is the versioned one."""
     folder, context = board_context(_event(public_id))
-    board = render_board(context["event"], folder, context)  # type: ignore[arg-type]
+    board = render_board(folder, context)
     if partial():
         return board.html
     return render_template(f"{folder}/{page}", board_html=Markup(board.html), **context)
