@@ -39,6 +39,9 @@ def new_game(page: Page, base: str, secure: bool = False) -> str:
         page.fill(f"#name-{i}", name)
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("heading", name="Hand 1 of 23")).to_be_visible()
+    # The scripts run before the load event: a tap before then is a plain form post (the fallback of a
+    # phone without scripts), which these tests' cut connection would turn into the browser's error page.
+    page.wait_for_load_state("load")
     return page.url.rstrip("/").rsplit("/", 1)[1]
 
 

@@ -63,11 +63,7 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
     page.goto(f"{live_server}/b/{public}")
     page.evaluate("window.__noReload = true")
     expect(page.locator("#board .board-rows tr")).to_have_count(40)
-    with app.app_context():  # the page's stream opens once its scripts ran: on a busy machine, after the rows show
-        deadline = time.monotonic() + 5
-        while live.broker().count(f"event:{public}") < 1 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert live.broker().count(f"event:{public}") == 1
+    stream_open(app, public)
     for hand in range(1, 13):
         with app.app_context():
             event = core.by_public_id(public)
@@ -144,6 +140,16 @@ def projector(browser: Browser, live_server: str, public: str, size: dict[str, i
     page.goto(f"{live_server}/b/{public}")
     expect(page.locator("#board")).to_be_visible()
     return page
+
+
+def stream_open(app: Flask, public: str) -> None:
+    """Wait until the board's page has its stream open: it opens once the page's scripts ran, on a busy
+    machine after the rows show, and a push published before then reaches nobody."""
+    with app.app_context():
+        deadline = time.monotonic() + 10
+        while live.broker().count(f"event:{public}") < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert live.broker().count(f"event:{public}") == 1
 
 
 def fits(page: Page, names: int = 1) -> dict[str, Any]:
@@ -349,6 +355,7 @@ def test_a_projector_kept_up_by_patches_shows_what_a_fresh_page_shows(app: Flask
     page.evaluate("""() => { window.__pushes = {patch: 0, board: 0};
         document.addEventListener('board:patched', () => window.__pushes.patch++);
         document.addEventListener('htmx:sseMessage', () => window.__pushes.board++); }""")
+    stream_open(app, public)
     for table in range(1, 30):  # all but the last: the next hand's moves would change the whole board
         with app.app_context():
             event = core.by_public_id(public)
