@@ -12,6 +12,7 @@ import time
 from collections.abc import Mapping
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from flask_babel import gettext
 from markupsafe import Markup
 
 from scorepad import i18n, live
@@ -153,7 +154,7 @@ def _page(public_id: str, page: str) -> str:
 def _event(public_id: str) -> Event:
     event = core.by_public_id(public_id)
     if event is None:
-        abort(404, description="There is no event at this link.")
+        abort(404, description=gettext("There is no event at this link."))
     return event
 
 
@@ -179,7 +180,8 @@ def stream(public_id: str) -> Response:
     names = {n for n in request.args.get("only", "").split(",") if n}
     unknown = names - STREAM_EVENTS
     if unknown:
-        abort(400, description=f"Unknown event name: {sorted(unknown)[0]}. Choose from {', '.join(sorted(STREAM_EVENTS))}.")
+        abort(400, description=gettext("Unknown event name: %(name)s. Choose from %(names)s.", name=sorted(unknown)[0],
+                                       names=", ".join(sorted(STREAM_EVENTS))))
     only = frozenset(names) or None
     # a leaderboard's pushes are drawn in its page's language, asked in this request itself
     return live.sse_response(channel(event), only, i18n.chosen())

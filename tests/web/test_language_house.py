@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
 
 from flask import Flask
@@ -151,3 +152,25 @@ def test_forgetting_an_event_is_said_in_french(client: FlaskClient) -> None:
     assert "« Zone 3 Military Whist » n’est plus listé sur ce navigateur." in home
     again = client.post("/your-events/forget", data={"event": token}, follow_redirects=True).get_data(as_text=True)
     assert "Cet événement n’était pas dans la liste de ce navigateur" in again
+
+
+def test_a_backup_s_problems_are_said_in_french(client: FlaskClient) -> None:
+    """Each problem of the file in the reader's language, its places and keys as the file spells them."""
+    token = create(client)
+    data = json.loads(client.get(f"/d/{token}/backup").get_data())
+    data["event"]["late_minutes"] = 500
+    data["tables"][0]["players"] = ["Ann", "", "Cy", "Di"]
+    data["surprise"] = 1
+    refused = client.post("/events/restore", data={"backup": (io.BytesIO(json.dumps(data).encode()), "b.json")},
+                          headers=FR, content_type="multipart/form-data")
+    assert refused.status_code == 422
+    said = field_error(refused.get_data(as_text=True), "backup")
+    assert said.startswith("Cette sauvegarde ne peut pas être restaurée : ") and said.endswith(". Rien n’a été enregistré.")
+    for problem in ("'surprise' ne fait pas partie d’une sauvegarde",
+                    "event, 'late_minutes' : doit être un nombre entier de 1 à 120 (et non 500)",
+                    "tables #1, 'players' : le nom 2 ne doit pas être vide"):
+        assert problem in said, said
+    english = client.post("/events/restore", data={"backup": (io.BytesIO(json.dumps(data).encode()), "b.json")},
+                          content_type="multipart/form-data")
+    assert "event, 'late_minutes': must be a whole number from 1 to 120 (not 500)" in field_error(
+        english.get_data(as_text=True), "backup")
