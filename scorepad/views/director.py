@@ -47,17 +47,26 @@ MY_EVENTS = "my_events"  # director tokens of the events this browser created or
 MY_EVENTS_KEPT = 20  # the session is a cookie (4 KB at most, shared with the games' tokens)
 
 
+def _tricks_words(tricks: object, revoke: object) -> str:
+    """A Military Whist result in words, the side that revoked (military.REVOKES) in the sentence."""
+    if revoke == "visitors":
+        return gettext("%(tricks)s tricks, revoke by the visitors", tricks=tricks)
+    if revoke == "home":
+        return gettext("%(tricks)s tricks, revoke by the home", tricks=tricks)
+    return gettext("%(tricks)s tricks", tricks=tricks)
+
+
 @bp.app_template_global()
 def audit_words(value: dict[str, Any] | None) -> str:
     """An audit trail value in words: "8 tricks, revoke by the visitors", "none"."""
     if not value:
-        return "none"
+        return gettext("none")
     if "tricks" in value:
-        revoke = value.get("revoke")
-        return f"{value['tricks']} tricks" + (f", revoke by the {revoke}" if revoke else "")
+        return _tricks_words(value["tricks"], value.get("revoke"))
     if "held" in value and "owed" in value:  # a day closed: the flags as counted then
-        return "flags at closing " + ", ".join(
-            f"table {t + 1}: {h - o}" for t, (h, o) in enumerate(zip(value["held"], value["owed"])))
+        tables = [gettext("table %(table)s: %(flags)s", table=t + 1, flags=h - o)
+                  for t, (h, o) in enumerate(zip(value["held"], value["owed"]))]
+        return gettext("flags at closing %(tables)s", tables=", ".join(tables))
     if "teams" in value and "name" in value:  # names changed
         players = value.get("players") or []
         return f"“{value.get('name', '')}”; " + "; ".join(

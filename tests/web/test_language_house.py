@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.events import core
+from scorepad.views.director import audit_words
 from tests.web.test_events import create, field_error
 from tests.web.test_language import lang_of
 
@@ -174,3 +175,13 @@ def test_a_backup_s_problems_are_said_in_french(client: FlaskClient) -> None:
                           content_type="multipart/form-data")
     assert "event, 'late_minutes': must be a whole number from 1 to 120 (not 500)" in field_error(
         english.get_data(as_text=True), "backup")
+
+
+def test_the_audit_trail_s_values_in_french(app: Flask) -> None:
+    """`audit_words`, which every format's control room writes its audit trail's values with."""
+    with app.test_request_context("/", headers=FR):
+        assert audit_words({"tricks": 6, "revoke": "home"}) == "6 plis, renonce des locaux"
+        assert audit_words({"held": [13, 9], "owed": [0, 1]}) == "drapeaux à la clôture table 1 : 13, table 2 : 8"
+        assert audit_words(None) == "aucun"
+    with app.test_request_context("/"):
+        assert audit_words({"tricks": 10, "revoke": "visitors"}) == "10 tricks, revoke by the visitors"
