@@ -28,7 +28,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext
+from flask_babel import format_datetime, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import backup, core
@@ -99,9 +99,11 @@ def iso_utc(moment: datetime) -> str:
 
 @bp.app_template_filter("local_time")
 def local_time(moment: datetime, with_day: bool = False) -> str:
-    """The moment in the hall's time zone, labelled with the zone: "14:03:22 MDT"."""
+    """The moment in the hall's time zone, labelled with the zone: "14:03:22 MDT" ("Sat 02 May 14:03:22 MDT",
+    the day in the reader's language)."""
     local = _utc(moment).astimezone(_zone())
-    return local.strftime(("%a %d %b " if with_day else "") + "%H:%M:%S %Z").strip()
+    day = format_datetime(local, "EEE dd MMM ", rebase=False) if with_day else ""  # the reader's day names
+    return (day + local.strftime("%H:%M:%S %Z")).strip()
 
 
 # --------------------------------------------------------------------------- access

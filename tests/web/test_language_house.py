@@ -9,12 +9,13 @@ import html
 import io
 import json
 import re
+from datetime import datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.events import core
-from scorepad.views.director import audit_words
+from scorepad.views.director import audit_words, local_time
 from tests.web.test_events import create, field_error
 from tests.web.test_language import lang_of
 
@@ -185,3 +186,12 @@ def test_the_audit_trail_s_values_in_french(app: Flask) -> None:
         assert audit_words(None) == "aucun"
     with app.test_request_context("/"):
         assert audit_words({"tricks": 10, "revoke": "visitors"}) == "10 tricks, revoke by the visitors"
+
+
+def test_a_day_closed_is_dated_in_the_reader_s_language(app: Flask) -> None:
+    app.config["SCOREPAD_TZ"] = "UTC"
+    moment = datetime(2026, 5, 2, 14, 3, 22)
+    with app.test_request_context("/"):
+        assert local_time(moment, True) == "Sat 02 May 14:03:22 UTC" and local_time(moment) == "14:03:22 UTC"
+    with app.test_request_context("/", headers=FR):
+        assert local_time(moment, True) == "sam. 02 mai 14:03:22 UTC"
