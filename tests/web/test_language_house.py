@@ -195,3 +195,12 @@ def test_a_day_closed_is_dated_in_the_reader_s_language(app: Flask) -> None:
         assert local_time(moment, True) == "Sat 02 May 14:03:22 UTC" and local_time(moment) == "14:03:22 UTC"
     with app.test_request_context("/", headers=FR):
         assert local_time(moment, True) == "sam. 02 mai 14:03:22 UTC"
+
+
+def test_an_imported_record_s_problems_in_spanish(client: FlaskClient) -> None:
+    refused = client.post("/games/import", data={"text": '{"scorepad": 1, "variant": "whist", "players": ["Ann", "Ann"]}'},
+                          headers=ES).get_data(as_text=True)
+    assert "Este registro no se puede importar; no se guardó nada:" in refused
+    assert "<li>players.1: dos jugadores se llaman" in refused, refused[refused.find("<ul>"):][:300]
+    broken = client.post("/games/import", data={"text": "{"}, headers=FR).get_data(as_text=True)
+    assert "<li>ce n’est pas du JSON valide (ligne 1, colonne 2 : " in broken
