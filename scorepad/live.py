@@ -168,10 +168,13 @@ class Broker:
         with self._lock:
             return len(self._channels.get(channel, ()))
 
-    def languages(self, channel: str) -> set[str]:
-        """The languages of the pages listening on `channel` (what a push is drawn in, once each)."""
+    def languages(self, channel: str, events: frozenset[str] | None = None) -> set[str]:
+        """The languages of the pages listening on `channel` (what a push is drawn in, once each);
+        `events`: of those pages only that take one of these event names (an event's leaderboards,
+        not its control rooms and table phones, which are told a hand number)."""
         with self._lock:
-            return {s.language for s in self._channels.get(channel, ())}
+            return {s.language for s in self._channels.get(channel, ())
+                    if events is None or s.only is None or s.only & events}
 
     def channels(self) -> list[str]:
         """The channels someone listens to now."""

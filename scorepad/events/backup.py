@@ -53,6 +53,7 @@ from scorepad.models import (
 )
 from scorepad.rules import VARIANT_MODULES, get_variant
 from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
+from scorepad.rules.errors import M, Message
 from scorepad.rules.record import HANDS_MAX, NAME_MAX, TITLE_MAX, parse_record
 
 VERSION = 1
@@ -72,9 +73,9 @@ class BackupError(Exception):
 
     def __init__(self, problems: Sequence[str], too_large: bool = False, field: str = "backup") -> None:
         self.field = field
-        self.problems = list(problems[:PROBLEMS_MAX])
+        self.problems = list(problems[:PROBLEMS_MAX])  # each a Message (rules/errors.py): said in the reader's language
         if len(problems) > PROBLEMS_MAX:
-            self.problems.append(f"... and {len(problems) - PROBLEMS_MAX} more problems")
+            self.problems.append(M("... and %(count)s more problems", count=len(problems) - PROBLEMS_MAX))
         self.too_large = too_large
         super().__init__("; ".join(self.problems))
 
@@ -84,6 +85,22 @@ class BackupError(Exception):
 
 class _Bad(Exception):
     """One field's value is refused; the message completes "<field>: ..."."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _at(where: str, problem: str) -> Message:
+    """A problem at a place in the file: "results #3: ..."."""
+    return M("%(where)s: %(problem)s", where=where, problem=problem)
+
+
+def _said(error: RuleError) -> Message:
+    """A rule's refusal as `str(error)` reads, its message kept to be said in the reader's language."""
+    if error.hand is not None:
+        return M("hand %(hand)s, %(field)s: %(problem)s", hand=error.hand, field=error.field, problem=error.message)
+    return _at(error.field, error.message)
 
 
 Check = Callable[[object], object]
@@ -97,11 +114,11 @@ def _length(column: Any) -> int:
 def text(limit: int, *, empty: bool = True) -> Check:
     def check(value: object) -> object:
         if not isinstance(value, str):
-            raise _Bad("must be text (a string in quotes)")
+            raise _Bad(M("must be text (a string in quotes)"))
         if not empty and not value.strip():
-            raise _Bad("must not be empty")
+            raise _Bad(M("must not be empty"))
         if len(value) > limit:
-            raise _Bad(f"is too long: at most {limit} characters ({len(value)} given)")
+            raise _Bad(M("is too long: at most %(most)s characters (%(count)s given)", most=limit, count=len(value)))
         return value
     return check
 
@@ -109,8 +126,8 @@ def text(limit: int, *, empty: bool = True) -> Check:
 def choice(*allowed: str | None) -> Check:
     def check(value: object) -> object:
         if value not in allowed:
-            raise _Bad(f"must be one of {', '.join('null' if a is None else quoted(a) for a in allowed)} "
-                       f"(not {quoted(value)})")
+            raise _Bad(M("must be one of %(allowed)s (not %(value)s)",
+                         allowed=", ".join("null" if a is None else quoted(a) for a in allowed), value=quoted(value)))
         return value
     return check
 
@@ -118,61 +135,64 @@ def choice(*allowed: str | None) -> Check:
 def whole(low: int, high: int) -> Check:
     def check(value: object) -> object:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _Bad("must be a whole number")
+            raise _Bad(M("must be a whole number"))
         if not low <= value <= high:
-            raise _Bad(f"must be a whole number from {low} to {high} (not {value})")
+            raise _Bad(M("must be a whole number from %(low)s to %(high)s (not %(value)s)", low=low, high=high, value=value))
         return value
     return check
 
 
 def flag(value: object) -> object:
     if not isinstance(value, bool):
-        raise _Bad("must be true or false")
+        raise _Bad(M("must be true or false"))
     return value
 
 
 def moment(value: object) -> object:
     """An ISO 8601 moment, stored as the app stores them: naive, in UTC."""
     if not isinstance(value, str) or len(value) > 40:
-        raise _Bad("must be a date and time in ISO 8601, e.g. \"2026-05-01T14:03:22+00:00\"")
+        raise _Bad(M("must be a date and time in ISO 8601, e.g. \"2026-05-01T14:03:22+00:00\""))
     try:
         return core.aware(datetime.fromisoformat(value)).astimezone(timezone.utc).replace(tzinfo=None)
     except (ValueError, OverflowError):  # not ISO 8601, or out of the calendar once in UTC
-        raise _Bad(f"is not a date and time in ISO 8601 (not {quoted(value)})") from None
+        raise _Bad(M("is not a date and time in ISO 8601 (not %(value)s)", value=quoted(value))) from None
 
 
 def optional(check: Check) -> Check:
     return lambda value: None if value is None else check(value)
 
 
-def _list_of(one: Check, most: int, what: str, item: str) -> Check:
-    """A list of at most `most` values, each passing `one`; a bad one is named by its place."""
+def _list_of(one: Check, most: int, of_names: bool) -> Check:
+    """A list of at most `most` values (names, or whole numbers), each passing `one`; a bad one is
+    named by its place."""
 
     def check(value: object) -> object:
         if not isinstance(value, list) or len(value) > most:
-            raise _Bad(f"must be a list of at most {most} {what}")
+            raise _Bad(M("must be a list of at most %(most)s names", most=most) if of_names
+                       else M("must be a list of at most %(most)s whole numbers", most=most))
         for i, single in enumerate(value, start=1):
             try:
                 one(single)
             except _Bad as bad:
-                raise _Bad(f"{item} {i} {bad}") from None
+                raise _Bad(M("name %(number)s %(problem)s", number=i, problem=bad.message) if of_names
+                           else M("number %(number)s %(problem)s", number=i, problem=bad.message)) from None
         return list(value)
     return check
 
 
 def names(most: int, limit: int) -> Check:
     """A list of at most `most` names, each at most `limit` characters."""
-    return _list_of(text(limit, empty=False), most, "names", "name")
+    return _list_of(text(limit, empty=False), most, of_names=True)
 
 
 def numbers(most: int, low: int, high: int) -> Check:
-    return _list_of(whole(low, high), most, "whole numbers", "number")
+    return _list_of(whole(low, high), most, of_names=False)
 
 
 def document(value: object) -> object:
     """A JSON object the event's format or the rules read and check in full (options, an entry)."""
     if not isinstance(value, dict):
-        raise _Bad("must be an object")
+        raise _Bad(M("must be an object"))
     return value
 
 
@@ -191,7 +211,7 @@ def change(value: object) -> object:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise _Bad("must be null or an object")
+        raise _Bad(M("must be null or an object"))
     for key, item in value.items():
         if key == "teams":  # team numbers (a playoff) or team names (names changed)
             if not isinstance(item, list) or not all(isinstance(t, str) for t in item):
@@ -200,18 +220,18 @@ def change(value: object) -> object:
                 names(TABLES_MAX, NAME_MAX)(item)
         elif key == "players":  # each team's four players (names changed)
             if not isinstance(item, list) or len(item) > TABLES_MAX:
-                raise _Bad("\"players\" must be a list of each team's players")
+                raise _Bad(M("\"players\" must be a list of each team's players"))
             for four in item:
                 names(4, NAME_MAX)(four)
         elif key in _CHANGE_KEYS:
             try:
                 _CHANGE_KEYS[key](item)
             except _Bad as bad:
-                raise _Bad(f"{quoted(key)} {bad}") from None
+                raise _Bad(M("%(key)s %(problem)s", key=quoted(key), problem=bad.message)) from None
         else:
-            raise _Bad(f"{quoted(key)} is not a value the audit trail records")
+            raise _Bad(M("%(key)s is not a value the audit trail records", key=quoted(key)))
     if ("held" in value) != ("owed" in value):
-        raise _Bad("a day's flags are recorded as \"held\" and \"owed\" together")
+        raise _Bad(M("a day's flags are recorded as \"held\" and \"owed\" together"))
     return value
 
 
@@ -292,13 +312,13 @@ GAME_FIELDS: dict[str, Check] = {
     "title": text(TITLE_MAX),
     "options": document,
     "players": names(7, NAME_MAX),
-    "teams": lambda value: value if isinstance(value, list) else _refuse("must be a list of teams"),
+    "teams": lambda value: value if isinstance(value, list) else _refuse(M("must be a list of teams")),
     "first_dealer": whole(0, 6),
     "pending": optional(document),
     "locked_at": optional(moment),
     "created_at": moment,
     "updated_at": moment,
-    "hands": lambda value: value if isinstance(value, list) else _refuse("must be a list of hands"),
+    "hands": lambda value: value if isinstance(value, list) else _refuse(M("must be a list of hands")),
 }
 HAND_FIELDS: dict[str, Check] = {
     "number": whole(1, HANDS_MAX), "entry": document, "entered_at": moment, "corrected_at": optional(moment),
@@ -337,7 +357,7 @@ LEFT_OUT: dict[str, str] = {
 }
 
 
-def _refuse(message: str) -> object:
+def _refuse(message: Message) -> object:
     raise _Bad(message)
 
 
@@ -392,8 +412,8 @@ def limit_bytes() -> int:
 
 
 def too_large(size: int) -> BackupError:
-    return BackupError([f"the file is too large for a backup: {size // 1024} KB, at most {limit_bytes() // 1024} KB"],
-                       too_large=True)
+    return BackupError([M("the file is too large for a backup: %(size)s KB, at most %(most)s KB",
+                          size=size // 1024, most=limit_bytes() // 1024)], too_large=True)
 
 
 class _Constant(ValueError):
@@ -411,16 +431,17 @@ def parse(raw: bytes) -> object:
     try:
         return json.loads(raw.decode("utf-8-sig"), parse_constant=_constant)
     except UnicodeDecodeError:
-        raise BackupError(["not a UTF-8 text file: a backup is the .json file Scorepad made"]) from None
+        raise BackupError([M("not a UTF-8 text file: a backup is the .json file Scorepad made")]) from None
     except json.JSONDecodeError as e:
-        raise BackupError([f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}): a backup is the .json "
-                           f"file Scorepad made"]) from None
+        raise BackupError([M("not valid JSON (line %(line)s, column %(column)s: %(error)s): a backup is the .json "
+                             "file Scorepad made", line=e.lineno, column=e.colno, error=e.msg)]) from None
     except _Constant as e:
-        raise BackupError([f"not a backup: {e} is not a number JSON allows"]) from None
+        raise BackupError([M("not a backup: %(value)s is not a number JSON allows", value=str(e))]) from None
     except RecursionError:
-        raise BackupError(["not a backup: lists or objects nested too deeply"]) from None
+        raise BackupError([M("not a backup: lists or objects nested too deeply")]) from None
     except ValueError:  # int() past the digit limit
-        raise BackupError([f"not a backup: a number longer than {sys.get_int_max_str_digits()} digits"]) from None
+        raise BackupError([M("not a backup: a number longer than %(digits)s digits",
+                             digits=sys.get_int_max_str_digits())]) from None
 
 
 def _path(parts: tuple[object, ...]) -> str:
@@ -428,7 +449,7 @@ def _path(parts: tuple[object, ...]) -> str:
     out = ""
     for part in parts:
         out += f" #{part}" if isinstance(part, int) else (f".{key_field(part)}" if out else key_field(part))
-    return out or "the file"
+    return out or M("the file")
 
 
 def _text_problems(data: object) -> list[str]:
@@ -439,7 +460,7 @@ def _text_problems(data: object) -> list[str]:
     while stack:
         path, value = stack.pop()
         if len(path) > DEPTH_MAX:
-            raise BackupError([f"{_path(path)}: nested more deeply than a backup ever is"])
+            raise BackupError([M("%(where)s: nested more deeply than a backup ever is", where=_path(path))])
         if isinstance(value, dict):
             stack.extend(((*path, k), v) for k, v in value.items())
             stack.extend(((*path, k), k) for k in value)
@@ -447,9 +468,11 @@ def _text_problems(data: object) -> list[str]:
             stack.extend(((*path, i), v) for i, v in enumerate(value, start=1))
         elif isinstance(value, str):
             if "\x00" in value:
-                problems.append(f"{_path(path)}: holds a NUL character (\\u0000), which no field of Scorepad takes")
+                problems.append(M("%(where)s: holds a NUL character (\\u0000), which no field of Scorepad takes",
+                                  where=_path(path)))
             elif _SURROGATE.search(value):
-                problems.append(f"{_path(path)}: holds half of a UTF-16 pair (\\ud800-\\udfff), which is not text")
+                problems.append(M("%(where)s: holds half of a UTF-16 pair (\\ud800-\\udfff), which is not text",
+                                  where=_path(path)))
     return problems
 
 
@@ -468,30 +491,31 @@ class _Plan:
 
 def _fields(raw: object, fields: Mapping[str, Check], where: str, problems: list[str]) -> dict[str, Any] | None:
     if not isinstance(raw, dict):
-        problems.append(f"{where}: must be an object")
+        problems.append(M("%(where)s: must be an object", where=where))
         return None
     clean: dict[str, Any] = {}
     for key in raw:
         if key not in fields:
-            problems.append(f"{where}: {quoted(key)} is not part of a backup here")
+            problems.append(M("%(where)s: %(key)s is not part of a backup here", where=where, key=quoted(key)))
     for key, check in fields.items():
         if key not in raw:
-            problems.append(f"{where}: {quoted(key)} is missing")
+            problems.append(M("%(where)s: %(key)s is missing", where=where, key=quoted(key)))
             continue
         try:
             clean[key] = check(raw[key])
         except _Bad as bad:
-            problems.append(f"{where}, {quoted(key)}: {bad}")
+            problems.append(M("%(where)s, %(key)s: %(problem)s", where=where, key=quoted(key), problem=bad.message))
     return clean
 
 
 def _list(data: Mapping[str, object], key: str, most: int, problems: list[str]) -> list[object]:
     found = data.get(key)
     if not isinstance(found, list):
-        problems.append(f"{quoted(key)}: {'is missing' if found is None else 'must be a list'}")
+        problems.append(M("%(key)s: is missing", key=quoted(key)) if found is None
+                        else M("%(key)s: must be a list", key=quoted(key)))
         return []
     if len(found) > most:
-        problems.append(f"{quoted(key)}: at most {most} rows ({len(found)} given)")
+        problems.append(M("%(key)s: at most %(most)s rows (%(count)s given)", key=quoted(key), most=most, count=len(found)))
         return []
     return found
 
@@ -500,26 +524,26 @@ def _read(data: object) -> _Plan:
     """Check the whole file before the database sees any of it: version, every field's type and
     bound, every reference inside the file, each game's hands by its variant's rules."""
     if not isinstance(data, dict):
-        raise BackupError(["not a backup: a backup is a JSON object"])
+        raise BackupError([M("not a backup: a backup is a JSON object")])
     version = data.get("scorepad_event")
     if version is None:
-        raise BackupError(["not a Scorepad event backup: it has no \"scorepad_event\" version"])
+        raise BackupError([M("not a Scorepad event backup: it has no \"scorepad_event\" version")])
     if isinstance(version, bool) or version != VERSION:
-        raise BackupError([f"this backup is format version {quoted(version)}: this Scorepad restores version "
-                           f"{VERSION} only"])
+        raise BackupError([M("this backup is format version %(version)s: this Scorepad restores version "
+                             "%(supported)s only", version=quoted(version), supported=VERSION)])
     if data.get("kind") != KIND:
-        raise BackupError(["this is not a backup but an event's public export (event.json), which leaves out the "
-                           "audit trail: download the backup from the event's control room (\"Download backup\")"])
+        raise BackupError([M("this is not a backup but an event's public export (event.json), which leaves out the "
+                             "audit trail: download the backup from the event's control room (\"Download backup\")")])
     problems = _text_problems(data)
     if problems:
         raise BackupError(problems)
     known = {"scorepad_event", "kind", "exported_at", "event", "games", *(s.key for s in SECTIONS)}
-    problems += [f"{quoted(k)} is not part of a backup" for k in data if k not in known]
+    problems += [M("%(key)s is not part of a backup", key=quoted(k)) for k in data if k not in known]
     exported_at = None
     try:
         exported_at = optional(moment)(data.get("exported_at"))
     except _Bad as bad:
-        problems.append(f"'exported_at': {bad}")
+        problems.append(_at("'exported_at'", bad.message))
     event = _fields(data.get("event"), EVENT_FIELDS, "event", problems)
     sections: dict[str, list[dict[str, Any]]] = {}
     for section in SECTIONS:
@@ -539,7 +563,7 @@ def _read(data: object) -> _Plan:
         raise BackupError(problems)
     _references(sections, games, problems)
     for i, game in enumerate(games, start=1):
-        problems += [f"games #{i}: {p}" for p in _game_problems(game)]
+        problems += [_at(f"games #{i}", p) for p in _game_problems(game)]
     if problems:
         raise BackupError(problems)
     return _Plan(event, sections, games, exported_at if isinstance(exported_at, datetime) else None)
@@ -550,7 +574,8 @@ def _unique(rows: list[dict[str, Any]], keys: tuple[str, ...], what: str, proble
     for i, row in enumerate(rows, start=1):
         key = tuple(row[k] for k in keys)
         if key in seen:
-            problems.append(f"{what} #{i}: a second row for {', '.join(f'{k} {v}' for k, v in zip(keys, key))}")
+            problems.append(M("%(where)s: a second row for %(key)s", where=f"{what} #{i}",
+                              key=", ".join(f"{k} {v}" for k, v in zip(keys, key))))
         seen.add(key)
 
 
@@ -565,19 +590,22 @@ def _references(sections: dict[str, list[dict[str, Any]]], games: list[dict[str,
         _unique(sections[key], keys, key, problems)
     tables = [t["number"] for t in sections["tables"]]
     if sorted(tables) != list(range(1, len(tables) + 1)):
-        problems.append(f"tables: the tables are numbered 1 to {len(tables)}, each once (given: "
-                        f"{', '.join(map(str, tables[:20]))})")
+        problems.append(M("tables: the tables are numbered 1 to %(count)s, each once (given: %(given)s)",
+                          count=len(tables), given=", ".join(map(str, tables[:20]))))
     known_tables = set(tables)
     for key in ("results", "loans", "matches", "audit"):
         for i, row in enumerate(sections[key], start=1):
             if row["table"] is not None and row["table"] not in known_tables:
-                problems.append(f"{key} #{i}: there is no table {row['table']} in the backup "
-                                f"({'tables 1 to ' + str(len(tables)) if tables else 'it has no tables'})")
+                problems.append(M("%(where)s: there is no table %(table)s in the backup (tables 1 to %(count)s)",
+                                  where=f"{key} #{i}", table=row["table"], count=len(tables)) if tables
+                                else M("%(where)s: there is no table %(table)s in the backup (it has no tables)",
+                                       where=f"{key} #{i}", table=row["table"]))
     entrants = {e["number"] for e in sections["entrants"]} | {bid_whist_matches.GHOST}
     for i, row in enumerate(sections["matches"], start=1):
         for side in ("home", "away"):
             if row[side] not in entrants:
-                problems.append(f"matches #{i}: there is no entrant number {row[side]} in the backup ({side})")
+                problems.append(M("%(where)s: there is no entrant number %(number)s in the backup (%(side)s)",
+                                  where=f"matches #{i}", number=row[side], side=side))
     used: dict[int, str] = {}
     for key in ("tables", "matches"):
         for i, row in enumerate(sections[key], start=1):
@@ -585,18 +613,20 @@ def _references(sections: dict[str, list[dict[str, Any]]], games: list[dict[str,
             if ref is None:
                 continue
             if ref > len(games):
-                problems.append(f"{key} #{i}: there is no game {ref} in the backup ({len(games)} games)")
+                problems.append(M("%(where)s: there is no game %(game)s in the backup (%(count)s games)",
+                                  where=f"{key} #{i}", game=ref, count=len(games)))
             elif ref in used:
-                problems.append(f"{key} #{i}: game {ref} is already played at {used[ref]}")
+                problems.append(M("%(where)s: game %(game)s is already played at %(place)s", where=f"{key} #{i}", game=ref,
+                                  place=used[ref]))
             else:
                 used[ref] = f"{key} #{i}"
 
 
-def _game_problems(game: dict[str, Any]) -> list[str]:
+def _game_problems(game: dict[str, Any]) -> list[Message]:
     """A game as its variant's rules read it: the set-up, every hand in order, the hand in progress."""
     numbers_found = [h["number"] for h in game["hands"]]
     if numbers_found != list(range(1, len(numbers_found) + 1)):
-        return [f"the hands are numbered 1 to {len(numbers_found)} in order"]
+        return [M("the hands are numbered 1 to %(count)s in order", count=len(numbers_found))]
     record: dict[str, object] = {"variant": game["variant"], "title": game["title"], "options": game["options"],
                                  "first_dealer": game["first_dealer"], "hands": [h["entry"] for h in game["hands"]]}
     if game["players"]:
@@ -610,11 +640,11 @@ def _game_problems(game: dict[str, Any]) -> list[str]:
         if game["pending"]:
             variant.state(parsed.setup, parsed.hands, game["pending"])
     except RuleErrors as e:
-        return [str(err) for err in e.errors]
+        return [_said(err) for err in e.errors]
     except RuleError as e:
-        return [str(e)]
+        return [_said(e)]
     except Exception as e:  # noqa: BLE001 - a hand in progress the entry screens never make
-        return [f"the hand in progress (\"pending\") is not one the rules can read ({type(e).__name__})"]
+        return [M("the hand in progress (\"pending\") is not one the rules can read (%(error)s)", error=type(e).__name__)]
     return []
 
 
@@ -627,7 +657,7 @@ def restore(data: object, *, pin: str = "", actor: str = "director") -> Event:
     BackupError names every problem found; nothing is written then. The recovery code of a new
     PIN is on the event as `recovery_code`, to be shown once (core.apply_pin)."""
     if pin and not valid_pin(pin):
-        raise BackupError(["the new PIN is 4 to 8 digits (or leave it empty)"], field="pin")
+        raise BackupError([M("the new PIN is 4 to 8 digits (or leave it empty)")], field="pin")
     plan = _read(data)
     event = Event(**plan.event)
     core.apply_pin(event, pin)
@@ -662,7 +692,7 @@ def restore(data: object, *, pin: str = "", actor: str = "director") -> Event:
     except (IntegrityError, DataError) as e:  # a bound or key the checks above missed: still no 500
         _abandon(event, games)
         current_app.logger.warning("a backup passed the checks but the database refused it: %s", e)
-        raise BackupError(["the database refused a value of the backup: it is not a file Scorepad made"]) from None
+        raise BackupError([M("the database refused a value of the backup: it is not a file Scorepad made")]) from None
     _forget(event.id, [g.id for g in games])
     return event
 
@@ -674,14 +704,15 @@ def _derive(event: Event) -> None:
     try:
         fmt.check(event)
     except RuleErrors as e:
-        raise BackupError([f"the records do not fit together: {err}" for err in e.errors]) from None
+        raise BackupError([M("the records do not fit together: %(problem)s", problem=_said(err))
+                           for err in e.errors]) from None
     except RuleError as e:
-        raise BackupError([f"the records do not fit together: {e}"]) from None
+        raise BackupError([M("the records do not fit together: %(problem)s", problem=_said(e))]) from None
     except SQLAlchemyError:
         raise
     except Exception as e:  # noqa: BLE001 - the format's code met rows its own play never writes
-        raise BackupError([f"the records do not fit together: the {fmt.title} standings cannot be derived from "
-                           f"them ({type(e).__name__} {quoted(str(e))})"]) from None
+        raise BackupError([M("the records do not fit together: the %(format)s standings cannot be derived from "
+                             "them (%(error)s)", format=fmt.title, error=f"{type(e).__name__} {quoted(str(e))}")]) from None
 
 
 def _abandon(event: Event, games: list[Game]) -> None:

@@ -35,6 +35,7 @@ from scorepad.models import (
     utcnow,
 )
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M, Message
 
 T = TypeVar("T")
 
@@ -123,8 +124,9 @@ def games_of(event: Event) -> list[Game]:
 
 def unused(event: Event, *kinds: str) -> list[RuleError]:
     """A refusal for each kind of row (a relationship of Event) a format never keeps but the event has."""
-    return [RuleError(kind, f"{len(getattr(event, kind))} rows of {kind.replace('_', ' ')}, which this format "
-                            f"never keeps") for kind in kinds if getattr(event, kind)]
+    return [RuleError(kind, M("%(count)s rows of %(kind)s, which this format never keeps",
+                              count=len(getattr(event, kind)), kind=kind.replace("_", " ")))
+            for kind in kinds if getattr(event, kind)]
 
 
 class Conflict(Exception):
@@ -136,16 +138,17 @@ class Conflict(Exception):
         self.result = result
 
 
-def setup_errors(name: str, pin: str, missing: str) -> list[RuleError]:
+def setup_errors(name: str, pin: str, missing: str | Message) -> list[RuleError]:
     """What every format's set-up checks the same way: the event's name (`missing` says what to
     give when it is empty) and the optional director's PIN."""
     errors: list[RuleError] = []
     if not name:
         errors.append(RuleError("name", missing))
     elif len(name) > MAX_EVENT_NAME:
-        errors.append(RuleError("name", f"the event's name is too long: at most {MAX_EVENT_NAME} characters"))
+        errors.append(RuleError("name", M("the event's name is too long: at most %(most)s characters",
+                                          most=MAX_EVENT_NAME)))
     if pin and not valid_pin(pin):
-        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+        errors.append(RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty)")))
     return errors
 
 
@@ -233,7 +236,8 @@ def recent_events(limit: int = 10) -> list[Event]:
 def table_of(event: Event, table: int) -> EventTable:
     row = next((t for t in event.tables if t.number == table), None)
     if row is None:
-        raise RuleErrors([RuleError("table", f"there is no table {table}: tables are 1 to {len(event.tables)}")])
+        raise RuleErrors([RuleError("table", M("there is no table %(table)s: tables are 1 to %(most)s",
+                                                table=table, most=len(event.tables)))])
     return row
 
 
@@ -251,9 +255,11 @@ class PinLocked(Exception):
 
     def __init__(self, wait: timedelta) -> None:
         minutes = max(1, -(-int(wait.total_seconds()) // 60))
-        super().__init__(f"Too many wrong PINs: try again in {minutes} minute{'s' if minutes != 1 else ''}, "
-                         f"or open it with the recovery code.")
-        self.message = str(self)
+        self.message = (M("Too many wrong PINs: try again in 1 minute, or open it with the recovery code.")
+                        if minutes == 1 else
+                        M("Too many wrong PINs: try again in %(minutes)s minutes, or open it with the recovery code.",
+                          minutes=minutes))
+        super().__init__(str(self.message))
 
 
 def _take_a_try(event: Event) -> None:
@@ -350,7 +356,7 @@ def recover(event: Event, code: str) -> bool:
 def set_pin(event: Event, pin: str) -> None:
     """Change (or remove) the PIN, with a new recovery code to show once (see `apply_pin`)."""
     if pin and not valid_pin(pin):
-        raise RuleErrors([RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty to remove it)")])
+        raise RuleErrors([RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty to remove it)"))])
     apply_pin(event, pin)
     audit(event, "director", "pin", note="PIN set" if pin else "PIN removed")
     db.session.commit()

@@ -21,6 +21,7 @@ from scorepad.extensions import db
 from scorepad.games import groups
 from scorepad.models import Event, EventMatch, EventTable, Game, Group
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M
 
 LINK_MAX = 300  # a pasted board link: its id is 32 characters, the address before it short
 FIELD = "event"
@@ -31,13 +32,15 @@ def event_of(raw: str) -> Event | None:
     as typed) is given; a RuleError beside the field when nothing, too much, or a board's link is."""
     raw = raw.strip()
     if not raw:
-        raise RuleErrors([RuleError(FIELD, "Paste the director's link of the event, or type the director's code.")])
+        raise RuleErrors([RuleError(FIELD, M("Paste the director's link of the event, or type the director's code."))])
     if len(raw) > LINK_MAX:
-        raise RuleErrors([RuleError(FIELD, f"That is too long for a director's link: at most {LINK_MAX} characters.")])
+        raise RuleErrors([RuleError(FIELD, M("That is too long for a director's link: at most %(most)s characters.",
+                                             most=LINK_MAX))])
     if "/b/" in raw:
-        raise RuleErrors([RuleError(FIELD, "That is the event's board link, which every player has: only the "
-                                           "director's link or code can add an event's games to a group. Ask the "
-                                           "director: their page gives it under \"Open this control room on another device\".")])
+        raise RuleErrors([RuleError(FIELD, M(
+            "That is the event's board link, which every player has: only the director's link or code can add an "
+            "event's games to a group. Ask the director: their page gives it under \"Open this control room on "
+            "another device\"."))])
     if "/d/" in raw:
         raw = raw.split("/d/", 1)[1]
     key = raw.strip("/").split("/")[0].split("?")[0].split("#")[0]
@@ -60,12 +63,12 @@ def keep_in_group(group: Group, event: Event) -> groups.KeptMany:
     """Keep the event's played games in `group` (idempotent: see `groups.keep_all`); refused, beside
     the field, for a demonstration event or one with no such games."""
     if event.is_demo:
-        raise RuleErrors([RuleError(FIELD, "This is a demonstration event: its games name no real players.")])
+        raise RuleErrors([RuleError(FIELD, M("This is a demonstration event: its games name no real players."))])
     played = played_games(event)
     if not played:
-        raise RuleErrors([RuleError(FIELD, f"“{event.name}” has no games with players' names to keep. A Military "
-                                            f"Whist event or a whist drive keeps its results by table and hand, not "
-                                            f"a score sheet per player; a club night or a Bid Whist tournament has "
-                                            f"them once its tables start playing.")])
+        raise RuleErrors([RuleError(FIELD, M(
+            "“%(event)s” has no games with players' names to keep. A Military Whist event or a whist drive keeps "
+            "its results by table and hand, not a score sheet per player; a club night or a Bid Whist tournament "
+            "has them once its tables start playing.", event=event.name))])
     return groups.keep_all(group, played)
 

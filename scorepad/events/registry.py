@@ -15,6 +15,7 @@ from scorepad.events import club, drive, military
 from scorepad.events.bid_whist import tournament
 from scorepad.events.core import EventFormat, TablePage
 from scorepad.rules.base import RuleError
+from scorepad.rules.errors import M
 
 __all__ = ["FORMATS", "EventFormat", "TablePage", "all_formats", "get_format"]
 
@@ -27,7 +28,7 @@ def get_format(key: str) -> EventFormat:
     try:
         return FORMATS[key]
     except KeyError:
-        raise RuleError("format", f"there is no event format called {key!r}") from None
+        raise RuleError("format", M("there is no event format called %(key)s", key=repr(key))) from None
 
 
 def all_formats() -> tuple[EventFormat, ...]:

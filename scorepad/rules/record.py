@@ -88,11 +88,11 @@ def parse_teams(raw: object) -> tuple[Team, ...]:
             teams.append(Team(_name(item, f"teams.{i}", M("team %(number)s", number=i + 1))))
             continue
         if not isinstance(item, Mapping):
-            raise RuleError(f"teams.{i}", "each team is a name or {\"name\": ..., \"players\": [...]}")
+            raise RuleError(f"teams.{i}", M("each team is a name or {\"name\": ..., \"players\": [...]}"))
         for key in item:
             if key not in _TEAM_KEYS:
-                raise RuleError(f"teams.{i}.{key_field(key)}", f"{quoted(key)} is not part of a team: give its "
-                                                               f"\"name\" and \"players\"")
+                raise RuleError(f"teams.{i}.{key_field(key)}", M("%(key)s is not part of a team: give its \"name\" "
+                                                                 "and \"players\"", key=quoted(key)))
         name = _name(item.get("name"), f"teams.{i}.name", M("team %(number)s", number=i + 1))
         players_raw = item.get("players", [])
         if not isinstance(players_raw, list):
@@ -176,8 +176,8 @@ def parse_record(data: object) -> Record:
 
 def too_large(size: int) -> RuleError:
     """The refusal of a record of `size` bytes, past RECORD_MAX_BYTES (checked before reading it)."""
-    return RuleError("record", f"too large for a game record ({size // 1024} KB; at most "
-                               f"{RECORD_MAX_BYTES // 1024} KB)")
+    return RuleError("record", M("too large for a game record (%(size)s KB; at most %(most)s KB)",
+                                 size=size // 1024, most=RECORD_MAX_BYTES // 1024))
 
 
 def read_json(raw: bytes) -> object:
@@ -188,18 +188,19 @@ def read_json(raw: bytes) -> object:
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise RuleError("record", "not a UTF-8 text file") from None
+        raise RuleError("record", M("not a UTF-8 text file")) from None
     except json.JSONDecodeError as e:
-        raise RuleError("record", f"not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        raise RuleError("record", M("not valid JSON (line %(line)s, column %(column)s: %(error)s)",
+                                    line=e.lineno, column=e.colno, error=e.msg)) from None
     except RecursionError:
-        raise RuleError("record", "not a usable game record (lists or objects nested too deeply)") from None
+        raise RuleError("record", M("not a usable game record (lists or objects nested too deeply)")) from None
     except ValueError:  # int() past the digit limit; JSONDecodeError is caught above
-        raise RuleError("record", f"not a usable game record (a number longer than "
-                                  f"{sys.get_int_max_str_digits()} digits)") from None
+        raise RuleError("record", M("not a usable game record (a number longer than %(digits)s digits)",
+                                    digits=sys.get_int_max_str_digits())) from None
     where = _nul_at(data)
     if where is not None:
-        raise RuleError("record", f"not a usable game record: {key_field(where) or 'it'} holds a NUL character (\\u0000), "
-                                  f"which no name or field takes")
+        raise RuleError("record", M("not a usable game record: %(where)s holds a NUL character (\\u0000), which no "
+                                    "name or field takes", where=key_field(where) or M("it")))
     return data
 
 
@@ -225,14 +226,22 @@ def _nul_at(value: object, path: str = "") -> str | None:
 
 def problems(error: RuleError | RuleErrors, limit: int | None = None) -> list[str]:
     """A refused record's problems, one line each as `scorepad score` prints them ("hand 2, tricks:
-    ..."; a file that cannot be read: its message alone), at most `limit` and a line for the rest."""
+    ..."; a file that cannot be read: its message alone), at most `limit` and a line for the rest.
+    Each line is a `Message`: the web layer says it in the reader's language."""
     if isinstance(error, RuleErrors):
-        lines = [str(e) for e in error.errors]
+        lines = [_line(e) for e in error.errors]
     else:
-        lines = [error.message if error.field == "record" and error.hand is None else str(error)]
+        lines = [error.message if error.field == "record" and error.hand is None else _line(error)]
     if limit is not None and len(lines) > limit:
-        lines = [*lines[:limit], f"... and {len(lines) - limit} more problems"]
+        lines = [*lines[:limit], M("... and %(count)s more problems", count=len(lines) - limit)]
     return lines
+
+
+def _line(error: RuleError) -> str:
+    """`str(error)`, its message kept to be said in another language."""
+    if error.hand is not None:
+        return M("hand %(hand)s, %(field)s: %(problem)s", hand=error.hand, field=error.field, problem=error.message)
+    return M("%(where)s: %(problem)s", where=error.field, problem=error.message)
 
 
 def score_record(data: object) -> ScoreSheet:

@@ -11,15 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import backup
+from scorepad.i18n import say
 from scorepad.views.director import unlock_for
 
 bp = Blueprint("backup", __name__)
 FORM_KB = 64  # the rest of the form (the CSRF token, the PIN), beside the file
-NO_FILE = "Choose the backup file: the .json file downloaded from an event's control room (\"Download backup\")."
+NO_FILE = lazy_gettext("Choose the backup file: the .json file downloaded from an event's control room "
+                       "(\"Download backup\").")
 
 
 @bp.url_value_preprocessor
@@ -38,8 +41,10 @@ def _too_large(error: RequestEntityTooLarge) -> tuple[str, int]:
 
 
 def _words(error: backup.BackupError) -> str:
-    first = "This backup cannot be restored" if not error.too_large else "This file cannot be restored"
-    return f"{first}: {'; '.join(error.problems)}. Nothing was saved."
+    problems = "; ".join(say(problem) for problem in error.problems)
+    if error.too_large:
+        return gettext("This file cannot be restored: %(problems)s. Nothing was saved.", problems=problems)
+    return gettext("This backup cannot be restored: %(problems)s. Nothing was saved.", problems=problems)
 
 
 @bp.route("/events/restore", methods=["GET", "POST"])
@@ -54,10 +59,10 @@ def restore() -> tuple[str, int] | BaseResponse:
     try:
         event = backup.restore(backup.parse(raw), pin=request.form.get("pin", "").strip())
     except backup.BackupError as e:
-        message = _words(e) if e.field == "backup" else "The PIN is 4 to 8 digits (or leave it empty)."
+        message = _words(e) if e.field == "backup" else gettext("The PIN is 4 to 8 digits (or leave it empty).")
         return _form(413 if e.too_large else 422, {e.field: message})
     unlock_for(event)
-    flash("Event restored from the backup. This page is its new director's link: bookmark it and share it with "
-          "nobody. Every link of the old server (director, tables' QR codes, team cards) is new here: print the QR "
-          "cards again.")
+    flash(gettext("Event restored from the backup. This page is its new director's link: bookmark it and share it "
+                  "with nobody. Every link of the old server (director, tables' QR codes, team cards) is new here: "
+                  "print the QR cards again."))
     return redirect(url_for("director.control", token=event.director_token), code=303)

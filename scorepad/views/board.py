@@ -1,8 +1,8 @@
 """The event's public pages: the projector leaderboard, the players' phone standings, the live stream.
 
 Every write to an event ends with `publish`: every worker hears what changed, renders the board
-fragment once for its own open leaderboards, and tells its table phones and control rooms to
-refresh their own panel.
+fragment once for its own open leaderboards (once per language they are read in), and tells its
+table phones and control rooms to refresh their own panel.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ import time
 from collections.abc import Mapping
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from flask_babel import gettext
 from markupsafe import Markup
 
-from scorepad import live
+from scorepad import i18n, live
 from scorepad.events import core
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
@@ -60,6 +61,7 @@ def _show(public_id: str, data: Mapping[str, object]) -> None:
 bp.record_once(lambda state: live.on(state.app, "event", _show))
 
 STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders"})
+BOARD_EVENTS = frozenset({"board", "patch"})  # the pushes drawn in their reader's language
 PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
 
 
@@ -70,7 +72,7 @@ class _Pushes:
         self.lock = threading.Lock()
         self.last: dict[str, float] = {}
         self.scheduled: set[str] = set()
-        self.sent: dict[str, board_parts.Board] = {}  # the board each channel's screens show now
+        self.sent: dict[tuple[str, str], board_parts.Board] = {}  # the board each channel's screens show now, by language
 
 
 def _pushes(app: Flask) -> _Pushes:
@@ -102,18 +104,30 @@ def _trailing_push(app: Flask, public_id: str, name: str) -> None:
             state.scheduled.discard(name)
             state.last[name] = time.monotonic()
         live.let_requests_run()  # the requests waiting now answer before the board is derived
-        event = core.by_public_id(public_id)
-        if event is not None and live.broker().count(name):
-            board = render_board(*board_context(event))
-            with state.lock:  # a bid or a call changes nothing on a board: its screens are not woken
-                before, state.sent[name] = state.sent.get(name), board
-            if before is None or before.version != board.version:
-                changed = board_parts.patch(before, board) if before is not None else None
-                if changed is None:
-                    live.broker().publish(name, "board", board.html, background=True)
-                else:  # the screens that take patches get the changed parts, the others the whole board
-                    live.broker().publish(name, "patch", changed, background=True, fallback=("board", board.html))
+        languages = live.broker().languages(name, BOARD_EVENTS)
+        event = core.by_public_id(public_id) if languages else None
+        if event is not None:
+            for language in sorted(languages):  # usually one: the hall's
+                _push_in(state, name, language, event)
         core.end_session()
+
+
+def _push_in(state: _Pushes, name: str, language: str, event: Event) -> None:
+    """Draw the board in `language` and send it, or the parts that changed since the last one sent in
+    it, to the leaderboards read in it (each language's board has its own versions). The format's
+    board words are said in it too: its context is made while speaking it."""
+    with i18n.speaking(language):
+        board = render_board(*board_context(event))
+    with state.lock:  # a bid or a call changes nothing on a board: its screens are not woken
+        before, state.sent[name, language] = state.sent.get((name, language)), board
+    if before is not None and before.version == board.version:
+        return
+    changed = board_parts.patch(before, board) if before is not None else None
+    if changed is None:
+        live.broker().publish(name, "board", board.html, background=True, language=language)
+    else:  # the screens that take patches get the changed parts, the others the whole board
+        live.broker().publish(name, "patch", changed, background=True, fallback=("board", board.html),
+                              language=language)
 
 
 def board_context(event: Event) -> tuple[str, dict[str, object]]:
@@ -140,7 +154,7 @@ def _page(public_id: str, page: str) -> str:
 def _event(public_id: str) -> Event:
     event = core.by_public_id(public_id)
     if event is None:
-        abort(404, description="There is no event at this link.")
+        abort(404, description=gettext("There is no event at this link."))
     return event
 
 
@@ -166,8 +180,11 @@ def stream(public_id: str) -> Response:
     names = {n for n in request.args.get("only", "").split(",") if n}
     unknown = names - STREAM_EVENTS
     if unknown:
-        abort(400, description=f"Unknown event name: {sorted(unknown)[0]}. Choose from {', '.join(sorted(STREAM_EVENTS))}.")
-    return live.sse_response(channel(event), frozenset(names) or None)
+        abort(400, description=gettext("Unknown event name: %(name)s. Choose from %(names)s.", name=sorted(unknown)[0],
+                                       names=", ".join(sorted(STREAM_EVENTS))))
+    only = frozenset(names) or None
+    # a leaderboard's pushes are drawn in its page's language, asked in this request itself
+    return live.sse_response(channel(event), only, i18n.chosen())
 
 
 @bp.get("/b/<public_id>/event.json")

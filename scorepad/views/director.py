@@ -28,9 +28,11 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import format_datetime, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import backup, core
+from scorepad.i18n import say
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.rules.base import RuleErrors
@@ -45,17 +47,26 @@ MY_EVENTS = "my_events"  # director tokens of the events this browser created or
 MY_EVENTS_KEPT = 20  # the session is a cookie (4 KB at most, shared with the games' tokens)
 
 
+def _tricks_words(tricks: object, revoke: object) -> str:
+    """A Military Whist result in words, the side that revoked (military.REVOKES) in the sentence."""
+    if revoke == "visitors":
+        return gettext("%(tricks)s tricks, revoke by the visitors", tricks=tricks)
+    if revoke == "home":
+        return gettext("%(tricks)s tricks, revoke by the home", tricks=tricks)
+    return gettext("%(tricks)s tricks", tricks=tricks)
+
+
 @bp.app_template_global()
 def audit_words(value: dict[str, Any] | None) -> str:
     """An audit trail value in words: "8 tricks, revoke by the visitors", "none"."""
     if not value:
-        return "none"
+        return gettext("none")
     if "tricks" in value:
-        revoke = value.get("revoke")
-        return f"{value['tricks']} tricks" + (f", revoke by the {revoke}" if revoke else "")
+        return _tricks_words(value["tricks"], value.get("revoke"))
     if "held" in value and "owed" in value:  # a day closed: the flags as counted then
-        return "flags at closing " + ", ".join(
-            f"table {t + 1}: {h - o}" for t, (h, o) in enumerate(zip(value["held"], value["owed"])))
+        tables = [gettext("table %(table)s: %(flags)s", table=t + 1, flags=h - o)
+                  for t, (h, o) in enumerate(zip(value["held"], value["owed"]))]
+        return gettext("flags at closing %(tables)s", tables=", ".join(tables))
     if "teams" in value and "name" in value:  # names changed
         players = value.get("players") or []
         return f"“{value.get('name', '')}”; " + "; ".join(
@@ -88,9 +99,11 @@ def iso_utc(moment: datetime) -> str:
 
 @bp.app_template_filter("local_time")
 def local_time(moment: datetime, with_day: bool = False) -> str:
-    """The moment in the hall's time zone, labelled with the zone: "14:03:22 MDT"."""
+    """The moment in the hall's time zone, labelled with the zone: "14:03:22 MDT" ("Sat 02 May 14:03:22 MDT",
+    the day in the reader's language)."""
     local = _utc(moment).astimezone(_zone())
-    return local.strftime(("%a %d %b " if with_day else "") + "%H:%M:%S %Z").strip()
+    day = format_datetime(local, "EEE dd MMM ", rebase=False) if with_day else ""  # the reader's day names
+    return (day + local.strftime("%H:%M:%S %Z")).strip()
 
 
 # --------------------------------------------------------------------------- access
@@ -170,7 +183,7 @@ def forget_event(token: str) -> bool:
 def _event(token: str) -> Event:
     event = core.by_director_token(token)
     if event is None:
-        abort(404, description="There is no event at this director's link.")
+        abort(404, description=gettext("There is no event at this director's link."))
     return event
 
 
@@ -179,10 +192,11 @@ def _guarded(view: F, key: str | None) -> F:
     def wrapped(token: str, **kwargs: Any) -> Any:
         event = _event(token)
         if key is not None and event.format != key:
-            abort(404, description=f"This is not a {get_format(key).title} event: that page is not part of it.")
+            abort(404, description=gettext("This is not a %(format)s event: that page is not part of it.",
+                                           format=get_format(key).title))
         if not is_unlocked(event):
             if request.method != "GET":
-                abort(403, description="Enter the director's PIN first.")
+                abort(403, description=gettext("Enter the director's PIN first."))
             return render_template("director/unlock.html", event=event, errors={}), 403
         return view(event, **kwargs)
     return wrapped  # type: ignore[return-value]
@@ -209,18 +223,18 @@ def unlock(token: str) -> BaseResponse | tuple[str, int]:
     if code:  # the director on a new phone, the PIN forgotten or locked by someone's wrong tries
         if not core.recover(event, code):
             return render_template("director/unlock.html", event=event, open_recovery=True,
-                                   errors={"recovery": "That is not this event's recovery code."}), 403
+                                   errors={"recovery": gettext("That is not this event's recovery code.")}), 403
         _unlock(event)
-        flash("Opened with the recovery code. It is used up: write down the new one below. "
-              "If someone else has been trying PINs, set a new PIN.")
+        flash(gettext("Opened with the recovery code. It is used up: write down the new one below. "
+                      "If someone else has been trying PINs, set a new PIN."))
         return redirect(url_for("director.control", token=token), code=303)
     try:
         if not core.unlock(event, request.form.get("pin", "")):
             return render_template("director/unlock.html", event=event,
-                                   errors={"pin": "That is not the PIN. Try again."}), 403
+                                   errors={"pin": gettext("That is not the PIN. Try again.")}), 403
     except core.PinLocked as locked:
         return render_template("director/unlock.html", event=event, open_recovery=True,
-                               errors={"pin": locked.message}), 429
+                               errors={"pin": say(locked.message)}), 429
     _unlock(event)
     return redirect(url_for("director.control", token=token))
 
@@ -296,8 +310,8 @@ def pin(event: Event) -> tuple[str, int]:
         return render_room(event, 422, errors_by_field(e), form=request.form)
     _unlock(event)  # this browser knows the new PIN (and is shown its recovery code once)
     publish(event, orders=True)
-    return render_room(event, notice="PIN saved. Other browsers must enter it again." if request.form.get("pin")
-                       else "PIN removed.")
+    return render_room(event, notice=gettext("PIN saved. Other browsers must enter it again.")
+                       if request.form.get("pin") else gettext("PIN removed."))
 
 
 @bp.get("/d/<token>/backup")
@@ -325,7 +339,7 @@ def print_sheet(token: str) -> str:  # sent no-store, as every page of secret li
     print the page's address in the footer, and these sheets lie on the tables."""
     event = core.by_print_token(token)
     if event is None:
-        abort(404, description="There is no QR sheet at this link. Open it again from the control room.")
+        abort(404, description=gettext("There is no QR sheet at this link. Open it again from the control room."))
     fmt = get_format(event.format)
     core.give_short_codes(event)
     cards = [(t, share_url(url_for("tables.table", token=t.token)),  # the QR code's link, and the one to type
@@ -340,6 +354,6 @@ def new_token(event: Event, table: int) -> BaseResponse:
     try:
         core.regenerate_token(event, table)
     except RuleErrors as e:
-        abort(404, description=str(e.errors[0].message))
-    flash(f"Table {table} has a new QR code: print its card again; the old one no longer works.")
+        abort(404, description=say(e.errors[0].message))
+    flash(gettext("Table %(table)s has a new QR code: print its card again; the old one no longer works.", table=table))
     return redirect(url_for("director.control", token=event.director_token) + "#tables")

@@ -256,8 +256,8 @@ def keep_event(token: str) -> BaseResponse | tuple[str, int]:
     try:
         event = in_group.event_of(raw)
         if event is None:
-            return _event_page(group, {"event": "There is no event with this director's link or code. Copy it "
-                                                "again: every character counts."}, 404, raw[:200])
+            return _event_page(group, {"event": gettext("There is no event with this director's link or code. "
+                                                        "Copy it again: every character counts.")}, 404, raw[:200])
         done = in_group.keep_in_group(group, event)
     except RuleErrors as e:
         return _event_page(group, errors_by_field(e), 422, raw[:200])

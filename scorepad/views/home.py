@@ -16,6 +16,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext, lazy_gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import core
@@ -33,9 +34,14 @@ from scorepad.views.groups import my_groups
 bp = Blueprint("home", __name__)
 MAX_TOKEN = 64  # a director's token is 32 characters: anything longer is not one
 CODE_SHOWN = 40  # what is typed in the code field is shown back (in its message, in the field) this long
-NO_CODE = "Type the game's code: it is under the QR code on the scorer's \"Share live view\" screen."
-NOT_FOUND = ("No game has the code \u201c{code}\u201d. Check it on the scorer's \"Share live view\" screen: "
-             "8 letters and digits (codes have no 0, 1, I, L or O). A table's or a team's card code has 10.")
+NO_CODE = lazy_gettext("Type the game's code: it is under the QR code on the scorer's \"Share live view\" screen.")
+
+
+def _not_found(code: str) -> str:
+    """The refusal of a code that names nothing, shown back as typed."""
+    return gettext("No game has the code \u201c%(code)s\u201d. Check it on the scorer's \"Share live view\" screen: 8 "
+                   "letters and digits (codes have no 0, 1, I, L or O). A table's or a team's card code has 10.",
+                   code=code)
 
 
 @dataclass(frozen=True)
@@ -112,7 +118,7 @@ def watch_code() -> BaseResponse | tuple[str, int]:
     team = core.entrant_by_short_code(raw)
     if team is not None:  # its card's short link: the team's page, where its format has one
         return redirect(url_for("bid_whist.team", token=team.short_code), code=303)
-    return form_page("watch", 404, {"code": NOT_FOUND.format(code=shown)}, code=shown)
+    return form_page("watch", 404, {"code": _not_found(shown)}, code=shown)
 
 
 @bp.post("/your-events/forget")
@@ -121,14 +127,15 @@ def forget_event() -> BaseResponse:
     itself, and its director's link, stay as they are."""
     token = request.form.get("event", "")
     if not token or len(token) > MAX_TOKEN:
-        abort(400, description="Which event should be taken off the list? Reload the home page and try again.")
+        abort(400, description=gettext("Which event should be taken off the list? Reload the home page and try again."))
     if token not in director.my_event_tokens():  # nothing is looked up for a token this browser was not given
-        flash("That event was not on this browser's list (it may have been removed already).")
+        flash(gettext("That event was not on this browser's list (it may have been removed already)."))
     else:
         named = [e.name for e in core.by_director_tokens([token])]
         director.forget_event(token)
-        flash(f"“{named[0]}” is no longer listed on this browser. The event is not deleted: its director's "
-              f"link still opens it." if named else "The event is no longer listed on this browser.")
+        flash(gettext("“%(event)s” is no longer listed on this browser. The event is not deleted: its director's "
+                      "link still opens it.", event=named[0]) if named
+              else gettext("The event is no longer listed on this browser."))
     return redirect(url_for("home.index", _anchor="my-events-h"), code=303)
 
 
@@ -136,7 +143,7 @@ def forget_event() -> BaseResponse:
 def variant(key: str) -> str:
     """Show one variant: its scoring, its options with their defaults, and a sample sheet."""
     if key not in VARIANT_MODULES:
-        abort(404, description=f"There is no variant called '{key}'.")
+        abort(404, description=gettext("There is no variant called '%(key)s'.", key=key))
     try:
         rules = get_variant(key)
     except RuleError:

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import redirect, request, url_for
 from flask import Blueprint
+from flask_babel import lazy_gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -26,11 +27,11 @@ from scorepad.views.home import form_page
 bp = Blueprint("imports", __name__)
 FORM_KB = 64  # the rest of the form beside the record (the CSRF token, multipart's headers)
 FIELD = "record"  # the messages' field: the file and the box are one choice
-NO_RECORD = "Choose a game record file (.json), or paste a record in the box."
-BOTH = "Choose a file or paste a record, not both: which one should be imported?"
-REFUSED = "This record cannot be imported; nothing was saved:"
-HOLDS_NUL = ("The pasted record holds a NUL character (\\0, shown as \ufffd below), which no game record "
-             "takes: remove it and import again. Nothing was saved.")
+NO_RECORD = lazy_gettext("Choose a game record file (.json), or paste a record in the box.")
+BOTH = lazy_gettext("Choose a file or paste a record, not both: which one should be imported?")
+REFUSED = lazy_gettext("This record cannot be imported; nothing was saved:")
+HOLDS_NUL = lazy_gettext("The pasted record holds a NUL character (\\0, shown as \ufffd below), which no game "
+                         "record takes: remove it and import again. Nothing was saved.")
 
 
 @bp.url_value_preprocessor
