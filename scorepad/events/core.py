@@ -35,6 +35,7 @@ from scorepad.models import (
     utcnow,
 )
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M
 
 T = TypeVar("T")
 
@@ -143,9 +144,10 @@ def setup_errors(name: str, pin: str, missing: str) -> list[RuleError]:
     if not name:
         errors.append(RuleError("name", missing))
     elif len(name) > MAX_EVENT_NAME:
-        errors.append(RuleError("name", f"the event's name is too long: at most {MAX_EVENT_NAME} characters"))
+        errors.append(RuleError("name", M("the event's name is too long: at most %(most)s characters",
+                                          most=MAX_EVENT_NAME)))
     if pin and not valid_pin(pin):
-        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+        errors.append(RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty)")))
     return errors
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, url_for
+from flask_babel import gettext
 
 from scorepad.events import core
 from scorepad.events.core import EventTable, TablePage
@@ -22,10 +23,11 @@ def table_for(token: str, key: str | None = None) -> EventTable:
     """The table whose QR code carries `token` (of an event of format `key`, when given), else 404."""
     table = core.table_by_token(token)
     if table is None:
-        abort(404, description="This table link is not valid any more: the director may have printed a new "
-                               "QR code. Scan the card on your table again, or ask the director.")
+        abort(404, description=gettext("This table link is not valid any more: the director may have printed a new "
+                                       "QR code. Scan the card on your table again, or ask the director."))
     if key is not None and table.event.format != key:
-        abort(404, description="This table scores its match on the match's own page: open the table's QR code.")
+        abort(404, description=gettext("This table scores its match on the match's own page: open the table's QR "
+                                       "code."))
     return table
 
 
