@@ -11,7 +11,8 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.test_events import HX, create, enter, field_error, snapshot, table_tokens
+from tests.web import test_events
+from tests.web.test_events import HX, create, snapshot, table_tokens
 from tests.web.test_language import lang_of
 from tests.web.test_whist_drive import create as create_drive
 from tests.web.test_whist_drive import tokens as drive_tokens
@@ -20,6 +21,20 @@ from tests.web.test_whist_drive import tokens as drive_tokens
 ALIKE = {"table", "tables", "total", "military", "whist", "scorepad", "json", "pin", "zone", "north", "south",
          "aces", "kings", "queens", "jacks", "rank", "village", "hall", "drive", "nomination", "bid", "director", "score",
          "code", "codes", "options", "multiple", "six", "club", "australian", "actions"}
+
+
+def plain(text: str) -> str:
+    """French puts a no-break space before its colons: read it as a space."""
+    return text.replace("\u00a0", " ")
+
+
+def field_error(page: str, key: str) -> str:
+    return plain(test_events.field_error(page, key))
+
+
+def enter(client: FlaskClient, table_token: str, hand: int, tricks: object, kind: str = "result") -> tuple[int, str]:
+    status, page = test_events.enter(client, table_token, hand, tricks, kind=kind)
+    return status, plain(page)
 
 
 def as_(client: FlaskClient, language: str, url: str, **kwargs: object) -> str:
@@ -51,7 +66,7 @@ def test_a_military_table_phone_in_french(client: FlaskClient, app: Flask) -> No
     phone = table_tokens(app, token)[0]
     page = as_(client, "fr", f"/t/{phone}")
     assert lang_of(page) == "fr"
-    flat = re.sub(r"\s+", " ", html.unescape(page))
+    flat = plain(re.sub(r"\s+", " ", html.unescape(page)))
     for said in ("Donne 1 sur 30", "Plis faits par les visiteurs de", "Une renonce ? Touchez ici d’abord",
                  "drapeaux détenus", "Atout", "Donneur", "Tout le classement"):
         assert said in flat, said
@@ -87,7 +102,7 @@ def test_the_military_control_room_in_french(client: FlaskClient, app: Flask) ->
     enter(client, phones[0], 1, 8)
     room = r'<div id="room"[^>]*>(.*?)<section aria-labelledby="audit-title">'
     assert english_left(client, f"/d/{token}", inside=room) == set()
-    page = re.sub(r"\s+", " ", html.unescape(as_(client, "fr", f"/d/{token}")))
+    page = plain(re.sub(r"\s+", " ", html.unescape(as_(client, "fr", f"/d/{token}"))))
     for said in ("Donne 1 sur 30", "1 tables sur 4 ont rendu leur résultat", "En attente des tables 2, 3, 4",
                  "Résultats (plis faits par les visiteurs à chaque table)", "Prêter des drapeaux (donne 1)"):
         assert said in page, said
@@ -99,7 +114,7 @@ def test_the_military_control_room_in_french(client: FlaskClient, app: Flask) ->
         "drapeaux qu’à une table qui n’en a plus")
     response = client.post(f"/d/{token}/advance", data={"hand": "1"})
     assert response.status_code == 422 and "La donne 1 n’est pas complète : en attente des tables 2, 3, 4" in \
-        html.unescape(response.get_data(as_text=True))
+        plain(html.unescape(response.get_data(as_text=True)))
 
 
 def test_the_standings_and_the_set_up_in_spanish(client: FlaskClient, app: Flask) -> None:
