@@ -23,6 +23,7 @@ from scorepad.games.entry import HOME_VARIANTS
 from scorepad.models import AuditEntry, Event, EventTable, Game, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M
 
 KEY = "club"
 
@@ -30,12 +31,12 @@ KEY = "club"
 def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
     """A club night of `variant` at `tables` tables, each with its own QR code."""
     name = name.strip()
-    errors = core.setup_errors(name, pin, "give the evening a name, e.g. 'Tuesday Nomination'")
+    errors = core.setup_errors(name, pin, M("give the evening a name, e.g. 'Tuesday Nomination'"))
     if variant not in HOME_VARIANTS:
         names = ", ".join(get_variant(k).name for k in HOME_VARIANTS)
-        errors.append(RuleError("variant", f"choose the game the tables play: {names}"))
+        errors.append(RuleError("variant", M("choose the game the tables play: %(names)s", names=names)))
     if not 1 <= tables <= 64:
-        errors.append(RuleError("tables", "a club night has 1 to 64 tables"))
+        errors.append(RuleError("tables", M("a club night has 1 to 64 tables")))
     if errors:
         raise RuleErrors(errors)
     event = Event(name=name, format=KEY, options={"variant": variant}, current_hand=1, started_at=utcnow())
@@ -53,7 +54,7 @@ def variant_of(event: Event) -> str:
 def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
     """The table's game from the set-up form; a table already playing keeps its game."""
     if table.game_id is not None:
-        raise RuleErrors([RuleError("game", f"table {table.number} is already playing: open its game")])
+        raise RuleErrors([RuleError("game", M("table %(table)s is already playing: open its game", table=table.number))])
     event = table.event
     title = f"{event.name}: table {table.number}"
     title = title if len(title) <= 120 else f"{event.name[:100]}…: table {table.number}"  # Game.title's column
@@ -71,7 +72,7 @@ def clear_table(table: EventTable) -> None:
     """The director frees a table for a new game; its game stays out of the ranking, readable by
     its spectators' link but no longer written by its scorer's."""
     if table.game_id is None:
-        raise RuleErrors([RuleError("table", f"table {table.number} has no game to clear")])
+        raise RuleErrors([RuleError("table", M("table %(table)s has no game to clear", table=table.number))])
     table.event.audit.append(AuditEntry(actor="director", action="table cleared", table=table.number,
                                         note=f"table {table.number}'s game set aside"))
     game = table_game(table)
@@ -101,7 +102,7 @@ def view(event: Event) -> ClubView:
     for table in event.tables:
         game = db.session.get(Game, table.game_id) if table.game_id is not None else None
         if game is None:
-            shown.append((table, None, "no game yet"))
+            shown.append((table, None, M("no game yet")))
             continue
         gv = games.view(game)
         by_seat = {s.seat: s for s in gv.sheet.standings}
@@ -180,10 +181,11 @@ class _Club(OneView):
         cv = view(event)
         started = sum(1 for _, game, _ in cv.tables if game is not None)
         if not started:
-            return "No table has started a game yet"
+            return M("No table has started a game yet")
         if cv.playing:
-            return f"{cv.playing} of {len(cv.tables)} table{'s' if len(cv.tables) != 1 else ''} playing"
-        return "Every table's game is finished"
+            return (M("%(playing)s of 1 table playing", playing=cv.playing) if len(cv.tables) == 1 else
+                    M("%(playing)s of %(tables)s tables playing", playing=cv.playing, tables=len(cv.tables)))
+        return M("Every table's game is finished")
 
 
 FORMAT = _Club()

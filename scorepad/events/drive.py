@@ -19,6 +19,7 @@ from scorepad.extensions import db
 from scorepad.formats import drive as fmt
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
 from scorepad.rules.base import RuleError, RuleErrors, quoted
+from scorepad.rules.errors import M
 
 KEY = "whist_drive"
 MAX_PLAYER = 40  # a player's name (an entrant's column holds 60, a Bid Whist team's name)
@@ -36,10 +37,11 @@ def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 
            nt_fifth: bool = False, movement: str = "progressive", top: str = "stay", pin: str = "") -> Event:
     """A whist drive ready to play: tables for the players, four to a table, deal 1 in play."""
     name = name.strip()
-    errors = core.setup_errors(name, pin, "give the drive a name, e.g. 'Village hall whist drive'")
+    errors = core.setup_errors(name, pin, M("give the drive a name, e.g. 'Village hall whist drive'"))
     names = [" ".join(p.split()) for p in players if p.strip()]
     if any(len(n) > MAX_PLAYER for n in names):
-        errors.append(RuleError("players", f"a player's name is too long: at most {MAX_PLAYER} characters"))
+        errors.append(RuleError("players", M("a player's name is too long: at most %(most)s characters",
+                                             most=MAX_PLAYER)))
     setup = fmt.Drive(tuple(names), deals, per_change, scoring, nt_fifth, movement, top)
     try:
         fmt.check(setup)
@@ -130,7 +132,8 @@ def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
     """A table's N-S tricks for the deal in play; a second entry is refused with the value recorded."""
     existing = next((r for r in event.results if r.hand == deal and r.table == table), None)
     if existing is not None:
-        raise Conflict(f"Deal {deal} at table {table} is already recorded: North-South took {existing.tricks}.")
+        raise Conflict(M("Deal %(deal)s at table %(table)s is already recorded: North-South took %(tricks)s.",
+                         deal=deal, table=table, tricks=existing.tricks))
     setup = drive_of(event)
     fmt.check_result(setup, _results(event), deal, table, ns)
     event.results.append(EventResult(hand=deal, table=table, tricks=ns, entered_by=actor))
@@ -138,7 +141,8 @@ def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
         db.session.flush()
     except IntegrityError:  # the other phone at the table was faster
         db.session.rollback()
-        raise Conflict(f"Deal {deal} at table {table} was just recorded from the other phone.") from None
+        raise Conflict(M("Deal %(deal)s at table %(table)s was just recorded from the other phone.", deal=deal,
+                         table=table)) from None
     _announce(event, setup)
     db.session.commit()
 
@@ -166,9 +170,10 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
     setup = drive_of(event)
     current = view(event).state
     if not 1 <= table <= setup.tables or not 1 <= deal <= min(current.deal, setup.deals):
-        raise RuleErrors([RuleError("deal", f"there is no result to correct for deal {deal} at table {table}")])
+        raise RuleErrors([RuleError("deal", M("there is no result to correct for deal %(deal)s at table %(table)s",
+                                              deal=deal, table=table))])
     if not 0 <= ns <= fmt.TRICKS:
-        raise RuleErrors([RuleError("tricks", "North-South took 0 to 13 tricks")])
+        raise RuleErrors([RuleError("tricks", M("North-South took 0 to 13 tricks"))])
     row = next((r for r in event.results if r.hand == deal and r.table == table), None)
     old = row.tricks if row else None
     if row is None:
@@ -278,7 +283,7 @@ class _Drive(OneView):
 
     def status(self, event: Event) -> str:
         dv = view(event)
-        return "Finished" if dv.state.over else f"Deal {dv.deal} of {dv.drive.deals}"
+        return M("Finished") if dv.state.over else M("Deal %(deal)s of %(deals)s", deal=dv.deal, deals=dv.drive.deals)
 
 
 FORMAT = _Drive()

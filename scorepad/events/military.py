@@ -32,6 +32,7 @@ from scorepad.models import (
 )
 from scorepad.rules import military
 from scorepad.rules.base import RawHand, RuleError, RuleErrors, ScoreSheet, Setup
+from scorepad.rules.errors import M, Message
 from scorepad.rules.military import MilitaryRound
 from scorepad.rules.record import NAME_MAX, parse_record
 
@@ -404,9 +405,9 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
     names = [" ".join(t.split()) or f"Table {i + 1}" for i, t in enumerate(teams)]
     errors = _name_errors(name, names, players or [[]] * len(names))
     if pin and not valid_pin(pin):
-        errors.append(RuleError("pin", "the PIN is 4 to 8 digits (or leave it empty)"))
+        errors.append(RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty)")))
     if not 1 <= late_minutes <= 120:
-        errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
+        errors.append(RuleError("late_minutes", M("a table counts as late after 1 to 120 minutes")))
     record = {"variant": KEY, "title": name, "options": {"days": list(days), "loans": loans},
               "teams": [{"name": n, "players": list(p)} for n, p in zip(names, players or [[]] * len(names))],
               "hands": []}
@@ -431,17 +432,20 @@ def _name_errors(name: str, teams: Sequence[str], players: Sequence[Sequence[str
     """The event's, teams' and players' names: one limit (the game record's), one message each."""
     errors: list[RuleError] = []
     if not name:
-        errors.append(RuleError("name", "give the event a name, e.g. 'Zone 3 Military Whist'"))
+        errors.append(RuleError("name", M("give the event a name, e.g. 'Zone 3 Military Whist'")))
     elif len(name) > MAX_EVENT_NAME:
-        errors.append(RuleError("name", f"the event's name is too long: at most {MAX_EVENT_NAME} characters"))
+        errors.append(RuleError("name", M("the event's name is too long: at most %(most)s characters",
+                                          most=MAX_EVENT_NAME)))
     for i, team in enumerate(teams):
         if len(team) > MAX_NAME:
-            errors.append(RuleError(f"teams.{i}", f"team {i + 1}'s name is too long: at most {MAX_NAME} characters"))
+            errors.append(RuleError(f"teams.{i}", M("team %(team)s's name is too long: at most %(most)s characters",
+                                                    team=i + 1, most=MAX_NAME)))
     for i, four in enumerate(players):
         for j, player in enumerate(four):
             if len(player) > MAX_NAME:
-                errors.append(RuleError(f"teams.{i}.players.{j}", f"player {military.LETTERS[j % 4]} of team {i + 1}: "
-                                                                  f"the name is too long: at most {MAX_NAME} characters"))
+                errors.append(RuleError(f"teams.{i}.players.{j}", M(
+                    "player %(letter)s of team %(team)s: the name is too long: at most %(most)s characters",
+                    letter=military.LETTERS[j % 4], team=i + 1, most=MAX_NAME)))
     return errors
 
 
@@ -462,16 +466,18 @@ def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequ
     fours = [[" ".join(p.split()) for p in four] for four in players]
     fours = [four if any(four) else [] for four in fours]
     if len(names) != len(event.tables) or len(fours) != len(event.tables):
-        raise RuleErrors([RuleError("teams", f"give a name for each of the {len(event.tables)} tables")])
+        raise RuleErrors([RuleError("teams", M("give a name for each of the %(count)s tables",
+                                               count=len(event.tables)))])
     errors = _name_errors(name, names, fours)
     for i, team in enumerate(names):
         if not team:
-            errors.append(RuleError(f"teams.{i}", f"table {i + 1}'s team needs a name"))
+            errors.append(RuleError(f"teams.{i}", M("table %(table)s's team needs a name", table=i + 1)))
     for i, four in enumerate(fours):
         for j, player in enumerate(four):
             if not player:
-                errors.append(RuleError(f"teams.{i}.players.{j}", f"player {military.LETTERS[j]} of team {i + 1} "
-                                                                  f"needs a name (or leave all four empty)"))
+                errors.append(RuleError(f"teams.{i}.players.{j}", M(
+                    "player %(letter)s of team %(team)s needs a name (or leave all four empty)",
+                    letter=military.LETTERS[j], team=i + 1)))
     if not errors:
         try:
             parse_record({**_record(event, []), "title": name,
@@ -484,7 +490,7 @@ def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequ
                                "players": [list(t.players) for t in event.tables]}
     new: dict[str, object] = {"name": name, "teams": names, "players": fours}
     if old == new:
-        raise RuleErrors([RuleError("name", "nothing changed: every name is as it was")])
+        raise RuleErrors([RuleError("name", M("nothing changed: every name is as it was"))])
     event.name = name
     for table, team, four in zip(event.tables, names, fours):
         table.team, table.players = team, four
@@ -500,11 +506,11 @@ def parse_result(tricks: object, revoke: object) -> tuple[int, str | None]:
     errors: list[RuleError] = []
     count = whole_number(tricks, 2)
     if count is None or not 0 <= count <= military.CARDS:
-        errors.append(RuleError("tricks", "tap the number of tricks the visitors took: 0 to 13"))
+        errors.append(RuleError("tricks", M("tap the number of tricks the visitors took: 0 to 13")))
         count = -1
     side = None if revoke in (None, "", "none") else str(revoke)
     if side is not None and side not in REVOKES:
-        errors.append(RuleError("revoke", "a revoke is by the visitors or the home pair (or none)"))
+        errors.append(RuleError("revoke", M("a revoke is by the visitors or the home pair (or none)")))
     if errors:
         raise RuleErrors(errors)
     return count, side
@@ -547,12 +553,13 @@ def _commit_checked(event: Event) -> None:
 def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str) -> EventResult:
     """A table reports the hand in play; a second report of the same hand is refused (core.Conflict)."""
     if hand != event.current_hand or hand > military.scheduled_hands(setup_of(event)):
-        raise core.Conflict(f"Hand {hand} is not the hand in play (hand {event.current_hand} is): "
-                       f"ask the director to correct an earlier hand.")
+        raise core.Conflict(M("Hand %(hand)s is not the hand in play (hand %(current)s is): ask the director to "
+                              "correct an earlier hand.", hand=hand, current=event.current_hand))
     existing = _result_row(event, hand, table)
     if existing is not None:
-        raise core.Conflict(f"Hand {hand} at table {table} is already recorded: the visitors took "
-                       f"{existing.tricks} tricks. Ask the director if it is wrong.", existing)
+        raise core.Conflict(M("Hand %(hand)s at table %(table)s is already recorded: the visitors took %(tricks)s "
+                              "tricks. Ask the director if it is wrong.", hand=hand, table=table,
+                              tricks=existing.tricks), existing)
     result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
     db.session.add(result)
     try:
@@ -582,12 +589,13 @@ def correct_result(event: Event, hand: int, table: int, tricks: int, revoke: str
     """The director sets a table's result for any hand so far; the old and new values go to the audit trail."""
     core.table_of(event, table)
     if not 1 <= hand <= min(event.current_hand, military.scheduled_hands(setup_of(event))):
-        raise RuleErrors([RuleError("hand", f"hand {hand} has not been played yet")])
+        raise RuleErrors([RuleError("hand", M("hand %(hand)s has not been played yet", hand=hand))])
     result = _result_row(event, hand, table)
     old = None if result is None else {"tricks": result.tricks, "revoke": result.revoke}
     new = {"tricks": tricks, "revoke": revoke}
     if old == new:
-        raise RuleErrors([RuleError("tricks", f"that is already the result of hand {hand} at table {table}")])
+        raise RuleErrors([RuleError("tricks", M("that is already the result of hand %(hand)s at table %(table)s",
+                                                hand=hand, table=table))])
     if result is None:
         result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
         db.session.add(result)
@@ -621,7 +629,7 @@ class _Position:
 def _position(event: Event, table: int, field: str) -> _Position:
     core.table_of(event, table)
     if event.current_hand > military.scheduled_hands(setup_of(event)):
-        raise RuleErrors([RuleError(field, "the schedule is over: no more loans")])
+        raise RuleErrors([RuleError(field, M("the schedule is over: no more loans"))])
     setup = setup_of(event)
     row, _ = military.settle_next(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
     t = table - 1
@@ -633,8 +641,8 @@ def _position(event: Event, table: int, field: str) -> _Position:
                      outcome.flags if outcome else None)
 
 
-def _flags_words(count: int) -> str:
-    return f"{count} flag" if count == 1 else f"{count} flags"
+def _flags_words(count: int) -> Message:
+    return M("1 flag") if count == 1 else M("%(count)s flags", count=count)
 
 
 def _set_loan(event: Event, table: int, position: _Position, net: int) -> None:
@@ -656,18 +664,23 @@ def lend(event: Event, table: int, flags: int, actor: str = "director") -> None:
     exactly the shortfall when the result comes in; this is the same measure, in advance.
     """
     if not 1 <= flags <= military.MAX_LOAN:
-        raise RuleErrors([RuleError("flags", f"lend 1 to {military.MAX_LOAN} flags")])
+        raise RuleErrors([RuleError("flags", M("lend 1 to %(most)s flags", most=military.MAX_LOAN))])
     position = _position(event, table, "flags")
     loses = position.paying if position.paying is not None else MAX_LOSS
     need = loses - position.holds
     if need <= 0:
-        why = (f"enough to pay the {_flags_words(loses)} its visitors took" if position.paying is not None
-               else f"and a table loses at most {MAX_LOSS} flags in a hand")
-        raise RuleErrors([RuleError("flags", f"table {table} still holds {_flags_words(position.holds)}, {why}: "
-                                             f"flags are lent only to a table that runs out")])
+        holds = _flags_words(position.holds)
+        raise RuleErrors([RuleError("flags", M(
+            "table %(table)s still holds %(holds)s, enough to pay the %(taken)s its visitors took: flags are lent "
+            "only to a table that runs out", table=table, holds=holds, taken=_flags_words(loses))
+            if position.paying is not None else M(
+            "table %(table)s still holds %(holds)s, and a table loses at most %(most)s flags in a hand: flags are "
+            "lent only to a table that runs out", table=table, holds=holds, most=MAX_LOSS))])
     if flags > need:
-        raise RuleErrors([RuleError("flags", f"table {table} holds {_flags_words(position.holds)} and loses at most "
-                                             f"{loses} this hand: lend it at most {_flags_words(need)}")])
+        raise RuleErrors([RuleError("flags", M("table %(table)s holds %(holds)s and loses at most %(loses)s this hand: "
+                                               "lend it at most %(need)s", table=table,
+                                               holds=_flags_words(position.holds), loses=loses,
+                                               need=_flags_words(need)))])
     _set_loan(event, table, position, position.net + flags)
     core.audit(event, actor, "loan", hand=event.current_hand, table=table, new={"flags": flags},
            note=f"table {table} lent {_flags_words(flags)}")
@@ -682,18 +695,21 @@ def return_flags(event: Event, table: int, flags: int, actor: str = "director") 
     ledger stays balanced: flags held - loans = 12 x tables on every day.
     """
     if not 1 <= flags <= military.MAX_LOAN:
-        raise RuleErrors([RuleError("back", f"give back 1 to {military.MAX_LOAN} flags")])
+        raise RuleErrors([RuleError("back", M("give back 1 to %(most)s flags", most=military.MAX_LOAN))])
     position = _position(event, table, "back")
     if position.owes <= 0:
-        raise RuleErrors([RuleError("back", f"table {table} owes no flags: there is nothing to give back")])
+        raise RuleErrors([RuleError("back", M("table %(table)s owes no flags: there is nothing to give back",
+                                              table=table))])
     most = min(position.owes, position.holds - (position.paying or 0))
     if most <= 0:
-        why = (f"it needs its {_flags_words(position.holds)} to pay this hand" if position.paying
-               else "it holds no flags")
-        raise RuleErrors([RuleError("back", f"table {table} cannot give flags back now: {why}")])
+        raise RuleErrors([RuleError("back", M("table %(table)s cannot give flags back now: it needs its %(holds)s "
+                                              "to pay this hand", table=table, holds=_flags_words(position.holds))
+                                    if position.paying else
+                                    M("table %(table)s cannot give flags back now: it holds no flags", table=table))])
     if flags > most:
-        raise RuleErrors([RuleError("back", f"table {table} holds {_flags_words(position.holds)} and owes "
-                                            f"{position.owes}: it can give back at most {_flags_words(most)} now")])
+        raise RuleErrors([RuleError("back", M("table %(table)s holds %(holds)s and owes %(owes)s: it can give back "
+                                              "at most %(most)s now", table=table, holds=_flags_words(position.holds),
+                                              owes=position.owes, most=_flags_words(most)))])
     _set_loan(event, table, position, position.net - flags)
     core.audit(event, actor, "return", hand=event.current_hand, table=table, new={"flags": flags},
            note=f"table {table} gave {_flags_words(flags)} back to the director")
@@ -705,10 +721,10 @@ def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director"
     hand = event.current_hand
     row = _hand_row(event, hand)
     if row is None:
-        raise RuleErrors([RuleError("moves", "the schedule is over: there is no hand to move")])
+        raise RuleErrors([RuleError("moves", M("the schedule is over: there is no hand to move"))])
     if _result_facts(event, hand):
-        raise RuleErrors([RuleError("moves", f"results of hand {hand} are already in: correct them first, "
-                                             f"the moves cannot change under them")])
+        raise RuleErrors([RuleError("moves", M("results of hand %(hand)s are already in: correct them first, "
+                                               "the moves cannot change under them", hand=hand))])
     old = row.moves
     row.moves = list(moves) if moves is not None else None
     core.audit(event, actor, "moves", hand=hand, old={"moves": old}, new={"moves": row.moves})
@@ -718,7 +734,8 @@ def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director"
 def _already_advanced(event: Event, hand: int) -> core.Conflict:
     db.session.rollback()
     db.session.refresh(event)
-    return core.Conflict(f"Hand {hand} was already advanced: hand {event.current_hand} is in play now.")
+    return core.Conflict(M("Hand %(hand)s was already advanced: hand %(current)s is in play now.", hand=hand,
+                           current=event.current_hand))
 
 
 def advance(event: Event, actor: str = "director", hand: int | None = None) -> None:
@@ -739,13 +756,15 @@ def advance(event: Event, actor: str = "director", hand: int | None = None) -> N
     v = view(event)
     if v.spec is None:
         db.session.rollback()
-        raise RuleErrors([RuleError("hand", "the schedule is over" + (": record the playoff hands"
-                                                                     if v.needs_playoff else ""))])
+        raise RuleErrors([RuleError("hand", M("the schedule is over: record the playoff hands") if v.needs_playoff
+                                    else M("the schedule is over"))])
     if v.board.playing:
         db.session.rollback()
         waiting = ", ".join(str(t + 1) for t in v.board.playing)
-        raise RuleErrors([RuleError("hand", f"hand {v.spec.number} is not complete: waiting for table"
-                                            f"{'s' if len(v.board.playing) > 1 else ''} {waiting}")])
+        raise RuleErrors([RuleError("hand", M("hand %(hand)s is not complete: waiting for tables %(tables)s",
+                                              hand=v.spec.number, tables=waiting) if len(v.board.playing) > 1 else
+                                    M("hand %(hand)s is not complete: waiting for table %(tables)s",
+                                      hand=v.spec.number, tables=waiting))])
     if v.spec.closes_day:
         rows = military.ledger(v.setup, [*v.hands, raw_hand(event, v.spec.number)])
         last = rows[-1]
@@ -766,7 +785,7 @@ def advance(event: Event, actor: str = "director", hand: int | None = None) -> N
 def record_playoff(event: Event, teams: Sequence[int], winner: int, bye: Sequence[int] | None) -> EventPlayoff:
     """Record a tie-break hand (teams from 1); the rules check who may play it."""
     if event.current_hand <= military.scheduled_hands(setup_of(event)):
-        raise RuleErrors([RuleError("playoff", "playoff hands come after the last scheduled hand")])
+        raise RuleErrors([RuleError("playoff", M("playoff hands come after the last scheduled hand"))])
     number = len(event.playoffs) + 1
     row = EventPlayoff(event_id=event.id, number=number, teams=list(teams), winner=winner,
                        bye=list(bye) if bye else None)
@@ -823,8 +842,8 @@ class _Military(core.OneView):
     def status(self, event: Event) -> str:
         ev = view(event)
         if ev.spec is not None:
-            return f"Hand {ev.spec.number} of {ev.scheduled}"
-        return "Schedule over: a playoff is needed" if ev.needs_playoff else "Finished"
+            return M("Hand %(hand)s of %(total)s", hand=ev.spec.number, total=ev.scheduled)
+        return M("Schedule over: a playoff is needed") if ev.needs_playoff else M("Finished")
 
 
 FORMAT = _Military()

@@ -17,6 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scorepad.rules.errors import M
+
 RANKED_BY_POINTS = frozenset({"bid_whist"})  # variants ranked by the sheet's points, not its standing
 
 
@@ -53,12 +55,12 @@ class Row:
 
 def progress(t: TableStandings) -> str:
     if t.finished:
-        return "finished"
+        return M("finished")
     if t.hands == 0:
-        return "not started"
+        return M("not started")
     if t.scheduled:
-        return f"{t.hands} of {t.scheduled} hands"
-    return f"{t.hands} hand{'s' if t.hands != 1 else ''}"
+        return M("%(hands)s of %(total)s hands", hands=t.hands, total=t.scheduled)
+    return M("1 hand") if t.hands == 1 else M("%(hands)s hands", hands=t.hands)
 
 
 def ranking(tables: Sequence[TableStandings]) -> tuple[Row, ...]:

@@ -26,10 +26,13 @@ from dataclasses import dataclass
 
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.cards import Trump
+from scorepad.rules.errors import M, Message
 from scorepad.rules.whist import SEQUENCE, SEQUENCE_WITH_NT
 
 TRICKS = 13
-SEATS = ("North", "East", "South", "West")
+SEATS = (M("North"), M("East"), M("South"), M("West"))
+_TRUMP_WORDS = {Trump.HEARTS: M("hearts"), Trump.DIAMONDS: M("diamonds"), Trump.SPADES: M("spades"),
+                Trump.CLUBS: M("clubs"), Trump.NO_TRUMPS: M("no trumps")}
 
 
 @dataclass(frozen=True)
@@ -54,20 +57,20 @@ def check(drive: Drive) -> None:
     errors: list[RuleError] = []
     count = len(drive.players)
     if count < 8 or count % 4:
-        errors.append(RuleError("players", f"a whist drive seats four players to a table: give a multiple of four "
-                                           f"players, at least 8 ({count} given)"))
+        errors.append(RuleError("players", M("a whist drive seats four players to a table: give a multiple of four "
+                                             "players, at least 8 (%(count)s given)", count=count)))
     if len({p.casefold() for p in drive.players}) != count:
-        errors.append(RuleError("players", "two players have the same name: give each their own"))
+        errors.append(RuleError("players", M("two players have the same name: give each their own")))
     if not 1 <= drive.deals <= 60:
-        errors.append(RuleError("deals", "play 1 to 60 deals (24 is usual)"))
+        errors.append(RuleError("deals", M("play 1 to 60 deals (24 is usual)")))
     if drive.per_change not in (1, 2, 3, 4):
-        errors.append(RuleError("per_change", "places change after every 1, 2, 3 or 4 deals"))
+        errors.append(RuleError("per_change", M("places change after every 1, 2, 3 or 4 deals")))
     if drive.scoring not in ("odd", "all"):
-        errors.append(RuleError("scoring", "score odd tricks or all tricks"))
+        errors.append(RuleError("scoring", M("score odd tricks or all tricks")))
     if drive.movement not in ("progressive", "fixed"):
-        errors.append(RuleError("movement", "the movement is progressive or fixed"))
+        errors.append(RuleError("movement", M("the movement is progressive or fixed")))
     if drive.top not in ("stay", "wrap"):
-        errors.append(RuleError("top", "the top table's winners stay or wrap to the bottom"))
+        errors.append(RuleError("top", M("the top table's winners stay or wrap to the bottom")))
     if errors:
         raise RuleErrors(errors)
 
@@ -80,7 +83,7 @@ def trump(drive: Drive, deal: int) -> Trump:
 
 def trump_words(drive: Drive, deal: int) -> str:
     t = trump(drive, deal)
-    return "no trumps" if t is Trump.NO_TRUMPS else t.label.lower()
+    return _TRUMP_WORDS.get(t) or t.label.lower()
 
 
 Seating = tuple[tuple[int, int, int, int], ...]  # per table (from 1): players at N, E, S, W
@@ -142,14 +145,16 @@ class State:
 def check_result(drive: Drive, results: Mapping[tuple[int, int], int], deal: int, table: int, ns: int) -> None:
     """A table's result for a deal: tricks 0-13, a table that exists, the deal in play."""
     if not 1 <= table <= drive.tables:
-        raise RuleErrors([RuleError("table", f"there is no table {table}: tables are 1 to {drive.tables}")])
+        raise RuleErrors([RuleError("table", M("there is no table %(table)s: tables are 1 to %(tables)s", table=table,
+                                               tables=drive.tables))])
     if not 0 <= ns <= TRICKS:
-        raise RuleErrors([RuleError("tricks", "tap the tricks North-South took: 0 to 13")])
+        raise RuleErrors([RuleError("tricks", M("tap the tricks North-South took: 0 to 13"))])
     current = state(drive, results)
     if current.over:
-        raise RuleErrors([RuleError("deal", "the drive is over: every deal is in")])
+        raise RuleErrors([RuleError("deal", M("the drive is over: every deal is in"))])
     if deal != current.deal:
-        raise RuleErrors([RuleError("deal", f"deal {deal} is not in play: deal {current.deal} is")])
+        raise RuleErrors([RuleError("deal", M("deal %(deal)s is not in play: deal %(current)s is", deal=deal,
+                                              current=current.deal))])
 
 
 def state(drive: Drive, results: Mapping[tuple[int, int], int],
@@ -201,13 +206,13 @@ def leaderboard(drive: Drive, scores: Sequence[int]) -> tuple[Place, ...]:
     return tuple(places)
 
 
-def prizes(board: Sequence[Place]) -> tuple[tuple[str, tuple[Place, ...]], ...]:
+def prizes(board: Sequence[Place]) -> tuple[tuple[Message, tuple[Place, ...]], ...]:
     """Highest score and, by tradition, lowest (the booby prize); a tie shares the prize."""
     if not board:
         return ()
     high = tuple(p for p in board if p.score == board[0].score)
     low = tuple(p for p in board if p.score == board[-1].score)
-    return (("Highest score", high), ("Booby prize (lowest score)", low))
+    return ((M("Highest score"), high), (M("Booby prize (lowest score)"), low))
 
 
 def where_words(drive: Drive, before: Seating, after: Seating) -> tuple[str, ...]:
@@ -219,16 +224,18 @@ def where_words(drive: Drive, before: Seating, after: Seating) -> tuple[str, ...
             old = was[p][0]
             name = drive.players[p - 1]
             if old == t + 1:
-                words = f"stay at table {t + 1}, sit {SEATS[seat]}"
+                words = M("%(name)s: stay at table %(table)s, sit %(seat)s", name=name, table=t + 1, seat=SEATS[seat])
             elif t + 1 == old - 1:
-                words = f"move up to table {t + 1}, sit {SEATS[seat]}"
+                words = M("%(name)s: move up to table %(table)s, sit %(seat)s", name=name, table=t + 1,
+                          seat=SEATS[seat])
             else:
-                words = f"go to table {t + 1}, sit {SEATS[seat]}"
-            lines.append((p, f"{name}: {words}"))
+                words = M("%(name)s: go to table %(table)s, sit %(seat)s", name=name, table=t + 1, seat=SEATS[seat])
+            lines.append((p, words))
     return tuple(line for _, line in sorted(lines))
 
 
 def table_words(drive: Drive, deal: int, four: tuple[int, int, int, int]) -> str:
     """"Deal 5 · hearts · N Ann, S Bob / E Cat, W Dan"."""
     n, e, s, w = (drive.players[p - 1] for p in four)
-    return f"Deal {deal} · {trump_words(drive, deal)} · N {n}, S {s} / E {e}, W {w}"
+    return M("Deal %(deal)s · %(trump)s · N %(n)s, S %(s)s / E %(e)s, W %(w)s", deal=deal,
+             trump=trump_words(drive, deal), n=n, s=s, e=e, w=w)

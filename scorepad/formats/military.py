@@ -15,30 +15,33 @@ from datetime import datetime, timedelta
 from scorepad.rules import military
 from scorepad.rules.base import RawHand, RoundKind, ScoreSheet, Setup, rank
 from scorepad.rules.cards import Trump
+from scorepad.rules.errors import M, Message
 from scorepad.rules.military import LedgerRow, MilitaryRound
 
 START_FLAGS = military.START_FLAGS
 
 # Presets from the document: area and zone levels play 30 hands (15 + 15 in one day); the
 # provincial games play 50 over two days (15 + 15 on the first, 20 on the second).
-PRESETS: dict[str, tuple[str, tuple[int, ...], tuple[int, ...]]] = {
+PRESETS: dict[str, tuple[Message, tuple[int, ...], tuple[int, ...]]] = {
     # key: (label, hands per day, sessions as the document describes them)
-    "area": ("Area or zone level: 30 hands in one day (15 morning + 15 afternoon)", (30,), (15, 15)),
-    "provincial": ("Provincial games: 50 hands over two days (15 + 15, then 20)", (30, 20), (15, 15, 20)),
+    "area": (M("Area or zone level: 30 hands in one day (15 morning + 15 afternoon)"), (30,), (15, 15)),
+    "provincial": (M("Provincial games: 50 hands over two days (15 + 15, then 20)"), (30, 20), (15, 15, 20)),
 }
 
 _TRUMP_WORDS = {
-    Trump.HEARTS: "Hearts", Trump.SPADES: "Spades", Trump.DIAMONDS: "Diamonds", Trump.CLUBS: "Clubs",
-    Trump.NT_HIGH: "NT High (no trumps)", Trump.NT_LOW: "NT Low",
+    Trump.HEARTS: M("Hearts"), Trump.SPADES: M("Spades"), Trump.DIAMONDS: M("Diamonds"), Trump.CLUBS: M("Clubs"),
+    Trump.NT_HIGH: M("NT High (no trumps)"), Trump.NT_LOW: M("NT Low"),
 }
 
 
 def trump_words(spec: MilitaryRound) -> str:
     """The trump as the hall calls it; NT Low carries its giveaway reminder."""
     if spec.trump is None:
-        return "cut by the director"
+        return M("cut by the director")
     words = _TRUMP_WORDS.get(spec.trump, spec.trump.label)
-    return f"{words}: {military.GIVEAWAY_NOTE}" if spec.kind is RoundKind.GIVEAWAY else words
+    if spec.kind is RoundKind.GIVEAWAY:
+        return M("%(trump)s: %(note)s", trump=words, note=military.GIVEAWAY_NOTE)
+    return words
 
 
 def pair_words(pair: str, players: Sequence[str]) -> str:
@@ -49,7 +52,8 @@ def pair_words(pair: str, players: Sequence[str]) -> str:
              for letter in letters]
     if not any(names):
         return pair
-    return " and ".join(name or letter for name, letter in zip(names, letters))
+    said = [name or letter for name, letter in zip(names, letters)]
+    return said[0] if len(said) == 1 else M("%(first)s and %(second)s", first=said[0], second=said[1])
 
 
 @dataclass(frozen=True)
@@ -67,20 +71,21 @@ class PlainOrders:
     arriving_team: str
 
     @property
-    def go(self) -> str:
-        return f"{self.going} go to table {self.go_to}"
+    def go(self) -> Message:
+        return M("%(pair)s go to table %(table)s", pair=self.going, table=self.go_to)
 
     @property
-    def stay(self) -> str:
-        return f"{self.staying} stay here at table {self.home}"
+    def stay(self) -> Message:
+        return M("%(pair)s stay here at table %(table)s", pair=self.staying, table=self.home)
 
     @property
-    def arrive(self) -> str:
-        return f"{self.arriving} of {self.arriving_team} come from table {self.arriving_from}"
+    def arrive(self) -> Message:
+        return M("%(pair)s of %(team)s come from table %(table)s", pair=self.arriving, team=self.arriving_team,
+                 table=self.arriving_from)
 
     @property
-    def deal(self) -> str:
-        return f"{self.dealer} deals"
+    def deal(self) -> Message:
+        return M("%(dealer)s deals", dealer=self.dealer)
 
 
 @dataclass(frozen=True)
@@ -101,14 +106,14 @@ class TableInstructions:
     go_to: int  # the table our visitors play at
     arriving: int  # the team whose visiting pair plays here
     arriving_team: str
-    trump: str
+    trump: str  # a Message, said in the reader's language
     giveaway: bool
     dealer: str  # the dealer's letter; the dealer is always one of the visitors
     plain: PlainOrders
 
     @property
-    def dealer_words(self) -> str:
-        return f"{self.dealer} of {self.arriving_team} (a visitor)"
+    def dealer_words(self) -> Message:
+        return M("%(dealer)s of %(team)s (a visitor)", dealer=self.dealer, team=self.arriving_team)
 
 
 def instructions(setup: Setup, spec: MilitaryRound, table: int) -> TableInstructions:

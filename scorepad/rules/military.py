@@ -47,6 +47,7 @@ from scorepad.rules.base import (
     resolve_options,
 )
 from scorepad.rules.cards import Trump
+from scorepad.rules.errors import M, Message, joined
 
 NAME = "Military Whist"
 LETTERS = "ABXY"
@@ -61,9 +62,9 @@ RESULT_KEYS = ("tricks", "revoke")
 LOAN_KEYS = ("table", "flags")
 PLAYOFF_KEYS = ("teams", "winner", "bye")
 REVOKERS = ("visitors", "home")
-GIVEAWAY_NOTE = "giveaway: count the opponents' tricks"
-PLAYOFF_NOTE = ("playoff hand for the A and B players of the tied teams: the director cuts for trumps "
-                "and the highest cut deals")
+GIVEAWAY_NOTE = M("giveaway: count the opponents' tricks")
+PLAYOFF_NOTE = M("playoff hand for the A and B players of the tied teams: the director cuts for trumps "
+                 "and the highest cut deals")
 
 # The document's SAMPLE 30-HAND ROTATION, row by row: WHO goes out, TRUMP, DEALER.
 SAMPLE_ROTATION: tuple[tuple[str, str, str], ...] = (
@@ -82,11 +83,11 @@ _TRUMPS = {"H": Trump.HEARTS, "S": Trump.SPADES, "D": Trump.DIAMONDS, "C": Trump
 
 
 def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+    return words[0] if len(words) == 1 else M("%(names)s and %(last)s", names=joined(words[:-1]), last=words[-1])
 
 
-def _flags(count: int) -> str:
-    return f"{count} flag" if count == 1 else f"{count} flags"
+def _flags(count: int) -> Message:
+    return M("1 flag") if count == 1 else M("%(count)s flags", count=count)
 
 
 def _team(setup: Setup, team: int) -> str:
@@ -95,7 +96,7 @@ def _team(setup: Setup, team: int) -> str:
 
 def flag_words(flags: int) -> str:
     """A table's result in words, as the table would say it ("visitors take 1 flag")."""
-    return "home pair keeps its flags" if flags == 0 else f"visitors take {_flags(flags)}"
+    return M("home pair keeps its flags") if flags == 0 else M("visitors take %(flags)s", flags=_flags(flags))
 
 
 # --------------------------------------------------------------------------- the schedule
@@ -174,11 +175,11 @@ def _round(setup: Setup, number: int) -> MilitaryRound:
     day, day_hand = day_of(days, number)
     closes = day_hand == days[day - 1]
     kind = {Trump.NT_LOW: RoundKind.GIVEAWAY, Trump.NT_HIGH: RoundKind.NO_TRUMPS}.get(trump, RoundKind.NORMAL)
-    notes = [GIVEAWAY_NOTE] if kind is RoundKind.GIVEAWAY else []
+    notes: list[str] = [GIVEAWAY_NOTE] if kind is RoundKind.GIVEAWAY else []
     if closes:
-        notes.append(f"last hand of day {day}" if len(days) > 1 else "last hand")
+        notes.append(M("last hand of day %(day)s", day=day) if len(days) > 1 else M("last hand"))
     moves = default_moves(len(setup.teams), number)
-    return MilitaryRound(number, CARDS, trump, LETTERS.index(dealer), None, kind, "; ".join(notes),
+    return MilitaryRound(number, CARDS, trump, LETTERS.index(dealer), None, kind, joined(notes, "; "),
                          out_pair=who, home_pair=home_pair_of(who), moves=moves, arrivals=arrivals_for(moves),
                          day=day, day_hand=day_hand, closes_day=closes)
 
@@ -234,13 +235,14 @@ class PlayoffHand:
 
 def _whole(raw: object, field: str, what: str, low: int, high: int) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
-        raise RuleError(field, f"{what} must be a whole number from {low} to {high}")
+        raise RuleError(field, M("%(what)s must be a whole number from %(low)s to %(high)s", what=what, low=low,
+                                 high=high))
     return raw
 
 
 def _unknown_keys(raw: Mapping[str, object], allowed: Sequence[str], field: str, what: str) -> list[RuleError]:
     prefix = f"{field}." if field else ""
-    return [RuleError(f"{prefix}{key_field(key)}", f"{quoted(key)} is not part of {what}")
+    return [RuleError(f"{prefix}{key_field(key)}", M("%(key)s is not part of %(what)s", key=quoted(key), what=what))
             for key in raw if key not in allowed]
 
 
@@ -250,29 +252,33 @@ def _present(raw: Mapping[str, object], key: str) -> bool:
 
 def _read_result(setup: Setup, spec: MilitaryRound, table: int, raw: object, partial: bool) -> TableResult | None:
     field = f"results.{table}"
-    where = f"table {table + 1}"
+    number = table + 1
     visitors = _team(setup, spec.arrivals[table])
     if raw is None:
         if partial:
             return None
-        raise RuleErrors([RuleError(field, f"no result from {where} yet: give the tricks taken by the "
-                                           f"visitors from {visitors}")])
+        raise RuleErrors([RuleError(field, M("no result from table %(table)s yet: give the tricks taken by the "
+                                             "visitors from %(team)s", table=number, team=visitors))])
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError(field, f"{where}'s result must be an object such as {{\"tricks\": 7}}")])
+        raise RuleErrors([RuleError(field, M("table %(table)s's result must be an object such as %(example)s",
+                                             table=number, example='{"tricks": 7}'))])
     errors = ErrorCollector()
-    for error in _unknown_keys(raw, RESULT_KEYS, field, f"a table's result"):
+    for error in _unknown_keys(raw, RESULT_KEYS, field, M("a table's result")):
         errors.add(error)
     tricks = 0
     try:
         if not _present(raw, "tricks"):
-            raise RuleError(f"{field}.tricks", f"{where}: give the tricks taken by the visitors from {visitors}")
-        tricks = _whole(raw["tricks"], f"{field}.tricks", f"{where}: the visitors' tricks", 0, CARDS)
+            raise RuleError(f"{field}.tricks", M("table %(table)s: give the tricks taken by the visitors from "
+                                                 "%(team)s", table=number, team=visitors))
+        tricks = _whole(raw["tricks"], f"{field}.tricks", M("table %(table)s: the visitors' tricks", table=number),
+                        0, CARDS)
     except RuleError as e:
         errors.add(e)
     revoke = raw.get("revoke")
     if revoke is not None and revoke not in REVOKERS:
-        errors.add(RuleError(f"{field}.revoke", f"{where}: revoke is null, \"visitors\" or \"home\" "
-                                                f"(the side that revoked), not {quoted(revoke)}"))
+        errors.add(RuleError(f"{field}.revoke", M("table %(table)s: revoke is null, \"visitors\" or \"home\" "
+                                                  "(the side that revoked), not %(value)s", table=number,
+                                                  value=quoted(revoke))))
     errors.raise_if_any()
     return TableResult(tricks, revoke if isinstance(revoke, str) else None)
 
@@ -280,21 +286,22 @@ def _read_result(setup: Setup, spec: MilitaryRound, table: int, raw: object, par
 def _read_moves(raw: object, tables: int) -> tuple[int, ...]:
     """The director's destinations: one table number per table, a permutation with nobody at home."""
     if not isinstance(raw, list) or len(raw) != tables:
-        raise RuleErrors([RuleError("moves", f"give the moves as a list of {tables} table numbers: where the "
-                                             f"visiting pair of table 1, 2, .. goes")])
+        raise RuleErrors([RuleError("moves", M("give the moves as a list of %(tables)s table numbers: where the "
+                                               "visiting pair of table 1, 2, .. goes", tables=tables))])
     errors = ErrorCollector()
     moves: list[int] = []
     first_from: dict[int, int] = {}
     for home, item in enumerate(raw):
         try:
-            destination = _whole(item, f"moves.{home}", f"the destination of table {home + 1}'s visitors",
-                                 1, tables) - 1
+            destination = _whole(item, f"moves.{home}", M("the destination of table %(table)s's visitors",
+                                                          table=home + 1), 1, tables) - 1
             if destination == home:
-                raise RuleError(f"moves.{home}", f"the visitors from table {home + 1} cannot play at their "
-                                                 f"own table")
+                raise RuleError(f"moves.{home}", M("the visitors from table %(table)s cannot play at their "
+                                                   "own table", table=home + 1))
             if destination in first_from:
-                raise RuleError(f"moves.{home}", f"table {destination + 1} would host two visiting pairs "
-                                                 f"(from tables {first_from[destination] + 1} and {home + 1})")
+                raise RuleError(f"moves.{home}", M("table %(table)s would host two visiting pairs (from tables "
+                                                   "%(first)s and %(second)s)", table=destination + 1,
+                                                   first=first_from[destination] + 1, second=home + 1))
             first_from[destination] = home
             moves.append(destination)
         except RuleError as e:
@@ -306,27 +313,31 @@ def _read_moves(raw: object, tables: int) -> tuple[int, ...]:
 def _read_loans(raw: object, tables: int, key: str = "loans") -> tuple[Loan, ...]:
     """A hand's loans, or with key "returns" the flags tables gave back (the same shape)."""
     lent = key == "loans"
-    what = "loan" if lent else "return"
+    example = '[{"table": 3, "flags": 1}]'
     if not isinstance(raw, list):
-        raise RuleErrors([RuleError(key, f"give the {key} as a list such as [{{\"table\": 3, \"flags\": 1}}]")])
+        raise RuleErrors([RuleError(key, M("give the loans as a list such as %(example)s", example=example) if lent
+                                    else M("give the returns as a list such as %(example)s", example=example))])
     errors = ErrorCollector()
     loans: list[Loan] = []
     for i, item in enumerate(raw):
         field = f"{key}.{i}"
         if not isinstance(item, Mapping):
-            errors.add(RuleError(field, f"each {what} is an object such as {{\"table\": 3, \"flags\": 1}}"))
+            errors.add(RuleError(field, M("each loan is an object such as %(example)s", example=example[1:-1]) if lent
+                                 else M("each return is an object such as %(example)s", example=example[1:-1])))
             continue
-        for error in _unknown_keys(item, LOAN_KEYS, field, f"a {what}"):
+        for error in _unknown_keys(item, LOAN_KEYS, field, M("a loan") if lent else M("a return")):
             errors.add(error)
         try:
             table = _whole(item.get("table"), f"{field}.table",
-                           "the table lent flags" if lent else "the table giving flags back", 1, tables) - 1
-            flags = _whole(item.get("flags"), f"{field}.flags", f"the flags lent to table {table + 1}" if lent
-                           else f"the flags table {table + 1} gives back", 1, MAX_LOAN)
+                           M("the table lent flags") if lent else M("the table giving flags back"), 1, tables) - 1
+            flags = _whole(item.get("flags"), f"{field}.flags",
+                           M("the flags lent to table %(table)s", table=table + 1) if lent
+                           else M("the flags table %(table)s gives back", table=table + 1), 1, MAX_LOAN)
             if any(loan.table == table for loan in loans):
-                raise RuleError(f"{field}.table", f"table {table + 1} is lent flags twice in this hand: give "
-                                                  f"one loan per table" if lent else
-                                f"table {table + 1} gives flags back twice in this hand: give one return per table")
+                raise RuleError(f"{field}.table", M("table %(table)s is lent flags twice in this hand: give "
+                                                    "one loan per table", table=table + 1) if lent else
+                                M("table %(table)s gives flags back twice in this hand: give one return per table",
+                                  table=table + 1))
             loans.append(Loan(table, flags))
         except RuleError as e:
             errors.add(e)
@@ -340,16 +351,17 @@ def read_hand(setup: Setup, number: int, raw: object, partial: bool = False) -> 
     With `partial`, tables without a result (null, or past the end of `results`) are None.
     """
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError("hand", "a hand is an object with the results of every table")])
+        raise RuleErrors([RuleError("hand", M("a hand is an object with the results of every table"))])
     total = _scheduled(setup)
     tables = len(setup.teams)
     spec = _round(setup, number)
     errors = ErrorCollector()
-    for error in _unknown_keys(raw, HAND_KEYS, "", f"a {NAME} hand"):
+    for error in _unknown_keys(raw, HAND_KEYS, "", M("a %(game)s hand", game=NAME)):
         errors.add(error)
     if _present(raw, "playoff"):
-        errors.add(RuleError("playoff", f"hand {number} is one of the {total} scheduled hands: playoff hands "
-                                        f"come only after the last one, to settle a tie for first"))
+        errors.add(RuleError("playoff", M("hand %(number)s is one of the %(total)s scheduled hands: playoff hands "
+                                          "come only after the last one, to settle a tie for first", number=number,
+                                          total=total)))
     moves: tuple[int, ...] | None = None
     loans: tuple[Loan, ...] = ()
     try:
@@ -372,12 +384,15 @@ def read_hand(setup: Setup, number: int, raw: object, partial: bool = False) -> 
     results: list[TableResult | None] = [None] * tables
     raw_results = raw.get("results")
     if raw_results is None and not partial:
-        errors.add(RuleError("results", f"the results are missing: give one result per table, {tables} in all"))
+        errors.add(RuleError("results", M("the results are missing: give one result per table, %(tables)s in all",
+                                          tables=tables)))
     elif raw_results is not None and (not isinstance(raw_results, list) or len(raw_results) > tables
                                       or (len(raw_results) < tables and not partial)):
-        given = f", not {len(raw_results)}" if isinstance(raw_results, list) else ""
-        errors.add(RuleError("results", f"give the results as a list with one entry per table, {tables} in all "
-                                        f"(table 1 first){given}"))
+        errors.add(RuleError("results", M("give the results as a list with one entry per table, %(tables)s in all "
+                                          "(table 1 first), not %(given)s", tables=tables, given=len(raw_results))
+                             if isinstance(raw_results, list) else
+                             M("give the results as a list with one entry per table, %(tables)s in all "
+                               "(table 1 first)", tables=tables)))
     elif raw_results is not None:
         for table, item in enumerate(raw_results):
             try:
@@ -389,30 +404,32 @@ def read_hand(setup: Setup, number: int, raw: object, partial: bool = False) -> 
 
 
 def _read_team(raw: object, field: str, tables: int) -> int:
-    return _whole(raw, field, "a team number (its home table)", 1, tables) - 1
+    return _whole(raw, field, M("a team number (its home table)"), 1, tables) - 1
 
 
 def read_playoff(setup: Setup, raw: object, partial: bool = False) -> PlayoffHand:
     """Read a playoff hand's shape (not yet whether these teams may play it: see `_check_playoff`)."""
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError("hand", "a playoff hand is an object: {\"playoff\": {\"teams\": [1, 3], "
-                                            "\"winner\": 1}}")])
+        raise RuleErrors([RuleError("hand", M("a playoff hand is an object: %(example)s",
+                                              example='{"playoff": {"teams": [1, 3], "winner": 1}}'))])
     errors = ErrorCollector()
     for key in raw:
         if key != "playoff":
-            errors.add(RuleError(key_field(key), f"{quoted(key)} is not part of a playoff hand: the schedule is over and "
-                                           f"only {{\"playoff\": ...}} may follow"))
+            errors.add(RuleError(key_field(key), M("%(key)s is not part of a playoff hand: the schedule is over and "
+                                                   "only %(example)s may follow", key=quoted(key),
+                                                   example='{"playoff": ...}')))
     body = raw.get("playoff")
     if body is None:
         if not partial:
-            errors.add(RuleError("playoff", f"all {_scheduled(setup)} scheduled hands have been played: only a "
-                                            f"playoff hand (\"playoff\": ...) can follow"))
+            errors.add(RuleError("playoff", M("all %(total)s scheduled hands have been played: only a "
+                                              "playoff hand (%(example)s) can follow", total=_scheduled(setup),
+                                              example='"playoff": ...')))
         errors.raise_if_any()
         return PlayoffHand((), None, None)
     if not isinstance(body, Mapping):
-        raise RuleErrors([*errors.errors, RuleError("playoff", "the playoff is an object such as "
-                                                               "{\"teams\": [1, 3], \"winner\": 1}")])
-    for error in _unknown_keys(body, PLAYOFF_KEYS, "playoff", "a playoff hand"):
+        raise RuleErrors([*errors.errors, RuleError("playoff", M("the playoff is an object such as %(example)s",
+                                                                 example='{"teams": [1, 3], "winner": 1}'))])
+    for error in _unknown_keys(body, PLAYOFF_KEYS, "playoff", M("a playoff hand")):
         errors.add(error)
     tables = len(setup.teams)
     teams: tuple[int, ...] = ()
@@ -422,20 +439,21 @@ def read_playoff(setup: Setup, raw: object, partial: bool = False) -> PlayoffHan
         if _present(body, "teams"):
             raw_teams = body["teams"]
             if not isinstance(raw_teams, list) or len(raw_teams) != 2:
-                raise RuleError("playoff.teams", "give the two teams that played as a list of two team numbers "
-                                                 "(their home tables), e.g. [1, 3]")
+                raise RuleError("playoff.teams", M("give the two teams that played as a list of two team numbers "
+                                                   "(their home tables), e.g. [1, 3]"))
             teams = tuple(_read_team(t, f"playoff.teams.{i}", tables) for i, t in enumerate(raw_teams))
             if teams[0] == teams[1]:
-                raise RuleError("playoff.teams.1", f"{_team(setup, teams[0])} cannot play against itself")
+                raise RuleError("playoff.teams.1", M("%(team)s cannot play against itself", team=_team(setup, teams[0])))
         elif not partial:
-            raise RuleError("playoff.teams", "give the two teams that played, e.g. \"teams\": [1, 3]")
+            raise RuleError("playoff.teams", M("give the two teams that played, e.g. %(example)s",
+                                               example='"teams": [1, 3]'))
     except RuleError as e:
         errors.add(e)
     try:
         if _present(body, "winner"):
             winner = _read_team(body["winner"], "playoff.winner", tables)
         elif not partial:
-            raise RuleError("playoff.winner", "give the team that won the playoff hand")
+            raise RuleError("playoff.winner", M("give the team that won the playoff hand"))
     except RuleError as e:
         errors.add(e)
     try:
@@ -555,8 +573,9 @@ def _settle(setup: Setup, spec: MilitaryRound, entry: Entry, previous: LedgerRow
         t = back.table
         if back.flags > min(owed[t], held[t]):
             errors.append(RuleError(
-                f"returns.{i}.flags", f"table {t + 1} ({_team(setup, t)}) cannot give back {_flags(back.flags)}: "
-                                      f"it holds {held[t]} and owes {owed[t]} at the start of the hand"))
+                f"returns.{i}.flags", M("table %(table)s (%(team)s) cannot give back %(flags)s: it holds %(held)s and "
+                                        "owes %(owed)s at the start of the hand", table=t + 1, team=_team(setup, t),
+                                        flags=_flags(back.flags), held=held[t], owed=owed[t])))
         returned[t] += back.flags
     revoke_tricks = setup.options.get_int("revoke_tricks")
     outcomes = tuple(None if r is None else table_outcome(spec, t, r, revoke_tricks)
@@ -571,9 +590,10 @@ def _settle(setup: Setup, spec: MilitaryRound, entry: Entry, previous: LedgerRow
             if manual:
                 errors.append(RuleError(
                     f"results.{t}",
-                    f"table {t + 1} ({_team(setup, t)}) holds {_flags(held[t] + lent[t] - returned[t])} but the visitors "
-                    f"from {_team(setup, outcome.visitor)} take {outcome.flags}: the director lends flags by "
-                    f"hand here, so lend table {t + 1} at least {_flags(short)} first (under loans)"))
+                    M("table %(table)s (%(team)s) holds %(held)s but the visitors from %(visitors)s take %(taken)s: "
+                      "the director lends flags by hand here, so lend table %(table)s at least %(short)s first "
+                      "(under loans)", table=t + 1, team=_team(setup, t), held=_flags(held[t] + lent[t] - returned[t]),
+                      visitors=_team(setup, outcome.visitor), taken=outcome.flags, short=_flags(short))))
             auto[t] = short
             lent[t] += short
     for t in range(tables):
@@ -623,33 +643,37 @@ def _check_playoff(setup: Setup, group: Sequence[int], done: Sequence[PlayoffHan
     """Refuse a playoff hand these teams may not play (see `_playoff_candidates`)."""
     names = [_team(setup, t) for t in group]
     if len(group) < 2:
-        raise RuleErrors([RuleError("playoff", "there is no tie for first place, so there is no playoff hand")])
+        raise RuleErrors([RuleError("playoff", M("there is no tie for first place, so there is no playoff hand"))])
     if len(done) == len(group) - 1:
-        raise RuleErrors([RuleError("playoff", f"the playoff is over: {_team(setup, _winner(done[-1]))} "
-                                               f"won it")])
+        raise RuleErrors([RuleError("playoff", M("the playoff is over: %(team)s won it",
+                                                 team=_team(setup, _winner(done[-1]))))])
     candidates, must = _playoff_candidates(group, done)
     errors = ErrorCollector()
     for i, team in enumerate(hand.teams):
         if team not in group:
-            errors.add(RuleError(f"playoff.teams.{i}", f"{_team(setup, team)} (team {team + 1}) is not tied for "
-                                                       f"first: the playoff is between {_and(names)}"))
+            errors.add(RuleError(f"playoff.teams.{i}", M("%(team)s (team %(number)s) is not tied for first: the playoff "
+                                                         "is between %(names)s", team=_team(setup, team),
+                                                         number=team + 1, names=_and(names))))
         elif team not in candidates:
-            errors.add(RuleError(f"playoff.teams.{i}", f"{_team(setup, team)} already lost a playoff hand"))
+            errors.add(RuleError(f"playoff.teams.{i}", M("%(team)s already lost a playoff hand",
+                                                         team=_team(setup, team))))
     if must is not None and hand.teams and must not in hand.teams:
-        errors.add(RuleError("playoff.teams", f"{_team(setup, must)} won the last playoff hand and plays this one"))
+        errors.add(RuleError("playoff.teams", M("%(team)s won the last playoff hand and plays this one",
+                                                team=_team(setup, must))))
     if hand.winner is not None and hand.teams and hand.winner not in hand.teams:
-        errors.add(RuleError("playoff.winner", f"the winner must be one of the two teams that played: "
-                                               f"{_and([_team(setup, t) for t in hand.teams])}"))
+        errors.add(RuleError("playoff.winner", M("the winner must be one of the two teams that played: %(names)s",
+                                                 names=_and([_team(setup, t) for t in hand.teams]))))
     first_of_many = not done and len(group) > 2
     if hand.bye is not None and not first_of_many:
-        errors.add(RuleError("playoff.bye", "only the first playoff hand of a tie between three or more teams "
-                                            "has a bye"))
+        errors.add(RuleError("playoff.bye", M("only the first playoff hand of a tie between three or more teams "
+                                              "has a bye")))
     elif first_of_many and hand.teams and (hand.bye is not None or not partial):
         sitting = sorted(set(group) - set(hand.teams))
         if hand.bye is None or sorted(hand.bye) != sitting:
-            errors.add(RuleError("playoff.bye", f"the bye goes to the tied team that does not play this hand: "
-                                                f"{_and([_team(setup, t) for t in sitting])} (team "
-                                                f"{_and([str(t + 1) for t in sitting])})"))
+            errors.add(RuleError("playoff.bye", M("the bye goes to the tied team that does not play this hand: "
+                                                  "%(names)s (team %(numbers)s)",
+                                                  names=_and([_team(setup, t) for t in sitting]),
+                                                  numbers=_and([str(t + 1) for t in sitting]))))
     errors.raise_if_any()
 
 
@@ -660,15 +684,17 @@ def _playoff_missing(setup: Setup, group: Sequence[int], done: Sequence[PlayoffH
     if not hand.teams:
         names = [_team(setup, t) for t in candidates]
         if must is None and len(candidates) > 2:
-            return (f"playoff hand between two of {_and(names)} (the A player drawing the lowest card has a bye)",)
+            return (M("playoff hand between two of %(names)s (the A player drawing the lowest card has a bye)",
+                      names=_and(names)),)
         if must is not None and len(candidates) > 2:
-            return (f"playoff hand between {names[0]} and one of {_and(names[1:])}",)
-        return (f"playoff hand between {names[0]} and {names[1]}",)
+            return (M("playoff hand between %(team)s and one of %(names)s", team=names[0], names=_and(names[1:])),)
+        return (M("playoff hand between %(first)s and %(second)s", first=names[0], second=names[1]),)
     missing: list[str] = []
     if hand.winner is None:
-        missing.append(f"winner of the playoff hand between {_and([_team(setup, t) for t in hand.teams])}")
+        missing.append(M("winner of the playoff hand between %(names)s",
+                         names=_and([_team(setup, t) for t in hand.teams])))
     if not done and len(group) > 2 and hand.bye is None:
-        missing.append("the team that had the bye")
+        missing.append(M("the team that had the bye"))
     return tuple(missing)
 
 
@@ -830,38 +856,56 @@ def _flags_at(row: LedgerRow, table: int) -> int:
     return 0 if outcome is None else outcome.flags
 
 
+def _holding(held: int, owed: int) -> Message:
+    return M("holds %(held)s, owes %(owed)s", held=held, owed=owed) if owed else M("holds %(held)s", held=held)
+
+
 def _cell_detail(spec: MilitaryRound, row: LedgerRow, team: int) -> tuple[int, str]:
     """(net flags won this hand, the sheet's words) for one team."""
     away = spec.moves[team]
     won, lost = _flags_at(row, away), _flags_at(row, team)
-    holding = f"holds {row.held[team]}" + (f", owes {row.owed[team]}" if row.owed[team] else "")
-    return won - lost, f"+{won} at table {away + 1} · -{lost} at home · {holding}"
+    return won - lost, M("+%(won)s at table %(table)s · -%(lost)s at home · %(holding)s", won=won, table=away + 1,
+                         lost=lost, holding=_holding(row.held[team], row.owed[team]))
 
 
 def _hand_notes(setup: Setup, spec: MilitaryRound, entry: Entry, row: LedgerRow) -> list[str]:
     revoke_tricks = setup.options.get_int("revoke_tricks")
     notes: list[str] = []
     if spec.day_hand == 1 and spec.day > 1:
-        notes.append(f"Day {spec.day}: every table restarts with {START_FLAGS} flags")
+        notes.append(M("Day %(day)s: every table restarts with %(flags)s flags", day=spec.day, flags=START_FLAGS))
     if entry.moves is not None:
-        notes.append("Moves set by the director: " + ", ".join(
-            f"{t + 1}→{d + 1}" for t, d in enumerate(spec.moves)))
+        notes.append(M("Moves set by the director: %(moves)s",
+                       moves=", ".join(f"{t + 1}→{d + 1}" for t, d in enumerate(spec.moves))))
     for outcome in row.outcomes:
         if outcome is not None and outcome.revoke:
-            offender, gainer = ("visitors", "home pair") if outcome.revoke == "visitors" else ("home pair", "visitors")
-            notes.append(f"Revoke by the {offender} at table {outcome.table + 1}: "
-                         f"{revoke_tricks} trick{'' if revoke_tricks == 1 else 's'} to the {gainer}")
+            where, count = outcome.table + 1, revoke_tricks
+            if outcome.revoke == "visitors":
+                notes.append(M("Revoke by the visitors at table %(table)s: 1 trick to the home pair", table=where)
+                             if count == 1 else
+                             M("Revoke by the visitors at table %(table)s: %(count)s tricks to the home pair",
+                               table=where, count=count))
+            else:
+                notes.append(M("Revoke by the home pair at table %(table)s: 1 trick to the visitors", table=where)
+                             if count == 1 else
+                             M("Revoke by the home pair at table %(table)s: %(count)s tricks to the visitors",
+                               table=where, count=count))
     for t in range(len(setup.teams)):
         if row.lent[t]:
-            how = " (automatic)" if row.auto_lent[t] == row.lent[t] else (
-                f" ({row.auto_lent[t]} automatic)" if row.auto_lent[t] else "")
-            notes.append(f"Loan: table {t + 1} borrows {_flags(row.lent[t])}{how}")
+            flags = _flags(row.lent[t])
+            if row.auto_lent[t] == row.lent[t]:
+                notes.append(M("Loan: table %(table)s borrows %(flags)s (automatic)", table=t + 1, flags=flags))
+            elif row.auto_lent[t]:
+                notes.append(M("Loan: table %(table)s borrows %(flags)s (%(auto)s automatic)", table=t + 1,
+                               flags=flags, auto=row.auto_lent[t]))
+            else:
+                notes.append(M("Loan: table %(table)s borrows %(flags)s", table=t + 1, flags=flags))
         if row.returned and row.returned[t]:
-            notes.append(f"Return: table {t + 1} gives {_flags(row.returned[t])} back to the director")
+            notes.append(M("Return: table %(table)s gives %(flags)s back to the director", table=t + 1,
+                           flags=_flags(row.returned[t])))
     if spec.closes_day:
         scores = ", ".join(f"{team.name} {score}" for team, score in zip(setup.teams, row.scores))
-        notes.append(f"Day {spec.day} closes: {scores}" if len(setup.options.get_ints("days")) > 1
-                     else f"Final flags: {scores}")
+        notes.append(M("Day %(day)s closes: %(scores)s", day=spec.day, scores=scores)
+                     if len(setup.options.get_ints("days")) > 1 else M("Final flags: %(scores)s", scores=scores))
     return notes
 
 
@@ -874,13 +918,14 @@ def _standing_detail(setup: Setup, rows: Sequence[LedgerRow], team: int) -> str:
     for day, row in sorted(closing.items()):
         held, owed = row.held[team], row.owed[team]
         if multi:
-            parts.append(f"day {day}: {held - owed}" + (f" (holds {held}, owes {owed})" if owed else ""))
+            parts.append(M("day %(day)s: %(flags)s (holds %(held)s, owes %(owed)s)", day=day, flags=held - owed,
+                           held=held, owed=owed) if owed else M("day %(day)s: %(flags)s", day=day, flags=held - owed))
         else:
-            parts.append(f"holds {held}" + (f", owes {owed}" if owed else ""))
-    return " · ".join(parts)
+            parts.append(_holding(held, owed))
+    return joined(parts, " · ")
 
 
-_PLACE_WORDS = {1: "won the playoff", 2: "2nd in the playoff", 3: "3rd in the playoff"}
+_PLACE_WORDS = {1: M("won the playoff"), 2: M("2nd in the playoff"), 3: M("3rd in the playoff")}
 
 
 def _standings(setup: Setup, replay: _Replay) -> tuple[Standing, ...]:
@@ -898,7 +943,7 @@ def _standings(setup: Setup, replay: _Replay) -> tuple[Standing, ...]:
         for team in place_teams:
             detail = by_team[team].detail
             if len(place_teams) == 1:
-                detail += f" · {_PLACE_WORDS.get(place, f'{place}th in the playoff')}"
+                detail = joined([detail, _PLACE_WORDS.get(place, M("%(place)sth in the playoff", place=place))], " · ")
             ordered.append(replace(by_team[team], rank=place, detail=detail))
     return tuple(ordered) + tuple(standings[len(ordered):])
 
@@ -909,17 +954,19 @@ def _playoff_line(setup: Setup, replay: _Replay, index: int, totals: Sequence[in
     bye = hand.bye or ()
     cells = []
     for team, total in enumerate(totals):
+        detail: str
         if team == hand.winner:
-            detail = "won the playoff hand"
+            detail = M("won the playoff hand")
         elif team in hand.teams:
-            detail = "lost the playoff hand"
+            detail = M("lost the playoff hand")
         else:
-            detail = "bye" if team in bye else ""
+            detail = M("bye") if team in bye else ""
         cells.append(Cell(0, total, detail))
     loser = next(t for t in hand.teams if t != hand.winner)
-    note = f"Playoff: {_team(setup, _winner(hand))} beat {_team(setup, loser)}"
+    note = M("Playoff: %(winner)s beat %(loser)s", winner=_team(setup, _winner(hand)), loser=_team(setup, loser))
     if bye:
-        note += f" ({_and([_team(setup, t) for t in bye])} had the bye)"
+        note = M("Playoff: %(winner)s beat %(loser)s (%(bye)s had the bye)", winner=_team(setup, _winner(hand)),
+                 loser=_team(setup, loser), bye=_and([_team(setup, t) for t in bye]))
     return Line(number, _playoff_round(setup, number, hand.teams), tuple(cells), note)
 
 
@@ -928,14 +975,19 @@ def _summary(setup: Setup, replay: _Replay, standings: Sequence[Standing], finis
     top = [s for s in standings if s.rank == 1]
     best = _flags(standings[0].total)
     if finished:
-        after = " after a playoff" if replay.group else ""
-        return f"{top[0].name} wins with {best}{after}"
+        if replay.group:
+            return M("%(team)s wins with %(flags)s after a playoff", team=top[0].name, flags=best)
+        return M("%(team)s wins with %(flags)s", team=top[0].name, flags=best)
     if len(replay.rows) == total:
-        return f"Tie for first between {_and([s.name for s in top])} with {best}: playoff to come"
+        return M("Tie for first between %(names)s with %(flags)s: playoff to come", names=_and([s.name for s in top]),
+                 flags=best)
     if not replay.rows:
-        return "No hands played yet"
-    verb = "leads" if len(top) == 1 else "lead"
-    return f"After {len(replay.rows)} of {total} hands: {_and([s.name for s in top])} {verb} with {best}"
+        return M("No hands played yet")
+    if len(top) == 1:
+        return M("After %(played)s of %(total)s hands: %(team)s leads with %(flags)s", played=len(replay.rows),
+                 total=total, team=top[0].name, flags=best)
+    return M("After %(played)s of %(total)s hands: %(names)s lead with %(flags)s", played=len(replay.rows),
+             total=total, names=_and([s.name for s in top]), flags=best)
 
 
 def _finished(setup: Setup, replay: _Replay) -> bool:
@@ -946,29 +998,32 @@ def _finished(setup: Setup, replay: _Replay) -> bool:
 
 def _game_over(setup: Setup, replay: _Replay) -> RuleErrors:
     summary = _summary(setup, replay, _standings(setup, replay), True)
-    return RuleErrors([RuleError("hand", f"the game is over: {summary}")])
+    return RuleErrors([RuleError("hand", M("the game is over: %(summary)s", summary=summary))])
 
 
 def _team_errors(teams: Sequence[Team]) -> list[RuleError]:
     """One team per table, 2 to 64; each lists its four players A, B, X, Y or none; nobody twice."""
     errors: list[RuleError] = []
     if not MIN_TABLES <= len(teams) <= MAX_TABLES:
-        errors.append(RuleError("teams", f"{NAME} needs {MIN_TABLES} to {MAX_TABLES} teams (one per table), "
-                                         f"not {len(teams)}"))
+        errors.append(RuleError("teams", M("%(game)s needs %(least)s to %(most)s teams (one per table), not "
+                                           "%(count)s", game=NAME, least=MIN_TABLES, most=MAX_TABLES,
+                                           count=len(teams))))
     seen_teams: set[str] = set()
     seen_players: dict[str, str] = {}
     for i, team in enumerate(teams):
         if team.name.casefold() in seen_teams:
-            errors.append(RuleError(f"teams.{i}", f"two teams are called '{team.name}'"))
+            errors.append(RuleError(f"teams.{i}", M("two teams are called '%(name)s'", name=team.name)))
         seen_teams.add(team.name.casefold())
         if len(team.players) not in (0, 4):
-            errors.append(RuleError(f"teams.{i}.players", f"{team.name} lists {len(team.players)} players: give "
-                                                          f"all four in the order A, B, X, Y, or none"))
+            errors.append(RuleError(f"teams.{i}.players", M("%(team)s lists %(count)s players: give all four in the "
+                                                            "order A, B, X, Y, or none", team=team.name,
+                                                            count=len(team.players))))
         for j, player in enumerate(team.players):
             other = seen_players.get(player.casefold())
             if other is not None:
-                errors.append(RuleError(f"teams.{i}.players.{j}", f"{player} is listed in both {other} and "
-                                                                  f"{team.name}"))
+                errors.append(RuleError(f"teams.{i}.players.{j}", M("%(player)s is listed in both %(first)s and "
+                                                                    "%(second)s", player=player, first=other,
+                                                                    second=team.name)))
             seen_players[player.casefold()] = team.name
     return errors
 
@@ -981,7 +1036,7 @@ class MilitaryWhist:
 
     key = "military"
     name = NAME
-    summary = (
+    summary: str = M(
         "Teams of four each defend a home table that starts the day with 12 flags; every hand two of "
         "each team visit another table while two stay home. Visitors who take 7-9 tricks win 1 flag from "
         "the table they visit and 10 or more win 2 (in the NT Low giveaway hands they count the home "
@@ -990,20 +1045,20 @@ class MilitaryWhist:
     )
     option_specs: tuple[OptionSpec, ...] = (
         OptionSpec(
-            "days", "Hands per day", (30,), minimum=1, maximum=100,
-            help="One number per day of play, at most 5 days: 30 for an area or zone day, 30, 20 for the "
-                 "provincial games. Every table restarts each day with 12 flags; the days' flags are added.",
+            "days", M("Hands per day"), (30,), minimum=1, maximum=100,
+            help=M("One number per day of play, at most 5 days: 30 for an area or zone day, 30, 20 for the "
+                   "provincial games. Every table restarts each day with 12 flags; the days' flags are added."),
         ),
         OptionSpec(
-            "revoke_tricks", "Tricks for a revoke", 2, minimum=0, maximum=4,
-            help="Tricks moved from the side that revoked to its opponents at the end of the hand.",
+            "revoke_tricks", M("Tricks for a revoke"), 2, minimum=0, maximum=4,
+            help=M("Tricks moved from the side that revoked to its opponents at the end of the hand."),
         ),
         OptionSpec(
-            "loans", "Flag loans", "auto",
-            help="When a table must give up more flags than it holds, the director lends the difference. "
-                 "'Lent automatically' records the loan by itself; 'lent by hand' refuses the result until "
-                 "the director has entered the loan.",
-            choices=(Choice("auto", "Lent automatically"), Choice("manual", "Lent by hand by the director")),
+            "loans", M("Flag loans"), "auto",
+            help=M("When a table must give up more flags than it holds, the director lends the difference. "
+                   "'Lent automatically' records the loan by itself; 'lent by hand' refuses the result until "
+                   "the director has entered the loan."),
+            choices=(Choice("auto", M("Lent automatically")), Choice("manual", M("Lent by hand by the director"))),
         ),
     )
 
@@ -1012,17 +1067,17 @@ class MilitaryWhist:
         try:
             options = resolve_options(self.option_specs, setup.options.values)
             if len(options.get_ints("days")) > MAX_DAYS:
-                errors.add(RuleError("options.days", f"Hands per day: at most {MAX_DAYS} days, not "
-                                                     f"{len(options.get_ints('days'))}"))
+                errors.add(RuleError("options.days", M("Hands per day: at most %(most)s days, not %(count)s",
+                                                       most=MAX_DAYS, count=len(options.get_ints("days")))))
         except RuleErrors as e:
             errors.add(e)
         if setup.players:
-            errors.add(RuleError("players", f"{NAME} is played by teams of four: give teams, not players"))
+            errors.add(RuleError("players", M("%(game)s is played by teams of four: give teams, not players", game=NAME)))
         for error in _team_errors(setup.teams):
             errors.add(error)
         if setup.first_dealer != 0:
-            errors.add(RuleError("first_dealer", "in Military Whist the dealer comes from the rotation (the "
-                                                 "DEALER column): leave the first dealer at 0"))
+            errors.add(RuleError("first_dealer", M("in %(game)s the dealer comes from the rotation (the DEALER "
+                                                   "column): leave the first dealer at 0", game=NAME)))
         errors.raise_if_any()
 
     def round_count(self, setup: Setup) -> int:
@@ -1032,8 +1087,8 @@ class MilitaryWhist:
         self.check_setup(setup)
         total = _scheduled(setup)
         if not 1 <= number <= total:
-            raise RuleError("round", f"there is no hand {number} in the schedule: it has {total} hands "
-                                     f"(playoff hands follow only a tie)")
+            raise RuleError("round", M("there is no hand %(number)s in the schedule: it has %(total)s hands "
+                                       "(playoff hands follow only a tie)", number=number, total=total))
         return _round(setup, number)
 
     def check_hand(self, setup: Setup, before: Sequence[RawHand], hand: RawHand) -> None:
@@ -1067,7 +1122,7 @@ class MilitaryWhist:
             for team in range(len(names)):
                 points, detail = _cell_detail(spec, row, team)
                 cells.append(Cell(points, closed[team] + scores[team], detail))
-            lines.append(Line(spec.number, spec, tuple(cells), "; ".join(_hand_notes(setup, spec, entry, row))))
+            lines.append(Line(spec.number, spec, tuple(cells), joined(_hand_notes(setup, spec, entry, row), "; ")))
             if row.closes_day:
                 closed = [c + s for c, s in zip(closed, row.scores)]
         for index in range(len(replay.playoff)):
@@ -1077,7 +1132,7 @@ class MilitaryWhist:
         summary = _summary(setup, replay, standings, finished)
         winners = (standings[0].seat,) if finished else ()
         if finished:
-            lines[-1] = replace(lines[-1], note="; ".join(n for n in (lines[-1].note, summary) if n))
+            lines[-1] = replace(lines[-1], note=joined([n for n in (lines[-1].note, summary) if n], "; "))
         return ScoreSheet(self.key, names, tuple(lines), standings, finished, winners, summary)
 
     def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:
@@ -1089,7 +1144,7 @@ class MilitaryWhist:
             return GameState(played, True, "over", None, winners=(_standings(setup, replay)[0].seat,))
         spec, entry = self._check_next(setup, replay, played + 1, pending or {}, partial=True)
         if isinstance(entry, Entry):
-            missing = tuple(f"table {t + 1}" for t, r in enumerate(entry.results) if r is None)
+            missing: tuple[str, ...] = tuple(M("table %(table)s", table=t + 1) for t, r in enumerate(entry.results) if r is None)
         else:
             missing = _playoff_missing(setup, replay.group, replay.playoff, entry)
         return GameState(played, False, "result", spec, missing=missing)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -42,8 +43,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
         except RuleErrors as e:
             return render_template("club/new.html", form=form, variants=variants, errors=errors_by_field(e)), 422
         unlock_for(event)
-        flash("Club night created. This page is your private director's link. Print the tables' QR codes: "
-              "each table sets up its own game by scanning its card.")
+        flash(gettext("Club night created. This page is your private director's link. Print the tables' QR codes: "
+                      "each table sets up its own game by scanning its card."))
         return redirect(url_for("director.control", token=event.director_token))
     return render_template("club/new.html", form=form, variants=variants, errors={})
 
@@ -54,13 +55,13 @@ def clear(event: Event, table: int) -> tuple[str, int]:
     """Free a table for a new game (its game leaves the ranking)."""
     row = next((t for t in event.tables if t.number == table), None)
     if row is None:
-        abort(404, description=f"There is no table {table} at this club night.")
+        abort(404, description=gettext("There is no table %(table)s at this club night.", table=table))
     try:
         club.clear_table(row)
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e))
     publish(event, orders=True)
-    return render_room(event, notice=f"Table {table} is free for a new game.")
+    return render_room(event, notice=gettext("Table %(table)s is free for a new game.", table=table))
 
 
 @bp.route("/t/<token>/setup", methods=["GET", "POST"])

@@ -7,10 +7,12 @@ The event core's `/d/`, `/t/` and `/b/` views draw a drive's room, table phone a
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import drive as drive_event
 from scorepad.events.core import Event
+from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
 from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field
@@ -42,8 +44,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
         except RuleErrors as e:
             return render_template("drive/new.html", form=form, errors=errors_by_field(e)), 422
         unlock_for(event)
-        flash("Whist drive created. This page is your private director's link. Print the tables' QR cards: "
-              "players sit in the order given, four to a table (N, E, S, W).")
+        flash(gettext("Whist drive created. This page is your private director's link. Print the tables' QR cards: "
+                      "players sit in the order given, four to a table (N, E, S, W)."))
         return redirect(url_for("director.control", token=event.director_token))
     return render_template("drive/new.html", form=form, errors={})
 
@@ -58,7 +60,8 @@ def correct(event: Event) -> tuple[str, int]:
     except RuleErrors as e:
         return render_room(event, 422, {"correct": " ".join(errors_by_field(e).values())})
     publish(event, orders=True)
-    return render_room(event, notice=f"Deal {deal} at table {table}: North-South took {ns}.")
+    return render_room(event, notice=gettext("Deal %(deal)s at table %(table)s: North-South took %(tricks)s.",
+                                             deal=deal, table=table, tricks=ns))
 
 
 @bp.post("/t/<token>/deal")
@@ -71,7 +74,8 @@ def enter(token: str) -> tuple[str, int]:
     except RuleErrors as e:
         return render_table(table, 422, errors=errors_by_field(e))
     except drive_event.Conflict as c:
-        return render_table(table, 409, conflict=c.message)
+        return render_table(table, 409, conflict=say(c.message))
     # the phones refetch their panel only when the deal in play moved on (and with it, the places)
     publish(table.event, orders=table.event.current_hand != deal)
-    return render_table(table, notice=f"Deal {deal} recorded: North-South {ns}, East-West {13 - ns}.")
+    return render_table(table, notice=gettext("Deal %(deal)s recorded: North-South %(ns)s, East-West %(ew)s.",
+                                              deal=deal, ns=ns, ew=13 - ns))

@@ -13,14 +13,17 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import core, military
 from scorepad.events.core import Event
+from scorepad.i18n import say
 from scorepad.form_input import whole_number
 from scorepad.formats.military import PRESETS
 from scorepad.rules import military as rules
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M
 from scorepad.rules.military import LETTERS
 from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field
@@ -48,17 +51,17 @@ def _parse_setup(form: dict[str, str]) -> dict[str, Any]:
         found = [whole_number(d) for d in form.get("days", "").replace(",", " ").split()]
         days = [d for d in found if d is not None]
         if not found or len(days) != len(found):
-            errors.append(RuleError("days", "give the hands of each day as numbers, e.g. 30 or 30, 20"))
+            errors.append(RuleError("days", M("give the hands of each day as numbers, e.g. 30 or 30, 20")))
     tables = whole_number(form.get("tables", ""), 2) or 0
     if not 2 <= tables <= 64:
-        errors.append(RuleError("tables", "an event has 2 to 64 tables"))
+        errors.append(RuleError("tables", M("an event has 2 to 64 tables")))
         tables = 0
     teams = [line.strip() for line in form.get("teams", "").splitlines()]
     while teams and not teams[-1]:  # a blank line inside keeps its table ("Table N"); trailing ones do not count
         teams.pop()
     if len(teams) > tables:
-        errors.append(RuleError("teams", f"{len(teams)} team names for {tables} tables: one name per line, "
-                                         f"at most one per table"))
+        errors.append(RuleError("teams", M("%(count)s team names for %(tables)s tables: one name per line, "
+                                           "at most one per table", count=len(teams), tables=tables)))
     teams += [""] * max(0, tables - len(teams))
     late = whole_number(form.get("late_minutes", "12"))
     if late is None:
@@ -83,7 +86,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
                 errors["days"] = " ".join(v for k, v in errors.items() if k.startswith("options.days"))
             return render_template("military/new.html", form=form, presets=PRESETS, errors=errors, max_name=military.MAX_NAME), 422
         unlock_for(event)
-        flash("Event created. This page is your private director's link: bookmark it and share it with nobody.")
+        flash(gettext("Event created. This page is your private director's link: bookmark it and share it with nobody."))
         return redirect(url_for("director.control", token=event.director_token))
     return render_template("military/new.html", form=form, presets=PRESETS, errors={}, max_name=military.MAX_NAME)
 
@@ -94,7 +97,7 @@ def _act(event: Event, action: Callable[[], object], notice: str) -> tuple[str, 
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e))
     except core.Conflict as c:
-        return render_room(event, 409, {"hand": c.message})
+        return render_room(event, 409, {"hand": say(c.message)})
     publish(event, orders=True)
     return render_room(event, notice=notice)
 
@@ -105,17 +108,19 @@ def advance(event: Event) -> tuple[str, int]:
     """Open the next hand (closing the day after its last hand)."""
     expected = whole_number(request.form.get("hand", ""), 4)
     if expected is None:
-        return render_room(event, 422, {"hand": "The form lost its hand number: reload the page."})
+        return render_room(event, 422, {"hand": gettext("The form lost its hand number: reload the page.")})
     if expected != event.current_hand:  # a second tap, or a stale page: do not skip a hand
-        return render_room(event, 409, {"hand": f"Hand {expected} was already advanced: hand {event.current_hand} "
-                                             f"is in play now." if expected < event.current_hand else
-                                             f"Hand {expected} is not open: hand {event.current_hand} is in play."})
+        return render_room(event, 409, {"hand": gettext("Hand %(hand)s was already advanced: hand %(current)s is in "
+                                                        "play now.", hand=expected, current=event.current_hand)
+                                        if expected < event.current_hand else
+                                        gettext("Hand %(hand)s is not open: hand %(current)s is in play.",
+                                                hand=expected, current=event.current_hand)})
     ev = military.view(event)
     closes = ev.spec
-    words = (f"Day {closes.day} closed; hand {closes.number + 1} is open." if closes and closes.closes_day
-             else f"Hand {event.current_hand + 1} is open.")
+    words = (gettext("Day %(day)s closed; hand %(hand)s is open.", day=closes.day, hand=closes.number + 1)
+             if closes and closes.closes_day else gettext("Hand %(hand)s is open.", hand=event.current_hand + 1))
     if closes and closes.number == ev.scheduled:
-        words = "The last hand is in: the schedule is complete."
+        words = gettext("The last hand is in: the schedule is complete.")
     return _act(event, lambda: military.advance(event, hand=expected), words)
 
 
@@ -125,9 +130,10 @@ def loan(event: Event) -> tuple[str, int]:
     """Lend flags to a table for the hand in play."""
     table, flags = whole_number(request.form.get("table", "")), whole_number(request.form.get("flags", ""))
     if table is None or flags is None:
-        return render_room(event, 422, {"flags": "Choose a table and the number of flags to lend."})
-    return _act(event, lambda: military.lend(event, table, flags), f"Table {table} was lent {flags} "
-                                                                 f"flag{'s' if flags != 1 else ''}.")
+        return render_room(event, 422, {"flags": gettext("Choose a table and the number of flags to lend.")})
+    return _act(event, lambda: military.lend(event, table, flags),
+                ngettext("Table %(table)s was lent %(num)s flag.", "Table %(table)s was lent %(num)s flags.", flags,
+                         table=table))
 
 
 @bp.post("/d/<token>/return")
@@ -136,9 +142,10 @@ def give_back(event: Event) -> tuple[str, int]:
     """Record flags a table gives back to the director against its loans."""
     table, flags = whole_number(request.form.get("table", "")), whole_number(request.form.get("flags", ""))
     if table is None or flags is None:
-        return render_room(event, 422, {"back": "Choose a table and the number of flags it gives back."})
+        return render_room(event, 422, {"back": gettext("Choose a table and the number of flags it gives back.")})
     return _act(event, lambda: military.return_flags(event, table, flags),
-                f"Table {table} gave {flags} flag{'s' if flags != 1 else ''} back.")
+                ngettext("Table %(table)s gave %(num)s flag back.", "Table %(table)s gave %(num)s flags back.", flags,
+                         table=table))
 
 
 @bp.post("/d/<token>/playoff")
@@ -147,16 +154,16 @@ def playoff(event: Event) -> tuple[str, int]:
     """Record a tie-break hand: the two teams, the winner, the bye (three or more tied)."""
     found = [whole_number(request.form.get(key, "")) for key in ("team1", "team2", "winner")]
     if None in found:
-        return render_room(event, 422, {"playoff": "Choose the two teams that played and the winner."})
+        return render_room(event, 422, {"playoff": gettext("Choose the two teams that played and the winner.")})
     teams, winner = [t or 0 for t in found[:2]], found[2]
     byes = [whole_number(b) for b in request.form.getlist("bye")]
     bye = [b for b in byes if b is not None]
     if len(bye) != len(byes):
-        return render_room(event, 422, {"playoff": "Choose the team that had the bye from the list."})
+        return render_room(event, 422, {"playoff": gettext("Choose the team that had the bye from the list.")})
     if winner not in (1, 2):
-        return render_room(event, 422, {"playoff": "Choose which of the two teams won."})
+        return render_room(event, 422, {"playoff": gettext("Choose which of the two teams won.")})
     return _act(event, lambda: military.record_playoff(event, teams, teams[(winner or 1) - 1], bye or None),
-                "Playoff hand recorded.")
+                gettext("Playoff hand recorded."))
 
 
 @bp.post("/d/<token>/moves")
@@ -166,7 +173,8 @@ def moves(event: Event) -> tuple[str, int]:
     found = [whole_number(part) for part in request.form.get("moves", "").replace(",", " ").split()]
     destinations = [d for d in found if d is not None] or None
     if None in found:
-        return render_room(event, 422, {"moves": "Give one table number per table, table 1's first, e.g. 3 4 1 2."})
+        return render_room(event, 422, {"moves": gettext("Give one table number per table, table 1's first, "
+                                                         "e.g. 3 4 1 2.")})
     try:
         military.set_moves(event, destinations)
     except RuleErrors as e:
@@ -174,8 +182,9 @@ def moves(event: Event) -> tuple[str, int]:
         return render_room(event, 422, {"moves": " ".join(v for k, v in messages.items() if k.startswith("moves"))
                                      or " ".join(messages.values())})
     publish(event, orders=True)
-    return render_room(event, notice=f"Hand {event.current_hand}: " + (
-        "the visiting pairs go where you said." if destinations else "back to the schedule's moves."))
+    return render_room(event, notice=gettext("Hand %(hand)s: the visiting pairs go where you said.",
+                                             hand=event.current_hand) if destinations else
+                       gettext("Hand %(hand)s: back to the schedule's moves.", hand=event.current_hand))
 
 
 @bp.route("/d/<token>/results/<int:hand>/<int:table>", methods=["GET", "POST"])
@@ -184,7 +193,8 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
     """Correct (or enter for a table) one result; everything after it is scored again."""
     ev = military.view(event)
     if not 1 <= table <= ev.tables or not 1 <= hand <= min(event.current_hand, ev.scheduled):
-        abort(404, description=f"There is no result to correct for hand {hand} at table {table}.")
+        abort(404, description=gettext("There is no result to correct for hand %(hand)s at table %(table)s.",
+                                       hand=hand, table=table))
     errors: dict[str, str] = {}
     if request.method == "POST":
         try:
@@ -194,7 +204,8 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
             errors = errors_by_field(e)
         else:
             publish(event, orders=True)
-            flash(f"Hand {hand} at table {table} corrected; everything after it is scored again.")
+            flash(gettext("Hand %(hand)s at table %(table)s corrected; everything after it is scored again.",
+                          hand=hand, table=table))
             return redirect(url_for("director.control", token=event.director_token))
     spec = ev.spec_of(hand)
     return render_template("military/correct.html", ev=ev, hand=hand, table=table, spec=spec,
@@ -219,7 +230,7 @@ def setup(event: Event) -> tuple[str, int] | BaseResponse:
             return render_template("military/setup.html", event=event, form=form, errors=errors,
                                    max_name=military.MAX_NAME), 422
         publish(event, orders=True)
-        flash("Names saved: the QR cards, the phones and the boards show them now.")
+        flash(gettext("Names saved: the QR cards, the phones and the boards show them now."))
         return redirect(url_for("director.control", token=event.director_token))
     current: dict[str, str] = {"name": event.name}
     for t in tables:
@@ -236,7 +247,7 @@ def _read() -> tuple[int, int, str | None]:
     """(hand, tricks, revoke) from the form; RuleErrors for anything out of range."""
     hand = whole_number(request.form.get("hand", ""), 4)
     if hand is None:
-        raise RuleErrors([RuleError("hand", "the form lost its hand number: reload the page")])
+        raise RuleErrors([RuleError("hand", M("the form lost its hand number: reload the page"))])
     tricks, revoke = military.parse_result(request.form.get("tricks"), request.form.get("revoke"))
     return hand, tricks, revoke
 
@@ -249,23 +260,25 @@ def preview(token: str) -> tuple[str, int]:
         hand, tricks, revoke = _read()
         current = table.event.current_hand
         if hand < current:
-            raise core.Conflict(f"Hand {hand} is over: the director has opened hand {current}.")
+            raise core.Conflict(M("Hand %(hand)s is over: the director has opened hand %(current)s.", hand=hand,
+                                  current=current))
         if hand > current:
-            raise core.Conflict(f"Hand {hand} is not open yet: hand {current} is in play.")
+            raise core.Conflict(M("Hand %(hand)s is not open yet: hand %(current)s is in play.", hand=hand,
+                                  current=current))
         ev = military.view(table.event)
         pending = dict(ev.pending or {})
         results = list(pending.get("results") or [None] * ev.tables)  # type: ignore[call-overload]
         if results[table.number - 1] is not None:
             existing = ev.result(hand, table.number)
-            raise core.Conflict(f"Hand {hand} is already recorded: the visitors took "
-                                f"{existing.tricks if existing else '?'} tricks.", existing)
+            raise core.Conflict(M("Hand %(hand)s is already recorded: the visitors took %(tricks)s tricks.", hand=hand,
+                                  tricks=existing.tricks if existing else "?"), existing)
         results[table.number - 1] = {"tricks": tricks, "revoke": revoke}
         shown = rules.preview(ev.setup, ev.hands, {**pending, "results": results})[table.number - 1]
         held = military.flags_held(ev, table.number, {**pending, "results": results})
     except RuleErrors as e:
         return render_table(table, 422, errors=errors_by_field(e), form=request.form)
     except core.Conflict as c:
-        return render_table(table, 409, conflict=c.message)
+        return render_table(table, 409, conflict=say(c.message))
     return render_table(table, 200, confirm=shown, held=held, form=request.form)
 
 
@@ -279,6 +292,6 @@ def result(token: str) -> tuple[str, int] | BaseResponse:
     except RuleErrors as e:
         return render_table(table, 422, errors=errors_by_field(e), form=request.form)
     except core.Conflict as c:
-        return render_table(table, 409, conflict=c.message)
+        return render_table(table, 409, conflict=say(c.message))
     publish(table.event)
-    return render_table(table, 200, notice=f"Hand {hand} recorded.")
+    return render_table(table, 200, notice=gettext("Hand %(hand)s recorded.", hand=hand))

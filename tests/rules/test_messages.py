@@ -82,3 +82,44 @@ def test_the_options_and_the_sheet_speak_in_messages() -> None:
     assert all(isinstance(s.detail, Message) for s in sheet.standings)
     assert all(isinstance(c.detail, Message) for c in sheet.lines[0].cells)
     assert isinstance(VARIANT.summary, Message)
+
+
+# --------------------------------------------------------------------------- Military Whist
+
+
+MILITARY_BAD_HANDS: list[object] = [
+    "not a hand", {"results": "all", "moves": [1, 1, 9], "loans": "x", "returns": [{"table": 9, "oops": 1}],
+                   "playoff": {}, "extra": 1},
+    {"results": [{"tricks": 14, "revoke": "both", "x": 1}, None, [], {"revoke": "home"}]},
+    {"results": [{"tricks": 13}, {"tricks": 13}, {"tricks": 13}, {"tricks": 13}], "moves": [2, 1, 3, 4],
+     "loans": [{"table": 1, "flags": 1}, {"table": 1, "flags": 2}], "returns": [{"table": 2, "flags": 3}]},
+]
+
+
+@pytest.mark.parametrize("raw", MILITARY_BAD_HANDS)
+def test_every_error_in_a_military_hand_is_a_message(raw: object) -> None:
+    from tests.rules.test_military import make_setup
+    from scorepad.rules.military import VARIANT as MILITARY
+
+    found = errors_of(lambda: MILITARY.check_hand(make_setup(loans="manual"), [], raw))  # type: ignore[arg-type]
+    assert found and all(isinstance(e.message, Message) for e in found), [(e.field, e.message) for e in found]
+
+
+def test_the_military_options_sheet_and_playoff_speak_in_messages() -> None:
+    from tests.rules.test_military import hand, make_setup
+    from scorepad.rules.military import VARIANT as MILITARY
+
+    for spec in MILITARY.option_specs:
+        assert isinstance(spec.label, Message) and isinstance(spec.help, Message)
+        assert all(isinstance(choice.label, Message) for choice in spec.choices)
+    setup = make_setup(tables=2, days=(1,))
+    sheet = MILITARY.score(setup, [hand({"tricks": 10, "revoke": "home"}, 7)])
+    assert isinstance(sheet.summary, Message) and isinstance(MILITARY.summary, Message)
+    assert all(isinstance(c.detail, Message) for c in sheet.lines[0].cells)
+    assert isinstance(sheet.lines[0].note, Message) and "Revoke by the home pair at table 1: 2 tricks" in sheet.lines[0].note
+    tied = make_setup(tables=3, days=(1,))
+    state = MILITARY.state(tied, [hand(0, 0, 0)])
+    assert state.missing and all(isinstance(m, Message) for m in state.missing)
+    found = errors_of(lambda: MILITARY.check_hand(tied, [hand(0, 0, 0)], {"playoff": {"teams": [1, 1], "bye": 2}}))
+    found += errors_of(lambda: MILITARY.check_setup(Setup("military", tied.options, ("Ann",), first_dealer=2)))
+    assert len(found) >= 3 and all(isinstance(e.message, Message) for e in found), [(e.field, e.message) for e in found]
