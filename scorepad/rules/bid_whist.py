@@ -871,7 +871,7 @@ class BidWhist:
 
 def _result_missing(entry: _Entry) -> list[str]:
     """What a partly entered hand still needs once the bidding is over, in words."""
-    missing = []
+    missing: list[str] = []
     if entry.bidder is None:
         missing.append(M("who won the bid"))
     if entry.bid is None or entry.kind is None:
