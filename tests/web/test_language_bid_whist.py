@@ -25,7 +25,7 @@ def page_of(client: FlaskClient, path: str, language: str) -> str:
 def words_of(page: str) -> set[str]:
     """The visible words of the page's main part (the hand panel, the sheet), markup and scripts left out."""
     main = page.split("<main", 1)[1].split(">", 1)[1].split("</main>", 1)[0]
-    text = re.sub(r"<(script|style|svg)[^>]*>.*?</\1>", " ", main, flags=re.S)  # the chart: shared, not Bid Whist's
+    text = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", main, flags=re.S)
     text = re.sub(r'<button[^>]*class="secondary">↶.*?</button>', " ", text)  # undo's names of taps: English (docs)
     text = re.sub(r"<[^>]+>", " ", text)
     return set(re.findall(r"[A-Za-zÀ-ÿ’']{3,}", text))
