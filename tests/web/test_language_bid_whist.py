@@ -14,7 +14,7 @@ from tests.web.test_games import PARTNERS, errors_in, post, start
 # words of the game itself, said as players say them in any language (docs/translations.md)
 GAME_TERMS = {"Bid", "Whist", "Boston", "Special", "uptown", "downtown", "Uptown", "Downtown", "Us", "Them", "Ann",
               "Bob", "Cat", "Dan", "Scorepad"}
-SAME_WORDS = {"CSV", "JSON", "PNG", "SVG", "Options", "Points", "points", "score", "six"}  # French or Spanish spell them so too
+SAME_WORDS = {"CSV", "JSON", "PNG", "SVG", "Options", "Points", "points", "score", "six", "correction"}  # French or Spanish spell them so too
 
 
 def page_of(client: FlaskClient, path: str, language: str) -> str:
@@ -102,5 +102,15 @@ def test_a_hand_in_play_reads_in_spanish_with_no_english_left(client: FlaskClien
     assert "Fallida: Them hizo 8 de las 10 bazas que pide 4 ♥; Us anota 4" in page
     assert "El primero a 20 puntos" in page and "En juego tras 1 mano: Us contra Them 4-0" in page
     english = words_of(page_of(client, f"/g/{token}", "en")) - GAME_TERMS - SAME_WORDS
+    left = english & words_of(page)
+    assert not left, " ".join(sorted(left))
+
+
+def test_the_correction_form_reads_in_french_with_no_english_left(client: FlaskClient) -> None:
+    token = a_game_in_play(client)
+    page = page_of(client, f"/g/{token}/hands/1", "fr")
+    assert '<html lang="fr"' in page and "A remporté les enchères" in page and "Sens annoncé (annonces SA)" in page
+    assert "Levées faites par les preneurs (talon compris)" in page and "Downtown (la plus basse gagne)" in page
+    english = words_of(page_of(client, f"/g/{token}/hands/1", "en")) - GAME_TERMS - SAME_WORDS
     left = english & words_of(page)
     assert not left, " ".join(sorted(left))
