@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M
 
 GHOST = 0
 
@@ -51,7 +52,7 @@ class Draw:
     seats: tuple[Seat, ...]
 
     def words(self) -> str:
-        return "drawn in this order: " + ", ".join(str(n) for n in self.order)
+        return M("drawn in this order: %(order)s", order=", ".join(str(n) for n in self.order))
 
 
 @dataclass(frozen=True)
@@ -92,9 +93,9 @@ def _pairings(order: list[int], earlier: set[frozenset[int]]) -> list[tuple[int,
 def draw_round(teams: Sequence[int], seed: str, number: int, before: Sequence[Draw]) -> Draw:
     """Round `number`'s draw: reproducible from the seed, no repeat opponents, byes rotating."""
     if len(set(teams)) != len(teams) or GHOST in teams:
-        raise RuleErrors([RuleError("teams", "team numbers are distinct and start at 1")])
+        raise RuleErrors([RuleError("teams", M("team numbers are distinct and start at 1"))])
     if len(teams) < 2:
-        raise RuleErrors([RuleError("teams", "a tournament needs at least two teams")])
+        raise RuleErrors([RuleError("teams", M("a tournament needs at least two teams"))])
     met = {frozenset((s.home, s.away)) for d in before for s in d.seats}
     byes = Counter(n for d in before for s in d.seats for n in (s.home, s.away) if GHOST in (s.home, s.away))
     rng = random.Random(f"{seed}:round:{number}")
@@ -117,8 +118,8 @@ def draw_round(teams: Sequence[int], seed: str, number: int, before: Sequence[Dr
             seats = _seat(pairs, before[-1] if before else None)
             drawn = tuple(n for pair in pairs for n in pair if n != GHOST)
             return Draw(number, drawn, seats)
-    raise RuleErrors([RuleError("draw", f"round {number} cannot be drawn without a repeat opponent: "
-                                        "every pairing left has already played")])
+    raise RuleErrors([RuleError("draw", M("round %(number)s cannot be drawn without a repeat opponent: "
+                                          "every pairing left has already played", number=number))])
 
 
 def _seat(pairs: list[tuple[int, int]], last: Draw | None) -> tuple[Seat, ...]:
@@ -175,11 +176,18 @@ def check_rounds(teams: Sequence[int], seed: str, rounds: int) -> tuple[Draw, ..
             made.append(draw_round(teams, seed, number, made))
         except RuleErrors:
             most = len(made)
-            raise RuleErrors([RuleError("rounds", f"{len(teams)} teams cannot play {rounds} preliminary rounds "
-                                                  f"without meeting an opponent twice: at most {most} "
-                                                  f"round{'s' if most != 1 else ''} can be drawn. Lower the "
-                                                  "number of rounds, or register more teams")]) from None
+            words = dict(teams=len(teams), rounds=rounds, most=most)
+            raise RuleErrors([RuleError("rounds", M("%(teams)s teams cannot play %(rounds)s preliminary rounds "
+                                                    "without meeting an opponent twice: at most 1 round can be "
+                                                    "drawn. Lower the number of rounds, or register more teams",
+                                                    **words) if most == 1 else
+                                        M("%(teams)s teams cannot play %(rounds)s preliminary rounds without "
+                                          "meeting an opponent twice: at most %(most)s rounds can be drawn. Lower "
+                                          "the number of rounds, or register more teams", **words))]) from None
     return tuple(made)
+
+
+NORTH_SOUTH, EAST_WEST = M("N/S"), M("E/W")  # the home and visiting teams' seats
 
 
 def moves(last: Draw, nxt: Draw, names: Mapping[int, str]) -> tuple[str, ...]:
@@ -187,16 +195,18 @@ def moves(last: Draw, nxt: Draw, names: Mapping[int, str]) -> tuple[str, ...]:
     before = {n: s.table for s in last.seats for n in (s.home, s.away) if n != GHOST}
     lines: list[tuple[int, str]] = []
     for s in nxt.seats:
-        for n, seat in ((s.home, "N/S"), (s.away, "E/W")):
+        for n, seat in ((s.home, NORTH_SOUTH), (s.away, EAST_WEST)):
             if n == GHOST:
                 continue
-            name = names.get(n, f"Team {n}")
+            name = names.get(n, M("Team %(number)s", number=n))
             if before.get(n) == s.table:
-                lines.append((n, f"{name}: stay at table {s.table}, {seat}"))
+                lines.append((n, M("%(team)s: stay at table %(table)s, %(side)s", team=name, table=s.table, side=seat)))
             elif n in before:
-                lines.append((n, f"{name}: move from table {before[n]} to table {s.table}, sit {seat}"))
+                lines.append((n, M("%(team)s: move from table %(before)s to table %(table)s, sit %(side)s", team=name,
+                                   before=before[n], table=s.table, side=seat)))
             else:
-                lines.append((n, f"{name}: go to table {s.table}, sit {seat}"))
+                lines.append((n, M("%(team)s: go to table %(table)s, sit %(side)s", team=name, table=s.table,
+                                   side=seat)))
     return tuple(line for _, line in sorted(lines))
 
 
@@ -276,11 +286,12 @@ def cut(rows: Sequence[Standing], size: int, playoff_winners: Sequence[int] = ()
 def check_playoff(c: Cut, winners: Sequence[int]) -> None:
     """The playoff's winners: exactly `places` of the tied teams."""
     if not c.playoff:
-        raise RuleErrors([RuleError("cut", "no playoff is needed: the cut is clear")])
+        raise RuleErrors([RuleError("cut", M("no playoff is needed: the cut is clear"))])
     if len(set(winners)) != c.places or any(n not in c.playoff for n in winners):
-        raise RuleErrors([RuleError("cut", f"choose {c.places} of the tied teams "
-                                           f"({', '.join(str(n) for n in c.playoff)}) as the playoff's winner"
-                                           + ("s" if c.places > 1 else ""))])
+        tied = ", ".join(str(n) for n in c.playoff)
+        raise RuleErrors([RuleError("cut", M("choose %(count)s of the tied teams (%(teams)s) as the playoff's winners",
+                                             count=c.places, teams=tied) if c.places > 1 else
+                                    M("choose 1 of the tied teams (%(teams)s) as the playoff's winner", teams=tied))])
 
 
 # --------------------------------------------------------------------------- the bracket
@@ -295,7 +306,9 @@ def seed_order(size: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-LEVEL_NAMES = {64: "Round of 64", 32: "Round of 32", 16: "Sweet 16", 8: "Elite 8", 4: "Final Four", 2: "Final"}
+LEVEL_NAMES = {64: M("Round of 64"), 32: M("Round of 32"), 16: M("Sweet 16"), 8: M("Elite 8"), 4: M("Final Four"),
+               2: M("Final")}  # Messages: their English is what the code compares ("Final", "Third place")
+THIRD_PLACE = M("Third place")
 
 
 @dataclass(frozen=True)
@@ -367,7 +380,8 @@ def bracket(seeds: Sequence[int], winners: Mapping[int, int], swaps: Sequence[Sw
     """The whole bracket from the seeded teams, the winners entered so far and the swaps made."""
     size = len(seeds)
     if size < 2 or size & (size - 1):
-        raise RuleErrors([RuleError("bracket", f"a bracket holds 2, 4, 8, 16, 32 or 64 teams, not {size}")])
+        raise RuleErrors([RuleError("bracket", M("a bracket holds 2, 4, 8, 16, 32 or 64 teams, not %(count)s",
+                                                 count=size))])
     by_seed = {i + 1: n for i, n in enumerate(seeds)}
     order = seed_order(size)
     made: list[Match] = []
@@ -386,7 +400,7 @@ def bracket(seeds: Sequence[int], winners: Mapping[int, int], swaps: Sequence[Sw
 
     for i in range(size // 2):
         a, b = order[2 * i], order[2 * i + 1]
-        add(LEVEL_NAMES.get(size, f"Round of {size}"), [by_seed[a], by_seed[b]], (a, b), i + 1, None)
+        add(LEVEL_NAMES.get(size, M("Round of %(count)s", count=size)), [by_seed[a], by_seed[b]], (a, b), i + 1, None)
     level_start, count = 0, size // 2
     semis: tuple[int, int] | None = None
     while count > 1:
@@ -400,7 +414,7 @@ def bracket(seeds: Sequence[int], winners: Mapping[int, int], swaps: Sequence[Sw
         count //= 2
     if semis is not None:
         s1, s2 = made[semis[0] - 1], made[semis[1] - 1]
-        add("Third place", [_loser(s1), _loser(s2)], (None, None), s2.table, semis)
+        add(THIRD_PLACE, [_loser(s1), _loser(s2)], (None, None), s2.table, semis)
     return Bracket(size, tuple(made))
 
 
@@ -420,24 +434,28 @@ def check_walkover(b: Bracket, match: int, winner: int) -> None:
     """A walkover (the other team did not come): a match whose two teams are known, not yet won,
     and a winner who is one of them."""
     if not 1 <= match <= len(b.matches):
-        raise RuleErrors([RuleError("walkover", f"there is no bracket match {match}")])
+        raise RuleErrors([RuleError("walkover", M("there is no bracket match %(number)s", number=match))])
     m = b.match(match)
     if m.winner is not None:
-        raise RuleErrors([RuleError("walkover", f"match {match} has been decided: its result cannot change")])
+        raise RuleErrors([RuleError("walkover", M("match %(number)s has been decided: its result cannot change",
+                                                  number=match))])
     if None in m.teams:
-        raise RuleErrors([RuleError("walkover", f"match {match}'s teams are not known yet")])
+        raise RuleErrors([RuleError("walkover", M("match %(number)s's teams are not known yet", number=match))])
     if winner not in m.teams:
-        raise RuleErrors([RuleError("walkover", f"team {winner} is not in match {match}")])
+        raise RuleErrors([RuleError("walkover", M("team %(team)s is not in match %(number)s", team=winner,
+                                                  number=match))])
 
 
 def check_swap(b: Bracket, swap: Swap) -> None:
     """A swap before the match is played, of a team in it, by a team not in the bracket."""
     if not 1 <= swap.match <= len(b.matches):
-        raise RuleErrors([RuleError("swap", f"there is no bracket match {swap.match}")])
+        raise RuleErrors([RuleError("swap", M("there is no bracket match %(number)s", number=swap.match))])
     m = b.match(swap.match)
     if m.winner is not None:
-        raise RuleErrors([RuleError("swap", f"match {swap.match} has been played: its teams cannot change")])
+        raise RuleErrors([RuleError("swap", M("match %(number)s has been played: its teams cannot change",
+                                              number=swap.match))])
     if swap.out not in m.teams:
-        raise RuleErrors([RuleError("swap", f"team {swap.out} is not in match {swap.match}")])
+        raise RuleErrors([RuleError("swap", M("team %(team)s is not in match %(number)s", team=swap.out,
+                                              number=swap.match))])
     if any(swap.into in x.teams for x in b.matches):
-        raise RuleErrors([RuleError("swap", f"team {swap.into} is already in the bracket")])
+        raise RuleErrors([RuleError("swap", M("team %(team)s is already in the bracket", team=swap.into))])

@@ -109,12 +109,13 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
 
     label = escape(_("Running totals after %(count)s hands: %(totals)s", count=len(lines),
                      totals=", ".join(f"{s.name} {s.total}" for s in sheet.standings)))
+    last = escape(_("hand %(number)s", number=len(lines)))  # outside the f-string: the extractor reads no _() inside
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{label}" '
              f'preserveAspectRatio="xMidYMid meet">',
              f'<line x1="{pad_l}" y1="{y(low):.1f}" x2="{width - pad_r}" y2="{y(low):.1f}" class="axis"/>',
              f'<text x="{pad_l - 4}" y="{y(high) + 4:.1f}" text-anchor="end" class="tick">{high}</text>',
              f'<text x="{pad_l - 4}" y="{y(low) + 4:.1f}" text-anchor="end" class="tick">{low}</text>',
-             f'<text x="{width - pad_r}" y="{height - 4}" text-anchor="end" class="tick">{escape(_("hand %(number)s", number=len(lines)))}</text>']
+             f'<text x="{width - pad_r}" y="{height - 4}" text-anchor="end" class="tick">{last}</text>']
     if low < 0 < high:
         parts.append(f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" class="zero"/>')
     for c, series in enumerate(totals):

@@ -44,7 +44,7 @@ from scorepad.rules.base import (
     resolve_options,
 )
 from scorepad.rules.cards import SUITS, Trump, parse_trump
-from scorepad.rules.errors import M
+from scorepad.rules.errors import M, Message, joined
 
 SEATS = 4
 CARDS_EACH = 12
@@ -131,7 +131,13 @@ class Call:
         return other is None or self.level > other.level
 
     def __str__(self) -> str:
-        return {Kind.PLAIN: f"{self.bid}", Kind.SPECIAL: f"{self.bid} Special", Kind.NO: f"{self.bid} No"}[self.kind]
+        return str(self.said())
+
+    def said(self) -> str:
+        """The call in words a reader's language can say: "5", "5 Special", "5 No"."""
+        if self.kind is Kind.SPECIAL:
+            return M("%(bid)s Special", bid=self.bid)
+        return M("%(bid)s No", bid=self.bid) if self.kind is Kind.NO else str(self.bid)
 
 
 ALL_CALLS = tuple(Call(b, k) for b in range(MIN_BID, MAX_BID + 1) for k in Kind)
@@ -145,11 +151,12 @@ def legal_calls(highest: Call | None) -> tuple[Call, ...]:
 def open_calls_words(highest: Call | None) -> str:
     """The bids open after `highest`, in words."""
     if highest is None:
-        return f"{MIN_BID} or more (plain, Special or No)"
+        return M("%(bid)s or more (plain, Special or No)", bid=MIN_BID)
     if highest.kind is Kind.NO:
-        return f"{highest.bid + 1} or more" if highest.bid < MAX_BID else "nothing: 7 No is the highest bid"
-    more = f", or {highest.bid + 1} or more" if highest.bid < MAX_BID else ""
-    return f"{highest.bid} No{more}"
+        return M("%(bid)s or more", bid=highest.bid + 1) if highest.bid < MAX_BID else M(
+            "nothing: 7 No is the highest bid")
+    no = Call(highest.bid, Kind.NO).said()
+    return M("%(no)s, or %(bid)s or more", no=no, bid=highest.bid + 1) if highest.bid < MAX_BID else no
 
 
 # --------------------------------------------------------------------------- a hand
@@ -187,8 +194,8 @@ class BidWhistHand:
     def contract(self) -> str:
         """The contract as a score sheet shows it: "5 ♥", "4 Special", "5 No downtown"."""
         if self.call.kind is Kind.NO:
-            return f"{self.call} {self.direction.value}"
-        return f"{self.call} {self.trump.symbol}" if self.trump else str(self.call)
+            return joined([self.call.said(), self.direction.value], " ")
+        return joined([self.call.said(), self.trump.symbol], " ") if self.trump else self.call.said()
 
 
 @dataclass(frozen=True)
@@ -230,68 +237,72 @@ def seat_names(setup: Setup) -> tuple[str, str, str, str]:
 
 
 def _whole(raw: object, field_name: str, low: int, high: int, what: str) -> int:
+    """`what` is a Message naming the number ("the bid"), said inside the sentence."""
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise RuleError(field_name, f"{what} must be a whole number from {low} to {high}")
+        raise RuleError(field_name, M("%(what)s must be a whole number from %(low)s to %(high)s", what=what, low=low,
+                                      high=high))
     if not low <= raw <= high:
-        raise RuleError(field_name, f"{what} must be from {low} to {high}, not {quoted(raw)}")
+        raise RuleError(field_name, M("%(what)s must be from %(low)s to %(high)s, not %(given)s", what=what, low=low,
+                                      high=high, given=quoted(raw)))
     return raw
 
 
 def _seat(raw: object, field_name: str, table: _Table, what: str) -> int:
     seats = ", ".join(f"{i} {name}" for i, name in enumerate(table.seats))
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < SEATS:
-        raise RuleError(field_name, f"{what} must be a seat from 0 to 3 ({seats})")
+        raise RuleError(field_name, M("%(what)s must be a seat from 0 to 3 (%(seats)s)", what=what, seats=seats))
     return raw
 
 
 def _kind(raw: object, field_name: str) -> Kind:
     if isinstance(raw, str) and raw in {k.value for k in Kind}:
         return Kind(raw)
-    raise RuleError(field_name, "the kind of bid must be plain (uptown with trumps), Special (downtown with "
-                                "trumps) or No (no trumps)")
+    raise RuleError(field_name, M("the kind of bid must be plain (uptown with trumps), Special (downtown with "
+                                  "trumps) or No (no trumps)"))
 
 
 def _direction(raw: object) -> Direction:
     if isinstance(raw, str) and raw in {d.value for d in Direction}:
         return Direction(raw)
-    raise RuleError("direction", "the No bidder declares uptown (high cards win) or downtown (low cards win)")
+    raise RuleError("direction", M("the No bidder declares uptown (high cards win) or downtown (low cards win)"))
 
 
 def _unknown(raw: Mapping[str, object], known: Sequence[str], prefix: str, what: str,
              errors: ErrorCollector) -> None:
     for key in raw:
         if key not in known:
-            errors.add(RuleError(f"{prefix}{key_field(key)}", f"{quoted(key)} is not part of {what}"))
+            errors.add(RuleError(f"{prefix}{key_field(key)}", M("%(key)s is not part of %(what)s", key=quoted(key),
+                                                                 what=what)))
 
 
 def _renege(raw: object, table: _Table) -> Renege:
     """A renege call: the caller must sit on the other team (section XI)."""
     if not isinstance(raw, Mapping):
-        raise RuleError("renege", "give the renege as {\"offender\": team 0 or 1, \"called_by\": a seat 0-3, "
-                                  "\"upheld\": true or false}")
+        raise RuleError("renege", M("give the renege as {\"offender\": team 0 or 1, \"called_by\": a seat 0-3, "
+                                    "\"upheld\": true or false}"))
     errors = ErrorCollector()
-    _unknown(raw, RENEGE_KEYS, "renege.", "a renege (give offender, called_by and upheld)", errors)
+    _unknown(raw, RENEGE_KEYS, "renege.", M("a renege (give offender, called_by and upheld)"), errors)
     offender = called_by = None
     offender_raw = raw.get("offender")
     if isinstance(offender_raw, bool) or offender_raw not in (0, 1):
-        errors.add(RuleError("renege.offender", f"the offending team must be 0 ({table.teams[0]}) "
-                                                f"or 1 ({table.teams[1]})"))
+        errors.add(RuleError("renege.offender", M("the offending team must be 0 (%(first)s) or 1 (%(second)s)",
+                                                  first=table.teams[0], second=table.teams[1])))
     else:
         assert isinstance(offender_raw, int)
         offender = offender_raw
     try:
-        called_by = _seat(raw.get("called_by"), "renege.called_by", table, "the player who called the renege")
+        called_by = _seat(raw.get("called_by"), "renege.called_by", table, M("the player who called the renege"))
     except RuleError as e:
         errors.add(e)
     upheld = raw.get("upheld")
     if not isinstance(upheld, bool):
-        errors.add(RuleError("renege.upheld", "say whether the director upheld the renege: true or false"))
+        errors.add(RuleError("renege.upheld", M("say whether the director upheld the renege: true or false")))
     errors.raise_if_any()
     assert offender is not None and called_by is not None and isinstance(upheld, bool)
     if called_by % 2 == offender:
         raise RuleError("renege.called_by",
-                        f"{table.seats[called_by]} plays for {table.teams[offender]}: a team cannot call a "
-                        f"renege on themselves, only the opposing team can")
+                        M("%(player)s plays for %(team)s: a team cannot call a renege on themselves, only the "
+                          "opposing team can", player=table.seats[called_by], team=table.teams[offender]))
     return Renege(offender, called_by, upheld)
 
 
@@ -299,13 +310,13 @@ def _call(raw: object, field_name: str, who: str) -> Call | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise RuleError(field_name, f"{who}'s call must be null (a pass) or {{\"bid\": 4 to 7, "
-                                    f"\"kind\": \"plain\", \"special\" or \"no\"}}")
+        raise RuleError(field_name, M("%(player)s's call must be null (a pass) or {\"bid\": 4 to 7, "
+                                      "\"kind\": \"plain\", \"special\" or \"no\"}", player=who))
     errors = ErrorCollector()
-    _unknown(raw, CALL_KEYS, f"{field_name}.", "a call (give bid and kind)", errors)
+    _unknown(raw, CALL_KEYS, f"{field_name}.", M("a call (give bid and kind)"), errors)
     bid = kind = None
     try:
-        bid = _whole(raw.get("bid"), f"{field_name}.bid", MIN_BID, MAX_BID, f"{who}'s bid")
+        bid = _whole(raw.get("bid"), f"{field_name}.bid", MIN_BID, MAX_BID, M("%(player)s's bid", player=who))
     except RuleError as e:
         errors.add(e)
     try:
@@ -320,23 +331,25 @@ def _call(raw: object, field_name: str, who: str) -> Call | None:
 def _refusal(who: str, call: Call, highest: Call, by: str) -> str:
     """Why `call` may not follow `highest`, naming the rule the caller broke."""
     if not legal_calls(highest):
-        return f"{who} may not bid {call} after {by}'s 7 No: nothing outranks 7 No, so {who} must pass"
+        return M("%(player)s may not bid %(call)s after %(by)s's 7 No: nothing outranks 7 No, so %(player)s must pass",
+                 player=who, call=call.said(), by=by)
+    words = dict(player=who, call=call.said(), by=by, highest=highest.said(), open=open_calls_words(highest))
     if call.bid == highest.bid and Kind.NO not in (call.kind, highest.kind):
-        reason = f"a {call} does not take out a {highest} (only a No bid takes out a trump bid of the same number)"
-    else:
-        reason = "a bid must outrank the one before it"
-    return (f"{who} may not bid {call} after {by}'s {highest}: {reason}; "
-            f"{who} may pass or bid {open_calls_words(highest)}")
+        return M("%(player)s may not bid %(call)s after %(by)s's %(highest)s: a %(call)s does not take out a "
+                 "%(highest)s (only a No bid takes out a trump bid of the same number); %(player)s may pass or bid "
+                 "%(open)s", **words)
+    return M("%(player)s may not bid %(call)s after %(by)s's %(highest)s: a bid must outrank the one before it; "
+             "%(player)s may pass or bid %(open)s", **words)
 
 
 def _auction(raw: object, table: _Table, complete: bool) -> tuple[Call | None, ...]:
     """The calls in bidding order: one round, each bid outranking the last; all-pass by the option."""
-    shape = "the calls in bidding order, null for a pass"
     if not isinstance(raw, list):
-        raise RuleError("auction", f"give the auction as a list of {shape}")
+        raise RuleError("auction", M("give the auction as a list of the calls in bidding order, null for a pass"))
     if len(raw) > SEATS or (complete and len(raw) < SEATS):
-        raise RuleError("auction", f"the bidding goes round once: give all 4 calls ({shape}, starting with "
-                                   f"{table.seats[table.first_bidder]}), not {len(raw)}")
+        raise RuleError("auction", M("the bidding goes round once: give all 4 calls (the calls in bidding order, "
+                                     "null for a pass, starting with %(first)s), not %(count)s",
+                                     first=table.seats[table.first_bidder], count=len(raw)))
     calls: list[Call | None] = []
     highest: Call | None = None
     highest_by = ""
@@ -351,9 +364,10 @@ def _auction(raw: object, table: _Table, complete: bool) -> tuple[Call | None, .
     if len(calls) == SEATS and highest is None:
         dealer = table.seats[table.dealer]
         if table.all_pass == "dealer":
-            raise RuleError(f"auction.{SEATS - 1}", f"{dealer} deals and must bid when the other three pass")
-        raise RuleError("auction", f"all four passed: the cards are thrown in and {dealer} deals again; "
-                                   f"enter the hand played after the redeal")
+            raise RuleError(f"auction.{SEATS - 1}", M("%(dealer)s deals and must bid when the other three pass",
+                                                      dealer=dealer))
+        raise RuleError("auction", M("all four passed: the cards are thrown in and %(dealer)s deals again; "
+                                     "enter the hand played after the redeal", dealer=dealer))
     return tuple(calls)
 
 
@@ -384,28 +398,29 @@ def _take(raw: Mapping[str, object], key: str, parse: Callable[[object], T], err
 def _read(raw: object, table: _Table, complete: bool) -> _Entry:
     """Check every field of an entry (complete, or partly entered), reporting all problems together."""
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError("hand", "a Bid Whist hand is an object such as "
-                                            "{\"bidder\": 1, \"bid\": 5, \"kind\": \"plain\", \"books\": 11}")])
+        raise RuleErrors([RuleError("hand", M("a Bid Whist hand is an object such as "
+                                              "{\"bidder\": 1, \"bid\": 5, \"kind\": \"plain\", \"books\": 11}"))])
     errors = ErrorCollector()
-    _unknown(raw, HAND_KEYS, "", "a Bid Whist hand", errors)
+    _unknown(raw, HAND_KEYS, "", M("a Bid Whist hand"), errors)
 
     def need(words: str) -> str | None:
         return words if complete else None
 
-    bidder = _take(raw, "bidder", lambda v: _seat(v, "bidder", table, "the bidder"), errors,
-                   need("say who won the bid: a seat from 0 to 3"))
-    bid = _take(raw, "bid", lambda v: _whole(v, "bid", MIN_BID, MAX_BID, "the bid"), errors,
-                need("give the winning bid, 4 to 7"))
+    bidder = _take(raw, "bidder", lambda v: _seat(v, "bidder", table, M("the bidder")), errors,
+                   need(M("say who won the bid: a seat from 0 to 3")))
+    bid = _take(raw, "bid", lambda v: _whole(v, "bid", MIN_BID, MAX_BID, M("the bid")), errors,
+                need(M("give the winning bid, 4 to 7")))
     kind = _take(raw, "kind", lambda v: _kind(v, "kind"), errors,
-                 need("give the kind of the winning bid: \"plain\", \"special\" or \"no\""))
+                 need(M("give the kind of the winning bid: \"plain\", \"special\" or \"no\"")))
     direction = _take(raw, "direction", _direction, errors, None)
     trump = None
     if kind is Kind.NO and raw.get("trump") is not None:
-        errors.add(RuleError("trump", "a No bid is played without trumps: name no trump suit"))
+        errors.add(RuleError("trump", M("a No bid is played without trumps: name no trump suit")))
     else:
         trump = _take(raw, "trump", lambda v: parse_trump(v, "trump", SUITS), errors, None)
-    books = _take(raw, "books", lambda v: _whole(v, "books", 1, BOOKS, "the bidding side's books (kitty included)"),
-                  errors, need("give the books taken by the bidding side, the kitty counting as one (1 to 13)"))
+    books = _take(raw, "books",
+                  lambda v: _whole(v, "books", 1, BOOKS, M("the bidding side's books (kitty included)")), errors,
+                  need(M("give the books taken by the bidding side, the kitty counting as one (1 to 13)")))
     renege = _take(raw, "renege", lambda v: _renege(v, table), errors, None)
     auction = _take(raw, "auction", lambda v: _auction(v, table, complete), errors, None)
     if kind is not None:
@@ -420,12 +435,12 @@ def _check_direction(kind: Kind, direction: Direction | None, missing: bool, err
     """Plain and Special imply their direction; the winner of a No bid must declare one."""
     implied = IMPLIED_DIRECTION.get(kind)
     if implied is not None and direction is not None and direction is not implied:
-        other = "a Special bid" if kind is Kind.PLAIN else "a plain bid"
-        errors.add(RuleError("direction", f"a {kind.value} bid is played {implied.value}; {direction.value} "
-                                          f"with trumps is {other}"))
+        errors.add(RuleError("direction", M("a plain bid is played uptown; downtown with trumps is a Special bid")
+                             if kind is Kind.PLAIN else
+                             M("a special bid is played downtown; uptown with trumps is a plain bid")))
     elif kind is Kind.NO and missing:
-        errors.add(RuleError("direction", "the winner of a No bid declares uptown (high cards win) or "
-                                          "downtown (low cards win): choose which"))
+        errors.add(RuleError("direction", M("the winner of a No bid declares uptown (high cards win) or "
+                                            "downtown (low cards win): choose which")))
 
 
 def _check_agreement(auction: Sequence[Call | None], table: _Table, bidder: int | None, bid: int | None,
@@ -436,12 +451,15 @@ def _check_agreement(auction: Sequence[Call | None], table: _Table, bidder: int 
         return
     seat, call = won
     if bidder is not None and bidder != seat:
-        errors.add(RuleError("bidder", f"the auction was won by {table.seats[seat]} (seat {seat}), "
-                                       f"not {table.seats[bidder]}"))
+        errors.add(RuleError("bidder", M("the auction was won by %(player)s (seat %(seat)s), not %(other)s",
+                                         player=table.seats[seat], seat=seat, other=table.seats[bidder])))
     if bid is not None and bid != call.bid:
-        errors.add(RuleError("bid", f"{table.seats[seat]} won the auction with {call}, not a bid of {bid}"))
+        errors.add(RuleError("bid", M("%(player)s won the auction with %(call)s, not a bid of %(bid)s",
+                                      player=table.seats[seat], call=call.said(), bid=bid)))
     elif kind is not None and kind is not call.kind:
-        errors.add(RuleError("kind", f"{table.seats[seat]} won the auction with {call}, not {Call(call.bid, kind)}"))
+        errors.add(RuleError("kind", M("%(player)s won the auction with %(call)s, not %(other)s",
+                                       player=table.seats[seat], call=call.said(),
+                                       other=Call(call.bid, kind).said())))
 
 
 def _complete(entry: _Entry) -> BidWhistHand:
@@ -494,32 +512,38 @@ def _hand_note(hand: BidWhistHand, out: Outcome, teams: Sequence[str], seats: Se
     """The sheet's words for a hand: made or set, renege rulings, doubling and Boston."""
     bidders, defenders = teams[hand.side], teams[1 - hand.side]
     r = hand.renege
+    parts: list[str] = []  # said one after another, with no space between (each piece carries its own)
     if r is not None and r.upheld:
-        words = (f"Renege by {teams[r.offender]}, called by {seats[r.called_by]} and upheld: "
-                 f"{teams[out.side]} score {out.points} on {hand.contract()}")
+        parts.append(M("Renege by %(offender)s, called by %(caller)s and upheld: %(side)s score %(points)s on "
+                       "%(contract)s", offender=teams[r.offender], caller=seats[r.called_by], side=teams[out.side],
+                       points=out.points, contract=hand.contract()))
     else:
-        words = "" if r is None else (f"Renege called by {seats[r.called_by]} on {teams[r.offender]}, "
-                                      f"not upheld: scored as played. ")
+        if r is not None:
+            parts.append(M("Renege called by %(caller)s on %(offender)s, not upheld: scored as played. ",
+                           caller=seats[r.called_by], offender=teams[r.offender]))
         if out.made:
-            words += f"{bidders} made {hand.contract()} with {hand.books} books: {bidders} score {out.points}"
+            parts.append(M("%(side)s made %(contract)s with %(books)s books: %(side)s score %(points)s",
+                           side=bidders, contract=hand.contract(), books=hand.books, points=out.points))
         else:
-            words += (f"Set: {bidders} took {hand.books} of the {hand.needed} books {hand.contract()} needs; "
-                      f"{defenders} score {out.points}")
+            parts.append(M("Set: %(side)s took %(books)s of the %(needed)s books %(contract)s needs; %(other)s score "
+                           "%(points)s", side=bidders, books=hand.books, needed=hand.needed, contract=hand.contract(),
+                           other=defenders, points=out.points))
     if out.doubled:
-        words += " (No bid, doubled)"
+        parts.append(M(" (No bid, doubled)"))
     boston = options.get_str("boston")
     if out.boston and boston == "off":
-        words += "; a Boston (all 13 books)"
+        parts.append(M("; a Boston (all 13 books)"))
     elif out.boston and boston == "bonus":
-        words += f"; a Boston: +{options.get_int('boston_bonus')} included"
-    return words
+        parts.append(M("; a Boston: +%(bonus)s included", bonus=options.get_int("boston_bonus")))
+    return joined(parts, "")
 
 
 def _extra_hand_note(hand: BidWhistHand, out: Outcome, teams: Sequence[str]) -> str:
     """The words for a tied round's extra hand: only made or set matters."""
-    result = "made" if out.made else "lost"
-    return (f"Extra hand, worth no points: {teams[hand.side]} {result} {hand.contract()} "
-            f"({hand.books} books)")
+    words = dict(side=teams[hand.side], contract=hand.contract(), books=hand.books)
+    if out.made:
+        return M("Extra hand, worth no points: %(side)s made %(contract)s (%(books)s books)", **words)
+    return M("Extra hand, worth no points: %(side)s lost %(contract)s (%(books)s books)", **words)
 
 
 # --------------------------------------------------------------------------- a game
@@ -552,7 +576,7 @@ class _Game:
     def the_round(self) -> str:
         """The round in play, as the notes name it: "round 2", or "the round" when the game is one
         round (a tournament's match is one round of the event: "round 1" would contradict it)."""
-        return "the round" if self.options.get_int("rounds") == 1 else f"round {self.round_no}"
+        return M("the round") if self.options.get_int("rounds") == 1 else M("round %(number)s", number=self.round_no)
 
     def table(self, number: int) -> _Table:
         return _Table(self.seats, self.teams, (self.setup.first_dealer + number - 1) % SEATS,
@@ -565,12 +589,16 @@ class _Game:
             return spec
         if self.tie_hand:
             a, b = self.round_points
-            return replace(spec, kind=RoundKind.PLAYOFF,
-                           note=f"{self.the_round.capitalize()} is tied {a}-{b}: one extra hand, worth no points, "
-                                f"settles it (made: the bidders win the round; set: their opponents).")
+            words = dict(score=f"{a}-{b}", number=self.round_no)
+            note = (M("The round is tied %(score)s: one extra hand, worth no points, settles it (made: the bidders "
+                      "win the round; set: their opponents).", **words) if self.options.get_int("rounds") == 1 else
+                    M("Round %(number)s is tied %(score)s: one extra hand, worth no points, settles it (made: the "
+                      "bidders win the round; set: their opponents).", **words))
+            return replace(spec, kind=RoundKind.PLAYOFF, note=note)
         if self.options.get_int("rounds") == 1:
             return spec  # the hand's heading says "Hand 2 of 4" already
-        return replace(spec, note=f"Round {self.round_no}, hand {self.in_round + 1} of {HANDS_PER_ROUND}.")
+        return replace(spec, note=M("Round %(number)s, hand %(hand)s of %(hands)s.", number=self.round_no,
+                                    hand=self.in_round + 1, hands=HANDS_PER_ROUND))
 
     def play(self, hand: BidWhistHand) -> None:
         spec = self.next_spec()
@@ -586,7 +614,9 @@ class _Game:
             note = _extra_hand_note(hand, out, self.teams)
         else:
             note = _hand_note(hand, out, self.teams, self.seats, self.options)
-        note += self._advance(out, playoff)
+        more = self._advance(out, playoff)
+        if more:
+            note = joined([note, more], "")
         trump = Trump.NO_TRUMPS if hand.call.kind is Kind.NO else hand.trump
         self.lines.append(Line(spec.number, replace(spec, trump=trump),
                                self._cells(hand, out, points, playoff), note))
@@ -597,47 +627,53 @@ class _Game:
         if not self.by_rounds:
             if boston_wins:
                 self.boston_winner, self.over = out.side, True
-                return f"; the Boston wins the game for {self.teams[out.side]}"
+                return M("; the Boston wins the game for %(side)s", side=self.teams[out.side])
             if self.totals[out.side] >= self.options.get_int("target"):
                 self.over = True
-                return f"; game to {self.teams[out.side]}, {self._score(out.side)}"
+                return M("; game to %(side)s, %(score)s", side=self.teams[out.side], score=self._score(out.side))
             return ""
         if playoff:
-            return self._end_round(out.side, "")
+            return self._end_round(out.side, False)
         self.in_round += 1
         if boston_wins:
-            return self._end_round(out.side, " by a Boston")
+            return self._end_round(out.side, True)
         if self.in_round < HANDS_PER_ROUND:
             return ""
         a, b = self.round_points
         if a == b:
             self.tie_hand = True
-            return f"; {self.the_round} tied {a}-{b}: one extra hand settles it"
-        return self._end_round(0 if a > b else 1, "")
+            return M("; %(round)s tied %(score)s: one extra hand settles it", round=self.the_round, score=f"{a}-{b}")
+        return self._end_round(0 if a > b else 1, False)
 
-    def _end_round(self, side: int, how: str) -> str:
-        words = f"; {self.the_round} to {self.teams[side]}{how}"
-        if not self.tie_hand:
-            words += f", {self.round_points[side]}-{self.round_points[1 - side]}"
+    def _end_round(self, side: int, boston: bool) -> str:
+        words = dict(round=self.the_round, side=self.teams[side],
+                     score=f"{self.round_points[side]}-{self.round_points[1 - side]}")
+        if self.tie_hand:
+            said = M("; %(round)s to %(side)s by a Boston", **words) if boston else M("; %(round)s to %(side)s",
+                                                                                       **words)
+        else:
+            said = (M("; %(round)s to %(side)s by a Boston, %(score)s", **words) if boston else
+                    M("; %(round)s to %(side)s, %(score)s", **words))
         self.rounds_won[side] += 1
         self.round_no += 1
         self.in_round, self.round_points, self.tie_hand = 0, [0, 0], False
         self.over = self.round_no > self.options.get_int("rounds")
-        return words
+        return said
 
     def _score(self, side: int) -> str:
         return f"{self.totals[side]}-{self.totals[1 - side]}"
 
     def _cells(self, hand: BidWhistHand, out: Outcome, points: Sequence[int], playoff: bool) -> tuple[Cell, Cell]:
-        detail = f"bid {hand.contract()} · took {hand.books}"
+        parts = [M("bid %(contract)s", contract=hand.contract()), M("took %(tricks)s", tricks=hand.books)]
         if playoff:
-            detail = f"extra hand · {detail}"
+            parts.insert(0, M("extra hand"))
+        detail = joined(parts, " · ")
         cells: list[Cell] = []
         for side in (0, 1):
             if side == hand.side:
                 cells.append(Cell(points[side], self.totals[side], detail, hand.call.bid, hand.books, out.made))
             else:
-                words = "set" if not out.made and not playoff else ""
+                words = M("set") if not out.made and not playoff else ""
                 cells.append(Cell(points[side], self.totals[side], words, None, BOOKS - hand.books))
         return cells[0], cells[1]
 
@@ -645,11 +681,11 @@ class _Game:
         """Rounds won, then points (tournament); the game's winner, then points (home game)."""
         if self.by_rounds:
             first = self.rounds_won
-            details = [f"{self._plural(self.rounds_won[s], 'round')} won, {self._plural(self.totals[s], 'point')}"
-                       for s in (0, 1)]
+            details: list[str] = [joined([self._rounds_won(self.rounds_won[s]), self._points(self.totals[s])], ", ")
+                                  for s in (0, 1)]
         else:
             first = [1 if s == self.boston_winner else 0 for s in (0, 1)]
-            details = ["won by a Boston" if s == self.boston_winner else "" for s in (0, 1)]
+            details = [M("won by a Boston") if s == self.boston_winner else "" for s in (0, 1)]
         keys = [first[s] * _RANK_SPREAD + self.totals[s] for s in (0, 1)]
         shown = self.rounds_won if self.by_rounds else self.totals
         return tuple(replace(s, total=shown[s.seat]) for s in rank(keys, self.teams, details))
@@ -659,28 +695,37 @@ class _Game:
         it is over); playing to a target: the points toward it."""
         totals = (self.totals[0], self.totals[1])
         if not self.by_rounds:
-            return Scoreboard(f"First to {self.options.get_int('target')} points", totals)
+            return Scoreboard(M("First to %(target)s points", target=self.options.get_int("target")), totals)
         won = (self.rounds_won[0], self.rounds_won[1])
         rounds = self.options.get_int("rounds")
         if self.over:
-            return Scoreboard("Points over the match" if rounds > 1 else "Final score", totals, won,
+            return Scoreboard(M("Points over the match") if rounds > 1 else M("Final score"), totals, won,
                               "round" if rounds > 1 else "")
-        heading = f"Round {self.round_no} of {rounds}" if rounds > 1 else "This round"
+        heading = (M("Round %(number)s of %(rounds)s", number=self.round_no, rounds=rounds) if rounds > 1
+                   else M("This round"))
         return Scoreboard(heading, (self.round_points[0], self.round_points[1]), won, "round" if rounds > 1 else "")
 
     @staticmethod
-    def _plural(n: int, word: str) -> str:
-        return f"{n} {word}" + ("" if n == 1 else "s")
+    def _rounds_won(n: int) -> Message:
+        return M("1 round won") if n == 1 else M("%(count)s rounds won", count=n)
+
+    @staticmethod
+    def _points(n: int) -> Message:
+        return M("1 point") if n == 1 else M("%(count)s points", count=n)
 
     def summary(self, standings: Sequence[Standing]) -> str:
         first = leaders(standings)
-        score = (f"{self.rounds_won[0]}-{self.rounds_won[1]} in rounds, {self.totals[0]}-{self.totals[1]} in points"
-                 if self.by_rounds else f"{self.totals[0]}-{self.totals[1]}")
+        points = f"{self.totals[0]}-{self.totals[1]}"
+        score: str = (M("%(rounds)s in rounds, %(points)s in points", rounds=f"{self.rounds_won[0]}-{self.rounds_won[1]}",
+                        points=points) if self.by_rounds else points)
+        teams = dict(first=self.teams[0], second=self.teams[1], score=score)
         if not self.over:
-            return f"In play after {self._plural(self.hands, 'hand')}: {self.teams[0]} v {self.teams[1]} {score}"
+            if self.hands == 1:
+                return M("In play after 1 hand: %(first)s v %(second)s %(score)s", **teams)
+            return M("In play after %(hands)s hands: %(first)s v %(second)s %(score)s", hands=self.hands, **teams)
         if len(first) > 1:
-            return f"Tie: {self.teams[0]} and {self.teams[1]}, {score}"
-        return f"{self.teams[first[0]]} win ({self.teams[0]} v {self.teams[1]} {score})"
+            return M("Tie: %(first)s and %(second)s, %(score)s", **teams)
+        return M("%(side)s win (%(first)s v %(second)s %(score)s)", side=self.teams[first[0]], **teams)
 
 
 def _plain_spec(setup: Setup, number: int) -> RoundSpec:
@@ -714,21 +759,22 @@ class BidWhist:
         except RuleErrors as e:
             errors.add(e)
         if setup.players:
-            errors.add(RuleError("players", "Bid Whist is played by two teams of two: give two teams, not players"))
+            errors.add(RuleError("players", M("Bid Whist is played by two teams of two: give two teams, not players")))
         if len(setup.teams) != 2:
-            errors.add(RuleError("teams", f"Bid Whist needs exactly two teams, not {len(setup.teams)}"))
+            errors.add(RuleError("teams", M("Bid Whist needs exactly two teams, not %(count)s", count=len(setup.teams))))
         else:
             for i, team in enumerate(setup.teams):
                 if len(team.players) not in (0, 2):
                     errors.add(RuleError(f"teams.{i}.players",
-                                         f"{team.name} needs two player names (or none), not {len(team.players)}"))
+                                         M("%(team)s needs two player names (or none), not %(count)s",
+                                           team=team.name, count=len(team.players))))
         if isinstance(setup.first_dealer, bool) or not 0 <= setup.first_dealer < SEATS:
-            errors.add(RuleError("first_dealer", "the first dealer is a seat from 0 to 3 (0 and 2 are the first "
-                                                 "team's players, 1 and 3 the second team's)"))
+            errors.add(RuleError("first_dealer", M("the first dealer is a seat from 0 to 3 (0 and 2 are the first "
+                                                   "team's players, 1 and 3 the second team's)")))
         errors.raise_if_any()
         seats = [n.casefold() for n in seat_names(setup)]
         if len(set(seats)) < SEATS:
-            raise RuleErrors([RuleError("teams", "two players have the same name; give each their own")])
+            raise RuleErrors([RuleError("teams", M("two players have the same name; give each their own"))])
 
     def round_count(self, setup: Setup) -> int | None:
         """The tournament's 4 hands a round (a tied round adds one extra hand); None to a target."""
@@ -742,7 +788,7 @@ class BidWhist:
         depends on the scores: `state().next_round` and the sheet's lines say so."""
         self.check_setup(setup)
         if number < 1:
-            raise RuleError("hand", "hands are numbered from 1")
+            raise RuleError("hand", M("hands are numbered from 1"))
         return _plain_spec(setup, number)
 
     def _game(self, setup: Setup) -> _Game:
@@ -757,8 +803,8 @@ class BidWhist:
         errors = ErrorCollector()
         for number, raw in enumerate(hands, start=1):
             if not errors.errors and game.over:
-                errors.add(RuleError("hand", f"the game is over after hand {game.hands}; "
-                                             f"no more hands are played").at_hand(number))
+                errors.add(RuleError("hand", M("the game is over after hand %(number)s; no more hands are played",
+                                               number=game.hands)).at_hand(number))
                 break
             try:
                 hand = _complete(_read(raw, game.table(number), complete=True))
@@ -773,7 +819,7 @@ class BidWhist:
     def check_hand(self, setup: Setup, before: Sequence[RawHand], hand: RawHand) -> None:
         game = self._replay(setup, before)
         if game.over:
-            raise RuleErrors([RuleError("hand", "the game is over; no more hands are played")])
+            raise RuleErrors([RuleError("hand", M("the game is over; no more hands are played"))])
         _read(hand, game.table(game.hands + 1), complete=True)
 
     def score(self, setup: Setup, hands: Sequence[RawHand]) -> ScoreSheet:
@@ -811,28 +857,29 @@ class BidWhist:
         forced = seat == table.dealer and highest is None and table.all_pass == "dealer"
         opened = open_calls_words(highest)
         if forced:
-            words = f"{name}'s call: the other three passed, so {name} (dealer) must bid {opened}"
+            words = M("%(player)s's call: the other three passed, so %(player)s (dealer) must bid %(open)s",
+                      player=name, open=opened)
         elif legal_calls(highest):
-            words = f"{name}'s call: pass, or bid {opened}"
+            words = M("%(player)s's call: pass, or bid %(open)s", player=name, open=opened)
         else:
-            words = f"{name}'s call: pass (nothing outranks 7 No)"
+            words = M("%(player)s's call: pass (nothing outranks 7 No)", player=name)
         rest = [table.seats[table.seat_in_order(p)] for p in range(len(auction) + 1, SEATS)]
-        missing = [words] + ([f"the calls of {', '.join(rest)}"] if rest else []) + later
+        missing = [words] + ([M("the calls of %(players)s", players=", ".join(rest))] if rest else []) + later
         numbers = tuple(sorted({c.bid for c in legal_calls(highest)}))
         return GameState(game.hands, False, "bids", spec, to_act=seat, legal_bids=numbers, missing=tuple(missing))
 
 
 def _result_missing(entry: _Entry) -> list[str]:
     """What a partly entered hand still needs once the bidding is over, in words."""
-    missing = []
+    missing: list[str] = []
     if entry.bidder is None:
-        missing.append("who won the bid")
+        missing.append(M("who won the bid"))
     if entry.bid is None or entry.kind is None:
-        missing.append("the winning bid and its kind (plain, Special or No)")
+        missing.append(M("the winning bid and its kind (plain, Special or No)"))
     if entry.kind is Kind.NO and entry.direction is None:
-        missing.append("the direction the No bidder declares (uptown or downtown)")
+        missing.append(M("the direction the No bidder declares (uptown or downtown)"))
     if entry.books is None:
-        missing.append("the books taken by the bidding side, the kitty counting as one")
+        missing.append(M("the books taken by the bidding side, the kitty counting as one"))
     return missing
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -18,6 +19,7 @@ from scorepad.events.bid_whist import matches, registration, tournament
 from scorepad.events.core import Event, EventEntrant
 from scorepad.form_input import whole_number
 from scorepad.games import service as games
+from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
 from scorepad.views.board import publish
 from scorepad.views.common import device, errors_by_field
@@ -48,8 +50,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
             return render_template("bid_whist/new.html", form=form, brackets=tournament.BRACKETS,
                                    errors=errors_by_field(e)), 422
         unlock_for(event)
-        flash("Tournament created. This page is your private director's link: bookmark it and share it with "
-              "nobody. Register the teams below, then start the event.")
+        flash(gettext("Tournament created. This page is your private director's link: bookmark it and share it "
+                      "with nobody. Register the teams below, then start the event."))
         return redirect(url_for("director.control", token=event.director_token))
     return render_template("bid_whist/new.html", form=form, brackets=tournament.BRACKETS, errors={})
 
@@ -73,8 +75,9 @@ def register(event: Event) -> tuple[str, int]:
     team, one, two = request.form.get("team", ""), request.form.get("player1", ""), request.form.get("player2", "")
     if request.form.get("kind") == "single":
         return _act(event, lambda: registration.register_single(event, request.form.get("single", "")),
-                    f"{' '.join(request.form.get('single', '').split())} is registered as a single player.")
-    return _act(event, lambda: registration.register_team(event, team, [one, two]), "Team registered.")
+                    gettext("%(name)s is registered as a single player.",
+                            name=" ".join(request.form.get("single", "").split())))
+    return _act(event, lambda: registration.register_team(event, team, [one, two]), gettext("Team registered."))
 
 
 @bp.post("/d/<token>/pair")
@@ -84,16 +87,16 @@ def pair(event: Event) -> tuple[str, int]:
     try:
         first, second = int(request.form.get("first", "")), int(request.form.get("second", ""))
     except ValueError:
-        return render_room(event, 422, {"pair": "Choose the two players to pair."})
+        return render_room(event, 422, {"pair": gettext("Choose the two players to pair.")})
     return _act(event, lambda: registration.pair(event, first, second, request.form.get("name", "")),
-                "The two players are a team now.")
+                gettext("The two players are a team now."))
 
 
 @bp.post("/d/<token>/withdraw/<int:number>")
 @director_of(tournament.KEY)
 def withdraw(event: Event, number: int) -> tuple[str, int]:
     """Remove a registration before the start."""
-    return _act(event, lambda: registration.withdraw(event, number), f"Number {number} withdrew.")
+    return _act(event, lambda: registration.withdraw(event, number), gettext("Number %(number)s withdrew.", number=number))
 
 
 @bp.post("/d/<token>/start")
@@ -102,10 +105,10 @@ def start(event: Event) -> tuple[str, int]:
     """Close registration, set the tables and draw round 1 (with the rounds chosen at the start)."""
     raw = request.form.get("rounds", "").strip()
     if raw and whole_number(raw) is None:
-        return render_room(event, 422, {"rounds": "Give the number of preliminary rounds as a number, 1 to 8."},
-                       form=request.form)
+        return render_room(event, 422, {"rounds": gettext("Give the number of preliminary rounds as a number, 1 to 8.")},
+                           form=request.form)
     return _act(event, lambda: tournament.start(event, int(raw) if raw else None),
-                "Registration is closed and round 1 is drawn: print the QR cards and the teams' cards.")
+                gettext("Registration is closed and round 1 is drawn: print the QR cards and the teams' cards."))
 
 
 def _expect_stage(event: Event, error_field: str) -> tuple[str, int] | None:
@@ -113,10 +116,10 @@ def _expect_stage(event: Event, error_field: str) -> tuple[str, int] | None:
     missing or non-numeric value is bad input (422), not "already done"."""
     raw = request.form.get("stage", "").strip()
     if whole_number(raw) is None:
-        return render_room(event, 422, {error_field: "The form did not say which stage it was sent from: reload the "
-                                                 "control room and try again."})
+        return render_room(event, 422, {error_field: gettext("The form did not say which stage it was sent from: "
+                                                         "reload the control room and try again.")})
     if int(raw) != event.current_hand:  # a second tap, or a stale page
-        abort(409, description="That was already done: reload the control room.")
+        abort(409, description=gettext("That was already done: reload the control room."))
     return None
 
 
@@ -129,8 +132,9 @@ def next_round(event: Event) -> tuple[str, int]:
         return refused
     last = event.current_hand >= tournament.rounds(event)
     return _act(event, lambda: tournament.advance(event),
-                "The bracket is set: its first matches are at their tables." if last
-                else f"Round {event.current_hand + 1} is drawn: every team's phone shows its table.")
+                gettext("The bracket is set: its first matches are at their tables.") if last
+                else gettext("Round %(number)s is drawn: every team's phone shows its table.",
+                             number=event.current_hand + 1))
 
 
 @bp.post("/d/<token>/cut")
@@ -139,9 +143,9 @@ def cut(event: Event) -> tuple[str, int]:
     """Record who won the one-game playoff for the last place(s) in the bracket."""
     raw = [n.strip() for n in request.form.getlist("winner")]
     if not raw or not all(whole_number(n) is not None for n in raw):
-        return render_room(event, 422, {"cut": "Choose the playoff's winner among the tied teams."})
+        return render_room(event, 422, {"cut": gettext("Choose the playoff's winner among the tied teams.")})
     winners = [int(n) for n in raw]
-    return _act(event, lambda: tournament.record_cut(event, winners), "Playoff recorded.")
+    return _act(event, lambda: tournament.record_cut(event, winners), gettext("Playoff recorded."))
 
 
 @bp.post("/d/<token>/publish")
@@ -150,9 +154,11 @@ def publish_standings(event: Event) -> tuple[str, int]:
     """Hidden standings: show the players the standings after the round just completed."""
     raw = request.form.get("round", "").strip()
     if whole_number(raw) is None:
-        return render_room(event, 422, {"publish": "The form did not say which round to publish: reload the control room."})
+        return render_room(event, 422, {"publish": gettext("The form did not say which round to publish: reload the "
+                                                           "control room.")})
     return _act(event, lambda: tournament.publish(event, int(raw)),
-                f"The standings after round {raw} are on the projector and the players' phones.")
+                gettext("The standings after round %(number)s are on the projector and the players' phones.",
+                        number=raw))
 
 
 @bp.post("/d/<token>/walkover")
@@ -161,9 +167,9 @@ def walkover(event: Event) -> tuple[str, int]:
     """A bracket no-show with no team to swap in: the team present goes through without play."""
     match_no, _, team = request.form.get("walkover", "").partition(":")
     if whole_number(match_no) is None or whole_number(team) is None:
-        return render_room(event, 422, {"walkover": "Choose the match and the team that goes through."})
+        return render_room(event, 422, {"walkover": gettext("Choose the match and the team that goes through.")})
     return _act(event, lambda: tournament.walkover(event, int(match_no), int(team), request.form.get("reason", "")),
-                f"Team {team} goes through by a walkover.")
+                gettext("Team %(number)s goes through by a walkover.", number=team))
 
 
 @bp.post("/d/<token>/matches/<int:match_id>/<action>")
@@ -172,10 +178,12 @@ def match_action(event: Event, match_id: int, action: str) -> tuple[str, int]:
     """Close a sheet without both signatures, or reopen one for a correction."""
     match = next((m for m in event.matches if m.id == match_id), None)
     if match is None or action not in ("close", "reopen"):
-        abort(404, description="There is no such match in this event.")
+        abort(404, description=gettext("There is no such match in this event."))
     act = tournament.close_match if action == "close" else tournament.reopen_match
-    words = "made final" if action == "close" else "reopened: the table can correct it, then both teams sign again"
-    return _act(event, lambda: act(event, match), f"Table {match.table}'s sheet {words}.")
+    words = (gettext("Table %(number)s's sheet made final.", number=match.table) if action == "close" else
+             gettext("Table %(number)s's sheet reopened: the table can correct it, then both teams sign again.",
+                     number=match.table))
+    return _act(event, lambda: act(event, match), words)
 
 
 @bp.post("/d/<token>/swap")
@@ -185,9 +193,10 @@ def swap(event: Event) -> tuple[str, int]:
     try:
         match_no, out, into = (int(request.form.get(k, "")) for k in ("match", "out", "in"))
     except ValueError:
-        return render_room(event, 422, {"swap": "Choose the match, the team that leaves and the team that takes its place."})
+        return render_room(event, 422, {"swap": gettext("Choose the match, the team that leaves and the team that "
+                                                        "takes its place.")})
     return _act(event, lambda: tournament.swap(event, match_no, out, into, request.form.get("reason", "")),
-                f"Team {into} takes team {out}'s place.")
+                gettext("Team %(into)s takes team %(out)s's place.", into=into, out=out))
 
 
 # --------------------------------------------------------------------------- tables, teams, the game bar
@@ -197,7 +206,7 @@ def _game_match(token: str) -> tuple[Any, Any]:
     game = games.by_scorer_token(token)
     match = matches.by_game(game) if game is not None else None
     if game is None or match is None:
-        abort(404, description="There is no event match at this link.")
+        abort(404, description=gettext("There is no event match at this link."))
     return game, match
 
 
@@ -222,12 +231,13 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
     """The bar needs this match only: a preliminary round's bar does not derive the whole event (it
     is drawn on every hand entered at every table); a bracket match's title needs the bracket."""
     event = match.event
-    title = (f"Round {match.number} of {tournament.rounds(event)}" if match.stage == "round"
-             else tournament.view(event).match_title(match))
+    title = (gettext("Round %(number)s of %(rounds)s", number=match.number, rounds=tournament.rounds(event))
+             if match.stage == "round" else say(tournament.view(event).match_title(match)))
     table, names = tournament.table_and_names(event, match)
     mv = matches.view(match, names, game_view)
     walk = tournament.walkover_of(event, match)
-    walk_words = f"{names.get(walk[0], walk[0])} go through ({walk[1]})." if walk else ""
+    walk_words = gettext("%(team)s go through (%(reason)s).", team=names.get(walk[0], walk[0]),
+                         reason=walk[1]) if walk else ""
     return render_template("bid_whist/_bar.html", title=title, game=game, mv=mv, table=table,
                            errors=errors or {}, notice=notice, walkover=walk_words)
 
@@ -240,16 +250,16 @@ def sign(token: str) -> BaseResponse | tuple[str, int]:
     raw = request.form.get("side", "")
     if raw not in ("0", "1"):
         field = "dispute" if dispute else "sign"
-        return render_bar(game, match, {field: "Choose the team: N/S or E/W."}), 422
+        return render_bar(game, match, {field: gettext("Choose the team: N/S or E/W.")}), 422
     side = int(raw)
     try:
         if dispute:
             matches.dispute(match, side, request.form.get("reason", ""), f"table {match.table}")
-            notice = "The director has been told; wait at the table."
+            notice = gettext("The director has been told; wait at the table.")
         else:
             tournament.sign(match.event, match, side, f"table {match.table}",
                             f"table phone, team code · device {device()}", code=request.form.get("code", ""))
-            notice = "Signed."
+            notice = gettext("Signed.")
     except RuleErrors as e:
         return render_bar(game, match, errors_by_field(e)), 422
     publish(match.event, orders=True)
@@ -260,7 +270,7 @@ def _entrant(token: str) -> EventEntrant:
     """The tournament team whose card carries `token` (a whist drive's players have no team page)."""
     entrant = registration.entrant_by_token(token)
     if entrant is None or entrant.event.format != tournament.KEY:
-        abort(404, description="This team link is not valid. Ask the director for your team's card.")
+        abort(404, description=gettext("This team link is not valid. Ask the director for your team's card."))
     return entrant
 
 
@@ -283,14 +293,14 @@ def team_sign(token: str) -> BaseResponse | tuple[str, int]:
     tv = tournament.view(entrant.event)
     mv = tv.match_of(entrant.number)
     if mv is None:
-        abort(409, description="Your team has no sheet to sign now.")
+        abort(409, description=gettext("Your team has no sheet to sign now."))
     side = 0 if mv.match.home == entrant.number else 1
     try:
         tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}", f"team page · device {device()}")
     except RuleErrors as e:
         return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
     publish(entrant.event, orders=True)
-    flash("Signed: thank you.")
+    flash(gettext("Signed: thank you."))
     return redirect(url_for("bid_whist.team", token=token), code=303)
 
 

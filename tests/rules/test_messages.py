@@ -123,3 +123,50 @@ def test_the_military_options_sheet_and_playoff_speak_in_messages() -> None:
     found = errors_of(lambda: MILITARY.check_hand(tied, [hand(0, 0, 0)], {"playoff": {"teams": [1, 1], "bye": 2}}))
     found += errors_of(lambda: MILITARY.check_setup(Setup("military", tied.options, ("Ann",), first_dealer=2)))
     assert len(found) >= 3 and all(isinstance(e.message, Message) for e in found), [(e.field, e.message) for e in found]
+
+
+# --------------------------------------------------------------------------- Bid Whist
+
+
+def bid_whist_setup(**options: object) -> Setup:
+    from scorepad.rules import bid_whist
+    from scorepad.rules.base import Team
+
+    teams = (Team("Us", ("Ann", "Cat")), Team("Them", ("Bob", "Dan")))
+    return Setup("bid_whist", resolve_options(bid_whist.VARIANT.option_specs, options), (), teams, 0)
+
+
+BAD_BID_WHIST_HANDS: list[object] = [
+    "not a hand", {"bidder": 9, "bid": 3, "kind": "plain", "books": 14, "extra": 1},
+    {"bidder": 1, "bid": 5, "kind": "no", "books": 11, "trump": "H"},  # no trump named on a No bid, no direction
+    {"bidder": 1, "bid": 5, "kind": "plain", "direction": "downtown", "books": 11, "renege": {"offender": 1,
+                                                                                             "called_by": 1,
+                                                                                             "upheld": True}},
+    {"bidder": 1, "bid": 5, "kind": "special", "books": 11,
+     "auction": [{"bid": 5, "kind": "plain"}, {"bid": 5, "kind": "special"}, None, None]},  # does not take out
+    {"bidder": 2, "bid": 4, "kind": "plain", "books": 11, "auction": [None, None, None, None]},  # the dealer must bid
+]
+
+
+@pytest.mark.parametrize("hand", BAD_BID_WHIST_HANDS)
+def test_every_error_in_a_bid_whist_hand_is_a_message(hand: object) -> None:
+    from scorepad.rules.bid_whist import VARIANT as BID_WHIST
+
+    found = errors_of(lambda: BID_WHIST.check_hand(bid_whist_setup(), [], hand))  # type: ignore[arg-type]
+    assert found and all(isinstance(e.message, Message) for e in found), [(e.field, e.message) for e in found]
+
+
+def test_a_bid_whist_sheet_speaks_in_messages_and_reads_as_before() -> None:
+    from scorepad.rules.bid_whist import VARIANT as BID_WHIST
+
+    hands = [{"bidder": 1, "bid": 4, "kind": "no", "direction": "downtown", "books": 11},
+             {"bidder": 2, "bid": 5, "kind": "plain", "trump": "H", "books": 9}]
+    sheet = BID_WHIST.score(bid_whist_setup(play_to="points", target=20), hands)
+    assert sheet.lines[0].note == "Them made 4 No downtown with 11 books: Them score 10 (No bid, doubled)"
+    assert sheet.lines[1].note == "Set: Us took 9 of the 11 books 5 ♥ needs; Them score 5"
+    assert all(isinstance(line.note, Message) for line in sheet.lines)
+    defenders = sheet.lines[1].cells[1].detail
+    assert defenders == "set" and isinstance(defenders, Message) and defenders.template == "set"
+    assert sheet.lines[1].cells[0].detail == "bid 5 ♥ · took 9"
+    assert sheet.summary == "In play after 2 hands: Us v Them 0-15" and isinstance(sheet.summary, Message)
+    assert isinstance(sheet.scoreboard.heading, Message) and sheet.scoreboard.heading == "First to 20 points"

@@ -1,5 +1,5 @@
 """Issue 15: the set-up page's options of Whist and Bid Whist in French and Spanish (their labels,
-help and choices said through M); their hands' words are not translated yet (docs/translations.md)."""
+help and choices said through M); a Bid Whist game's own words: tests/web/test_language_bid_whist.py."""
 
 from __future__ import annotations
 

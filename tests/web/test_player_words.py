@@ -60,6 +60,9 @@ def _text(node: ast.expr) -> str | None:
         return node.value
     if isinstance(node, ast.JoinedStr):
         return "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "M" and node.args:
+        template = _text(node.args[0])  # a message said through M (rules/errors.py): its placeholders are X
+        return None if template is None else re.sub(r"%\(\w+\)s", "X", template).replace("%%", "%")
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _text(node.left), _text(node.right)
         return None if left is None and right is None else (left or "X") + (right or "X")

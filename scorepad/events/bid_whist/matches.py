@@ -27,10 +27,11 @@ from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import AuditEntry, Event, EventEntrant, EventMatch, Game, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M
 from scorepad.rules.record import NAME_MAX
 
 GHOST = 0  # the ghost team of a bye: "points are of no value for the team picked to play the odd team"
-GHOST_NAME = "Ghost team"
+GHOST_NAME = M("Ghost team")  # said in the reader's language; stored in a game's set-up as its English
 WALKOVER = "walkover"  # `closed_by` of a match decided by the director without play (a no-show)
 TITLE_LENGTH = 120  # Game.title's column
 NOTE_LENGTH = 300  # AuditEntry.note's and EventMatch.dispute's columns
@@ -142,10 +143,10 @@ def is_final(match: EventMatch) -> bool:
 def _side(match: EventMatch, side: int, field: str) -> int:
     """The entrant number of side 0 (N/S) or 1 (E/W); the ghost team neither signs nor disputes."""
     if side not in (0, 1):
-        raise RuleErrors([RuleError(field, "choose the team: N/S or E/W")])
+        raise RuleErrors([RuleError(field, M("choose the team: N/S or E/W"))])
     number = (match.home, match.away)[side]
     if number == GHOST:
-        raise RuleErrors([RuleError(field, "the ghost team does not sign: only the real team signs its sheet")])
+        raise RuleErrors([RuleError(field, M("the ghost team does not sign: only the real team signs its sheet"))])
     return number
 
 
@@ -183,21 +184,21 @@ def check_code(match: EventMatch, side: int, code: str) -> None:
     entrant = next((e for e in match.event.entrants if e.number == number), None)
     field = f"code.{side}"
     if entrant is None:
-        raise RuleErrors([RuleError(field, "this team is not registered any more: ask the director")])
+        raise RuleErrors([RuleError(field, M("this team is not registered any more: ask the director"))])
     if _wrong_codes(match) >= CODE_TRIES:
-        raise RuleErrors([RuleError(field, "too many wrong team codes at this table: sign from your team's own "
-                                           "page (scan your team card), or call the director")])
+        raise RuleErrors([RuleError(field, M("too many wrong team codes at this table: sign from your team's own "
+                                             "page (scan your team card), or call the director"))])
     code = "".join(code.split())
     if not code:
-        raise RuleErrors([RuleError(field, f"enter {entrant.name}'s team code: the four digits on "
-                                           f"{entrant.name}'s team card")])
+        raise RuleErrors([RuleError(field, M("enter %(team)s's team code: the four digits on %(team)s's team card",
+                                             team=entrant.name))])
     if len(code) > 8 or not hmac.compare_digest(code.encode(), team_code(entrant).encode()):
         db.session.add(AuditEntry(event_id=match.event_id, actor=f"table {match.table}", action=WRONG_CODE,
                                   table=match.table, note=f"{_stage_words(match.stage, match.number)}: "
                                                           f"a wrong code for {_clip(entrant.name, 60)}"))
         db.session.commit()
-        raise RuleErrors([RuleError(field, f"that is not {entrant.name}'s team code: it is on {entrant.name}'s "
-                                           f"team card")])
+        raise RuleErrors([RuleError(field, M("that is not %(team)s's team code: it is on %(team)s's team card",
+                                             team=entrant.name))])
 
 
 def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | None = None) -> None:
@@ -209,12 +210,13 @@ def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | Non
     phone the team's `code` is checked once the sheet is ready to sign (see `check_code`)."""
     _side(match, side, "sign")
     if is_final(match):
-        raise RuleErrors([RuleError("sign", "this sheet is already final: nothing more to sign")])
+        raise RuleErrors([RuleError("sign", M("this sheet is already final: nothing more to sign"))])
     result = outcome(match.game)
     if not result.over:
-        raise RuleErrors([RuleError("sign", f"the round is not over yet: {result.hands} hands entered")])
+        raise RuleErrors([RuleError("sign", M("the round is not over yet: %(hands)s hands entered",
+                                              hands=result.hands))])
     if (match.signed_home_at, match.signed_away_at)[side] is not None:
-        raise RuleErrors([RuleError("sign", "this team has already signed the sheet: the other team signs now")])
+        raise RuleErrors([RuleError("sign", M("this team has already signed the sheet: the other team signs now"))])
     if code is not None:
         check_code(match, side, code)
     now = utcnow()
@@ -261,7 +263,7 @@ def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
     reason = " ".join(reason.split())[:280] or "no reason given"
     _side(match, side, "dispute")
     if is_final(match):
-        raise RuleErrors([RuleError("dispute", "the sheet is final: ask the director to reopen it")])
+        raise RuleErrors([RuleError("dispute", M("the sheet is final: ask the director to reopen it"))])
     match.dispute = _clip(f"{'home' if side == 0 else 'visiting'} team: {reason}", NOTE_LENGTH)
     match.event.audit.append(AuditEntry(actor=actor, action="dispute", table=match.table,
                                         note=_clip(f"{_stage_words(match.stage, match.number)}: {reason}", NOTE_LENGTH)))
@@ -271,7 +273,7 @@ def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
 def close(match: EventMatch, actor: str = "director") -> None:
     """The director makes the sheet final without both signatures (a team left, a dispute settled)."""
     if not outcome(match.game).over:
-        raise RuleErrors([RuleError("close", "the round is not over yet: enter its hands first")])
+        raise RuleErrors([RuleError("close", M("the round is not over yet: enter its hands first"))])
     match.closed_by = actor
     match.dispute = ""
     if match.game is not None:

@@ -18,6 +18,7 @@ from scorepad.events import core
 from scorepad.extensions import db
 from scorepad.models import AuditEntry, Event, EventEntrant, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M
 
 MAX_NAME = 60
 MAX_PLAYER = 40
@@ -26,9 +27,9 @@ MAX_PLAYER = 40
 def create(name: str, format_key: str, options: dict[str, object], pin: str = "", late_minutes: int = 20) -> Event:
     """An event of a tournament format, open for registration; RuleErrors name the bad fields."""
     name = name.strip()
-    errors = core.setup_errors(name, pin, "give the event a name, e.g. 'Senior Olympics Bid Whist'")
+    errors = core.setup_errors(name, pin, M("give the event a name, e.g. 'Senior Olympics Bid Whist'"))
     if not 1 <= late_minutes <= 120:
-        errors.append(RuleError("late_minutes", "a table counts as late after 1 to 120 minutes"))
+        errors.append(RuleError("late_minutes", M("a table counts as late after 1 to 120 minutes")))
     if errors:
         raise RuleErrors(errors)
     event = Event(name=name, format=format_key, options=dict(options), late_minutes=late_minutes, current_hand=0)
@@ -44,15 +45,16 @@ def is_open(event: Event) -> bool:
 
 def _open(event: Event) -> None:
     if event.started_at is not None:
-        raise RuleErrors([RuleError("registration", "registration closed when the director started the event")])
+        raise RuleErrors([RuleError("registration", M("registration closed when the director started the event"))])
 
 
 def _clean(raw: str, field: str, what: str, limit: int) -> str:
     value = " ".join(raw.split())
     if not value:
-        raise RuleErrors([RuleError(field, f"give the {what}")])
+        raise RuleErrors([RuleError(field, M("give %(what)s", what=what))])
     if len(value) > limit:
-        raise RuleErrors([RuleError(field, f"the {what} is too long: at most {limit} characters")])
+        raise RuleErrors([RuleError(field, M("%(what)s is too long: at most %(limit)s characters", what=what,
+                                             limit=limit))])
     return value
 
 
@@ -72,7 +74,7 @@ def _issue(event: Event, number: int) -> None:
 
 def _taken(event: Event, name: str, field: str, but: EventEntrant | None = None) -> None:
     if any(e.name.casefold() == name.casefold() and e is not but for e in event.entrants):
-        raise RuleErrors([RuleError(field, f"'{name}' is already registered: give another name")])
+        raise RuleErrors([RuleError(field, M("'%(name)s' is already registered: give another name", name=name))])
 
 
 def _numbered(register: Callable[[], EventEntrant]) -> EventEntrant:
@@ -98,17 +100,18 @@ def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntr
     cleaned: list[str] = []
     for i, player in enumerate(players):
         try:
-            cleaned.append(_clean(player, f"player{i + 1}", f"name of player {i + 1}", MAX_PLAYER))
+            cleaned.append(_clean(player, f"player{i + 1}", M("the name of player %(number)s", number=i + 1),
+                                  MAX_PLAYER))
         except RuleErrors as e:
             errors.extend(e.errors)
     number = _next_number(event)
     try:
-        team = _clean(name, "team", "team's name", MAX_NAME) if name.strip() else f"Team {number}"
+        team = _clean(name, "team", M("the team's name"), MAX_NAME) if name.strip() else f"Team {number}"
         _taken(event, team, "team")
     except RuleErrors as e:
         errors.extend(e.errors)
     if len(cleaned) == 2 and cleaned[0].casefold() == cleaned[1].casefold():
-        errors.append(RuleError("player2", "the two players have the same name: give each their own"))
+        errors.append(RuleError("player2", M("the two players have the same name: give each their own")))
     if errors:
         raise RuleErrors(errors)
     entrant = EventEntrant(number=number, name=team, players=cleaned)
@@ -126,7 +129,7 @@ def register_single(event: Event, player: str) -> EventEntrant:
 
 def _register_single(event: Event, player: str) -> EventEntrant:
     _open(event)
-    name = _clean(player, "single", "player's name", MAX_PLAYER)
+    name = _clean(player, "single", M("the player's name"), MAX_PLAYER)
     _taken(event, name, "single")
     number = _next_number(event)
     entrant = EventEntrant(number=number, name=name, players=[name])
@@ -146,17 +149,19 @@ def pair(event: Event, first: int, second: int, name: str = "") -> EventEntrant:
     """Make a team of two single players: it keeps the first one's number; the second's is retired."""
     _open(event)
     if first == second:
-        raise RuleErrors([RuleError("pair", "choose two different players to pair")])
+        raise RuleErrors([RuleError("pair", M("choose two different players to pair"))])
     waiting = {e.number: e for e in singles(event)}
     missing = [n for n in (first, second) if n not in waiting]
     if missing:
-        raise RuleErrors([RuleError("pair", f"number {missing[0]} is not a single player waiting for a partner")])
+        raise RuleErrors([RuleError("pair", M("number %(number)s is not a single player waiting for a partner",
+                                              number=missing[0]))])
     a, b = waiting[first], waiting[second]
     team = " ".join(name.split()) or f"{a.name} & {b.name}"
     if not name.strip() and len(team) > MAX_NAME:  # two long names: the default must still fit
         team = f"Team {first}"
     if len(team) > MAX_NAME:
-        raise RuleErrors([RuleError("pair", f"the team's name is too long: at most {MAX_NAME} characters")])
+        raise RuleErrors([RuleError("pair", M("%(what)s is too long: at most %(limit)s characters",
+                                              what=M("the team's name"), limit=MAX_NAME))])
     _taken(event, team, "pair", but=a)
     a.players = [a.players[0], b.players[0]]
     a.name = team
@@ -173,7 +178,7 @@ def withdraw(event: Event, number: int) -> None:
     _open(event)
     entrant = next((e for e in event.entrants if e.number == number), None)
     if entrant is None:
-        raise RuleErrors([RuleError("withdraw", f"there is no entrant number {number}")])
+        raise RuleErrors([RuleError("withdraw", M("there is no entrant number %(number)s", number=number))])
     event.entrants.remove(entrant)
     db.session.delete(entrant)
     _audit(event, "withdrawn", f"{entrant.name} (number {number}) withdrew before the start")

@@ -24,10 +24,12 @@ from scorepad.formats import bid_whist_event as fmt
 from scorepad.games import records
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable, Game
 from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
+from scorepad.rules.errors import M, joined
 
 KEY = "bid_whist"
-BRACKETS = (("auto", "The document's: top 16 (32 from 64 teams, 64 from 128), fewer when fewer teams"),
-            ("8", "Top 8"), ("4", "Top 4"))
+MEDALS = {"Gold": M("Gold"), "Silver": M("Silver"), "Bronze": M("Bronze")}  # the bracket's medals, said
+BRACKETS = (("auto", M("The document's: top 16 (32 from 64 teams, 64 from 128), fewer when fewer teams")),
+            ("8", M("Top %(count)s", count=8)), ("4", M("Top %(count)s", count=4)))
 
 
 def create(name: str, *, rounds: int = 3, bracket: str = "auto", made_scores: str = "books",
@@ -35,11 +37,11 @@ def create(name: str, *, rounds: int = 3, bracket: str = "auto", made_scores: st
     """A Bid Whist tournament open for registration."""
     errors: list[RuleError] = []
     if not 1 <= rounds <= 8:
-        errors.append(RuleError("rounds", "play 1 to 8 preliminary rounds (the document plays 3)"))
+        errors.append(RuleError("rounds", M("play 1 to 8 preliminary rounds (the document plays 3)")))
     if bracket not in dict(BRACKETS):
-        errors.append(RuleError("bracket", "choose one of the bracket sizes offered"))
+        errors.append(RuleError("bracket", M("choose one of the bracket sizes offered")))
     if made_scores not in ("books", "bid"):
-        errors.append(RuleError("made_scores", "a made bid scores its books or its bid"))
+        errors.append(RuleError("made_scores", M("a made bid scores its books or its bid")))
     try:
         event = registration.create(name, KEY, {"rounds": rounds, "bracket": bracket, "made_scores": made_scores,
                                                    "hidden": hidden, "seed": secrets.token_hex(8)}, pin)
@@ -101,7 +103,7 @@ def stage_of(event: Event) -> str:
 
 def match_title(event: Event, match: EventMatch) -> str:
     if match.stage == "round":
-        return f"Round {match.number} of {rounds(event)}"
+        return M("Round %(number)s of %(rounds)s", number=match.number, rounds=rounds(event))
     return _bracket_label(event, match.number)
 
 
@@ -123,8 +125,8 @@ def close_match(event: Event, match: EventMatch) -> None:
 def reopen_match(event: Event, match: EventMatch) -> None:
     """Reopen a final sheet; refused once a later stage depends on it (the next round is drawn)."""
     if not can_reopen(event, match):
-        raise RuleErrors([RuleError("reopen", "this sheet can no longer be reopened: the next round is drawn "
-                                              "from it. Correct the standings with the next sheets instead.")])
+        raise RuleErrors([RuleError("reopen", M("this sheet can no longer be reopened: the next round is drawn "
+                                                "from it. Correct the standings with the next sheets instead."))])
     if match.closed_by == matches.WALKOVER:  # the walkover is undone with it: the match is played after all
         for d in [d for d in event.decisions if d.kind == "walkover" and d.key == str(match.number)]:
             event.decisions.remove(d)
@@ -290,31 +292,39 @@ class TournamentView:
             return None
         names = ", ".join(self.names[n] for n in self.cut.playoff)
         places = self.cut.places
-        words = (f"{names} are tied on rounds won and points for the last {places} place"
-                 f"{'s' if places > 1 else ''} in the bracket: they play a one-game playoff.")
+        words = (M("%(teams)s are tied on rounds won and points for the last %(places)s places in the bracket: they "
+                   "play a one-game playoff.", teams=names, places=places) if places > 1 else
+                 M("%(teams)s are tied on rounds won and points for the last 1 place in the bracket: they play a "
+                   "one-game playoff.", teams=names))
         return {"teams": self.cut.playoff, "places": places, "words": words}
 
     @property
     def status_title(self) -> str:
         if self.stage == "registration":
-            return "Registration"
+            return M("Registration")
         if self.stage == "round":
-            return f"Round {self.round} of {self.rounds}"
+            return M("Round %(number)s of %(rounds)s", number=self.round, rounds=self.rounds)
         if self.stage == "finished":
-            return "Final results"
+            return M("Final results")
         open_levels = [lv.name for lv in self.bracket if any(m.state == "playing" for m in lv.matches)]
-        return "Bracket · " + (" and ".join(open_levels) if open_levels else "waiting for the next matches")
+        if not open_levels:
+            return M("Bracket · waiting for the next matches")
+        if len(open_levels) == 1:
+            return M("Bracket · %(level)s", level=open_levels[0])
+        return M("Bracket · %(levels)s and %(last)s", levels=joined(open_levels[:-1], " and "), last=open_levels[-1])
 
     @property
     def status_text(self) -> str:
         if self.stage == "registration":
-            return f"{len(self.teams)} teams registered"
+            return M("%(count)s teams registered", count=len(self.teams))
         if self.stage == "finished":
-            return " · ".join(f"{medal}: {name}" for medal, name in self.medals)
+            return joined([M("%(medal)s: %(team)s", medal=MEDALS.get(medal, medal), team=name)
+                           for medal, name in self.medals], " · ")
         playing = [m for m in self.current if not m.final]
         if not playing:
-            return "every sheet is final"
-        return f"{len(playing)} table{'s' if len(playing) != 1 else ''} still playing or signing"
+            return M("every sheet is final")
+        return (M("1 table still playing or signing") if len(playing) == 1 else
+                M("%(count)s tables still playing or signing", count=len(playing)))
 
     def _open_matches(self) -> list[fmt.Match]:
         """Bracket matches with both teams known, not decided, and no hand entered yet."""
@@ -330,8 +340,8 @@ class TournamentView:
     @property
     def walkover_choices(self) -> list[Any]:
         """One choice per team of each match not yet started: "Sweet 16 · match 1: (3) Aces go through"."""
-        return [{"value": f"{m.number}:{t}", "label": f"{self.match_label(m.number)}: {self.names.get(t, t)} "
-                                                      "go through"}
+        return [{"value": f"{m.number}:{t}", "label": M("%(match)s: %(team)s go through",
+                                                        match=self.match_label(m.number), team=self.names.get(t, t))}
                 for m in self._open_matches() for t in m.teams if t is not None]
 
     @property
@@ -347,14 +357,15 @@ class TournamentView:
 
     def match_label(self, number: int) -> str:
         if self.bracket_state is None:
-            return f"Match {number}"
+            return M("Match %(number)s", number=number)
         m = self.bracket_state.match(number)
         same = [x for x in self.bracket_state.matches if x.level == m.level]
-        return m.level if len(same) == 1 else f"{m.level} · match {same.index(m) + 1}"
+        return m.level if len(same) == 1 else M("%(level)s · match %(number)s", level=m.level,
+                                                number=same.index(m) + 1)
 
     def match_title(self, match: EventMatch) -> str:
         if match.stage == "round":
-            return f"Round {match.number} of {self.rounds}"
+            return M("Round %(number)s of %(rounds)s", number=match.number, rounds=self.rounds)
         return self.match_label(match.number)
 
     def view_of(self, match: EventMatch) -> matches.MatchView:
@@ -384,25 +395,30 @@ class TournamentView:
     def team_words(self, number: int) -> dict[str, str]:
         mv = self.match_of(number)
         if self.stage == "registration":
-            return {"title": "Registered", "text": "The draw for round 1 is made when the director starts."}
+            return {"title": M("Registered"), "text": M("The draw for round 1 is made when the director starts.")}
         if mv is None or (mv.final and self.stage != "round"):
             if self.stage == "finished":
                 medal = next((m for m, n in self.medals if n == self.names.get(number)), None)
-                return {"title": "The tournament is over", "text": f"{medal} medal: congratulations!" if medal
-                        else "Thank you for playing."}
+                won = {"Gold": M("Gold medal: congratulations!"), "Silver": M("Silver medal: congratulations!"),
+                       "Bronze": M("Bronze medal: congratulations!")}
+                return {"title": M("The tournament is over"),
+                        "text": won.get(medal, M("Thank you for playing.")) if medal else M("Thank you for playing.")}
             fate = self._bracket_fate(number)
             if fate == "never":
-                return {"title": "No match now", "text": "Your team did not reach the bracket: thank you for "
-                                                         "playing. The director may still call you in for a no-show."}
+                return {"title": M("No match now"), "text": M("Your team did not reach the bracket: thank you for "
+                                                              "playing. The director may still call you in for a "
+                                                              "no-show.")}
             if fate == "out":
-                return {"title": "No match now", "text": "Your team is out of the bracket: thank you for playing."}
-            return {"title": "No match now", "text": "Wait for your next match: it appears here as soon as it is set."}
-        side = "N/S" if mv.match.home == number else "E/W"
+                return {"title": M("No match now"), "text": M("Your team is out of the bracket: thank you for playing.")}
+            return {"title": M("No match now"), "text": M("Wait for your next match: it appears here as soon as it is "
+                                                          "set.")}
+        side = fmt.NORTH_SOUTH if mv.match.home == number else fmt.EAST_WEST
         other = mv.names[1] if mv.match.home == number else mv.names[0]
         if mv.final:
-            return {"title": f"{self.match_title(mv.match)}: sheet final",
-                    "text": "Wait for the next round's draw: your table appears here."}
-        return {"title": self.match_title(mv.match), "text": f"Table {mv.match.table}, sit {side}, against {other}."}
+            return {"title": M("%(match)s: sheet final", match=self.match_title(mv.match)),
+                    "text": M("Wait for the next round's draw: your table appears here.")}
+        return {"title": self.match_title(mv.match), "text": M("Table %(number)s, sit %(side)s, against %(other)s.",
+                                                               number=mv.match.table, side=side, other=other)}
 
     def history_of(self, number: int) -> list[str]:
         lines = []
@@ -412,12 +428,15 @@ class TournamentView:
             mine = 0 if v.match.home == number else 1
             walk = self.walkovers.get(v.match.number) if v.match.closed_by == matches.WALKOVER else None
             if walk is not None:
-                verdict = "went through by a walkover" if walk[0] == number else "lost by a walkover"
-                lines.append(f"{self.match_title(v.match)}: {verdict} against {v.names[1 - mine]} ({walk[1]})")
+                words = dict(match=self.match_title(v.match), other=v.names[1 - mine], reason=walk[1])
+                lines.append(M("%(match)s: went through by a walkover against %(other)s (%(reason)s)", **words)
+                             if walk[0] == number else
+                             M("%(match)s: lost by a walkover against %(other)s (%(reason)s)", **words))
                 continue
-            verdict = "won" if v.outcome.winner == mine else "lost"
-            lines.append(f"{self.match_title(v.match)}: {verdict} {v.outcome.points[mine]}-{v.outcome.points[1 - mine]} "
-                         f"against {v.names[1 - mine]}")
+            words = dict(match=self.match_title(v.match), other=v.names[1 - mine],
+                         score=f"{v.outcome.points[mine]}-{v.outcome.points[1 - mine]}")
+            lines.append(M("%(match)s: won %(score)s against %(other)s", **words) if v.outcome.winner == mine else
+                         M("%(match)s: lost %(score)s against %(other)s", **words))
         return lines
 
 
@@ -440,9 +459,9 @@ def _standing_rows(stage: str, entrants: list[EventEntrant], names: dict[int, st
     for i, s in enumerate(table):
         note = ""
         if stage in ("bracket", "finished") and s.number in seeds and the_cut is not None:
-            note = f"seed {list(the_cut.seeds).index(s.number) + 1}"
+            note = M("seed %(seed)s", seed=list(the_cut.seeds).index(s.number) + 1)
         elif flag_playoff and the_cut is not None and s.number in the_cut.playoff:
-            note = "playoff for the bracket"
+            note = M("playoff for the bracket")
         last_in = the_cut is not None and i == the_cut.size - 1 and len(table) > the_cut.size
         rows.append(StandingRow(s.rank, s.tied, s.number, plain_names.get(s.number, names[s.number]), s.rounds_won,
                                 s.points, note, last_in))
@@ -529,7 +548,8 @@ def view(event: Event) -> TournamentView:
     if stage == "round" and len(made) > 1:
         moves = fmt.moves(made[-2], made[-1], names)
     elif stage == "round" and len(made) == 1:
-        moves = tuple(f"{names[n]}: go to table {s.table}, sit {'N/S' if n == s.home else 'E/W'}"
+        moves = tuple(M("%(team)s: go to table %(table)s, sit %(side)s", team=names[n], table=s.table,
+                        side=fmt.NORTH_SOUTH if n == s.home else fmt.EAST_WEST)
                       for s in made[0].seats for n in (s.home, s.away) if n != matches.GHOST)
     return TournamentView(event, stage, current_round, rounds(event), names, entrants,
                           [] if stage != "registration" else registration.singles(event), views, current, rows,
@@ -542,7 +562,8 @@ def _placeholder(b: fmt.Bracket, m: fmt.Match, side: int) -> str:
         return "?"
     feeder = m.feeds[side]
     label = b.match(feeder).level
-    return (f"loser of {label} {feeder}" if m.level == "Third place" else f"winner of {label} {feeder}")
+    return (M("loser of %(level)s %(match)s", level=label, match=feeder) if m.level == "Third place" else
+            M("winner of %(level)s %(match)s", level=label, match=feeder))
 
 
 # --------------------------------------------------------------------------- the director's actions
@@ -574,14 +595,16 @@ def start(event: Event, rounds_wanted: int | None = None) -> None:
         raise RuleErrors([RuleError("start", "the tournament has already started")])
     waiting = registration.singles(event)
     if waiting:
-        raise RuleErrors([RuleError("start", f"pair the single player{'s' if len(waiting) > 1 else ''} first: "
-                                             + ", ".join(e.name for e in waiting))])
+        who = ", ".join(e.name for e in waiting)
+        raise RuleErrors([RuleError("start", M("pair the single players first: %(players)s", players=who)
+                                    if len(waiting) > 1 else M("pair the single player first: %(players)s",
+                                                               players=who))])
     count = len(teams(event))
     if count < 2:
-        raise RuleErrors([RuleError("start", "register at least two teams first")])
+        raise RuleErrors([RuleError("start", M("register at least two teams first"))])
     planned = rounds(event) if rounds_wanted is None else rounds_wanted
     if not 1 <= planned <= 8:
-        raise RuleErrors([RuleError("rounds", "play 1 to 8 preliminary rounds (the document plays 3)")])
+        raise RuleErrors([RuleError("rounds", M("play 1 to 8 preliminary rounds (the document plays 3)"))])
     fmt.check_rounds(_numbers(event), str(event.options["seed"]), planned)
 
     def apply() -> None:
@@ -610,13 +633,16 @@ def advance(event: Event) -> None:
     """Draw the next preliminary round, or, after the last, set the bracket and open its first matches."""
     tv = view(event)
     if tv.stage != "round":
-        raise RuleErrors([RuleError("advance", "the preliminary rounds are over")])
+        raise RuleErrors([RuleError("advance", M("the preliminary rounds are over"))])
     if not all(m.final for m in tv.current):
-        raise RuleErrors([RuleError("advance", "wait for every sheet of this round to be final (signed by both "
-                                               f"teams, or made final by you): table{'s' if len(tv.waiting) > 1 else ''} "
-                                               + ", ".join(str(t) for t in tv.waiting))])
+        tables = ", ".join(str(t) for t in tv.waiting)
+        raise RuleErrors([RuleError("advance", M("wait for every sheet of this round to be final (signed by both "
+                                                 "teams, or made final by you): tables %(tables)s", tables=tables)
+                                    if len(tv.waiting) > 1 else
+                                    M("wait for every sheet of this round to be final (signed by both teams, or "
+                                      "made final by you): table %(tables)s", tables=tables))])
     if tv.round == tv.rounds and tv.cut is not None and tv.cut.playoff:
-        raise RuleErrors([RuleError("advance", "record the playoff for the last place in the bracket first")])
+        raise RuleErrors([RuleError("advance", M("record the playoff for the last place in the bracket first"))])
     nxt = event.current_hand + 1
     if nxt <= rounds(event):
         try:
@@ -659,7 +685,7 @@ def record_cut(event: Event, winners: list[int]) -> None:
     """The one-game playoff at the cut: its winner(s) go into the bracket."""
     tv = view(event)
     if tv.cut is None or tv.cut_playoff is None:
-        raise RuleErrors([RuleError("cut", "no playoff is needed now")])
+        raise RuleErrors([RuleError("cut", M("no playoff is needed now"))])
     fmt.check_playoff(tv.cut, winners)
     event.decisions.append(EventDecision(kind="cut", key="1", data={"winners": sorted(winners)}))
     event.audit.append(AuditEntry(actor="director", action="playoff",
@@ -671,17 +697,22 @@ def publish(event: Event, round_no: int) -> None:
     """Hidden standings: show the players the standings as they are after round `round_no`."""
     tv = view(event)
     if not tv.hidden:
-        raise RuleErrors([RuleError("publish", "the standings are not hidden: the players see them already")])
+        raise RuleErrors([RuleError("publish", M("the standings are not hidden: the players see them already"))])
     if tv.stage != "round":
-        raise RuleErrors([RuleError("publish", "the preliminary rounds are over: the standings are public now")])
+        raise RuleErrors([RuleError("publish", M("the preliminary rounds are over: the standings are public now"))])
     if round_no <= tv.published:
-        raise RuleErrors([RuleError("publish", f"the standings after round {round_no} are already published")])
+        raise RuleErrors([RuleError("publish", M("the standings after round %(number)s are already published",
+                                                 number=round_no))])
     if round_no != tv.round:
-        raise RuleErrors([RuleError("publish", f"round {round_no} is not the round in play (round {tv.round} is)")])
+        raise RuleErrors([RuleError("publish", M("round %(number)s is not the round in play (round %(current)s is)",
+                                                 number=round_no, current=tv.round))])
     if not all(m.final for m in tv.current):
-        raise RuleErrors([RuleError("publish", f"wait for every sheet of round {round_no} to be final: table"
-                                               f"{'s' if len(tv.waiting) > 1 else ''} "
-                                               + ", ".join(str(t) for t in tv.waiting))])
+        tables = ", ".join(str(t) for t in tv.waiting)
+        raise RuleErrors([RuleError("publish", M("wait for every sheet of round %(number)s to be final: tables "
+                                                 "%(tables)s", number=round_no, tables=tables)
+                                    if len(tv.waiting) > 1 else
+                                    M("wait for every sheet of round %(number)s to be final: table %(tables)s",
+                                      number=round_no, tables=tables))])
     event.decisions.append(EventDecision(kind="publish", key=str(round_no), data={"round": round_no}))
     event.audit.append(AuditEntry(actor="director", action="published",
                                   note=f"the standings after round {round_no} are shown to the players"))
@@ -692,13 +723,14 @@ def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
     """A no-show with no team to swap in: the team present goes through, no hands played."""
     tv = view(event)
     if tv.bracket_state is None:
-        raise RuleErrors([RuleError("walkover", "the bracket is not set yet")])
+        raise RuleErrors([RuleError("walkover", M("the bracket is not set yet"))])
     fmt.check_walkover(tv.bracket_state, match_no, winner)
     if tv._played(match_no):
-        raise RuleErrors([RuleError("walkover", f"match {match_no} has started: finish it, or make its sheet final")])
+        raise RuleErrors([RuleError("walkover", M("match %(number)s has started: finish it, or make its sheet final",
+                                                  number=match_no))])
     played = next((m for m in event.matches if m.stage == "bracket" and m.number == match_no), None)
     if played is None:
-        raise RuleErrors([RuleError("walkover", f"match {match_no} is not at its table yet")])
+        raise RuleErrors([RuleError("walkover", M("match %(number)s is not at its table yet", number=match_no))])
     reason = " ".join(reason.split())[:200] or "no-show"
 
     def apply() -> None:
@@ -717,14 +749,15 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
     """A team takes a no-show's place in a bracket match not yet played; kept in the bracket's history."""
     tv = view(event)
     if tv.bracket_state is None:
-        raise RuleErrors([RuleError("swap", "the bracket is not set yet")])
+        raise RuleErrors([RuleError("swap", M("the bracket is not set yet"))])
     if into not in tv.names or into == matches.GHOST:
-        raise RuleErrors([RuleError("swap", f"there is no team number {into}")])
+        raise RuleErrors([RuleError("swap", M("there is no team number %(number)s", number=into))])
     reason = " ".join(reason.split())[:200] or "no-show"
     change = fmt.Swap(match_no, out, into, reason)
     fmt.check_swap(tv.bracket_state, change)
     if tv._played(match_no):
-        raise RuleErrors([RuleError("swap", f"match {match_no} has started: its teams cannot change")])
+        raise RuleErrors([RuleError("swap", M("match %(number)s has started: its teams cannot change",
+                                              number=match_no))])
     count = sum(1 for d in event.decisions if d.kind == "swap")
     event.decisions.append(EventDecision(kind="swap", key=str(count + 1),
                                          data={"match": match_no, "out": out, "in": into, "reason": reason}))

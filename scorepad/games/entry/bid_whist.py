@@ -14,6 +14,7 @@ from scorepad.games.entry.base import Complete, Pending, form_int
 from scorepad.rules.base import RawHand, RuleError, RuleErrors
 from scorepad.rules.bid_whist import SEATS, Call, Kind, auction_winner, legal_calls, seat_names
 from scorepad.rules.cards import SUITS
+from scorepad.rules.errors import M
 
 if TYPE_CHECKING:
     from scorepad.games.service import GameView
@@ -35,7 +36,14 @@ def _as_json(call: Call | None) -> dict[str, object] | None:
 
 
 def _call_words(call: Call | None) -> str:
+    """A call in the undo list's English (the names of taps are stored in English)."""
     return f"bid of {call}" if call else "pass"
+
+
+def _whose_call(name: str, call: Call | None) -> str:
+    """"Ann's bid of 5 No" or "Ann's pass", in words a reader's language can say."""
+    return M("%(player)s's bid of %(call)s", player=name, call=call.said()) if call else M("%(player)s's pass",
+                                                                                           player=name)
 
 
 def _parse_call(raw: str | None) -> Call | None:
@@ -46,7 +54,7 @@ def _parse_call(raw: str | None) -> Call | None:
     try:
         return Call(int(bid), Kind(kind))
     except ValueError:
-        raise RuleErrors([RuleError("auction", "tap a bid or Pass")]) from None
+        raise RuleErrors([RuleError("auction", M("tap a bid or Pass"))]) from None
 
 
 class BidWhistEntry:
@@ -65,37 +73,37 @@ class BidWhistEntry:
         seats = seat_names(view.setup)
         highest = next((c for c in reversed(calls) if c is not None), None)
         first = spec.first_bidder if spec and spec.first_bidder is not None else 0
-        said = [(seats[(first + i) % SEATS], str(c) if c else "Pass") for i, c in enumerate(calls)]
+        said = [(seats[(first + i) % SEATS], c.said() if c else M("Pass")) for i, c in enumerate(calls)]
         dealer_forced = (len(calls) == SEATS - 1 and highest is None
                          and view.setup.options.get_str("all_pass") == "dealer")
         return {
             "calls": legal_calls(highest), "can_pass": not dealer_forced, "said": said, "seats": seats,
             "suits": SUITS, "won": pending.get("bidder"), "winning": self._winning(pending),
-            "trump_words": "named by the winning bidder",
+            "trump_words": M("named by the winning bidder"),
         }
 
     @staticmethod
     def _winning(pending: Mapping[str, object]) -> str:
         if pending.get("bid") is None:
             return ""
-        return str(Call(int(str(pending["bid"])), Kind(str(pending["kind"]))))
+        return Call(int(str(pending["bid"])), Kind(str(pending["kind"]))).said()
 
     def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
         spec = view.state.next_round
         if spec is None:
-            raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+            raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
         pending = dict(view.game.pending or {})
         calls = _calls(pending.get("auction"))
         if action == "call":
             if len(calls) >= SEATS:
-                raise RuleErrors([RuleError("auction", "the bidding is over: enter the books")])
+                raise RuleErrors([RuleError("auction", M("the bidding is over: enter the books"))])
             calls.append(_parse_call(form.get("call")))
             seats = seat_names(view.setup)
             what = f"{seats[((spec.first_bidder or 0) + len(calls) - 1) % SEATS]}'s {_call_words(calls[-1])}"
             if len(calls) == SEATS and not any(calls) and view.setup.options.get_str("all_pass") == "redeal":
                 dealer = seats[spec.dealer]
-                return Pending(None, notice=f"All four passed: the cards are thrown in and {dealer} deals "
-                                            f"again. Enter the calls of the new deal.",
+                return Pending(None, notice=M("All four passed: the cards are thrown in and %(dealer)s deals "
+                                              "again. Enter the calls of the new deal.", dealer=dealer),
                                what=f"{what} (the fourth pass: a new deal)")
             pending = {"auction": [_as_json(c) for c in calls]}
             won = auction_winner(calls, spec.first_bidder or 0) if len(calls) == SEATS else None
@@ -104,14 +112,14 @@ class BidWhistEntry:
             return Pending(pending, what=what)
         if action == "uncall":
             if not calls:
-                raise RuleErrors([RuleError("auction", "there is no call to take back")])
+                raise RuleErrors([RuleError("auction", M("there is no call to take back"))])
             rest = calls[:-1]
             whose = seat_names(view.setup)[((spec.first_bidder or 0) + len(rest)) % SEATS]
             return Pending({"auction": [_as_json(c) for c in rest]} if rest else None,
                            what=f"taking back {whose}'s {_call_words(calls[-1])}")
         if action == "result":
             return Complete(self._result(form, view))
-        raise RuleErrors([RuleError("action", "this screen cannot do that: reload the page and try again")])
+        raise RuleErrors([RuleError("action", M("this screen cannot do that: reload the page and try again"))])
 
     def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
         """A stale call: the call the screen sent beside the one recorded in its place now.
@@ -122,17 +130,22 @@ class BidWhistEntry:
         if action != "call" or position is None or position >= SEATS or spec is None:
             return ""
         try:
-            sent = _call_words(_parse_call(form.get("call")))
+            sent = _parse_call(form.get("call"))
         except RuleErrors:
             return ""
         calls = _calls((view.game.pending or {}).get("auction"))
         if position >= len(calls):
-            return f"Your {sent} was not applied."
+            return M("Your bid of %(call)s was not applied.", call=sent.said()) if sent else M(
+                "Your pass was not applied.")
         name = seat_names(view.setup)[((spec.first_bidder or 0) + position) % SEATS]
-        kept = _call_words(calls[position])
+        kept = calls[position]
         if kept == sent:
-            return f"{name}'s {kept} was already recorded; it was not applied twice."
-        return f"{name}'s {kept} is recorded; your {sent} for {name} was not applied."
+            return M("%(call)s was already recorded; it was not applied twice.", call=_whose_call(name, kept))
+        if sent is None:
+            return M("%(call)s is recorded; your pass for %(player)s was not applied.", call=_whose_call(name, kept),
+                     player=name)
+        return M("%(call)s is recorded; your bid of %(sent)s for %(player)s was not applied.",
+                 call=_whose_call(name, kept), sent=sent.said(), player=name)
 
     def _result(self, form: Mapping[str, str], view: GameView) -> dict[str, object]:
         entry: dict[str, object] = {}
@@ -141,7 +154,7 @@ class BidWhistEntry:
             if form.get(key):
                 entry[key] = form[key]
         try:
-            entry["books"] = form_int(form, "books", "books", "the books the bidders took", 0, BOOKS)
+            entry["books"] = form_int(form, "books", "books", M("the books the bidders took"), 0, BOOKS)
         except RuleError as e:
             errors.append(e)
         try:
@@ -166,11 +179,12 @@ class BidWhistEntry:
         if ruling == "none" or (not ruling and not form.get("renege.offender") and not form.get("renege.called_by")):
             return None
         if ruling not in RULINGS:
-            raise RuleErrors([RuleError("renege", "say whether the renege was upheld or not "
-                                                  "(or choose No renege)")])
+            raise RuleErrors([RuleError("renege", M("say whether the renege was upheld or not "
+                                                    "(or choose No renege)"))])
         errors: list[RuleError] = []
         renege: dict[str, object] = {"upheld": ruling == "upheld"}
-        for key, what, high in (("offender", "the team that reneged", 1), ("called_by", "who called the renege", 3)):
+        for key, what, high in (("offender", M("the team that reneged"), 1),
+                                ("called_by", M("who called the renege"), 3)):
             try:
                 renege[key] = form_int(form, f"renege.{key}", f"renege.{key}", what, 0, high)
             except RuleError as e:
@@ -183,8 +197,8 @@ class BidWhistEntry:
         entry = self._result(form, view)
         errors: list[RuleError] = []
         try:
-            entry["bidder"] = form_int(form, "bidder", "bidder", "who won the bid", 0, 3)
-            entry["bid"] = form_int(form, "bid", "bid", "the bid", 4, 7)
+            entry["bidder"] = form_int(form, "bidder", "bidder", M("who won the bid"), 0, 3)
+            entry["bid"] = form_int(form, "bid", "bid", M("the bid"), 4, 7)
         except RuleError as e:
             errors.append(e)
         entry["kind"] = form.get("kind", "")
