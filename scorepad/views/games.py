@@ -33,7 +33,7 @@ from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.service import Game
 from scorepad.i18n import say
 from scorepad.rules import get_variant
-from scorepad.rules.base import RuleError, RuleErrors, ScoreSheet
+from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
 from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field, partial, share_url
 
@@ -48,7 +48,7 @@ def undo_words(game: Game) -> str:
     if said is not None:
         return said
     count = games.hand_count(game)
-    return "the bids of this hand" if game.pending else (f"hand {count}" if count else "")
+    return M("the bids of this hand") if game.pending else (M("hand %(number)s", number=count) if count else "")
 
 
 @bp.app_template_global("redo_words")
@@ -299,7 +299,7 @@ def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
             games.refuse_if_stale(game, request.form["state"])
         hands = games.hand_count(game)
         fresh = _page_sheet_is_current(game)
-        notice = games.undo(game) if action == "undo" else games.redo(game)
+        notice = say(games.undo(game) if action == "undo" else games.redo(game))
     except games.StaleForm:
         return _body(game, {}, _stale_notice(game, adapter, action), 409)
     except RuleErrors as e:
