@@ -6,6 +6,8 @@ Two links per game: the scorer's (`/g/<scorer_token>`, may write) and the specta
 
 from __future__ import annotations
 
+import contextlib
+
 from flask import (
     Blueprint,
     Response,
@@ -435,17 +437,19 @@ def _filename(game: Game) -> str:
 
 # --------------------------------------------------------------------------- the result card
 
-NOT_OVER = "This game is not over yet: its result card is drawn once the last hand is saved."
+NOT_OVER = lazy_gettext("This game is not over yet: its result card is drawn once the last hand is saved.")
 
 
 def _card_response(public_id: str, kind: str) -> BaseResponse:
     """The result card of a finished game as `kind` (png or svg). It can still change (an undo or a
     correction after the end): browsers ask again each time, and an unchanged card is a 304."""
     game = _public_game(public_id)
+    asked = request.args.get("lang", "")  # the page's language, which its links carry; else the request's
     try:
-        card = cards.card_of(games.view(game))
+        with i18n.speaking(asked) if asked in i18n.LANGUAGES else contextlib.nullcontext():
+            card = cards.card_of(games.view(game))
     except cards.NotFinished:
-        abort(409, description=NOT_OVER)
+        abort(409, description=str(NOT_OVER))
     etag = f"{kind}-{cards.fingerprint(card)}"
     if request.if_none_match.contains(etag):
         response: BaseResponse = Response(status=304)
