@@ -208,7 +208,7 @@ def test_the_card_speaks_the_language_of_the_page_that_asked(app: Flask, client:
     assert len(french) == len(english) and english[2] != french[2]  # the summary, said through the rules' M
     assert "11 annonces réussies" in french and "11 bids made" in english  # a player's detail
     assert "Bob gagne avec 134" in french and [t for t in french if t.isdigit()] == [t for t in english if t.isdigit()]
-    assert ET.fromstring(body).attrib["aria-label"].startswith("Carte du résultat : ")
+    assert ET.fromstring(body).attrib["aria-label"].startswith("Carte du résultat\u00a0: ")
     spanish = svg_texts(client.get(f"/w/{public_id}/result.svg", headers={"Accept-Language": "es"}).data)
     assert "Scorepad · tanteo llevado en la mesa" in spanish
     pngs = {lang: client.get(f"/w/{public_id}/result.png?lang={lang}") for lang in ("en", "fr")}
@@ -226,4 +226,4 @@ def test_the_card_s_date_in_french(app: Flask, client: FlaskClient) -> None:
         month = ("janvier février mars avril mai juin juillet août septembre octobre novembre décembre"
                  .split()[game.created_at.month - 1])
     assert any(f"{game.created_at.day} {month} {game.created_at.year}" in t.text for t in card.texts)
-    assert card.label.startswith("Carte du résultat : ")
+    assert card.label.startswith("Carte du résultat\u00a0: ")
