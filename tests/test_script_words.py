@@ -15,31 +15,39 @@ JS = Path(__file__).resolve().parent.parent / "static" / "js"
 STRING = r'"(?:[^"\\]|\\.)*"'  # a double-quoted JavaScript string, its escapes as JSON's
 
 
-def said_by_scripts() -> tuple[set[str], set[tuple[str, str]]]:
-    """The messages the scripts say with tr(...): single ones, and pairs for a count."""
-    single, plural = set(), set()
+def said_by_scripts() -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+    """The messages the scripts say with tr(key, ...): single ones, and pairs for a count, by key."""
+    single: dict[str, str] = {}
+    plural: dict[str, tuple[str, str]] = {}
+    calls = 0
     for path in JS.glob("*.js"):
         source = path.read_text()
-        single |= {json.loads(s) for s in re.findall(rf"\btr\(\s*({STRING})", source)}
-        plural |= {(json.loads(a), json.loads(b)) for a, b in re.findall(rf"\btr\(\s*\[\s*({STRING}),\s*({STRING})\s*\]", source)}
+        calls += len(re.findall(r"\btr\(\s*\"", source))
+        for key, english in re.findall(rf"\btr\(\s*\"([a-z-]+)\",\s*({STRING})", source):
+            assert single.setdefault(key, json.loads(english)) == json.loads(english), key  # one key, one message
+        for key, one, other in re.findall(rf"\btr\(\s*\"([a-z-]+)\",\s*\[\s*({STRING}),\s*({STRING})\s*\]", source):
+            plural[key] = (json.loads(one), json.loads(other))
+    assert calls >= len(single) + len(plural)  # every call was read as one or the other
     return single, plural
 
 
 def test_the_scripts_and_the_list_name_the_same_messages() -> None:
     single, plural = said_by_scripts()
     assert len(single) > 10 and len(plural) == 2
-    assert single == set(script_words.MESSAGES)
-    assert plural == set(script_words.PLURALS)
+    assert single == script_words.MESSAGES
+    assert plural == script_words.PLURALS
 
 
 def test_the_words_in_french_and_spanish_keep_their_placeholders(app: Flask) -> None:
     for language, sample in (("fr", "Hors ligne depuis %(time)s."), ("es", "Sin conexión desde las %(time)s.")):
         with app.test_request_context(headers={"Accept-Language": language}):
             words = script_words.words()
-        assert words["Offline since %(time)s."] == sample
-        one, other = words[script_words.PLURALS[0][0]]  # type: ignore[misc]
+        assert words["offline-since"] == sample
+        one, other = words["sending"]
         assert "%(count)s" in one and "%(label)s" in other and one != other
-        for english, said in words.items():
+        english = {**script_words.MESSAGES, **{key: forms[0] for key, forms in script_words.PLURALS.items()}}
+        assert set(words) == set(english)
+        for key, said in words.items():
             for form in said if isinstance(said, list) else [said]:
-                assert form != english, (language, english)
-                assert set(re.findall(r"%\(\w+\)s", form)) == set(re.findall(r"%\(\w+\)s", english)), form
+                assert form != english[key], (language, key)
+                assert set(re.findall(r"%\(\w+\)s", form)) == set(re.findall(r"%\(\w+\)s", english[key])), form

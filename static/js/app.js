@@ -1,10 +1,11 @@
 // Scorepad's small amount of glue around htmx.
 
-/* The words scripts write, in the page's language (issue 15): `tr(english, params)`. A page in another
-   language than English carries their translations, keyed by the English, in a data block that is never
-   run (templates/base.html, scorepad/script_words.py); an English page carries none. A message with a
-   count is `tr([one, other], {count: n})`, n being 1 or more. Placeholders are %(name)s, filled in once
-   (a name that holds "%(time)s" stays as typed). */
+/* The words scripts write, in the page's language (issue 15): `tr(key, english, params)`. A page in
+   another language than English carries their translations by key in a data block that is never run
+   (templates/base.html, scorepad/script_words.py, which lists every key with its English); an English
+   page carries none, and the English here is said. A message with a count is `tr(key, [one, other],
+   {count: n})`, n being 1 or more. Placeholders are %(name)s, filled in once (a name that holds
+   "%(time)s" stays as typed). */
 var tr = (function () {
   var words = null;
   function load() {
@@ -13,11 +14,10 @@ var tr = (function () {
     try { words = block ? JSON.parse(block.textContent) || {} : {}; } catch (e) { words = {}; }
     return words;
   }
-  return function (english, params) {
-    var forms = Array.isArray(english) ? english : null, key = forms ? forms[0] : english;
+  return function (key, english, params) {
     var said = load()[key];
-    if (forms) {
-      forms = Array.isArray(said) && said.length === 2 ? said : forms;
+    if (Array.isArray(english)) {
+      var forms = Array.isArray(said) && said.length === 2 ? said : english;
       said = params && params.count === 1 ? forms[0] : forms[1];
     } else if (typeof said !== "string") {
       said = english;
@@ -75,7 +75,7 @@ document.addEventListener("DOMContentLoaded", function () {
       if (!text && main) text = main.textContent.trim();
     } catch (e) { text = ""; }
     if (!text || text.length > 300) {
-      text = tr("The server could not do that (error %(status)s). Nothing was saved: reload the page and try again.", { status: xhr.status });
+      text = tr("server-error", "The server could not do that (error %(status)s). Nothing was saved: reload the page and try again.", { status: xhr.status });
     }
     return text;
   }
@@ -186,7 +186,7 @@ function updateCounts(root) {
   (root || document).querySelectorAll("[data-whist]").forEach(function (form) {
     var chosen = form.querySelector('input[name="tricks"]:checked');
     var other = form.querySelector("[data-other-side]");
-    if (chosen && other) other.textContent = tr("%(team)s took %(count)s.", { team: other.dataset.team, count: 13 - parseInt(chosen.value, 10) });
+    if (chosen && other) other.textContent = tr("other-side", "%(team)s took %(count)s.", { team: other.dataset.team, count: 13 - parseInt(chosen.value, 10) });
   });
 }
 /* Show typed names in the "Who deals first?" choice at once; also names typed before this script
