@@ -112,7 +112,7 @@ def sized(text: str, sizes: tuple[int, ...], room: float, bold: bool = False) ->
 def _date(view: GameView) -> str:
     """The day the game was played: 3 May 2026 in English (as before), the locale's long form else
     (3 mai 2026, 3 de mayo de 2026)."""
-    return format_date(view.game.created_at, "d MMMM y" if i18n.current() == "en" else "long")
+    return str(format_date(view.game.created_at, "d MMMM y" if i18n.current() == "en" else "long"))
 
 
 def card_of(view: GameView) -> Card:

@@ -37,8 +37,8 @@ class Step:
     entry: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
-        stored = {"what": str(self.what), "before": self.before, "after": self.after, "hand": self.hand,
-                  "entry": self.entry}
+        stored: dict[str, Any] = {"what": str(self.what), "before": self.before, "after": self.after, "hand": self.hand,
+                                  "entry": self.entry}
         if isinstance(self.what, Message):
             stored["said"] = _said(self.what)
         return stored
