@@ -17,6 +17,7 @@ import flask_babel
 from flask import Flask, has_request_context, request
 from flask_babel import Babel, get_locale
 
+from scorepad import script_words
 from scorepad.rules.errors import Message
 
 LANGUAGES = ("en", "fr", "es")
@@ -78,6 +79,7 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=chosen)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts {% trans %} blocks
     app.jinja_env.filters["say"] = say  # {{ spec.label|say }}: an option's label, a rule's words
+    app.jinja_env.globals["script_words"] = script_words.words  # what the scripts write, for base.html
     for name in ("format_number", "format_decimal", "format_date", "format_datetime", "format_time"):
         app.jinja_env.globals[name] = getattr(flask_babel, name)  # numbers and dates in the reader's form
     app.context_processor(_template_values)

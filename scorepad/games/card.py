@@ -6,6 +6,9 @@ room with an ellipsis. The SVG template (templates/games/card.svg) and `png` dra
 so the two never disagree. The room a text takes is measured with the font the PNG is drawn in,
 DejaVu Sans (bundled in fonts/: Pillow's own default font has no accented letters); it is among the
 widest sans-serif faces, so the SVG's generic sans-serif fits in the same room.
+
+Its words are in the language the card is drawn in (the asking page's: views/games.py), the game's
+own words (the summary, a player's detail) said through `say`, its date through Babel.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from flask_babel import format_date, gettext
 from PIL import Image, ImageDraw, ImageFont
 
+from scorepad import i18n
 from scorepad.games.presenters import place
 
 if TYPE_CHECKING:
@@ -105,8 +110,9 @@ def sized(text: str, sizes: tuple[int, ...], room: float, bold: bool = False) ->
 
 
 def _date(view: GameView) -> str:
-    made = view.game.created_at
-    return f"{made.day} {made:%B %Y}"
+    """The day the game was played: 3 May 2026 in English (as before), the locale's long form else
+    (3 mai 2026, 3 de mayo de 2026)."""
+    return str(format_date(view.game.created_at, "d MMMM y" if i18n.current() == "en" else "long"))
 
 
 def card_of(view: GameView) -> Card:
@@ -121,8 +127,9 @@ def card_of(view: GameView) -> Card:
     big, title_shown = sized(title, (60, 50, 42), room, True)  # a long title smaller, then cut
     texts = [Text(MARGIN, 105, big, title_shown, ON_GREEN, True),
              Text(MARGIN, 170, 34, fit(printable(under), 34, room), ON_GREEN_MUTED)]
-    if sheet.summary:
-        size, summary = sized(printable(sheet.summary), (40, 34, 30), room, True)
+    summary_said = i18n.say(sheet.summary)
+    if summary_said:
+        size, summary = sized(printable(summary_said), (40, 34, 30), room, True)
         texts.append(Text(MARGIN, 305, size, summary, GREEN, True))
 
     standings = sheet.standings
@@ -142,7 +149,7 @@ def card_of(view: GameView) -> Card:
         name_x, total_x = MARGIN + 110, WIDTH - MARGIN
         name_room = total_x - name_x - total_room - 30
         name = ("★ " if won else "") + printable(s.name)
-        detail = printable(s.detail)
+        detail = printable(i18n.say(s.detail))
         baseline = y + (high * 0.5 if detail else high * 0.5 + size * 0.36)
         texts.append(Text(MARGIN + 40, round(y + high * 0.5 + size * 0.36), size, place(sheet, s), INK, True,
                           "middle"))
@@ -153,11 +160,13 @@ def card_of(view: GameView) -> Card:
     if len(shown) < len(standings):
         more = len(standings) - len(shown)
         texts.append(Text(WIDTH // 2, top + len(shown) * step + high // 2 + small // 2, small + 4,
-                          f"and {more} more", MUTED, False, "middle"))
-    texts.append(Text(WIDTH // 2, HEIGHT - 40, 30, "Scorepad · score kept at the table", MUTED, False, "middle"))
+                          gettext("and %(count)s more", count=more), MUTED, False, "middle"))
+    texts.append(Text(WIDTH // 2, HEIGHT - 40, 30, gettext("Scorepad · score kept at the table"), MUTED, False,
+                      "middle"))
 
     places = ", ".join(f"{place(sheet, s)} {s.name} {s.total}" for s in standings)
-    label = f"Result card: {title}, {under}. {sheet.summary}. Places: {places}."
+    label = gettext("Result card: %(title)s, %(under)s. %(summary)s. Places: %(places)s.", title=title, under=under,
+                    summary=summary_said, places=places)
     return Card(WIDTH, HEIGHT, tuple(boxes), tuple(texts), printable(label))
 
 

@@ -21,7 +21,7 @@ from scorepad.games.derived import Derived, appended, derived, forget
 from scorepad.games.records import record_of
 from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
 from scorepad.rules import get_variant
-from scorepad.rules.base import GameState, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
+from scorepad.rules.base import M, GameState, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
 from scorepad.rules.record import parse_record
 
 
@@ -176,11 +176,11 @@ def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameV
     _writable(game)
     current = current or view(game)
     if current.state.over:
-        raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+        raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
     state = current.variant.state(current.setup, current.hands, pending)  # raises on an illegal bid
     before, after = (dict(game.pending) if game.pending else None), (dict(pending) if pending else None)
     if before != after:
-        step = undo_log.Step(what or "the last entry", before, after)
+        step = undo_log.Step(what or M("the last entry"), before, after)
         game.undo_log = undo_log.pushed(game.undo_log, step)
         if not redoing:
             game.redo_log = None
@@ -225,11 +225,11 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
                                               f"hand {len(kept.hands) + 1} comes first.")])
     current = current or view(game)
     if current.state.over:
-        raise RuleErrors([RuleError("hand", "The game is over: no more hands can be entered.")])
+        raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
     hand = {**(game.pending or {}), **entry}
     current.variant.check_hand(current.setup, current.hands, hand)
     db.session.add(Hand(game_id=game.id, number=number, entry=hand))  # the hands already recorded stay unloaded
-    step = undo_log.Step(f"saving hand {number}", dict(game.pending) if game.pending else None, hand=number, entry=hand)
+    step = undo_log.Step(M("saving hand %(number)s", number=number), dict(game.pending) if game.pending else None, hand=number, entry=hand)
     game.undo_log = undo_log.pushed(game.undo_log, step)
     if not redoing:
         game.redo_log = None
@@ -295,17 +295,17 @@ def undo(game: Game) -> str:
         game.undo_log = (game.undo_log or [])[:-1] or None
         game.redo_log = undo_log.pushed(game.redo_log, step)
         _commit_tap(game)
-        return f"Undone: {step.what}."
+        return M("Undone: %(what)s.", what=step.what)
     game.undo_log = game.redo_log = None
     if game.pending:
         game.pending = None
         _commit_tap(game)
-        return "The bids of the current hand were cleared."
+        return M("The bids of the current hand were cleared.")
     if not game.hands:
-        raise RuleErrors([RuleError("hand", "There is nothing to undo yet.")])
+        raise RuleErrors([RuleError("hand", M("There is nothing to undo yet."))])
     last = _take_back_hand(game)
     _commit_tap(game)
-    return f"Hand {last.number} was taken back."
+    return M("Hand %(number)s was taken back.", number=last.number)
 
 
 def redo(game: Game) -> str:
@@ -313,7 +313,7 @@ def redo(game: Game) -> str:
     _writable(game)
     step = _redo_step(game)
     if step is None:
-        raise RuleErrors([RuleError("hand", "There is nothing to redo.")])
+        raise RuleErrors([RuleError("hand", M("There is nothing to redo."))])
     game.redo_log = (game.redo_log or [])[:-1] or None
     try:
         if step.hand is not None:
@@ -324,8 +324,9 @@ def redo(game: Game) -> str:
         db.session.rollback()
         game.redo_log = None
         db.session.commit()
-        raise RuleErrors([RuleError(e.errors[0].field, f"{step.what} cannot be redone: {e.errors[0].message}")]) from e
-    return f"Redone: {step.what}."
+        raise RuleErrors([RuleError(e.errors[0].field, M("%(what)s cannot be redone: %(why)s", what=step.what,
+                                                                  why=e.errors[0].message))]) from e
+    return M("Redone: %(what)s.", what=step.what)
 
 
 def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:

@@ -1,4 +1,4 @@
-"""How the group's statistics pages show figures (issue 15): percentages, shared places, which of
+"""How the group's statistics pages show figures (issue 15): shared places, which of
 a variant's facts to list, and the geometry of a player's results chart, drawn by a template as
 SVG (`templates/group_stats/_results_chart.html`: no script, no inline style). Nothing is counted
 here: the rules' `stats` counts."""
@@ -9,16 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorepad.rules.stats import Fact, PlayerStats, ResultPoint, SeasonRow
-
-
-def percent(rate: float) -> str:
-    """A rate as players say it: 67%."""
-    return f"{round(rate * 100)}%"
-
-
-def decimal(value: float) -> str:
-    """An average to one decimal place, without a trailing .0 (134, 97.5)."""
-    return f"{value:.1f}".removesuffix(".0")
 
 
 def places(rows: Sequence[SeasonRow]) -> dict[int, str]:

@@ -6,6 +6,8 @@ Two links per game: the scorer's (`/g/<scorer_token>`, may write) and the specta
 
 from __future__ import annotations
 
+import contextlib
+
 from flask import (
     Blueprint,
     Response,
@@ -33,7 +35,7 @@ from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.service import Game
 from scorepad.i18n import say
 from scorepad.rules import get_variant
-from scorepad.rules.base import RuleError, RuleErrors, ScoreSheet
+from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
 from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field, partial, share_url
 
@@ -48,7 +50,7 @@ def undo_words(game: Game) -> str:
     if said is not None:
         return said
     count = games.hand_count(game)
-    return "the bids of this hand" if game.pending else (f"hand {count}" if count else "")
+    return M("the bids of this hand") if game.pending else (M("hand %(number)s", number=count) if count else "")
 
 
 @bp.app_template_global("redo_words")
@@ -299,7 +301,7 @@ def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
             games.refuse_if_stale(game, request.form["state"])
         hands = games.hand_count(game)
         fresh = _page_sheet_is_current(game)
-        notice = games.undo(game) if action == "undo" else games.redo(game)
+        notice = say(games.undo(game) if action == "undo" else games.redo(game))
     except games.StaleForm:
         return _body(game, {}, _stale_notice(game, adapter, action), 409)
     except RuleErrors as e:
@@ -435,17 +437,19 @@ def _filename(game: Game) -> str:
 
 # --------------------------------------------------------------------------- the result card
 
-NOT_OVER = "This game is not over yet: its result card is drawn once the last hand is saved."
+NOT_OVER = lazy_gettext("This game is not over yet: its result card is drawn once the last hand is saved.")
 
 
 def _card_response(public_id: str, kind: str) -> BaseResponse:
     """The result card of a finished game as `kind` (png or svg). It can still change (an undo or a
     correction after the end): browsers ask again each time, and an unchanged card is a 304."""
     game = _public_game(public_id)
+    asked = request.args.get("lang", "")  # the page's language, which its links carry; else the request's
     try:
-        card = cards.card_of(games.view(game))
+        with i18n.speaking(asked) if asked in i18n.LANGUAGES else contextlib.nullcontext():
+            card = cards.card_of(games.view(game))
     except cards.NotFinished:
-        abort(409, description=NOT_OVER)
+        abort(409, description=str(NOT_OVER))
     etag = f"{kind}-{cards.fingerprint(card)}"
     if request.if_none_match.contains(etag):
         response: BaseResponse = Response(status=304)

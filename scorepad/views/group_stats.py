@@ -5,7 +5,7 @@ The group's own page (views/groups.py) shows the season's table and the records.
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
-from flask_babel import gettext, lazy_gettext
+from flask_babel import format_decimal, format_percent, gettext, lazy_gettext
 
 from scorepad.form_input import whole_number
 from scorepad.games import group_stats, groups
@@ -20,12 +20,14 @@ NO_PLAYER = lazy_gettext("There is no such player in this group (they may have b
 
 @bp.app_template_filter("percent")
 def percent(rate: float) -> str:
-    return show.percent(rate)
+    """A rate in the reader's form, whole: 67% in English, 67 % in French and Spanish (Babel's CLDR)."""
+    return format_percent(rate)
 
 
 @bp.app_template_filter("decimal")
 def decimal(value: float) -> str:
-    return show.decimal(value)
+    """An average to one decimal place, without a trailing zero, in the reader's form (97.5; 97,5)."""
+    return format_decimal(value, "0.#")
 
 
 @bp.app_template_global("variant_name")

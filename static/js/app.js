@@ -1,4 +1,32 @@
 // Scorepad's small amount of glue around htmx.
+
+/* The words scripts write, in the page's language (issue 15): `tr(key, english, params)`. A page in
+   another language than English carries their translations by key in a data block that is never run
+   (templates/base.html, scorepad/script_words.py, which lists every key with its English); an English
+   page carries none, and the English here is said. A message with a count is `tr(key, [one, other],
+   {count: n})`, n being 1 or more. Placeholders are %(name)s, filled in once (a name that holds
+   "%(time)s" stays as typed). */
+var tr = (function () {
+  var words = null;
+  function load() {
+    if (words) return words;
+    var block = document.getElementById("script-words");
+    try { words = block ? JSON.parse(block.textContent) || {} : {}; } catch (e) { words = {}; }
+    return words;
+  }
+  return function (key, english, params) {
+    var said = load()[key];
+    if (Array.isArray(english)) {
+      var forms = Array.isArray(said) && said.length === 2 ? said : english;
+      said = params && params.count === 1 ? forms[0] : forms[1];
+    } else if (typeof said !== "string") {
+      said = english;
+    }
+    return said.replace(/%\((\w+)\)s/g, function (whole, name) {
+      return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+    });
+  };
+})();
 document.addEventListener("DOMContentLoaded", function () {
   if (!window.htmx) return;
   // Swap 422 responses too: they carry the form with its error messages (the status stays the truth).
@@ -46,7 +74,9 @@ document.addEventListener("DOMContentLoaded", function () {
         .filter(Boolean).join(": ");
       if (!text && main) text = main.textContent.trim();
     } catch (e) { text = ""; }
-    if (!text || text.length > 300) text = "The server could not do that (error " + xhr.status + "). Nothing was saved: reload the page and try again.";
+    if (!text || text.length > 300) {
+      text = tr("server-error", "The server could not do that (error %(status)s). Nothing was saved: reload the page and try again.", { status: xhr.status });
+    }
     return text;
   }
   document.addEventListener("htmx:responseError", function (e) {
@@ -156,7 +186,7 @@ function updateCounts(root) {
   (root || document).querySelectorAll("[data-whist]").forEach(function (form) {
     var chosen = form.querySelector('input[name="tricks"]:checked');
     var other = form.querySelector("[data-other-side]");
-    if (chosen && other) other.textContent = other.dataset.team + " took " + (13 - parseInt(chosen.value, 10)) + ".";
+    if (chosen && other) other.textContent = tr("other-side", "%(team)s took %(count)s.", { team: other.dataset.team, count: 13 - parseInt(chosen.value, 10) });
   });
 }
 /* Show typed names in the "Who deals first?" choice at once; also names typed before this script

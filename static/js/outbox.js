@@ -69,7 +69,6 @@
     var d = new Date(ms);
     return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
   }
-  function plural(n, word) { return n + " " + (n === 1 ? word : word.replace(/y$/, "ie") + "s"); }
 
   // What the player tapped, in the page's words: the button's label, else the form's.
   function label(detail) {
@@ -77,7 +76,7 @@
     var button = (event && event.submitter) || (detail.elt && detail.elt.closest && detail.elt.closest("button"));
     var text = button ? (button.getAttribute("aria-label") || button.textContent) : "";
     if (!text && detail.elt) text = detail.elt.getAttribute("aria-label") || "";
-    return (text || "your entry").replace(/\s+/g, " ").trim().slice(0, 80);
+    return (text || tr("your-entry", "your entry")).replace(/\s+/g, " ").trim().slice(0, 80);
   }
 
   function bar() {
@@ -87,21 +86,28 @@
     var sent = loadSent().filter(function (i) { return i.ok && !oldNews[i.key]; });
     var text = "";
     if (items.length) {
-      var words = navigator.onLine && !since && !copy ? "Sending " : "Offline since " + clock(since || items[0].at) + " · ";
-      text = words + plural(items.length, "entry") + " waiting to send (first: " + items[0].label +
-        ", tapped at " + clock(items[0].at) + "). They are sent by themselves when the connection is back.";
+      var first = { count: items.length, label: items[0].label, time: clock(items[0].at), since: clock(since || items[0].at) };
+      text = (navigator.onLine && !since && !copy
+        ? tr("sending", ["Sending %(count)s entry waiting to send (first: %(label)s, tapped at %(time)s).",
+              "Sending %(count)s entries waiting to send (first: %(label)s, tapped at %(time)s)."], first)
+        : tr("offline-waiting", ["Offline since %(since)s · %(count)s entry waiting to send (first: %(label)s, tapped at %(time)s).",
+              "Offline since %(since)s · %(count)s entries waiting to send (first: %(label)s, tapped at %(time)s)."], first)) +
+        " " + tr("sent-by-themselves", "They are sent by themselves when the connection is back.");
     } else if (copy && (since || !navigator.onLine)) {
-      text = "Offline since " + clock(since || copy) + ".";
+      text = tr("offline-since", "Offline since %(time)s.", { time: clock(since || copy) });
     } else if (copy) {
-      text = "Back online: the page is being brought up to date.";
+      text = tr("back-online-updating", "Back online: the page is being brought up to date.");
     } else if (sent.length) {
-      text = "Back online: " + (sent.length === 1 ? "your entry " : plural(sent.length, "entry") + " ") +
-        sent.slice(0, 3).map(function (i) { return "\"" + i.label + "\" (tapped at " + clock(i.at) + ")"; }).join(", ") +
-        (sent.length > 3 ? " and more" : "") + (sent.length === 1 ? " was" : " were") + " sent and recorded once.";
+      var entries = sent.slice(0, 3).map(function (i) {
+        return tr("entry-tapped", "\"%(label)s\" (tapped at %(time)s)", { label: i.label, time: clock(i.at) });
+      }).join(", ");
+      if (sent.length > 3) entries = tr("and-more", "%(entries)s and more", { entries: entries });
+      text = sent.length === 1 ? tr("back-online-one", "Back online: your entry %(entry)s was sent and recorded once.", { entry: entries })
+        : tr("back-online-many", "Back online: %(count)s entries %(entries)s were sent and recorded once.", { count: sent.length, entries: entries });
     }
     if (copy) {
-      text += " This page is as it was last seen, at " + clock(copy) + (items.length || !since ? "." :
-        ": it is brought up to date when the connection is back.");
+      text += " " + (items.length || !since ? tr("copy-seen", "This page is as it was last seen, at %(time)s.", { time: clock(copy) })
+        : tr("copy-seen-until-back", "This page is as it was last seen, at %(time)s: it is brought up to date when the connection is back.", { time: clock(copy) }));
     }
     el.textContent = text;
     el.hidden = !text;
@@ -137,7 +143,7 @@
       var plain = (doc.body ? doc.body.textContent : text || "").trim();
       if (plain && plain.length < 300) return plain;
     } catch (e) { /* fall through */ }
-    return "the server refused it (error " + status + ")";
+    return tr("refused", "the server refused it (error %(status)s)", { status: status });
   }
 
   function redraw(then) {  // the page again, as the server has it now
@@ -216,7 +222,7 @@
     loadSent().forEach(function (i) {
       if (told[i.key]) return;
       told[i.key] = true;
-      if (!i.ok) say("Your entry \"" + i.label + "\" (tapped at " + clock(i.at) + ") was not applied: " + i.words);
+      if (!i.ok) say(tr("not-applied", "Your entry \"%(label)s\" (tapped at %(time)s) was not applied: %(words)s", { label: i.label, time: clock(i.at), words: i.words }));
     });
   }
 
@@ -270,8 +276,7 @@
     }
     if (!load().length) return;
     event.preventDefault();
-    note(event.detail.elt, "wait", "Not sent yet: your entry \"" + load()[0].label + "\" is still waiting to be sent, and this " +
-      "one depends on it. Tap again once it has gone (it is sent as soon as the connection is back).");
+    note(event.detail.elt, "wait", tr("not-sent-yet", "Not sent yet: your entry \"%(label)s\" is still waiting to be sent, and this one depends on it. Tap again once it has gone (it is sent as soon as the connection is back).", { label: load()[0].label }));
     flush();
   });
 
@@ -286,8 +291,7 @@
     if (!items.some(function (i) { return i.key === item.key; })) items.push(item);
     save(items);
     markOffline();
-    note(d.elt, "waiting", "Waiting to send: " + item.label + " (tapped at " + clock(item.at) + "). It is sent by itself when the " +
-      "connection is back.");
+    note(d.elt, "waiting", tr("waiting", "Waiting to send: %(label)s (tapped at %(time)s). It is sent by itself when the connection is back.", { label: item.label, time: clock(item.at) }));
     bar();
     delay = FIRST_DELAY;
     schedule();
@@ -327,8 +331,7 @@
     if ((form.getAttribute("method") || "get").toLowerCase() !== "post" || form.hasAttribute("hx-post")) return;
     event.preventDefault();
     markOffline();
-    note(form, "not-sent", "Not sent: this phone is offline, so nothing was saved. What you entered is still here: " +
-      "send it again once the connection is back.");
+    note(form, "not-sent", tr("not-sent-offline", "Not sent: this phone is offline, so nothing was saved. What you entered is still here: send it again once the connection is back."));
   });
 
   // The page as seen now, for the service worker to show on a reload with no connection: after each

@@ -119,7 +119,7 @@
     var note = document.querySelector("body.projector .page-note");
     if (note) {
       note.hidden = pages.length < 2;
-      note.textContent = pages.length < 2 ? "" : "Page " + (page + 1) + " of " + pages.length;
+      note.textContent = pages.length < 2 ? "" : tr("page-of", "Page %(page)s of %(pages)s", { page: page + 1, pages: pages.length });
     }
   }
 

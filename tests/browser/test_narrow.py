@@ -75,3 +75,32 @@ def test_pages_fit_320_px_and_the_sheet_keeps_its_edit_column(app: Flask, live_s
     back = page.get_by_role("link", name="← Back to the game")
     box = back.bounding_box()
     assert box is not None and box["height"] >= 44, box
+
+
+def test_a_whist_rubber_sheet_fits_320_px_without_scrolling(app: Flask, live_server: str, browser: Browser,
+                                                           screenshot_dir: Path) -> None:
+    """Issue 15: Whist's honours said in a phrase ("4 honours, barred at 4") were kept on one line, and the
+    rubber's sheet scrolled inside its box at 320 px, in English too; it fits, at both text sizes."""
+    with app.app_context():
+        rubber = games.create({"variant": "whist", "first_dealer": 0, "options": {"honours": True},
+                               "teams": [{"name": "Ann & Cat", "players": ["Ann", "Cat"]},
+                                         {"name": "Bob & Dan", "players": ["Bob", "Dan"]}]})
+        hands = ([10, 3], None), ([7, 6], [4, 0]), ([8, 5], [1, 3]), ([3, 10], [0, 4]), ([6, 7], [0, 4])
+        for number, (tricks, honours) in enumerate(hands, start=1):  # the second's honours barred at 4
+            games.enter_hand(rubber, number, {"tricks": tricks, "trump": "CDHS"[number % 4],
+                                              **({"honours": honours} if honours else {})})
+        token = rubber.scorer_token
+    for lang, large in (("en", False), ("en", True), ("fr", True), ("es", False)):
+        context = browser.new_context(**NARROW_PHONE)
+        context.add_cookies([{"name": "lang", "value": lang, "url": live_server},
+                             *([{"name": "text_size", "value": "large", "url": live_server}] if large else [])])
+        page = context.new_page()
+        page.goto(f"{live_server}/g/{token}")
+        expect(page.locator(".sheet-table tbody tr")).to_have_count(8)  # 5 hands and 3 notes (two games, the rubber)
+        box = page.locator(".table-scroll:has(.sheet-table)")
+        width, room = box.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
+        size = "large" if large else "normal"
+        box.screenshot(path=str(screenshot_dir / f"narrow-whist-sheet-{lang}-{size}.png"))
+        assert width <= room, f"the Whist sheet scrolls at 320 px ({lang}, {size} text): {width} > {room}"
+        assert overflow(page) == 0
+        context.close()

@@ -29,6 +29,7 @@ def test_the_group_page_in_french(client: FlaskClient, family: dict[str, object]
                   "Meilleur score en Whist : 14 , Ann et Dan , 10 mai 2026", "Partager ce groupe", "Face à face"):
         assert words in said, words
     assert "2 sur 4" in said and "The season" not in said and "Records" in said  # the French word is the same
+    assert re.search(r'<td class="num">\d+\u00a0%</td>', text(client.get(f"/group/{family['token']}?season=all")))
 
 
 def test_a_players_figures_in_spanish(client: FlaskClient, family: dict[str, object]) -> None:
@@ -38,8 +39,9 @@ def test_a_players_figures_in_spanish(client: FlaskClient, family: dict[str, obj
     assert "4 partidas terminadas en este grupo, desde el principio." in page
     shown = figures(page)
     assert shown["Whist"]["Bazas de más por mano"] == "1,17 (14 en 12 manos)"
-    assert shown["Australian Whist"]["Rondas de misère sin ninguna baza"] == "1 de 1 (100%)"
-    assert shown["Nomination Whist"]["Apuestas exactas"] == "13 de 19 (68%)"
+    # percentages in the Spanish form, as in French (a no-break space before the sign, made plain here)
+    assert shown["Australian Whist"]["Rondas de misère sin ninguna baza"] == "1 de 1 (100 %)"
+    assert shown["Nomination Whist"]["Apuestas exactas"] == "13 de 19 (68 %)"
     assert "Partidas" in shown["Whist"] and "Exact bids" not in page
     summary = flat(re.search(r'id="chart-nomination-sum">(.*?)</p>', page, re.S).group(1))  # type: ignore[union-attr]
     assert summary == "2 partidas del 3 abr 2026 al 3 may 2026: puntuaciones de 32 a 130; ninguna ganada."

@@ -191,3 +191,39 @@ def test_the_finished_pages_offer_the_card(app: Flask, client: FlaskClient) -> N
     public_id, token = stored(app, {**record, "hands": record["hands"][:3]})
     for page in (client.get(f"/g/{token}").get_data(as_text=True), client.get(f"/w/{public_id}").get_data(as_text=True)):
         assert "data-share-card" not in page and "result.png" not in page
+
+
+def test_the_card_speaks_the_language_of_the_page_that_asked(app: Flask, client: FlaskClient) -> None:
+    """Issue 15: the card's words in the reader's language, by the link's `lang` or else the request's."""
+    public_id, token = stored(app, example("nomination-family-four"))
+    english = svg_texts(client.get(f"/w/{public_id}/result.svg").data)
+    client.set_cookie("lang", "fr")
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert f'href="/w/{public_id}/result.png?lang=fr" download' in page  # the page's links carry its language
+    assert f'data-share-card="/w/{public_id}/result.png?lang=fr"' in page
+    client.delete_cookie("lang")
+    body = client.get(f"/w/{public_id}/result.svg?lang=fr").data
+    french = svg_texts(body)
+    assert "Scorepad · score tenu à la table" in french and "Scorepad · score kept at the table" not in french
+    assert len(french) == len(english) and english[2] != french[2]  # the summary, said through the rules' M
+    assert "11 annonces réussies" in french and "11 bids made" in english  # a player's detail
+    assert "Bob gagne avec 134" in french and [t for t in french if t.isdigit()] == [t for t in english if t.isdigit()]
+    assert ET.fromstring(body).attrib["aria-label"].startswith("Carte du résultat\u00a0: ")
+    spanish = svg_texts(client.get(f"/w/{public_id}/result.svg", headers={"Accept-Language": "es"}).data)
+    assert "Scorepad · tanteo llevado en la mesa" in spanish
+    pngs = {lang: client.get(f"/w/{public_id}/result.png?lang={lang}") for lang in ("en", "fr")}
+    assert pngs["en"].headers["ETag"] != pngs["fr"].headers["ETag"]  # the French card is not the English one cached
+    assert pngs["en"].data != pngs["fr"].data
+    assert client.get(f"/w/{public_id}/result.png?lang=xx").headers["ETag"] == pngs["en"].headers["ETag"]
+
+
+def test_the_card_s_date_in_french(app: Flask, client: FlaskClient) -> None:
+    public_id, _ = stored(app, example("nomination-family-four"))
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        game = games.by_public_id(public_id)
+        assert game is not None
+        card = cards.card_of(games.view(game))
+        month = ("janvier février mars avril mai juin juillet août septembre octobre novembre décembre"
+                 .split()[game.created_at.month - 1])
+    assert any(f"{game.created_at.day} {month} {game.created_at.year}" in t.text for t in card.texts)
+    assert card.label.startswith("Carte du résultat\u00a0: ")

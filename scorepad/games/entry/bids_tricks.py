@@ -63,7 +63,7 @@ class BidsAndTricks:
         players = view.setup.players
         if action == "trump":
             pending["trump"] = _trump(form.get("trump"))
-            return Pending(pending, what=f"the trump, {Trump(pending['trump']).label}")
+            return Pending(pending, what=M("the trump, %(trump)s", trump=Trump(pending["trump"]).label))
         if action == "bid":
             seat = view.state.to_act
             if seat is None:
@@ -73,10 +73,10 @@ class BidsAndTricks:
             bids += [None] * (len(players) - len(bids))
             bids[seat] = bid
             pending["bids"] = bids
-            return Pending(pending, what=f"{players[seat]}'s bid of {bid}")
+            return Pending(pending, what=M("%(name)s's bid of %(bid)s", name=players[seat], bid=bid))
         if action == "unbid":
             rest, seat = _without_last_bid(pending, spec.first_bidder, len(players))
-            return Pending(rest, what=f"taking back {players[seat]}'s bid")
+            return Pending(rest, what=M("taking back %(name)s's bid", name=players[seat]))
         if action == "tricks":
             return self._tricks_tap(view, pending, form)
         if action == "result":
@@ -99,14 +99,17 @@ class BidsAndTricks:
             raise RuleErrors([RuleError("tricks", M("this screen is out of date: reload the page"))])
         left = spec.cards - sum(t for t in tricks if t is not None)
         tricks[seat] = form_int(form, "tricks", f"tricks.{seat}", whose(players[seat], "tricks"), 0, left)
-        what = f"{players[seat]}'s tricks: {tricks[seat]}"
+        what = M("%(name)s's tricks: %(tricks)s", name=players[seat], tricks=tricks[seat])
         missing = [s for s, t in enumerate(tricks) if t is None]
         rest = left - tricks[seat]
         if len(missing) == 1 or (missing and rest == 0):  # the rest of the tricks can only be theirs
             for s in missing:
                 tricks[s] = rest if len(missing) == 1 else 0
-            names = " and ".join(players[s] for s in missing)
-            what += f" (so {names} took {rest if len(missing) == 1 else 0})"
+            names: str = players[missing[0]]
+            for s in missing[1:]:
+                names = M("%(names)s and %(last)s", names=names, last=players[s])
+            what = M("%(what)s (so %(names)s took %(tricks)s)", what=what, names=names,
+                     tricks=rest if len(missing) == 1 else 0)
         return Pending({**pending, "tricks": tricks}, what=what)
 
     def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
