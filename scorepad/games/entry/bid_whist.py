@@ -14,7 +14,7 @@ from scorepad.games.entry.base import Complete, Pending, form_int
 from scorepad.rules.base import RawHand, RuleError, RuleErrors
 from scorepad.rules.bid_whist import SEATS, Call, Kind, auction_winner, legal_calls, seat_names
 from scorepad.rules.cards import SUITS
-from scorepad.rules.errors import M
+from scorepad.rules.errors import M, Message
 
 if TYPE_CHECKING:
     from scorepad.games.service import GameView
@@ -35,12 +35,7 @@ def _as_json(call: Call | None) -> dict[str, object] | None:
     return None if call is None else {"bid": call.bid, "kind": call.kind.value}
 
 
-def _call_words(call: Call | None) -> str:
-    """A call in the undo list's English (the names of taps are stored in English)."""
-    return f"bid of {call}" if call else "pass"
-
-
-def _whose_call(name: str, call: Call | None) -> str:
+def _whose_call(name: str, call: Call | None) -> Message:
     """"Ann's bid of 5 No" or "Ann's pass", in words a reader's language can say."""
     return M("%(player)s's bid of %(call)s", player=name, call=call.said()) if call else M("%(player)s's pass",
                                                                                            player=name)
@@ -99,12 +94,12 @@ class BidWhistEntry:
                 raise RuleErrors([RuleError("auction", M("the bidding is over: enter the books"))])
             calls.append(_parse_call(form.get("call")))
             seats = seat_names(view.setup)
-            what = f"{seats[((spec.first_bidder or 0) + len(calls) - 1) % SEATS]}'s {_call_words(calls[-1])}"
+            what = _whose_call(seats[((spec.first_bidder or 0) + len(calls) - 1) % SEATS], calls[-1])
             if len(calls) == SEATS and not any(calls) and view.setup.options.get_str("all_pass") == "redeal":
                 dealer = seats[spec.dealer]
                 return Pending(None, notice=M("All four passed: the cards are thrown in and %(dealer)s deals "
                                               "again. Enter the calls of the new deal.", dealer=dealer),
-                               what=f"{what} (the fourth pass: a new deal)")
+                               what=M("%(call)s (the fourth pass: a new deal)", call=what))
             pending = {"auction": [_as_json(c) for c in calls]}
             won = auction_winner(calls, spec.first_bidder or 0) if len(calls) == SEATS else None
             if won is not None:
@@ -116,7 +111,7 @@ class BidWhistEntry:
             rest = calls[:-1]
             whose = seat_names(view.setup)[((spec.first_bidder or 0) + len(rest)) % SEATS]
             return Pending({"auction": [_as_json(c) for c in rest]} if rest else None,
-                           what=f"taking back {whose}'s {_call_words(calls[-1])}")
+                           what=M("taking back %(call)s", call=_whose_call(whose, calls[-1])))
         if action == "result":
             return Complete(self._result(form, view))
         raise RuleErrors([RuleError("action", M("this screen cannot do that: reload the page and try again"))])
