@@ -94,7 +94,8 @@ def load_demo_command() -> None:
 @with_appcontext
 def export_event_command(link: str, output: Path | None) -> None:
     """Write the backup of the event whose director's LINK (or token) is given: everything but its
-    secret links and PIN (docs/event-backup.md). Exit status 2 if there is no such event."""
+    secret links and PIN (docs/event-backup.md). Exit status 2 if there is no such event. A bare
+    token may start with "-": give the link, or put "--" before the token."""
     from scorepad.events import backup, core
 
     event = core.by_director_token(backup.token_of(link))

@@ -657,7 +657,7 @@ def test_export_event_and_import_event_restore_an_event_on_another_server(client
     result = app.test_cli_runner().invoke(args=["export-event", f"http://192.168.1.20:5000/d/{token}", "-o", str(path)])
     assert result.exit_code == 0, result.output
     assert f"to {path}" in result.output
-    printed = app.test_cli_runner().invoke(args=["export-event", token])
+    printed = app.test_cli_runner().invoke(args=["export-event", "--", token])
     assert without_moment(json.loads(printed.output)) == without_moment(json.loads(path.read_text()))
     result = fresh.test_cli_runner().invoke(args=["import-event", str(path), "--url", "http://10.0.0.5:5000"],
                                             input="")
