@@ -237,7 +237,7 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
     mv = matches.view(match, names, game_view)
     walk = tournament.walkover_of(event, match)
     walk_words = gettext("%(team)s go through (%(reason)s).", team=names.get(walk[0], walk[0]),
-                         reason=walk[1]) if walk else ""
+                         reason=say(walk[1])) if walk else ""
     return render_template("bid_whist/_bar.html", title=title, game=game, mv=mv, table=table,
                            errors=errors or {}, notice=notice, walkover=walk_words)
 

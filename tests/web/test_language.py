@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from flask import Flask
+from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 
 from scorepad.events import military
@@ -76,20 +76,21 @@ def test_the_projector_has_no_switch(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
         public = military.create_event("Big screen", ["Aces", "Kings"], [30]).public_id
     page = client.get(f"/b/{public}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert 'class="language"' not in page and lang_of(page) == "en"  # its words are not translated yet
+    assert 'class="language"' not in page and lang_of(page) == "fr"
+
+
+UNTRANSLATED = '{% extends "base.html" %}{% block main %}<p>Words nobody translated</p>{% endblock %}'
 
 
 def test_a_page_not_translated_yet_says_it_is_english(app: Flask, client: FlaskClient) -> None:
-    """<html lang> claims the reader's language only on a page whose own words are translated; on
-    any other the translated header, banners and footer say their language themselves."""
+    """<html lang> claims the reader's language only on a page whose own words are translated (every
+    page of the app is: tests/web/test_language_every_page.py); on a page that does not say so, as a
+    new one drawn here, the translated header, banners and footer say their language themselves."""
     french = {"Accept-Language": "fr"}
-    with app.app_context():
-        public = military.create_event("Club", ["Aces", "Kings"], [30]).public_id
-    untranslated = f"/b/{public}/standings"  # Military Whist's standings: its own words are still English
-    for url in (untranslated, f"/b/{public}"):
-        page = client.get(url, headers=french).get_data(as_text=True)
-        assert lang_of(page) == "en", url
-    page = client.get(untranslated, headers=french).get_data(as_text=True)
+    with app.test_request_context("/", headers=french):
+        app.preprocess_request()
+        page = render_template_string(UNTRANSLATED)
+    assert lang_of(page) == "en"
     for opening in ('<a class="skip-link" href="#main" lang="fr">', '<header class="site-header" lang="fr">',
                     '<p class="offline-banner" role="status" lang="fr" hidden>', '<footer class="site-footer" lang="fr">'):
         assert opening in page
@@ -97,7 +98,9 @@ def test_a_page_not_translated_yet_says_it_is_english(app: Flask, client: FlaskC
     for url in ("/", "/new/nomination", "/g/no-such-game"):
         page = client.get(url, headers=french).get_data(as_text=True)
         assert lang_of(page) == "fr" and '<header class="site-header">' in page, url
-    page = client.get(untranslated).get_data(as_text=True)  # an English reader: nothing to mark
+    with app.test_request_context("/"):  # an English reader: nothing to mark
+        app.preprocess_request()
+        page = render_template_string(UNTRANSLATED)
     assert lang_of(page) == "en" and '<header class="site-header">' in page
 
 

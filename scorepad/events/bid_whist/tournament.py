@@ -26,6 +26,8 @@ from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, Even
 from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
 from scorepad.rules.errors import M, joined
 
+NO_SHOW = "no-show"  # the reason of a swap or walkover when the director typed none
+
 KEY = "bid_whist"
 MEDALS = {"Gold": M("Gold"), "Silver": M("Silver"), "Bronze": M("Bronze")}  # the bracket's medals, said
 BRACKETS = (("auto", M("The document's: top 16 (32 from 64 teams, 64 from 128), fewer when fewer teams")),
@@ -159,8 +161,15 @@ def _result(mv: matches.MatchView) -> fmt.Result | None:
     return fmt.Result(mv.match.home, mv.match.away, mv.outcome.points, mv.outcome.winner)
 
 
+def _reason(data: dict[str, Any]) -> str:
+    """A decision's reason as the director typed it; the one given when none was typed is ours, said
+    in the reader's language (it equals the stored English)."""
+    reason = str(data.get("reason", ""))
+    return M(NO_SHOW) if reason == NO_SHOW else reason
+
+
 def _swaps(event: Event) -> list[fmt.Swap]:
-    return [fmt.Swap(int(d.data["match"]), int(d.data["out"]), int(d.data["in"]), str(d.data.get("reason", "")))
+    return [fmt.Swap(int(d.data["match"]), int(d.data["out"]), int(d.data["in"]), _reason(d.data))
             for d in event.decisions if d.kind == "swap"]
 
 
@@ -171,7 +180,7 @@ def _cut_winners(event: Event) -> list[int]:
 
 def _walkovers(event: Event) -> dict[int, tuple[int, str]]:
     """Bracket match number -> (the team sent through, the reason)."""
-    return {int(d.data["match"]): (int(d.data["winner"]), str(d.data.get("reason", "")))
+    return {int(d.data["match"]): (int(d.data["winner"]), _reason(d.data))
             for d in event.decisions if d.kind == "walkover"}
 
 
@@ -514,12 +523,12 @@ def view(event: Event) -> TournamentView:
                               else BracketSide(mt.seeds[i], None, _placeholder(bracket_state, mt, i))
                               for i, t in enumerate(mt.teams))
                 win = mt.teams.index(mt.winner) if mt.winner is not None else None
-                notes = [f"{names.get(s.into, s.into)} in for {names.get(s.out, s.out)} ({s.reason})"
-                         for s in swaps if s.match == mt.number]
+                notes = [M("%(into)s in for %(out)s (%(reason)s)", into=names.get(s.into, s.into),
+                           out=names.get(s.out, s.out), reason=s.reason) for s in swaps if s.match == mt.number]
                 if mt.number in walkovers:
-                    notes.append(f"walkover ({walkovers[mt.number][1]})")
+                    notes.append(M("walkover (%(reason)s)", reason=walkovers[mt.number][1]))
                 shown.append(BracketMatch(mt.number, name, (sides[0], sides[1]),
-                                          points.get(mt.number), win, mt.table, state, "; ".join(notes)))
+                                          points.get(mt.number), win, mt.table, state, joined(notes, "; ")))
             levels.append(BracketLevel(name, tuple(shown)))
         medals = [(medal, names[n]) for medal, n in bracket_state.medals()]
         if medals and all(v.final for v in by_number.values()):
@@ -731,7 +740,7 @@ def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
     played = next((m for m in event.matches if m.stage == "bracket" and m.number == match_no), None)
     if played is None:
         raise RuleErrors([RuleError("walkover", M("match %(number)s is not at its table yet", number=match_no))])
-    reason = " ".join(reason.split())[:200] or "no-show"
+    reason = " ".join(reason.split())[:200] or NO_SHOW
 
     def apply() -> None:
         event.decisions.append(EventDecision(kind="walkover", key=str(match_no),
@@ -752,7 +761,7 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
         raise RuleErrors([RuleError("swap", M("the bracket is not set yet"))])
     if into not in tv.names or into == matches.GHOST:
         raise RuleErrors([RuleError("swap", M("there is no team number %(number)s", number=into))])
-    reason = " ".join(reason.split())[:200] or "no-show"
+    reason = " ".join(reason.split())[:200] or NO_SHOW
     change = fmt.Swap(match_no, out, into, reason)
     fmt.check_swap(tv.bracket_state, change)
     if tv._played(match_no):
