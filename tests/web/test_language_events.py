@@ -133,11 +133,11 @@ def test_the_standings_and_the_set_up_in_spanish(client: FlaskClient, app: Flask
     page = response.get_data(as_text=True)
     assert response.status_code == 422 and lang_of(page) == "es"
     assert field_error(page, "tables") == "Un evento tiene de 2 a 64 mesas"
-    assert field_error(page, "days") == "Indique las manos de cada jornada con números, p. ej. 30 o 30, 20"
+    assert field_error(page, "days") == "Indica las manos de cada jornada con números, p. ej. 30 o 30, 20"
     response = client.post("/events/new", data={"name": "", "preset": "area", "tables": "4", "pin": "12"})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert field_error(page, "name") == "Ponga un nombre al evento, p. ej. «Military Whist de la zona 3»"
+    assert field_error(page, "name") == "Pon un nombre al evento, p. ej. «Military Whist de la zona 3»"
     assert field_error(page, "pin") == "El PIN tiene de 4 a 8 cifras (o déjalo vacío)"
     setup = as_(client, "es", f"/d/{token}/setup")
     assert lang_of(setup) == "es" and english_left(client, f"/d/{token}/setup", "es") == set()

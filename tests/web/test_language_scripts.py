@@ -33,7 +33,7 @@ def test_a_french_page_carries_the_scripts_words_in_french(client: FlaskClient) 
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp  # the block needs no exception
     client.set_cookie("lang", "es")
     words = block_of(client.get("/new/nomination").get_data(as_text=True))
-    assert words is not None and words["your-entry"] == "su anotación"
+    assert words is not None and words["your-entry"] == "tu anotación"
 
 
 def test_an_english_page_carries_none(client: FlaskClient) -> None:
