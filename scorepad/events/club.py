@@ -121,11 +121,13 @@ def view(event: Event) -> ClubView:
 def check_rows(event: Event) -> None:
     """RuleErrors unless the rows are what a club night's play leaves (a restored backup, see
     events/backup.py): its variant, one of the home games, played by every game of the evening."""
-    errors = [RuleError("options", f"a club night's only option is its variant, one of {', '.join(HOME_VARIANTS)}")
+    errors = [RuleError("options", M("a club night's only option is its variant, one of %(variants)s",
+                                     variants=", ".join(HOME_VARIANTS)))
               ] if set(event.options) != {"variant"} or variant_of(event) not in HOME_VARIANTS else []
     errors += core.unused(event, "hands", "results", "loans", "playoffs", "days_closed", "entrants", "matches",
                           "decisions")
-    errors += [RuleError("games", f"game {i} is {g.variant}, but the evening plays {variant_of(event)}")
+    errors += [RuleError("games", M("game %(number)s is %(variant)s, but the evening plays %(evening)s", number=i,
+                                    variant=g.variant, evening=variant_of(event)))
                for i, g in enumerate(core.games_of(event), start=1) if g.variant != variant_of(event)]
     if errors:
         raise RuleErrors(errors)

@@ -124,8 +124,10 @@ def games_of(event: Event) -> list[Game]:
 
 def unused(event: Event, *kinds: str) -> list[RuleError]:
     """A refusal for each kind of row (a relationship of Event) a format never keeps but the event has."""
-    return [RuleError(kind, M("%(count)s rows of %(kind)s, which this format never keeps",
-                              count=len(getattr(event, kind)), kind=kind.replace("_", " ")))
+    return [RuleError(kind, M("1 row of %(kind)s, which this format never keeps", kind=kind.replace("_", " "))
+                      if len(getattr(event, kind)) == 1 else
+                      M("%(count)s rows of %(kind)s, which this format never keeps", count=len(getattr(event, kind)),
+                        kind=kind.replace("_", " ")))
             for kind in kinds if getattr(event, kind)]
 
 

@@ -9,6 +9,7 @@ by then, so a later correction re-scores the deal without moving anybody again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
@@ -19,7 +20,7 @@ from scorepad.extensions import db
 from scorepad.formats import drive as fmt
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
 from scorepad.rules.base import RuleError, RuleErrors, quoted
-from scorepad.rules.errors import M
+from scorepad.rules.errors import M, Message
 
 KEY = "whist_drive"
 MAX_PLAYER = 40  # a player's name (an entrant's column holds 60, a Bid Whist team's name)
@@ -189,6 +190,10 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
 
 
 _OPTIONS = {"deals": int, "per_change": int, "scoring": str, "nt_fifth": bool, "movement": str, "top": str}
+_MUST_BE: dict[type, Callable[[str], Message]] = {  # an option of the wrong kind, in words
+    int: lambda option: M("%(option)s must be a whole number", option=option),
+    str: lambda option: M("%(option)s must be text", option=option),
+    bool: lambda option: M("%(option)s must be true or false", option=option)}
 
 
 def check_rows(event: Event) -> None:
@@ -196,47 +201,53 @@ def check_rows(event: Event) -> None:
     events/backup.py): its set-up, the players numbered 1 to n, a table per four, N-S tricks of
     deals reached, seatings announced as the players moved, and the deal in play where they say."""
     o = event.options
-    errors = [RuleError(f"options.{k}", f"{k} is not a whist drive option") for k in o if k not in _OPTIONS]
-    words = {int: "a whole number", str: "text", bool: "true or false"}
-    errors += [RuleError(f"options.{k}", f"{k} must be {words[kind]}") for k, kind in _OPTIONS.items()
+    errors = [RuleError(f"options.{k}", M("%(option)s is not a whist drive option", option=k)) for k in o
+              if k not in _OPTIONS]
+    errors += [RuleError(f"options.{k}", _MUST_BE[kind](k)) for k, kind in _OPTIONS.items()
                if type(o.get(k)) is not kind]
     errors += core.unused(event, "hands", "loans", "playoffs", "days_closed", "matches")
     if core.games_of(event):
-        errors.append(RuleError("games", "a whist drive plays no games of its own"))
+        errors.append(RuleError("games", M("a whist drive plays no games of its own")))
     if errors:
         raise RuleErrors(errors)
     setup = drive_of(event)
     fmt.check(setup)
     if [e.number for e in event.entrants] != list(range(1, len(event.entrants) + 1)) or any(
             e.players != [e.name] or len(e.name) > MAX_PLAYER for e in event.entrants):
-        errors.append(RuleError("entrants", f"the players are numbered 1 to n, each entrant one player whose name "
-                                            f"is at most {MAX_PLAYER} characters"))
+        errors.append(RuleError("entrants", M("the players are numbered 1 to n, each entrant one player whose name "
+                                              "is at most %(most)s characters", most=MAX_PLAYER)))
     if len(event.tables) != setup.tables:
-        errors.append(RuleError("tables", f"{len(setup.players)} players sit at {setup.tables} tables, "
-                                          f"not {len(event.tables)}"))
+        errors.append(RuleError("tables", M("%(players)s players sit at %(tables)s tables, not %(count)s",
+                                            players=len(setup.players), tables=setup.tables, count=len(event.tables))))
     for r in event.results:
         if r.hand > setup.deals or r.revoke is not None:
-            errors.append(RuleError("results", f"deal {r.hand} at table {r.table}: a drive of {setup.deals} deals "
-                                               f"records N-S tricks only"))
+            errors.append(RuleError("results", M("deal %(deal)s at table %(table)s: a drive of 1 deal records N-S "
+                                                 "tricks only", deal=r.hand, table=r.table) if setup.deals == 1 else
+                                    M("deal %(deal)s at table %(table)s: a drive of %(deals)s deals records N-S "
+                                      "tricks only", deal=r.hand, table=r.table, deals=setup.deals)))
     for d in event.decisions:
         seating = d.data.get("tables") if d.kind == "seating" and set(d.data) == {"tables"} else None
         fours = seating if isinstance(seating, list) and len(seating) == setup.tables else []
         seated = sorted(p for four in fours if isinstance(four, list) and len(four) == 4 for p in four)
         if not d.key.isdigit() or not 2 <= int(d.key) <= setup.deals or seated != list(range(1, len(setup.players) + 1)):
-            errors.append(RuleError("decisions", f"decision {quoted(d.kind)} {quoted(d.key)}: a drive records the "
-                                                 f"seating announced for a deal, every player at one seat"))
+            errors.append(RuleError("decisions", M("decision %(kind)s %(key)s: a drive records the seating announced "
+                                                   "for a deal, every player at one seat", kind=quoted(d.kind),
+                                                   key=quoted(d.key))))
     if errors:
         raise RuleErrors(errors)
     state = view(event).state
     if any(not state.over and deal > state.deal for deal, _ in _results(event)):
-        errors.append(RuleError("results", f"results of a deal not reached yet (deal {state.deal} is in play)"))
+        errors.append(RuleError("results", M("results of a deal not reached yet (deal %(deal)s is in play)",
+                                             deal=state.deal)))
     if any(not state.over and deal > state.deal for deal in _announced(event)):
-        errors.append(RuleError("decisions", f"a seating announced for a deal not reached (deal {state.deal} is "
-                                             f"in play)"))
+        errors.append(RuleError("decisions", M("a seating announced for a deal not reached (deal %(deal)s is in play)",
+                                               deal=state.deal)))
     expected = setup.deals + 1 if state.over else state.deal
     if event.current_hand != expected:
-        errors.append(RuleError("current_hand", f"deal {event.current_hand} cannot be in play: the results say "
-                                                f"{'the drive is over' if state.over else f'deal {expected}'}"))
+        errors.append(RuleError("current_hand", M("deal %(deal)s cannot be in play: the results say the drive is over",
+                                                  deal=event.current_hand) if state.over else
+                                M("deal %(deal)s cannot be in play: the results say deal %(expected)s",
+                                  deal=event.current_hand, expected=expected)))
     if errors:
         raise RuleErrors(errors)
 

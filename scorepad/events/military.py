@@ -362,36 +362,54 @@ def check_rows(event: Event) -> None:
     current, tables = event.current_hand, len(event.tables)
     errors = core.unused(event, "entrants", "matches", "decisions")
     if core.games_of(event):
-        errors.append(RuleError("games", "a Military Whist event plays no games of its own"))
+        errors.append(RuleError("games", M("a Military Whist event plays no games of its own")))
     if not 1 <= current <= scheduled + 1:
-        errors.append(RuleError("current_hand", f"hand {current} cannot be in play: the schedule has {scheduled} hands"))
+        errors.append(RuleError("current_hand", M("hand %(hand)s cannot be in play: the schedule has 1 hand",
+                                                  hand=current) if scheduled == 1 else
+                                M("hand %(hand)s cannot be in play: the schedule has %(count)s hands", hand=current,
+                                  count=scheduled)))
     last = min(current, scheduled)
     for kind, rows in (("results", event.results), ("loans", event.loans)):
         for row in rows:
             if row.hand > last:
-                errors.append(RuleError(kind, f"hand {row.hand}, table {row.table} has a {kind[:-1]}, but hand {current} "
-                                              f"is in play"))
+                errors.append(RuleError(kind, _row_too_late(kind, row.hand, row.table, current)))
     opened = [h.number for h in event.hands]
     if opened != list(range(1, last + 1)):
-        errors.append(RuleError("hands", f"hands 1 to {last} have been opened, not {', '.join(map(str, opened)) or 'none'}"))
+        errors.append(RuleError("hands", M("hands 1 to %(last)s have been opened, not %(opened)s", last=last,
+                                           opened=", ".join(map(str, opened))) if opened else
+                                M("hands 1 to %(last)s have been opened, not none", last=last)))
     if event.playoffs and current <= scheduled:
-        errors.append(RuleError("playoffs", "playoff hands come after the last scheduled hand"))
+        errors.append(RuleError("playoffs", M("playoff hands come after the last scheduled hand")))
     if [p.number for p in event.playoffs] != list(range(1, len(event.playoffs) + 1)):
-        errors.append(RuleError("playoffs", f"the playoff hands are numbered 1 to {len(event.playoffs)}"))
+        errors.append(RuleError("playoffs", M("the playoff hands are numbered 1 to %(count)s",
+                                              count=len(event.playoffs))))
     ends = [sum(setup.options.get_ints("days")[:d]) for d in range(1, len(setup.options.get_ints("days")) + 1)]
     closed = [d.day for d in event.days_closed]
     if closed != [d for d, end in enumerate(ends, start=1) if end < current]:
-        errors.append(RuleError("days_closed", f"days closed: {', '.join(map(str, closed)) or 'none'}, but a day "
-                                               f"closes when its last hand is advanced (hand {current} is in play)"))
+        errors.append(RuleError("days_closed", M("days closed: %(days)s, but a day closes when its last hand is "
+                                                 "advanced (hand %(hand)s is in play)", days=", ".join(map(str, closed)),
+                                                 hand=current) if closed else
+                                M("days closed: none, but a day closes when its last hand is advanced (hand %(hand)s "
+                                  "is in play)", hand=current)))
     for d in event.days_closed:
         if len(d.held) != tables or len(d.owed) != tables:
-            errors.append(RuleError("days_closed", f"day {d.day}'s flags are counted for {tables} tables"))
+            errors.append(RuleError("days_closed", M("day %(day)s's flags are counted for %(tables)s tables", day=d.day,
+                                                     tables=tables)))
     if errors:
         raise RuleErrors(errors)
     hands = raw_hands(event)
     military.VARIANT.score(setup, hands)
     if current <= scheduled:
         military.VARIANT.state(setup, hands, raw_hand(event, current, pending_change=True))
+
+
+def _row_too_late(kind: str, hand: int, table: int, current: int) -> Message:
+    """A result or a loan of a hand not reached yet, in words (one sentence each: "a result", "a loan")."""
+    if kind == "results":
+        return M("hand %(hand)s, table %(table)s has a result, but hand %(current)s is in play", hand=hand, table=table,
+                 current=current)
+    return M("hand %(hand)s, table %(table)s has a loan, but hand %(current)s is in play", hand=hand, table=table,
+             current=current)
 
 
 # --------------------------------------------------------------------------- the director's set-up

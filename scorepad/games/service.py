@@ -21,7 +21,7 @@ from scorepad.games.derived import Derived, appended, derived, forget
 from scorepad.games.records import record_of
 from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
 from scorepad.rules import get_variant
-from scorepad.rules.base import M, GameState, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
+from scorepad.rules.base import M, GameState, Message, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
 from scorepad.rules.record import parse_record
 
 
@@ -38,7 +38,7 @@ class StaleForm(Exception):
     """A form made from an earlier state of the hand (a double tap, a resent bid): refused, not applied."""
 
 
-LOCKED = "This sheet is signed and final: only the director can reopen it."
+LOCKED = M("This sheet is signed and final: only the director can reopen it.")
 
 # Told of each change to the recorded hands of an event's game, before it is committed, with words
 # for it ("hand 5 was corrected"): a format whose teams sign the sheet withdraws signatures given to
@@ -70,10 +70,11 @@ def _writable(game: Game) -> None:
         raise RuleErrors([RuleError("hand", LOCKED)])
 
 
-def _own_game(game: Game, what: str) -> None:
+def _own_game(game: Game, what: Message) -> None:
     """An event's games belong to the event: the director, not a table, removes or replays them."""
     if game.event_id is not None:
-        raise RuleErrors([RuleError("game", f"This game is part of an event: {what} is up to the director.")])
+        raise RuleErrors([RuleError("game", M("This game is part of an event: %(what)s is up to the director.",
+                                              what=what))])
 
 
 @dataclass(frozen=True)
@@ -221,8 +222,8 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     _writable(game)
     kept = derived(game)
     if number != len(kept.hands) + 1:
-        raise RuleErrors([RuleError("number", f"Hand {number} cannot be entered yet: "
-                                              f"hand {len(kept.hands) + 1} comes first.")])
+        raise RuleErrors([RuleError("number", M("Hand %(number)s cannot be entered yet: hand %(first)s comes first.",
+                                                number=number, first=len(kept.hands) + 1))])
     current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
@@ -334,7 +335,7 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
     _writable(game)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
-        raise RuleErrors([RuleError("number", f"There is no hand {number} to correct.")])
+        raise RuleErrors([RuleError("number", M("There is no hand %(number)s to correct.", number=number))])
     variant = get_variant(game.variant)
     setup = _setup(game)
     before = [h.entry for h in game.hands if h.number < number]
@@ -344,8 +345,9 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
         variant.score(setup, after)
     except RuleErrors as e:  # the first hand it breaks, in words (its field path is not for players)
         broken = e.errors[0]
-        which = f"hand {broken.hand}" if broken.hand is not None else "a later hand"
-        message = f"this correction makes {which} impossible: {broken.message}"
+        message = (M("this correction makes hand %(hand)s impossible: %(problem)s", hand=broken.hand,
+                     problem=broken.message) if broken.hand is not None else
+                   M("this correction makes a later hand impossible: %(problem)s", problem=broken.message))
         raise RuleErrors([RuleError(broken.field, message)]) from e
     _sheet_changing(game, f"hand {number} was corrected")
     hand.entry = dict(entry)
@@ -356,7 +358,7 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
 
 
 def delete(game: Game) -> None:
-    _own_game(game, "deleting it")
+    _own_game(game, M("deleting it"))
     forget(game)
     db.session.delete(game)
     db.session.commit()
@@ -365,7 +367,7 @@ def delete(game: Game) -> None:
 def rematch(game: Game, also: Callable[[Game], None] | None = None) -> Game:
     """A new game with the same players and options; the deal moves on to the next dealer. `also`
     as for `create`."""
-    _own_game(game, "a rematch")
+    _own_game(game, M("a rematch"))
     seats = len(game.players) if game.players else 4
     record = {**record_of(game), "hands": [], "first_dealer": (game.first_dealer + 1) % seats}
     new = create(record, also)

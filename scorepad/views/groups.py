@@ -27,7 +27,7 @@ from scorepad.games import service as games
 from scorepad.games.groups import Group, GroupPlayer
 from scorepad.games.service import Game
 from scorepad.rules import get_variant
-from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.base import M, RuleError, RuleErrors
 from scorepad.views.common import errors_by_field, share_url
 from scorepad.views.games import MY_GAMES, remember_game
 
@@ -173,7 +173,7 @@ def _into(group: Group, raw: str | None, away: GroupPlayer) -> GroupPlayer:
     number = whole_number(raw or "", digits=10)
     into = groups.player(group, number) if number is not None else None
     if into is None:
-        raise RuleErrors([RuleError("into", f"Choose the player {away.name} is the same person as.")])
+        raise RuleErrors([RuleError("into", M("Choose the player %(name)s is the same person as.", name=away.name))])
     return into
 
 

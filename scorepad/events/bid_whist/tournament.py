@@ -24,7 +24,7 @@ from scorepad.formats import bid_whist_event as fmt
 from scorepad.games import records
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable, Game
 from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
-from scorepad.rules.errors import M, joined
+from scorepad.rules.errors import M, Message, joined
 
 NO_SHOW = "no-show"  # the reason of a swap or walkover when the director typed none
 
@@ -601,7 +601,7 @@ def start(event: Event, rounds_wanted: int | None = None) -> None:
     Every preliminary round is drawn here first (the draws depend only on the teams and the seed),
     so a number of rounds the teams cannot play is refused now, not half-way through the event."""
     if event.started_at is not None:
-        raise RuleErrors([RuleError("start", "the tournament has already started")])
+        raise RuleErrors([RuleError("start", M("the tournament has already started"))])
     waiting = registration.singles(event)
     if waiting:
         who = ", ".join(e.name for e in waiting)
@@ -791,22 +791,29 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
 
 
 def _option_errors(options: dict[str, Any]) -> list[RuleError]:
-    checks: dict[str, tuple[Any, str]] = {
-        "rounds": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 8, "1 to 8 rounds"),
-        "bracket": (lambda v: v in dict(BRACKETS), "one of " + ", ".join(k for k, _ in BRACKETS)),
-        "made_scores": (lambda v: v in ("books", "bid"), "\"books\" or \"bid\""),
-        "hidden": (lambda v: isinstance(v, bool), "true or false"),
-        "seed": (lambda v: isinstance(v, str) and 0 < len(v) <= 64, "text of 1 to 64 characters"),
+    checks: dict[str, tuple[Any, Message]] = {
+        "rounds": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 8,
+                   M("%(option)s must be %(least)s to %(most)s rounds", option="rounds", least=1, most=8)),
+        "bracket": (lambda v: v in dict(BRACKETS),
+                    M("%(option)s must be one of %(choices)s", option="bracket",
+                      choices=", ".join(k for k, _ in BRACKETS))),
+        "made_scores": (lambda v: v in ("books", "bid"),
+                        M("%(option)s must be %(books)s or %(bid)s", option="made_scores", books='"books"',
+                          bid='"bid"')),
+        "hidden": (lambda v: isinstance(v, bool), M("%(option)s must be true or false", option="hidden")),
+        "seed": (lambda v: isinstance(v, str) and 0 < len(v) <= 64,
+                 M("%(option)s must be text of %(least)s to %(most)s characters", option="seed", least=1, most=64)),
         registration.ISSUED: (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000,
-                              "a whole number from 0 to 10000"),
+                              M("%(option)s must be a whole number from %(least)s to %(most)s",
+                                option=registration.ISSUED, least=0, most=10_000)),
     }
-    errors = [RuleError(f"options.{key_field(k)}", f"{quoted(k)} is not a Bid Whist tournament option")
-              for k in options if k not in checks]
-    for key, (ok, words) in checks.items():
+    errors = [RuleError(f"options.{key_field(k)}", M("%(option)s is not a Bid Whist tournament option",
+                                                     option=quoted(k))) for k in options if k not in checks]
+    for key, (ok, must_be) in checks.items():
         if key in options and not ok(options[key]):
-            errors.append(RuleError(f"options.{key}", f"{key} must be {words}"))
+            errors.append(RuleError(f"options.{key}", must_be))
         elif key not in options and key != registration.ISSUED:
-            errors.append(RuleError(f"options.{key}", f"the option {key} is missing"))
+            errors.append(RuleError(f"options.{key}", M("the option %(option)s is missing", option=key)))
     return errors
 
 
@@ -819,13 +826,15 @@ def _decision_errors(event: Event) -> list[RuleError]:
     for d in event.decisions:
         keys = _DECISIONS.get(d.kind)
         if keys is None:
-            errors.append(RuleError("decisions", f"{quoted(d.kind)} is not a decision of a Bid Whist tournament"))
+            errors.append(RuleError("decisions", M("%(kind)s is not a decision of a Bid Whist tournament",
+                                                   kind=quoted(d.kind))))
         elif sorted(d.data) != sorted(keys) or not all(
                 isinstance(d.data[k], str) if k == "reason" else
                 (isinstance(d.data[k], list) and all(isinstance(n, int) and not isinstance(n, bool) for n in d.data[k]))
                 if k == "winners" else (isinstance(d.data[k], int) and not isinstance(d.data[k], bool)) for k in keys):
-            errors.append(RuleError("decisions", f"a {d.kind} decision holds {', '.join(keys)} (numbers; a reason as "
-                                                 f"text), not {quoted(d.data)}"))
+            errors.append(RuleError("decisions", M("a %(kind)s decision holds %(keys)s (numbers; a reason as text), "
+                                                   "not %(data)s", kind=d.kind, keys=", ".join(keys),
+                                                   data=quoted(d.data))))
     return errors
 
 
@@ -836,38 +845,44 @@ def check_rows(event: Event) -> None:
     every match with its Bid Whist game, and the director's decisions in the shape they are kept."""
     errors = _option_errors(event.options) + _decision_errors(event)
     errors += core.unused(event, "hands", "results", "loans", "playoffs", "days_closed")
-    errors += [RuleError("entrants", f"{e.name[:40]}…: a single player's name is at most {registration.MAX_PLAYER} "
-                                     f"characters") for e in registration.singles(event)
-               if len(e.name) > registration.MAX_PLAYER]
+    errors += [RuleError("entrants", M("%(name)s…: a single player's name is at most %(most)s characters",
+                                       name=e.name[:40], most=registration.MAX_PLAYER))
+               for e in registration.singles(event) if len(e.name) > registration.MAX_PLAYER]
     if errors:
         raise RuleErrors(errors)
     count, last = len(teams(event)), min(event.current_hand, rounds(event))
     if event.started_at is None:
         if event.current_hand or event.tables or event.matches or event.decisions:
-            errors.append(RuleError("started_at", "a tournament still registering has no tables, rounds or decisions"))
+            errors.append(RuleError("started_at",
+                                    M("a tournament still registering has no tables, rounds or decisions")))
     elif registration.singles(event) or count < 2:
-        errors.append(RuleError("entrants", "a tournament starts with two teams or more, and no single player"))
+        errors.append(RuleError("entrants", M("a tournament starts with two teams or more, and no single player")))
     elif not 1 <= event.current_hand <= rounds(event) + 1:
-        errors.append(RuleError("current_hand", f"stage {event.current_hand}: a tournament of {rounds(event)} rounds "
-                                                f"is at round 1 to {rounds(event)}, or {rounds(event) + 1} (the bracket)"))
+        errors.append(RuleError("current_hand", _stage_beyond(event.current_hand, rounds(event))))
     elif len(event.tables) != (count + 1) // 2:
-        errors.append(RuleError("tables", f"{count} teams play at {(count + 1) // 2} tables, not {len(event.tables)}"))
+        errors.append(RuleError("tables", M("2 teams play at 1 table, not %(found)s", found=len(event.tables))
+                                if count == 2 else
+                                M("%(count)s teams play at %(tables)s tables, not %(found)s", count=count,
+                                  tables=(count + 1) // 2, found=len(event.tables))))
     else:
         drawn = _draws(event, last)
         for draw in drawn:
             played = sorted((m.table, m.home, m.away) for m in matches.of_stage(event, "round", draw.round))
             if played != sorted((s.table, s.home, s.away) for s in draw.seats):
-                errors.append(RuleError("matches", f"round {draw.round}'s matches are not the draw its seed gives"))
+                errors.append(RuleError("matches", M("round %(round)s's matches are not the draw its seed gives",
+                                                     round=draw.round)))
         if any(m.number > last for m in matches.of_stage(event, "round")):
-            errors.append(RuleError("matches", f"a match of a round not drawn yet (round {event.current_hand} is in play)"))
+            errors.append(RuleError("matches", M("a match of a round not drawn yet (round %(round)s is in play)",
+                                                 round=event.current_hand)))
         if matches.of_stage(event, "bracket") and event.current_hand <= rounds(event):
-            errors.append(RuleError("matches", "bracket matches before the preliminary rounds are over"))
+            errors.append(RuleError("matches", M("bracket matches before the preliminary rounds are over")))
     for m in event.matches:
         if m.game is None or m.game.variant != KEY or m.game.options != game_options(event):
-            errors.append(RuleError("matches", f"{_stage_label(m)} has no Bid Whist game of the tournament's "
-                                               f"options ({quoted(game_options(event))})"))
+            errors.append(RuleError("matches", M("%(match)s has no Bid Whist game of the tournament's options "
+                                                 "(%(options)s)", match=_stage_label(m),
+                                                 options=quoted(game_options(event)))))
     if {g.id for g in core.games_of(event)} != {m.game_id for m in event.matches}:
-        errors.append(RuleError("games", "every game of a tournament is a match's"))
+        errors.append(RuleError("games", M("every game of a tournament is a match's")))
     if errors:
         raise RuleErrors(errors)
     state = view(event).bracket_state
@@ -876,13 +891,24 @@ def check_rows(event: Event) -> None:
         for m in matches.of_stage(event, "bracket"):
             b = known.get(m.number)
             if b is None or (m.table, m.home, m.away) != (b.table, *b.teams):
-                errors.append(RuleError("matches", f"{_stage_label(m)} is not the match the bracket sets there"))
+                errors.append(RuleError("matches", M("%(match)s is not the match the bracket sets there",
+                                                     match=_stage_label(m))))
     if errors:
         raise RuleErrors(errors)
 
 
-def _stage_label(m: EventMatch) -> str:
-    return f"{'round' if m.stage == 'round' else 'bracket match'} {m.number}, table {m.table}"
+def _stage_beyond(stage: int, count: int) -> Message:
+    """A stage past the tournament's rounds and its bracket, in words (a tournament of one round said apart)."""
+    if count == 1:
+        return M("stage %(stage)s: a tournament of 1 round is at round 1, or 2 (the bracket)", stage=stage)
+    return M("stage %(stage)s: a tournament of %(rounds)s rounds is at round 1 to %(rounds)s, or %(bracket)s "
+             "(the bracket)", stage=stage, rounds=count, bracket=count + 1)
+
+
+def _stage_label(m: EventMatch) -> Message:
+    if m.stage == "round":
+        return M("round %(number)s, table %(table)s", number=m.number, table=m.table)
+    return M("bracket match %(number)s, table %(table)s", number=m.number, table=m.table)
 
 
 # --------------------------------------------------------------------------- the export
