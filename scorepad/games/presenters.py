@@ -137,7 +137,8 @@ def qr_svg(url: str) -> Markup:
     """A QR code for `url` as inline SVG (no image library needed)."""
     image = qrcode.make(url, image_factory=SvgPathImage, box_size=10, border=2)
     svg = image.to_string(encoding="unicode")
-    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="QR code for {escape(url)}" ', 1))
+    label = escape(_("QR code for %(url)s", url=url))
+    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
 
 
 def entry_context(view: GameView) -> dict[str, object]:

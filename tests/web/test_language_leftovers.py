@@ -153,3 +153,10 @@ def test_the_apps_description_and_a_reused_entry_key_are_said_in_the_readers_lan
                           headers=headers)
     assert refused.status_code == 422
     assert refused.get_data(as_text=True).startswith("Esta Idempotency-Key ya se usó para otra solicitud")
+
+
+def test_a_qr_codes_label_is_said_in_the_readers_language(client: FlaskClient) -> None:
+    token = start(client, "whist", PARTNERS)
+    for language, label in (("fr", "Code QR de http"), ("es", "Código QR de http"), ("en", "QR code for http")):
+        status, text = page(client, language, f"/g/{token}/share")
+        assert status == 200 and f'<svg role="img" aria-label="{label}' in text
