@@ -160,3 +160,13 @@ def test_a_qr_codes_label_is_said_in_the_readers_language(client: FlaskClient) -
     for language, label in (("fr", "Code QR de http"), ("es", "Código QR de http"), ("en", "QR code for http")):
         status, text = page(client, language, f"/g/{token}/share")
         assert status == 200 and f'<svg role="img" aria-label="{label}' in text
+
+
+def test_an_undo_step_stored_without_its_words_is_said_in_the_readers_language(app: Flask) -> None:
+    from scorepad.games.undo import Step
+    from scorepad.i18n import say, speaking
+
+    step = Step.from_json({"before": None, "after": None})
+    assert str(step.what) == "the last entry"  # English as before
+    with app.test_request_context("/"), speaking("fr"):
+        assert say(step.what) == "la dernière saisie"
