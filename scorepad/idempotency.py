@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from typing import IO
 
 from flask import Flask, Response, g, has_request_context, request
+from flask_babel import lazy_gettext
 from sqlalchemy import delete, event, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.exc import IntegrityError
@@ -44,10 +45,10 @@ REPLAYED_HEADERS = ("Content-Type", "Location", "HX-Trigger", "HX-Redirect", "HX
                     "HX-Reswap", "HX-Push-Url", "Retry-After")
 TABLE = IdempotentRequest.__table__
 
-BAD_KEY = "The Idempotency-Key header must be 8 to 64 letters, digits, '-', '_', '.' or ':'."
-OTHER_REQUEST = ("This Idempotency-Key was already used for a different request: nothing was done. "
-                 "Send each new entry with a key of its own.")
-IN_PROGRESS = "This entry is still being recorded: its answer comes in a moment (try again in a second)."
+BAD_KEY = lazy_gettext("The Idempotency-Key header must be 8 to 64 letters, digits, '-', '_', '.' or ':'.")
+OTHER_REQUEST = lazy_gettext("This Idempotency-Key was already used for a different request: nothing was done. "
+                             "Send each new entry with a key of its own.")
+IN_PROGRESS = lazy_gettext("This entry is still being recorded: its answer comes in a moment (try again in a second).")
 
 
 def _now() -> datetime:
@@ -73,8 +74,8 @@ def fingerprint() -> str:
     return hashlib.sha256(json.dumps(parts, separators=(",", ":")).encode()).hexdigest()
 
 
-def _refusal(status: int, message: str, **headers: str) -> Response:
-    return Response(message, status=status, mimetype="text/plain", headers=headers)
+def _refusal(status: int, message: object, **headers: str) -> Response:
+    return Response(str(message), status=status, mimetype="text/plain", headers=headers)
 
 
 RECORDED = 0  # `status` once the request's own changes are committed, before its answer is stored

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from flask import Flask, Response, current_app, request, stream_with_context
+from flask_babel import gettext
 
 HEARTBEAT_SECONDS = 15.0
 QUEUE_SIZE = 16
@@ -118,11 +119,11 @@ class Broker:
         subscription = Subscription(self, channel, only, client, language)
         with self._lock:
             if sum(self._clients.values()) >= self.most:
-                raise TooManyStreams("The server is following as many live pages as it can; this page will "
-                                     "try again by itself in a moment.")
+                raise TooManyStreams(gettext("The server is following as many live pages as it can; this page "
+                                             "will try again by itself in a moment."))
             if self._clients.get(client, 0) >= self.most_per_client:
-                raise TooManyStreams(f"This device already has {self.most_per_client} live pages open: close "
-                                     f"some tabs, and this one will try again by itself.")
+                raise TooManyStreams(gettext("This device already has %(count)s live pages open: close some tabs, "
+                                             "and this one will try again by itself.", count=self.most_per_client))
             self._channels.setdefault(channel, set()).add(subscription)
             self._clients[client] = self._clients.get(client, 0) + 1
         return subscription

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, g, request
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import lazy_gettext
 from flask_talisman import Talisman
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -42,10 +43,11 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Pages reached by a secret link (the director's, a table's, a scorer's, a team's, the QR sheet):
 # kept out of the browser's and any proxy's cache, so a shared phone does not keep them.
 SECRET_PATHS = ("/d/", "/t/", "/g/", "/team/", "/qr/")
-HOLDS_NUL = ("What was sent holds a NUL character (\\0), which no address or field of Scorepad takes, so it "
-             "was refused; nothing was saved.")
+HOLDS_NUL = lazy_gettext("What was sent holds a NUL character (\\0), which no address or field of Scorepad takes, "
+                         "so it was refused; nothing was saved.")
 HSTS = f"max-age={365 * 24 * 3600}"  # this host only: a club's other sites may still be plain HTTP
-CROSS_ORIGIN = "This request came from another site, so it was refused; nothing was saved. Open Scorepad itself and try again."
+CROSS_ORIGIN = lazy_gettext("This request came from another site, so it was refused; nothing was saved. Open Scorepad "
+                            "itself and try again.")
 
 
 class _SessionInterface(SecureCookieSessionInterface):
@@ -103,12 +105,12 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def _refuse_cross_origin() -> None:
         if request.method in UNSAFE_METHODS and not same_origin():
-            abort(403, description=CROSS_ORIGIN)
+            abort(403, description=str(CROSS_ORIGIN))
 
     @app.before_request
     def _refuse_nul() -> None:
         if holds_nul(form=not g.get("nul_left_to_view", False)):
-            abort(400, description=HOLDS_NUL)
+            abort(400, description=str(HOLDS_NUL))
 
     @app.after_request
     def _no_store(response: Response) -> Response:

@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 from qrcode.image.svg import SvgPathImage
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorepad.games.entry import adapter_for
 from scorepad.i18n import say
@@ -107,8 +108,9 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
     def y(v: int) -> float:
         return pad_t + plot_h * (high - v) / span
 
-    label = escape(_("Running totals after %(count)s hands: %(totals)s", count=len(lines),
-                     totals=", ".join(f"{s.name} {s.total}" for s in sheet.standings)))
+    label = escape(ngettext("Running totals after %(num)s hand: %(totals)s",
+                            "Running totals after %(num)s hands: %(totals)s", len(lines),
+                            totals=", ".join(f"{s.name} {s.total}" for s in sheet.standings)))
     last = escape(_("hand %(number)s", number=len(lines)))  # outside the f-string: the extractor reads no _() inside
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{label}" '
              f'preserveAspectRatio="xMidYMid meet">',
@@ -135,7 +137,8 @@ def qr_svg(url: str) -> Markup:
     """A QR code for `url` as inline SVG (no image library needed)."""
     image = qrcode.make(url, image_factory=SvgPathImage, box_size=10, border=2)
     svg = image.to_string(encoding="unicode")
-    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="QR code for {escape(url)}" ', 1))
+    label = escape(_("QR code for %(url)s", url=url))
+    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
 
 
 def entry_context(view: GameView) -> dict[str, object]:

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorepad.rules.errors import Message
+from scorepad.rules.errors import M, Message
 
 LOG_MAX = 40  # steps kept for undo (and for redo): a hand's taps several times over
 
@@ -45,7 +45,7 @@ class Step:
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Step:
-        english = str(raw.get("what") or "the last entry")
+        english: str = str(raw["what"]) if raw.get("what") else M("the last entry")
         what = _message(raw.get("said")) if "said" in raw else None
         return cls(what if isinstance(what, Message) else english, _part(raw.get("before")), _part(raw.get("after")),
                    raw.get("hand") if isinstance(raw.get("hand"), int) else None, _part(raw.get("entry")))

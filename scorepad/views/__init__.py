@@ -22,6 +22,31 @@ _TITLES = {
     413: lazy_gettext("That request is too large"),
     429: lazy_gettext("Too many at once"),
     422: lazy_gettext("Please check what you entered"),
+    # Werkzeug's own names for the other codes (their English as before)
+    409: lazy_gettext("Conflict"),
+    410: lazy_gettext("Gone"),
+    500: lazy_gettext("Internal Server Error"),
+    503: lazy_gettext("Service Unavailable"),
+}
+# Werkzeug's words for an error raised without words of ours (an unknown address, a wrong method,
+# a crash): the same English, said in the reader's language.
+_WERKZEUG_WORDS = {
+    400: lazy_gettext("The browser (or proxy) sent a request that this server could not understand."),
+    403: lazy_gettext("You don't have the permission to access the requested resource. It is either read-protected "
+                      "or not readable by the server."),
+    404: lazy_gettext("The requested URL was not found on the server. If you entered the URL manually please check "
+                      "your spelling and try again."),
+    405: lazy_gettext("The method is not allowed for the requested URL."),
+    409: lazy_gettext("A conflict happened while processing the request. The resource might have been modified "
+                      "while the request was being processed."),
+    410: lazy_gettext("The requested URL is no longer available on this server and there is no forwarding address. "
+                      "If you followed a link from a foreign page, please contact the author of this page."),
+    422: lazy_gettext("The request was well-formed but was unable to be followed due to semantic errors."),
+    429: lazy_gettext("This user has exceeded an allotted request count. Try again later."),
+    500: lazy_gettext("The server encountered an internal error and was unable to complete your request. Either the "
+                      "server is overloaded or there is an error in the application."),
+    503: lazy_gettext("The server is temporarily unable to service your request due to maintenance downtime or "
+                      "capacity problems. Please try again later."),
 }
 AT_THE_SAME_MOMENT = lazy_gettext(
     "Another device saved a change to the same thing at the same moment, so what you sent was not saved. Reload "
@@ -80,8 +105,10 @@ def register(app: Flask) -> None:
     def _http_error(error: HTTPException) -> tuple[str, int]:
         code = error.code or 500
         title = _TITLES.get(code, error.name)
-        return render_template("errors/error.html", code=code, title=title,
-                               message=error.description), code
+        message = error.description
+        if code in _WERKZEUG_WORDS and message == type(error).description:
+            message = _WERKZEUG_WORDS[code]
+        return render_template("errors/error.html", code=code, title=title, message=message), code
 
     @app.after_request
     def _headers(response: Response) -> Response:

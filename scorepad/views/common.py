@@ -7,6 +7,7 @@ import secrets
 from urllib.parse import urlsplit
 
 from flask import request, session
+from flask_babel import gettext, lazy_gettext
 
 from scorepad import network
 from scorepad.i18n import say
@@ -48,3 +49,14 @@ def device() -> str:
     if not isinstance(found, str) or len(found) != 8:
         found = session["device"] = secrets.token_hex(4)
     return found
+
+
+# The event formats' names as a list of events shows them: a format's `title` is its English name
+# (what the exports and the command line say), marked here for the catalogues and said through
+# gettext; Military Whist stays as players say it.
+FORMAT_TITLES = (lazy_gettext("Whist drive"), lazy_gettext("Club night"), lazy_gettext("Bid Whist tournament"))
+
+
+def format_name(title: str) -> str:
+    """An event format's name (its English `title`) in the reader's language."""
+    return gettext(title)

@@ -37,7 +37,7 @@ from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.rules.base import RuleErrors
 from scorepad.views.board import publish
-from scorepad.views.common import errors_by_field, partial, share_url
+from scorepad.views.common import errors_by_field, format_name, partial, share_url
 
 bp = Blueprint("director", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -193,7 +193,7 @@ def _guarded(view: F, key: str | None) -> F:
         event = _event(token)
         if key is not None and event.format != key:
             abort(404, description=gettext("This is not a %(format)s event: that page is not part of it.",
-                                           format=get_format(key).title))
+                                           format=format_name(get_format(key).title)))
         if not is_unlocked(event):
             if request.method != "GET":
                 abort(403, description=gettext("Enter the director's PIN first."))

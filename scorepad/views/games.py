@@ -41,6 +41,7 @@ from scorepad.views.common import errors_by_field, partial, share_url
 
 bp = Blueprint("games", __name__)
 MY_GAMES = "my_games"  # scorer tokens of the games started on this device (signed cookie)
+NO_GAME = lazy_gettext("There is no game at this link. It may have been deleted.")
 
 
 @bp.app_template_global("undo_words")
@@ -67,7 +68,7 @@ def hand_state(game: Game) -> str:
 def _scorer_game(token: str) -> Game:
     game = games.by_scorer_token(token)
     if game is None:
-        abort(404, description="There is no game at this link. It may have been deleted.")
+        abort(404, description=str(NO_GAME))
     return game
 
 
@@ -123,8 +124,8 @@ def _new_game_group() -> groups.Group | None:
         return None
     group = groups.by_token(token)
     if group is None:
-        abort(404, description="There is no group at this link. Open the group's page again and start the game "
-                               "from there.")
+        abort(404, description=gettext("There is no group at this link. Open the group's page again and start the "
+                                       "game from there."))
     return group
 
 
@@ -140,7 +141,7 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
     """Players (or teams), options and first dealer; add/remove players without losing what was typed.
     A group's game offers the group's players, and is kept in the group from the start."""
     if key not in HOME_VARIANTS:
-        abort(404, description=f"There is no home game called '{key}'.")
+        abort(404, description=gettext("There is no home game called '%(key)s'.", key=key))
     variant = get_variant(key)
     group = _new_game_group()
     form = setup_form.SetupForm.from_request(variant, request.form if request.method == "POST" else None)
@@ -186,8 +187,8 @@ def _adapter(game: Game) -> Adapter:
     """How this game's hands are tapped in; a game of a variant not played at home (a Military
     Whist record among the examples) is shown, never entered."""
     if game.variant not in HOME_VARIANTS:
-        abort(409, description=f"This {get_variant(game.variant).name} game is a record to read: its hands "
-                               f"are not entered here.")
+        abort(409, description=gettext("This %(game)s game is a record to read: its hands are not entered here.",
+                                       game=get_variant(game.variant).name))
     return adapter_for(game.variant)
 
 
@@ -195,7 +196,7 @@ def _hand_number(raw: str | None) -> int:
     try:
         return int(raw or "")
     except ValueError:
-        raise RuleErrors([RuleError("number", "This form is out of date: reload the page.")]) from None
+        raise RuleErrors([RuleError("number", M("This form is out of date: reload the page."))]) from None
 
 
 def _body(game: Game, errors: dict[str, str], notice: str, status: int,
@@ -329,7 +330,7 @@ def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
     game = _scorer_game(token)
     view = games.view(game)
     if not 1 <= number <= len(game.hands):
-        abort(404, description=f"There is no hand {number} in this game.")
+        abort(404, description=gettext("There is no hand %(number)s in this game.", number=number))
     adapter = _adapter(game)
     entry = game.hands[number - 1].entry
     errors: dict[str, str] = {}
@@ -350,7 +351,7 @@ def delete(token: str) -> str | BaseResponse:
     """Ask first; delete only on the confirming POST."""
     game = _scorer_game(token)
     if game.event_id is not None:
-        abort(409, description="This game is part of an event: deleting it is up to the director.")
+        abort(409, description=gettext("This game is part of an event: deleting it is up to the director."))
     if request.method == "POST":
         games.delete(game)
         session[MY_GAMES] = [t for t in session.get(MY_GAMES, []) if t != token]
@@ -364,7 +365,7 @@ def rematch(token: str) -> BaseResponse:
     game = _scorer_game(token)
     _adapter(game)
     if game.event_id is not None:
-        abort(409, description="This game is part of an event: the director starts its next match.")
+        abort(409, description=gettext("This game is part of an event: the director starts its next match."))
     new_game = groups.rematch(game)
     remember_game(new_game)
     return redirect(url_for("games.play", token=new_game.scorer_token), code=303)
@@ -384,7 +385,8 @@ def short_link(code: str) -> BaseResponse:
     """The short link of the share screen: on to the spectators' page."""
     game = games.by_short_code(code)
     if game is None:
-        abort(404, description="There is no game at this link. It may have been deleted, or the code mistyped.")
+        abort(404, description=gettext("There is no game at this link. It may have been deleted, or the code "
+                                       "mistyped."))
     return redirect(url_for("games.watch", public_id=game.public_id), code=302)
 
 
@@ -394,7 +396,7 @@ def short_link(code: str) -> BaseResponse:
 def _public_game(public_id: str) -> Game:
     game = games.by_public_id(public_id)
     if game is None:
-        abort(404, description="There is no game at this link. It may have been deleted.")
+        abort(404, description=str(NO_GAME))
     return game
 
 

@@ -24,10 +24,12 @@ from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.games import records
 from scorepad.games import service as games
+from scorepad.i18n import say
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
 from scorepad.rules.base import describe_options, resolve_options
 from scorepad.rules.record import RECORD_MAX_BYTES
 from scorepad.views import director
+from scorepad.views.common import format_name
 from scorepad.views.games import MY_GAMES
 from scorepad.views.groups import my_groups
 
@@ -64,7 +66,7 @@ def _my_events() -> list[MyEvent]:
     found = []
     for e in events:
         fmt = get_format(e.format)
-        found.append(MyEvent(e, fmt.title, fmt.status(e), not director.is_unlocked(e)))
+        found.append(MyEvent(e, format_name(fmt.title), say(fmt.status(e)), not director.is_unlocked(e)))
     return found
 
 
@@ -89,7 +91,7 @@ def index() -> BaseResponse:
         "home/index.html", variants=all_variants(), notices=get_flashed_messages(),
         in_progress=[(v, m) for v, m in listed if not v.state.over],
         finished=[(v, m) for v, m in listed if v.state.over], my_events=my_events,
-        recent_events=[(e, get_format(e.format).title) for e in core.recent_events()], my_groups=groups,
+        recent_events=[(e, format_name(get_format(e.format).title)) for e in core.recent_events()], my_groups=groups,
         errors={}, problems=[], typed={}, record_max_kb=RECORD_MAX_BYTES // 1024))
     if my_events or groups or any(m for _, m in listed):
         response.headers["Cache-Control"] = "no-store"  # it holds this browser's secret links

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request, send_from_directory, url_for
+from flask_babel import gettext
 
 bp = Blueprint("pwa", __name__)
 
@@ -73,7 +74,7 @@ def manifest() -> Response:
     data = {
         "name": "Scorepad",
         "short_name": "Scorepad",
-        "description": "Keep score for whist games: at the table, at home, at the club.",
+        "description": gettext("Keep score for whist games: at the table, at home, at the club."),
         "start_url": url_for("home.index"),
         "scope": "/",
         "display": "standalone",
