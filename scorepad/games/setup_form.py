@@ -11,10 +11,21 @@ from dataclasses import dataclass, field
 
 from scorepad.form_input import signed_number, whole_number
 from scorepad.games.entry import adapter_for
+from scorepad.i18n import say
 from scorepad.rules.base import M, OptionSpec, OptionValue, RuleError, RuleErrors, Variant
 
 DEFAULT_NAMES = ("", "", "", "")
-DEFAULT_TEAMS = ("Us", "Them")
+DEFAULT_TEAMS = (M("Us"), M("Them"))
+
+
+def default_teams() -> list[str]:
+    """The two team names offered before any is typed, in the reader's language (stored as shown)."""
+    return [say(team) for team in DEFAULT_TEAMS]
+
+
+def default_player(index: int) -> str:
+    """The name given to a seat left empty, in the reader's language (stored as shown)."""
+    return say(M("Player %(number)s", number=index + 1))
 
 
 def _option_from_form(spec: OptionSpec, form: Mapping[str, str]) -> OptionValue | str:
@@ -59,7 +70,7 @@ class SetupForm:
             names = list(DEFAULT_NAMES)
             options: dict[str, OptionValue | str] = {s.key: s.default for s in variant.option_specs}
             options.update(adapter_for(variant.key).home_defaults)  # e.g. Bid Whist to 7 points
-            return cls(variant, names, list(DEFAULT_TEAMS) if partnerships else [], 0, "", options)
+            return cls(variant, names, default_teams() if partnerships else [], 0, "", options)
         # a partnership game always has its four seats, however few fields were sent
         count = 4 if partnerships else len([k for k in form if k.startswith("name.")])
         names = [form.get(f"name.{i}", "") for i in range(count)]
@@ -97,8 +108,8 @@ class SetupForm:
     def seat_labels(self) -> list[str]:
         """What to call each seat in the first-dealer choice."""
         if not self.partnerships:
-            return [n.strip() or f"Player {i + 1}" for i, n in enumerate(self.names)]
-        teams = [t.strip() or d for t, d in zip(self.teams, DEFAULT_TEAMS)]
+            return [n.strip() or default_player(i) for i, n in enumerate(self.names)]
+        teams = [t.strip() or d for t, d in zip(self.teams, default_teams())]
         return [self.names[s].strip() or f"{teams[s % 2]} {s // 2 + 1}" for s in range(4)]
 
     def record(self) -> dict[str, object]:
@@ -123,12 +134,12 @@ class SetupForm:
         if self.title:
             record["title"] = self.title
         if self.partnerships:
-            teams = [t.strip() or d for t, d in zip(self.teams, DEFAULT_TEAMS)]
+            teams = [t.strip() or d for t, d in zip(self.teams, default_teams())]
             named = [n.strip() for n in self.names[:4]]
             record["teams"] = [
                 {"name": teams[t], "players": [named[t], named[t + 2]] if named[t] or named[t + 2] else []}
                 for t in range(2)
             ]
         else:
-            record["players"] = [n.strip() or f"Player {i + 1}" for i, n in enumerate(self.names)]
+            record["players"] = [n.strip() or default_player(i) for i, n in enumerate(self.names)]
         return record
