@@ -5,6 +5,7 @@ longer fits, still shows its English."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from flask import Flask
@@ -12,6 +13,7 @@ from flask.testing import FlaskClient
 
 from scorepad.extensions import db
 from scorepad.models import AuditEntry, Event
+from tests.web.test_backup import download, military_playoff, token_of, upload
 from tests.web.test_events import create, play, text
 from tests.web.test_tournament_director import bracket_of_eight
 
@@ -79,3 +81,18 @@ def test_a_bid_whist_tournament_s_audit_trail_in_french(client: FlaskClient, app
         assert english_words not in french, english_words
     add_old_entries(app, token)
     assert "directeur : code PIN · an old English note" in trail(text(client.get(f"/d/{token}")), "Ce qui s’est passé")
+
+
+def test_a_restored_event_s_audit_trail_still_reads_in_french_and_an_older_backup_in_its_english(
+        client: FlaskClient, app: Flask) -> None:
+    exported = json.loads(download(client, military_playoff(client, app)))
+    assert any(entry["said"] for entry in exported["audit"])
+    older = json.loads(json.dumps(exported))
+    for entry in older["audit"]:  # a backup made before the audit trail kept its messages
+        del entry["said"]
+    for data, said in ((exported, True), (older, False)):
+        token = token_of(upload(client, json.dumps(data).encode()))
+        client.set_cookie("lang", "fr")
+        french = trail(text(client.get(f"/d/{token}")), "Journal des modifications")
+        assert ("donne 2 ouverte" in french) is said and ("hand 2 opened" in french) is not said
+        assert "équipes 1, 2, gagnante" in french  # the playoff's values are data: said either way
