@@ -14,6 +14,7 @@ from typing import Any
 
 from flask_babel import gettext, lazy_gettext
 
+from scorepad.events.bid_whist.matches import by_words
 from scorepad.i18n import say
 from scorepad.rules.errors import M, Message, from_said
 
@@ -121,3 +122,8 @@ def audit_words(value: dict[str, Any] | None) -> str:
             return gettext("no moves")
         return gettext("moves to tables %(tables)s", tables=_numbers(value["moves"]))
     return ", ".join(f"{k} {v}" for k, v in value.items())
+
+
+def signed_by(by: str) -> str:
+    """How a Bid Whist sheet was signed ("table phone, team code · device 7fc27cb1") in the reader's words."""
+    return say(by_words(by))

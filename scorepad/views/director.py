@@ -36,7 +36,7 @@ from scorepad.i18n import say
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.rules.base import RuleErrors
-from scorepad.views.audit_trail import audit_action, audit_actor, audit_note, audit_words
+from scorepad.views.audit_trail import audit_action, audit_actor, audit_note, audit_words, signed_by
 from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field, format_name, partial, share_url
 
@@ -48,7 +48,7 @@ MY_EVENTS = "my_events"  # director tokens of the events this browser created or
 MY_EVENTS_KEPT = 20  # the session is a cookie (4 KB at most, shared with the games' tokens)
 
 
-for _word in (audit_words, audit_actor, audit_action, audit_note):  # the control rooms' audit trails
+for _word in (audit_words, audit_actor, audit_action, audit_note, signed_by):  # the control rooms' audit trails
     bp.add_app_template_global(_word)
 
 

@@ -156,6 +156,19 @@ def _stage_words(stage: str, number: int) -> Message:
     return M("round %(number)s", number=number) if stage == "round" else M("bracket match %(number)s", number=number)
 
 
+_BY = {"table phone, team code · device ": M("table phone, team code · device %(device)s"),
+       "team page · device ": M("team page · device %(device)s")}  # views/bid_whist.py's words for a signature
+
+
+def by_words(by: str) -> str:
+    """How a sheet was signed (`signed_*_by`, as the views wrote it) as a message the pages say in the
+    reader's language; other words as they are."""
+    for start, message in _BY.items():
+        if by.startswith(start) and by[len(start):].isalnum():
+            return M(message.template, device=by[len(start):])
+    return by
+
+
 _CHANGES = re.compile(r"hand (\d+) was (corrected|taken back)")
 
 
@@ -251,7 +264,7 @@ def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | Non
     who = names.get((match.home, match.away)[side]) or M("a team")
     stage = _stage_words(match.stage, match.number)
     match.event.audit.append(core.audit_entry(actor, "signed", table=match.table, note=M(
-        "%(stage)s: sheet signed by %(team)s (%(by)s)", stage=stage, team=who, by=by) if by else
+        "%(stage)s: sheet signed by %(team)s (%(by)s)", stage=stage, team=who, by=by_words(by)) if by else
         M("%(stage)s: sheet signed by %(team)s", stage=stage, team=who)))
     db.session.commit()
 

@@ -578,11 +578,6 @@ def _placeholder(b: fmt.Bracket, m: fmt.Match, side: int) -> str:
 # --------------------------------------------------------------------------- the director's actions
 
 
-def _said_reason(reason: str) -> str:
-    """A walkover's or a swap's reason for the audit trail: the director's words, or "no-show" said."""
-    return M("no-show") if reason == "no-show" else reason
-
-
 def _atomic(action: Any) -> Any:
     """Run a director's action as one transaction: a refusal half-way leaves nothing applied."""
     try:
@@ -749,7 +744,7 @@ def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
         matches.walkover(played)
         event.audit.append(core.audit_entry("director", "walkover", table=played.table, note=M(
             "%(match)s: %(team)s go through by a walkover (%(reason)s)", match=tv.match_label(match_no),
-            team=tv.names[winner], reason=_said_reason(reason))))
+            team=tv.names[winner], reason=_reason({"reason": reason}))))
         _open_ready(event)
         db.session.commit()
 
@@ -786,7 +781,7 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
             played.game.teams = sides
     event.audit.append(core.audit_entry("director", "swap", note=M(
         "%(match)s: %(team)s in for %(out)s (%(reason)s)", match=tv.match_label(match_no), team=tv.names[into],
-        out=tv.names.get(out, out), reason=_said_reason(reason))))
+        out=tv.names.get(out, out), reason=_reason({"reason": reason}))))
     db.session.commit()
 
 
