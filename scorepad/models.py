@@ -386,7 +386,10 @@ class DayClose(db.Model):  # type: ignore[name-defined,misc]
 
 
 class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
-    """Who changed what and when: corrections (old and new value), loans, tokens, days closed."""
+    """Who changed what and when: corrections (old and new value), loans, tokens, days closed.
+
+    `actor` and `action` are keys written in the code ("director", "table 3", "correction"): the
+    pages show them in the reader's words (views/audit_words.py)."""
 
     __tablename__ = "event_audit"
 
@@ -400,6 +403,9 @@ class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
     old: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     new: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     note: Mapped[str] = mapped_column(String(300), default="")
+    # The note's message (rules/errors.as_said: template and params), so a page says it in the
+    # reader's language; None for a note written in English only (an entry from before).
+    said: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     event: Mapped[Event] = relationship(back_populates="audit")
 

@@ -53,7 +53,7 @@ from scorepad.models import (
 )
 from scorepad.rules import VARIANT_MODULES, get_variant
 from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
-from scorepad.rules.errors import M, Message
+from scorepad.rules.errors import M, Message, from_said
 from scorepad.rules.record import HANDS_MAX, NAME_MAX, TITLE_MAX, parse_record
 
 VERSION = 1
@@ -235,6 +235,22 @@ def change(value: object) -> object:
     return value
 
 
+SAID_MAX = 4000  # characters of an audit note's message as JSON: a 300-character note's words and more
+
+
+def said(value: object) -> object:
+    """An audit note's message (rules/errors.as_said): null, or a template with its params. A backup
+    from before has no "said": its entries read in English, as they were written."""
+    if value is None:
+        return None
+    if not isinstance(from_said(value), Message) or len(json.dumps(value)) > SAID_MAX:
+        raise _Bad(M("must be null or a message: its \"template\" and its \"params\""))
+    return value
+
+
+said.may_be_missing = True  # type: ignore[attr-defined]
+
+
 # --------------------------------------------------------------------------- the file's sections
 
 
@@ -304,7 +320,7 @@ SECTIONS = (
     Section("audit", AuditEntry, {
         "at": moment, "actor": text(_length(AuditEntry.actor)), "action": text(_length(AuditEntry.action)),
         "hand": optional(whole(0, HAND_MAX)), "table": optional(whole(1, TABLES_MAX)), "old": change, "new": change,
-        "note": text(_length(AuditEntry.note))}, 50 * NUMBER_MAX),
+        "note": text(_length(AuditEntry.note)), "said": said}, 50 * NUMBER_MAX),
 )
 
 GAME_FIELDS: dict[str, Check] = {
@@ -499,7 +515,8 @@ def _fields(raw: object, fields: Mapping[str, Check], where: str, problems: list
             problems.append(M("%(where)s: %(key)s is not part of a backup here", where=where, key=quoted(key)))
     for key, check in fields.items():
         if key not in raw:
-            problems.append(M("%(where)s: %(key)s is missing", where=where, key=quoted(key)))
+            if not getattr(check, "may_be_missing", False):
+                problems.append(M("%(where)s: %(key)s is missing", where=where, key=quoted(key)))
             continue
         try:
             clean[key] = check(raw[key])
@@ -681,10 +698,10 @@ def restore(data: object, *, pin: str = "", actor: str = "director") -> Event:
         db.session.flush()
         db.session.expire_all()  # the format reads the rows back as any later request will
         _derive(event)
-        when = f" made {plan.exported_at:%Y-%m-%d %H:%M} UTC" if plan.exported_at else ""
-        db.session.add(AuditEntry(event_id=event.id, actor=actor[:40], action="restored",
-                                  note=f"restored from a backup{when}: every link (director, tables, teams, "
-                                       f"scorers) is new"))
+        db.session.add(core.audit_entry(actor[:40], "restored", event_id=event.id, note=M(
+            "restored from a backup made %(when)s UTC: every link (director, tables, teams, scorers) is new",
+            when=f"{plan.exported_at:%Y-%m-%d %H:%M}") if plan.exported_at else M(
+            "restored from a backup: every link (director, tables, teams, scorers) is new")))
         db.session.commit()
     except BackupError:
         _abandon(event, games)

@@ -20,10 +20,10 @@ from scorepad.formats.club_night import Row, TableStandings, progress, ranked_to
 from scorepad.games import records
 from scorepad.games import service as games
 from scorepad.games.entry import HOME_VARIANTS
-from scorepad.models import AuditEntry, Event, EventTable, Game, utcnow
+from scorepad.models import Event, EventTable, Game, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.rules.errors import M
+from scorepad.rules.errors import M, joined
 
 KEY = "club"
 
@@ -61,9 +61,11 @@ def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
     game = games.create({**record, "title": title})
     game.event_id = event.id
     table.game_id = game.id
-    who = ", ".join(game.players) or " v ".join(t["name"] for t in game.teams)
-    event.audit.append(AuditEntry(actor=f"table {table.number}", action="game started", table=table.number,
-                                  note=f"table {table.number}: {who}"[:300]))
+    who = joined(game.players) if game.players else M("%(home)s v %(away)s", home=game.teams[0]["name"],
+                                                     away=game.teams[1]["name"]) if len(game.teams) == 2 else \
+        joined([t["name"] for t in game.teams], " v ")
+    event.audit.append(core.audit_entry(f"table {table.number}", "game started", table=table.number,
+                                        note=M("table %(table)s: %(who)s", table=table.number, who=who)))
     db.session.commit()
     return game
 
@@ -73,8 +75,8 @@ def clear_table(table: EventTable) -> None:
     its spectators' link but no longer written by its scorer's."""
     if table.game_id is None:
         raise RuleErrors([RuleError("table", M("table %(table)s has no game to clear", table=table.number))])
-    table.event.audit.append(AuditEntry(actor="director", action="table cleared", table=table.number,
-                                        note=f"table {table.number}'s game set aside"))
+    table.event.audit.append(core.audit_entry("director", "table cleared", table=table.number,
+                                              note=M("table %(table)s's game set aside", table=table.number)))
     game = table_game(table)
     if game is not None:  # set aside: its scorer's link must not write to it any more
         core.revoke_scorer_link(game)

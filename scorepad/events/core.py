@@ -35,7 +35,7 @@ from scorepad.models import (
     utcnow,
 )
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.rules.errors import M, Message
+from scorepad.rules.errors import M, Message, as_said
 
 T = TypeVar("T")
 
@@ -302,9 +302,9 @@ def unlock(event: Event, pin: str) -> bool:
         _clear_tries(event)
         db.session.commit()
         return True
-    db.session.add(AuditEntry(event_id=event.id, actor="a browser", action=WRONG_PIN,
-                              note=f"wrong PIN: {event.pin_tries} of {PIN_TRIES} tries allowed in "
-                                   f"{int(PIN_WINDOW.total_seconds() // 60)} minutes"))
+    db.session.add(audit_entry("a browser", WRONG_PIN, event_id=event.id, note=M(
+        "wrong PIN: %(tries)s of %(allowed)s tries allowed in %(minutes)s minutes", tries=event.pin_tries,
+        allowed=PIN_TRIES, minutes=int(PIN_WINDOW.total_seconds() // 60))))
     db.session.commit()
     return False
 
@@ -350,7 +350,7 @@ def recover(event: Event, code: str) -> bool:
     event.pin_recovery = _recovery_hash(fresh)
     event.recovery_code = fresh
     _clear_tries(event)
-    audit(event, "director", "recovery code", note="opened with the recovery code: a new code was shown")
+    audit(event, "director", "recovery code", note=M("opened with the recovery code: a new code was shown"))
     db.session.commit()
     return True
 
@@ -360,7 +360,7 @@ def set_pin(event: Event, pin: str) -> None:
     if pin and not valid_pin(pin):
         raise RuleErrors([RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty to remove it)"))])
     apply_pin(event, pin)
-    audit(event, "director", "pin", note="PIN set" if pin else "PIN removed")
+    audit(event, "director", "pin", note=M("PIN set") if pin else M("PIN removed"))
     db.session.commit()
 
 
@@ -374,7 +374,7 @@ def regenerate_token(event: Event, table: int) -> EventTable:
     row.token_issued_at = utcnow()
     for game in _table_games(event, row):
         revoke_scorer_link(game)
-    audit(event, "director", "new QR code", table=table, note=f"table {table}'s QR code replaced")
+    audit(event, "director", "new QR code", table=table, note=M("table %(table)s's QR code replaced", table=table))
     db.session.commit()
     return row
 
@@ -392,10 +392,22 @@ def revoke_scorer_link(game: Game) -> None:
     game.scorer_token = new_token()
 
 
+AUDIT_NOTE_MAX = 300  # AuditEntry.note's column
+
+
+def audit_entry(actor: str, action: str, *, note: str = "", **fields: Any) -> AuditEntry:
+    """An audit entry: its note's English (cut to its column) and, when the note is a `Message`, the
+    message beside it (`said`), so the control rooms say it in the reader's language."""
+    english = str(note)
+    if len(english) > AUDIT_NOTE_MAX:
+        english = english[:AUDIT_NOTE_MAX - 1] + "…"
+    return AuditEntry(actor=actor, action=action, note=english,
+                      said=as_said(note) if isinstance(note, Message) else None, **fields)
+
+
 def audit(event: Event, actor: str, action: str, *, hand: int | None = None, table: int | None = None,
-           old: dict[str, object] | None = None, new: dict[str, object] | None = None, note: str = "") -> None:
-    db.session.add(AuditEntry(event_id=event.id, actor=actor, action=action, hand=hand, table=table,
-                              old=old, new=new, note=note))
+          old: dict[str, object] | None = None, new: dict[str, object] | None = None, note: str = "") -> None:
+    db.session.add(audit_entry(actor, action, event_id=event.id, hand=hand, table=table, old=old, new=new, note=note))
     event.revision += 1
     event.updated_at = utcnow()
 

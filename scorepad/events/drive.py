@@ -18,7 +18,7 @@ from scorepad.events import core
 from scorepad.events.core import OneView
 from scorepad.extensions import db
 from scorepad.formats import drive as fmt
-from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
+from scorepad.models import Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
 from scorepad.rules.base import RuleError, RuleErrors, quoted
 from scorepad.rules.errors import M, Message
 
@@ -182,8 +182,8 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
         event.results.append(EventResult(hand=deal, table=table, tricks=ns, entered_by=actor))
     else:
         row.tricks = ns
-    event.audit.append(AuditEntry(actor=actor, action="correction", hand=deal, table=table,
-                                  old={"tricks": old} if old is not None else None, new={"tricks": ns}))
+    event.audit.append(core.audit_entry(actor, "correction", hand=deal, table=table,
+                                        old={"tricks": old} if old is not None else None, new={"tricks": ns}))
     db.session.flush()
     _announce(event, setup)
     db.session.commit()

@@ -512,7 +512,7 @@ def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequ
     event.name = name
     for table, team, four in zip(event.tables, names, fours):
         table.team, table.players = team, four
-    core.audit(event, actor, "set-up", old=old, new=new, note="names changed")
+    core.audit(event, actor, "set-up", old=old, new=new, note=M("names changed"))
     db.session.commit()
 
 
@@ -701,7 +701,7 @@ def lend(event: Event, table: int, flags: int, actor: str = "director") -> None:
                                                need=_flags_words(need)))])
     _set_loan(event, table, position, position.net + flags)
     core.audit(event, actor, "loan", hand=event.current_hand, table=table, new={"flags": flags},
-           note=f"table {table} lent {_flags_words(flags)}")
+           note=M("table %(table)s lent %(flags)s", table=table, flags=_flags_words(flags)))
     _commit_checked(event)
 
 
@@ -730,7 +730,8 @@ def return_flags(event: Event, table: int, flags: int, actor: str = "director") 
                                               owes=position.owes, most=_flags_words(most)))])
     _set_loan(event, table, position, position.net - flags)
     core.audit(event, actor, "return", hand=event.current_hand, table=table, new={"flags": flags},
-           note=f"table {table} gave {_flags_words(flags)} back to the director")
+           note=M("table %(table)s gave %(flags)s back to the director", table=table,
+                                                     flags=_flags_words(flags)))
     _commit_checked(event)
 
 
@@ -788,12 +789,12 @@ def advance(event: Event, actor: str = "director", hand: int | None = None) -> N
         last = rows[-1]
         db.session.add(DayClose(event_id=event.id, day=v.spec.day, held=list(last.held), owed=list(last.owed)))
         core.audit(event, actor, "day closed", hand=v.spec.number,
-               new={"held": list(last.held), "owed": list(last.owed)}, note=f"day {v.spec.day} closed")
+               new={"held": list(last.held), "owed": list(last.owed)}, note=M("day %(day)s closed", day=v.spec.day))
     event.current_hand += 1
     if event.current_hand <= v.scheduled:
         db.session.add(EventHand(event_id=event.id, number=event.current_hand))
-    core.audit(event, actor, "advance", hand=event.current_hand, note=f"hand {event.current_hand} opened"
-           if event.current_hand <= v.scheduled else "schedule complete")
+    core.audit(event, actor, "advance", hand=event.current_hand, note=M("hand %(hand)s opened", hand=event.current_hand)
+               if event.current_hand <= v.scheduled else M("schedule complete"))
     try:
         db.session.commit()
     except IntegrityError:  # a writer the claim did not hold back (it should not happen): still one hand

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorepad.rules.errors import M, Message
+from scorepad.rules.errors import M, Message, as_said, from_said
 
 LOG_MAX = 40  # steps kept for undo (and for redo): a hand's taps several times over
 
@@ -40,37 +40,15 @@ class Step:
         stored: dict[str, Any] = {"what": str(self.what), "before": self.before, "after": self.after, "hand": self.hand,
                                   "entry": self.entry}
         if isinstance(self.what, Message):
-            stored["said"] = _said(self.what)
+            stored["said"] = as_said(self.what)
         return stored
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Step:
         english: str = str(raw["what"]) if raw.get("what") else M("the last entry")
-        what = _message(raw.get("said")) if "said" in raw else None
+        what = from_said(raw.get("said")) if "said" in raw else None
         return cls(what if isinstance(what, Message) else english, _part(raw.get("before")), _part(raw.get("after")),
                    raw.get("hand") if isinstance(raw.get("hand"), int) else None, _part(raw.get("entry")))
-
-
-def _said(value: object) -> object:
-    """A message as plain JSON: its template and its params, each a message in turn, a number or text."""
-    if isinstance(value, Message):
-        return {"template": value.template, "params": {key: _said(v) for key, v in value.params.items()}}
-    return value if isinstance(value, int) and not isinstance(value, bool) else str(value)
-
-
-def _message(raw: object) -> object:
-    """The message `_said` stored (None when it is not one: the step's English is shown instead)."""
-    if isinstance(raw, (str, int)) and not isinstance(raw, bool):
-        return raw
-    if not isinstance(raw, Mapping) or not isinstance(raw.get("template"), str) or not isinstance(raw.get("params"), Mapping):
-        return None
-    params = {str(key): _message(value) for key, value in raw["params"].items()}
-    if any(value is None for value in params.values()) or (not params and "%(" in raw["template"]):
-        return None
-    try:
-        return Message(raw["template"], **params)
-    except (KeyError, ValueError, TypeError):  # a template that does not fit its params: not ours
-        return None
 
 
 def _part(value: object) -> dict[str, Any] | None:

@@ -36,6 +36,29 @@ def joined(words: Sequence[object], separator: str = ", ") -> Message:
     return Message(template, **{str(i): word for i, word in enumerate(words)})
 
 
+def as_said(value: object) -> object:
+    """A message as plain JSON, to store beside its English (an undo step, an audit entry): its
+    template and its params, each a message in turn, a number or text."""
+    if isinstance(value, Message):
+        return {"template": value.template, "params": {key: as_said(v) for key, v in value.params.items()}}
+    return value if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def from_said(raw: object) -> object:
+    """The message `as_said` stored, or None when it is not one (the stored English is shown instead)."""
+    if isinstance(raw, (str, int)) and not isinstance(raw, bool):
+        return raw
+    if not isinstance(raw, Mapping) or not isinstance(raw.get("template"), str) or not isinstance(raw.get("params"), Mapping):
+        return None
+    params = {str(key): from_said(value) for key, value in raw["params"].items()}
+    if any(value is None for value in params.values()) or (not params and "%(" in raw["template"]):
+        return None
+    try:
+        return Message(raw["template"], **params)
+    except (KeyError, ValueError, TypeError):  # a template that does not fit its params: not ours
+        return None
+
+
 class RuleError(ValueError):
     """One broken rule: the field it concerns and a message a player understands.
 

@@ -36,6 +36,7 @@ from scorepad.i18n import say
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.rules.base import RuleErrors
+from scorepad.views.audit_trail import audit_action, audit_actor, audit_note, audit_words, signed_by
 from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field, format_name, partial, share_url
 
@@ -47,32 +48,8 @@ MY_EVENTS = "my_events"  # director tokens of the events this browser created or
 MY_EVENTS_KEPT = 20  # the session is a cookie (4 KB at most, shared with the games' tokens)
 
 
-def _tricks_words(tricks: object, revoke: object) -> str:
-    """A Military Whist result in words, the side that revoked (military.REVOKES) in the sentence."""
-    if revoke == "visitors":
-        return gettext("%(tricks)s tricks, revoke by the visitors", tricks=tricks)
-    if revoke == "home":
-        return gettext("%(tricks)s tricks, revoke by the home", tricks=tricks)
-    return gettext("%(tricks)s tricks", tricks=tricks)
-
-
-@bp.app_template_global()
-def audit_words(value: dict[str, Any] | None) -> str:
-    """An audit trail value in words: "8 tricks, revoke by the visitors", "none"."""
-    if not value:
-        return gettext("none")
-    if "tricks" in value:
-        return _tricks_words(value["tricks"], value.get("revoke"))
-    if "held" in value and "owed" in value:  # a day closed: the flags as counted then
-        tables = [gettext("table %(table)s: %(flags)s", table=t + 1, flags=h - o)
-                  for t, (h, o) in enumerate(zip(value["held"], value["owed"]))]
-        return gettext("flags at closing %(tables)s", tables=", ".join(tables))
-    if "teams" in value and "name" in value:  # names changed
-        players = value.get("players") or []
-        return f"“{value.get('name', '')}”; " + "; ".join(
-            team + (f" ({', '.join(players[i])})" if i < len(players) and players[i] else "")
-            for i, team in enumerate(value["teams"]))
-    return ", ".join(f"{k} {v}" for k, v in value.items())
+for _word in (audit_words, audit_actor, audit_action, audit_note, signed_by):  # the control rooms' audit trails
+    bp.add_app_template_global(_word)
 
 
 def _zone() -> tzinfo | None:

@@ -438,6 +438,8 @@ BAD_FILES: dict[str, tuple[Callable[[dict[str, Any]], bytes], int, str]] = {
     "an unknown audit value": (_set("audit.0.new", {"points": 3}), 422,
                                "'new': 'points' is not a value the audit trail records"),
     "an unknown format": (_set("event.format", "bridge"), 422, "'format': must be one of"),
+    "an audit message that is not one": (_set("audit.0.said", {"template": "hand %(hand)s opened", "params": {}}),
+                                         422, "audit #1, 'said': must be null or a message"),
 }
 
 

@@ -529,6 +529,8 @@ JSON_BOUNDS: dict[str, str] = {
     "event_day_close.owed": "counted flags, one per table",
     "event_audit.old": "values already checked (names, results, numbers)",
     "event_audit.new": "values already checked (names, results, numbers)",
+    "event_audit.said": "the note's message (template and params) the server made, its params names and numbers "
+                        "already checked for the note; a restored one checked by backup.said (at most SAID_MAX)",
     "event_entrant.players": "one or two names of at most 40 characters",
     "event_decision.data": "numbers checked by the format, and a walkover's or swap's reason clipped to 200 characters",
     "idempotent_request.headers": "a fixed list of the server's own response headers (idempotency.REPLAYED_HEADERS)",

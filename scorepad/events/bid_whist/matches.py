@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -23,11 +24,12 @@ from datetime import timedelta
 from flask import current_app
 from sqlalchemy import select
 
+from scorepad.events import core
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import AuditEntry, Event, EventEntrant, EventMatch, Game, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.rules.errors import M
+from scorepad.rules.errors import M, Message
 from scorepad.rules.record import NAME_MAX
 
 GHOST = 0  # the ghost team of a bye: "points are of no value for the team picked to play the odd team"
@@ -150,8 +152,35 @@ def _side(match: EventMatch, side: int, field: str) -> int:
     return number
 
 
-def _stage_words(stage: str, number: int) -> str:
-    return f"round {number}" if stage == "round" else f"bracket match {number}"
+def _stage_words(stage: str, number: int) -> Message:
+    return M("round %(number)s", number=number) if stage == "round" else M("bracket match %(number)s", number=number)
+
+
+_BY = {"table phone, team code · device ": M("table phone, team code · device %(device)s"),
+       "team page · device ": M("team page · device %(device)s")}  # views/bid_whist.py's words for a signature
+
+
+def by_words(by: str) -> str:
+    """How a sheet was signed (`signed_*_by`, as the views wrote it) as a message the pages say in the
+    reader's language; other words as they are."""
+    for start, message in _BY.items():
+        if by.startswith(start) and by[len(start):].isalnum():
+            return M(message.template, device=by[len(start):])
+    return by
+
+
+_CHANGES = re.compile(r"hand (\d+) was (corrected|taken back)")
+
+
+def _change_words(what: str) -> str:
+    """The games' words for a change of the sheet ("hand 4 was corrected", games/service.py), as a
+    sentence's start the audit trail can say in the reader's language."""
+    found = _CHANGES.fullmatch(what)
+    if found is None:
+        return f"{what[:1].upper()}{what[1:]}"
+    hand = int(found[1])
+    return M("Hand %(hand)s was corrected", hand=hand) if found[2] == "corrected" else \
+        M("Hand %(hand)s was taken back", hand=hand)
 
 
 def view(match: EventMatch, names: dict[int, str], game_view: games.GameView | None = None) -> MatchView:
@@ -193,9 +222,10 @@ def check_code(match: EventMatch, side: int, code: str) -> None:
         raise RuleErrors([RuleError(field, M("enter %(team)s's team code: the four digits on %(team)s's team card",
                                              team=entrant.name))])
     if len(code) > 8 or not hmac.compare_digest(code.encode(), team_code(entrant).encode()):
-        db.session.add(AuditEntry(event_id=match.event_id, actor=f"table {match.table}", action=WRONG_CODE,
-                                  table=match.table, note=f"{_stage_words(match.stage, match.number)}: "
-                                                          f"a wrong code for {_clip(entrant.name, 60)}"))
+        db.session.add(core.audit_entry(f"table {match.table}", WRONG_CODE, event_id=match.event_id, table=match.table,
+                                        note=M("%(stage)s: a wrong code for %(team)s",
+                                               stage=_stage_words(match.stage, match.number),
+                                               team=_clip(entrant.name, 60))))
         db.session.commit()
         raise RuleErrors([RuleError(field, M("that is not %(team)s's team code: it is on %(team)s's team card",
                                              team=entrant.name))])
@@ -231,9 +261,11 @@ def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | Non
         match.game.locked_at = now
         match.sign_note = ""
     names = {e.number: e.name for e in match.event.entrants}
-    who = names.get((match.home, match.away)[side], "a team")
-    match.event.audit.append(AuditEntry(actor=actor, action="signed", table=match.table, note=_clip(
-        f"{_stage_words(match.stage, match.number)}: sheet signed by {who}" + (f" ({by})" if by else ""), NOTE_LENGTH)))
+    who = names.get((match.home, match.away)[side]) or M("a team")
+    stage = _stage_words(match.stage, match.number)
+    match.event.audit.append(core.audit_entry(actor, "signed", table=match.table, note=M(
+        "%(stage)s: sheet signed by %(team)s (%(by)s)", stage=stage, team=who, by=by_words(by)) if by else
+        M("%(stage)s: sheet signed by %(team)s", stage=stage, team=who)))
     db.session.commit()
 
 
@@ -244,15 +276,18 @@ def _withdraw_signatures(game: Game, what: str) -> None:
     if match is None or (match.signed_home_at is None and match.signed_away_at is None):
         return
     names = {e.number: e.name for e in match.event.entrants}
-    signed = [names.get(number, "a team") for number, at in ((match.home, match.signed_home_at),
-                                                             (match.away, match.signed_away_at)) if at is not None]
+    signed = [names.get(number) or M("a team") for number, at in ((match.home, match.signed_home_at),
+                                                                  (match.away, match.signed_away_at)) if at is not None]
     match.signed_home_at = match.signed_away_at = None
     match.signed_home_by = match.signed_away_by = None
-    words = f"{what[:1].upper()}{what[1:]} after {' and '.join(signed)} signed"
+    change = _change_words(what)
+    words = M("%(change)s after %(team)s signed", change=change, team=signed[0]) if len(signed) == 1 else \
+        M("%(change)s after %(first)s and %(second)s signed", change=change, first=signed[0], second=signed[1])
     match.sign_note = _clip(f"{words}: the signature is withdrawn. Both teams check the sheet and sign again.",
                             SIGN_NOTE_LENGTH)
-    match.event.audit.append(AuditEntry(actor=f"table {match.table}", action="signature withdrawn", table=match.table,
-                                        note=_clip(f"{_stage_words(match.stage, match.number)}: {words}", NOTE_LENGTH)))
+    match.event.audit.append(core.audit_entry(f"table {match.table}", "signature withdrawn", table=match.table,
+                                              note=M("%(stage)s: %(words)s",
+                                                     stage=_stage_words(match.stage, match.number), words=words)))
 
 
 games.SHEET_CHANGING.append(_withdraw_signatures)
@@ -260,13 +295,14 @@ games.SHEET_CHANGING.append(_withdraw_signatures)
 
 def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
     """A team does not sign: the director sees the reason in the control room."""
-    reason = " ".join(reason.split())[:280] or "no reason given"
+    given = " ".join(reason.split())[:280]
+    reason = given or "no reason given"
     _side(match, side, "dispute")
     if is_final(match):
         raise RuleErrors([RuleError("dispute", M("the sheet is final: ask the director to reopen it"))])
     match.dispute = _clip(f"{'home' if side == 0 else 'visiting'} team: {reason}", NOTE_LENGTH)
-    match.event.audit.append(AuditEntry(actor=actor, action="dispute", table=match.table,
-                                        note=_clip(f"{_stage_words(match.stage, match.number)}: {reason}", NOTE_LENGTH)))
+    match.event.audit.append(core.audit_entry(actor, "dispute", table=match.table, note=M(
+        "%(stage)s: %(reason)s", stage=_stage_words(match.stage, match.number), reason=given or M("no reason given"))))
     db.session.commit()
 
 
@@ -278,8 +314,8 @@ def close(match: EventMatch, actor: str = "director") -> None:
     match.dispute = ""
     if match.game is not None:
         match.game.locked_at = utcnow()
-    match.event.audit.append(AuditEntry(actor=actor, action="closed", table=match.table,
-                                        note=f"{_stage_words(match.stage, match.number)}: made final by the director"))
+    match.event.audit.append(core.audit_entry(actor, "closed", table=match.table, note=M(
+        "%(stage)s: made final by the director", stage=_stage_words(match.stage, match.number))))
     db.session.commit()
 
 
@@ -299,8 +335,8 @@ def reopen(match: EventMatch, actor: str = "director") -> None:
     match.sign_note = ""
     if match.game is not None:
         match.game.locked_at = None
-    match.event.audit.append(AuditEntry(actor=actor, action="reopened", table=match.table,
-                                        note=f"{_stage_words(match.stage, match.number)}: reopened for a correction"))
+    match.event.audit.append(core.audit_entry(actor, "reopened", table=match.table, note=M(
+        "%(stage)s: reopened for a correction", stage=_stage_words(match.stage, match.number))))
     db.session.commit()
 
 

@@ -16,9 +16,9 @@ from sqlalchemy.exc import IntegrityError
 
 from scorepad.events import core
 from scorepad.extensions import db
-from scorepad.models import AuditEntry, Event, EventEntrant, utcnow
+from scorepad.models import Event, EventEntrant, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.rules.errors import M
+from scorepad.rules.errors import M, Message
 
 MAX_NAME = 60
 MAX_PLAYER = 40
@@ -117,7 +117,9 @@ def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntr
     entrant = EventEntrant(number=number, name=team, players=cleaned)
     event.entrants.append(entrant)
     _issue(event, number)
-    _audit(event, "registered", f"{team} (number {number}): {' and '.join(cleaned)}")
+    _audit(event, "registered", M("%(team)s (number %(number)s): %(first)s and %(second)s", team=team, number=number,
+                                  first=cleaned[0], second=cleaned[1]) if len(cleaned) == 2 else
+           M("%(team)s (number %(number)s): %(first)s", team=team, number=number, first=cleaned[0]))
     db.session.commit()
     return entrant
 
@@ -135,7 +137,7 @@ def _register_single(event: Event, player: str) -> EventEntrant:
     entrant = EventEntrant(number=number, name=name, players=[name])
     event.entrants.append(entrant)
     _issue(event, number)
-    _audit(event, "registered", f"{name} (number {number}), a single player to pair")
+    _audit(event, "registered", M("%(name)s (number %(number)s), a single player to pair", name=name, number=number))
     db.session.commit()
     return entrant
 
@@ -167,8 +169,9 @@ def pair(event: Event, first: int, second: int, name: str = "") -> EventEntrant:
     a.name = team
     event.entrants.remove(b)
     db.session.delete(b)
-    _audit(event, "paired", f"{a.players[0]} (number {first}) and {a.players[1]} (number {second}) are team "
-                            f"{first}, {team}")
+    _audit(event, "paired", M("%(first_name)s (number %(first)s) and %(second_name)s (number %(second)s) are team "
+                              "%(first)s, %(team)s", first_name=a.players[0], first=first, second_name=a.players[1],
+                              second=second, team=team))
     db.session.commit()
     return a
 
@@ -181,7 +184,8 @@ def withdraw(event: Event, number: int) -> None:
         raise RuleErrors([RuleError("withdraw", M("there is no entrant number %(number)s", number=number))])
     event.entrants.remove(entrant)
     db.session.delete(entrant)
-    _audit(event, "withdrawn", f"{entrant.name} (number {number}) withdrew before the start")
+    _audit(event, "withdrawn", M("%(name)s (number %(number)s) withdrew before the start", name=entrant.name,
+                                  number=number))
     db.session.commit()
 
 
@@ -197,5 +201,5 @@ def close(event: Event) -> None:
     event.started_at = utcnow()
 
 
-def _audit(event: Event, action: str, note: str) -> None:
-    event.audit.append(AuditEntry(actor="director", action=action, note=note[:300]))
+def _audit(event: Event, action: str, note: Message) -> None:
+    event.audit.append(core.audit_entry("director", action, note=note))

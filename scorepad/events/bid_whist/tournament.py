@@ -22,7 +22,7 @@ from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
 from scorepad.formats import bid_whist_event as fmt
 from scorepad.games import records
-from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, EventTable, Game
+from scorepad.models import Event, EventDecision, EventEntrant, EventMatch, EventTable, Game
 from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
 from scorepad.rules.errors import M, Message, joined
 
@@ -578,14 +578,6 @@ def _placeholder(b: fmt.Bracket, m: fmt.Match, side: int) -> str:
 # --------------------------------------------------------------------------- the director's actions
 
 
-NOTE_LENGTH = 300  # AuditEntry.note's column
-
-
-def _note(text: str) -> str:
-    """An audit note that fits its column (PostgreSQL refuses a longer one; SQLite does not)."""
-    return text if len(text) <= NOTE_LENGTH else text[:NOTE_LENGTH - 1] + "…"
-
-
 def _atomic(action: Any) -> Any:
     """Run a director's action as one transaction: a refusal half-way leaves nothing applied."""
     try:
@@ -624,9 +616,12 @@ def start(event: Event, rounds_wanted: int | None = None) -> None:
         event.current_hand = 1
         db.session.flush()
         _open_round(event, 1)
-        event.audit.append(AuditEntry(actor="director", action="started", note=_note(
-            f"registration closed with {count} teams, {planned} round{'s' if planned > 1 else ''}; round 1 drawn "
-            f"from seed {event.options['seed']} (the control room shows the order drawn)")))
+        seed = event.options["seed"]
+        event.audit.append(core.audit_entry("director", "started", note=M(
+            "registration closed with %(count)s teams, %(rounds)s rounds; round 1 drawn from seed %(seed)s (the "
+            "control room shows the order drawn)", count=count, rounds=planned, seed=seed) if planned > 1 else M(
+            "registration closed with %(count)s teams, 1 round; round 1 drawn from seed %(seed)s (the control room "
+            "shows the order drawn)", count=count, seed=seed)))
         db.session.commit()
 
     _atomic(apply)
@@ -664,12 +659,13 @@ def advance(event: Event) -> None:
         event.revision += 1
         if nxt <= rounds(event):
             _open_round(event, nxt)
-            words = f"round {nxt} drawn from seed {event.options['seed']} (the control room shows the order drawn)"
+            words = M("round %(number)s drawn from seed %(seed)s (the control room shows the order drawn)", number=nxt,
+                      seed=event.options["seed"])
         else:
             db.session.flush()
             _open_ready(event)
-            words = "the bracket is set"
-        event.audit.append(AuditEntry(actor="director", action="advanced", note=_note(words)))
+            words = M("the bracket is set")
+        event.audit.append(core.audit_entry("director", "advanced", note=words))
         db.session.commit()
 
     _atomic(apply)
@@ -697,8 +693,8 @@ def record_cut(event: Event, winners: list[int]) -> None:
         raise RuleErrors([RuleError("cut", M("no playoff is needed now"))])
     fmt.check_playoff(tv.cut, winners)
     event.decisions.append(EventDecision(kind="cut", key="1", data={"winners": sorted(winners)}))
-    event.audit.append(AuditEntry(actor="director", action="playoff",
-                                  note=_note("won the playoff for the bracket: " + ", ".join(tv.names[n] for n in winners))))
+    event.audit.append(core.audit_entry("director", "playoff", note=M(
+        "won the playoff for the bracket: %(teams)s", teams=joined([tv.names[n] for n in winners]))))
     db.session.commit()
 
 
@@ -723,8 +719,8 @@ def publish(event: Event, round_no: int) -> None:
                                     M("wait for every sheet of round %(number)s to be final: table %(tables)s",
                                       number=round_no, tables=tables))])
     event.decisions.append(EventDecision(kind="publish", key=str(round_no), data={"round": round_no}))
-    event.audit.append(AuditEntry(actor="director", action="published",
-                                  note=f"the standings after round {round_no} are shown to the players"))
+    event.audit.append(core.audit_entry("director", "published", note=M(
+        "the standings after round %(number)s are shown to the players", number=round_no)))
     db.session.commit()
 
 
@@ -746,8 +742,9 @@ def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
         event.decisions.append(EventDecision(kind="walkover", key=str(match_no),
                                              data={"match": match_no, "winner": winner, "reason": reason}))
         matches.walkover(played)
-        event.audit.append(AuditEntry(actor="director", action="walkover", table=played.table, note=_note(
-            f"{tv.match_label(match_no)}: {tv.names[winner]} go through by a walkover ({reason})")))
+        event.audit.append(core.audit_entry("director", "walkover", table=played.table, note=M(
+            "%(match)s: %(team)s go through by a walkover (%(reason)s)", match=tv.match_label(match_no),
+            team=tv.names[winner], reason=_reason({"reason": reason}))))
         _open_ready(event)
         db.session.commit()
 
@@ -782,8 +779,9 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
             sides = list(played.game.teams)
             sides[side] = matches.team_record(entrant, into)
             played.game.teams = sides
-    event.audit.append(AuditEntry(actor="director", action="swap", note=_note(
-        f"{tv.match_label(match_no)}: {tv.names[into]} in for {tv.names.get(out, out)} ({reason})")))
+    event.audit.append(core.audit_entry("director", "swap", note=M(
+        "%(match)s: %(team)s in for %(out)s (%(reason)s)", match=tv.match_label(match_no), team=tv.names[into],
+        out=tv.names.get(out, out), reason=_reason({"reason": reason}))))
     db.session.commit()
 
 
