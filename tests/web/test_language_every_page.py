@@ -24,6 +24,8 @@ from scorepad.extensions import db
 from scorepad.games import records
 from scorepad.rules import all_variants
 from tests.web.test_backup import EVENTS
+from tests.web.test_games import _play_both_hands, start
+from tests.web.test_groups import in_group, make_group
 from tests.web.test_language import lang_of
 
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -31,7 +33,8 @@ WORD = re.compile(r"[^\W\d_]{3,}")
 SKIP = re.compile(r"^/(static|settings)/|\.(csv|json|png|svg|pdf|webmanifest|js|css)$|/events$|/export")
 SHAPES_KEPT = 8  # pages of one shape (/g/<token>/hands/<n>/edit ...) read
 NAMES = {"ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou", "aces", "kings",
-         "jacks", "queens", "zone", "final", "gran", "granny", "player"}
+         "jacks", "queens", "zone", "final", "gran", "granny", "player",
+         "hand", "was", "misdealt"}  # the last: a dispute's reason typed in the fixture (tests/web/test_backup.py)
 
 
 def vocabulary(language: str) -> tuple[set[str], set[str]]:
@@ -51,8 +54,7 @@ def vocabulary(language: str) -> tuple[set[str], set[str]]:
 
 
 def stored_names(app: Flask) -> set[str]:
-    """The words of what people named (games, groups, events, teams, players) and of the variants'
-    names: shown as they are in every language."""
+    """The words of what people named or typed (games, groups, events, teams, players) and of the variants' names: shown as they are in every language."""
     found = {w.lower() for v in all_variants() for w in WORD.findall(str(v.name))}
     with app.app_context():
         for table in db.metadata.sorted_tables:
@@ -108,18 +110,19 @@ def read(client: FlaskClient, language: str, path: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def starts(client: FlaskClient, app: Flask) -> list[str]:
-    """The pages the crawl starts from: home (demo games), a group's page, each event's director's page."""
+    """The pages the crawl starts from: home (demo games), a group's page (two games played: its
+    players' figures, head to head, records), each event's director's page."""
     with app.app_context():
         records.load_demo_games()
-    group = client.post("/groups/new", data={"name": "Sunday family"})
-    assert group.status_code in (302, 303), group.get_data(as_text=True)[:500]
-    starts = ["/", group.headers["Location"]]
+    group = make_group(client, "Sunday family")
+    for names in (("Ann", "Bob", "Cat", "Gran"), ("Gran", "Ann", "Dan", "Bob")):  # a finished game each: figures
+        _play_both_hands(client, start(client, "nomination", in_group(group, names)))
+    starts = ["/", f"/group/{group}"]
     for build in EVENTS.values():
         starts.append(f"/d/{build(client, app)}")
     return starts
 
 
-@pytest.mark.xfail(strict=True, reason="work in progress: the boards, control rooms and audit trail still show English")
 @pytest.mark.parametrize("language", ["fr", "es"])
 def test_every_page_reads_in_the_language_with_no_english_left(app: Flask, client: FlaskClient, starts: list[str],
                                                                 language: str) -> None:
@@ -145,5 +148,5 @@ def test_every_page_reads_in_the_language_with_no_english_left(app: Flask, clien
         said = [f'<html lang="{lang_of(other)}">'] if lang_of(other) != language else []
         if left or said:
             problems[path] = "; ".join(said + [where(other, word) for word in sorted(left)])
-    assert read_pages > 60, f"the crawl read only {read_pages} pages"
+    assert read_pages > 80, f"the crawl read only {read_pages} pages"
     assert not problems, "\n".join(f"{path}: {what}" for path, what in sorted(problems.items()))
