@@ -12,9 +12,9 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserType, expect
 from werkzeug.serving import make_server
 
-# The suite runs on two processes on a 2-core machine (pytest-xdist, pyproject.toml): a push, a
-# refresh or a page can take longer than Playwright's 5 s default while the other process drives
-# its own browser. Each `expect` waits for a real thing, so a longer bound costs nothing when it passes.
+# The suite runs in four processes on a 2-core machine (pytest-xdist, pyproject.toml): a push, a
+# refresh or a page can take longer than Playwright's 5 s default while other processes drive
+# their own browsers. Each `expect` waits for a real thing, so a longer bound costs nothing when it passes.
 expect.set_options(timeout=12_000)
 
 CHROMIUM = "/usr/bin/chromium"
