@@ -41,7 +41,7 @@ class StaleForm(Exception):
 LOCKED = M("This sheet is signed and final: only the director can reopen it.")
 
 # Told of each change to the recorded hands of an event's game, before it is committed, with words
-# for it ("hand 5 was corrected"): a format whose teams sign the sheet withdraws signatures given to
+# for it ("Hand 5 was corrected", a message to say in the reader's language): a format whose teams sign the sheet withdraws signatures given to
 # the sheet as it was (events/bid_whist/matches.py adds itself). Games do not import the events.
 SHEET_CHANGING: list[Callable[[Game, str], None]] = []
 
@@ -278,7 +278,7 @@ def next_redo(game: Game) -> str | None:
 def _take_back_hand(game: Game) -> Hand:
     last = game.hands.pop()
     db.session.delete(last)
-    _sheet_changing(game, f"hand {last.number} was taken back")
+    _sheet_changing(game, M("Hand %(hand)s was taken back", hand=last.number))
     game.updated_at = utcnow()
     return last
 
@@ -349,7 +349,7 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
                      problem=broken.message) if broken.hand is not None else
                    M("this correction makes a later hand impossible: %(problem)s", problem=broken.message))
         raise RuleErrors([RuleError(broken.field, message)]) from e
-    _sheet_changing(game, f"hand {number} was corrected")
+    _sheet_changing(game, M("Hand %(hand)s was corrected", hand=number))
     hand.entry = dict(entry)
     hand.corrected_at = utcnow()
     game.updated_at = hand.corrected_at

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -169,20 +168,6 @@ def by_words(by: str) -> str:
     return by
 
 
-_CHANGES = re.compile(r"hand (\d+) was (corrected|taken back)")
-
-
-def _change_words(what: str) -> str:
-    """The games' words for a change of the sheet ("hand 4 was corrected", games/service.py), as a
-    sentence's start the audit trail can say in the reader's language."""
-    found = _CHANGES.fullmatch(what)
-    if found is None:
-        return f"{what[:1].upper()}{what[1:]}"
-    hand = int(found[1])
-    return M("Hand %(hand)s was corrected", hand=hand) if found[2] == "corrected" else \
-        M("Hand %(hand)s was taken back", hand=hand)
-
-
 def view(match: EventMatch, names: dict[int, str], game_view: games.GameView | None = None) -> MatchView:
     return MatchView(match, (names.get(match.home, GHOST_NAME), names.get(match.away, GHOST_NAME)),
                      outcome(match.game, game_view))
@@ -280,9 +265,8 @@ def _withdraw_signatures(game: Game, what: str) -> None:
                                                                   (match.away, match.signed_away_at)) if at is not None]
     match.signed_home_at = match.signed_away_at = None
     match.signed_home_by = match.signed_away_by = None
-    change = _change_words(what)
-    words = M("%(change)s after %(team)s signed", change=change, team=signed[0]) if len(signed) == 1 else \
-        M("%(change)s after %(first)s and %(second)s signed", change=change, first=signed[0], second=signed[1])
+    words = M("%(change)s after %(team)s signed", change=what, team=signed[0]) if len(signed) == 1 else \
+        M("%(change)s after %(first)s and %(second)s signed", change=what, first=signed[0], second=signed[1])
     match.sign_note = _clip(f"{words}: the signature is withdrawn. Both teams check the sheet and sign again.",
                             SIGN_NOTE_LENGTH)
     match.event.audit.append(core.audit_entry(f"table {match.table}", "signature withdrawn", table=match.table,
