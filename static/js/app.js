@@ -109,6 +109,55 @@ document.addEventListener("DOMContentLoaded", function () {
   });
 })();
 
+// A push that comes while a panel's answer is on its way would be lost: htmx queues (or delays) the
+// push's refresh on the panel shown then, the answer replaces that panel, and htmx drops a request
+// whose element has left the page. So each live stream notes when its last push came, and a panel
+// swapped in by a refresh that left before that push is refreshed once more. (Not after an action's
+// answer: the action's own push comes meanwhile, and the answer is newer than it; a push missed
+// then is the control room's `missed` below.)
+(function () {
+  function names(root) {
+    var found = [];
+    (root.matches && root.matches('[hx-trigger*="sse:"]') ? [root] : []).concat(
+      Array.prototype.slice.call(root.querySelectorAll ? root.querySelectorAll('[hx-trigger*="sse:"]') : [])
+    ).forEach(function (el) {
+      (el.getAttribute("hx-trigger").match(/sse:[\w-]+/g) || []).forEach(function (t) { found.push(t.slice(4)); });
+    });
+    return found;
+  }
+  function listen(slot, root) {  // note the time of every push that a panel under `slot` listens for
+    if (!slot || !slot.__sseSource) return;
+    var heard = slot.__sseHeard || (slot.__sseHeard = {});
+    names(root).forEach(function (name) {
+      if (heard[name]) return;
+      heard[name] = true;
+      slot.__sseSource.addEventListener(name, function () { slot.__pushedAt = performance.now(); });
+    });
+  }
+  document.addEventListener("htmx:sseOpen", function (e) {
+    if (!e.detail || !e.detail.source) return;
+    var slot = e.target;
+    if (slot.__sseSource !== e.detail.source) { slot.__sseSource = e.detail.source; slot.__sseHeard = {}; }
+    listen(slot, slot);
+  });
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var config = e.detail.requestConfig;
+    if (e.detail.xhr && config && config.verb === "get") e.detail.xhr.__sentAt = performance.now();
+  });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var panel = e.target, xhr = e.detail.xhr;
+    if (!xhr || xhr.__sentAt === undefined || !panel.getAttribute) return;
+    var trigger = panel.getAttribute("hx-trigger") || "";
+    if (trigger.indexOf("sse:") !== 0 || !document.body.contains(panel)) return;
+    var slot = panel.closest("[sse-connect]");
+    if (!slot) return;
+    listen(slot, panel);
+    if (slot.__pushedAt !== undefined && slot.__pushedAt > xhr.__sentAt) {
+      htmx.trigger(panel, trigger.split(/[\s,]/)[0]);
+    }
+  });
+})();
+
 // A leaderboard's patches (views/board_parts.py): a push carries only the parts of the board that
 // changed (its status line, the rows whose place changed hands), each put in place by its id, and
 // only onto the version of the board it was made from: a board drawn elsewhere, or a lost message,
