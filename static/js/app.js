@@ -299,10 +299,12 @@ function editing(panel) {
 function isRefresh(detail) { return detail.requestConfig && detail.requestConfig.verb === "get"; }
 /* While the director's own action is on its way, no refresh starts: it could replace the panel the
    action's answer is meant for (the answer is newer anyway). Set before htmx's hx-sync runs. */
-var actionSince = 0;
+var actionSince = 0, actionPanel = "";
 document.addEventListener("htmx:confirm", function (event) {
-  if (event.detail.verb !== "get" && event.detail.elt.closest && event.detail.elt.closest("[data-hold-while-editing]")) {
+  var panel = event.detail.verb !== "get" && event.detail.elt.closest && event.detail.elt.closest("[data-hold-while-editing]");
+  if (panel) {
     actionSince = Date.now();
+    actionPanel = panel.id;
   }
 });
 var missed = false;  // a change arrived while the action was on its way: refresh once its answer is in
@@ -311,9 +313,10 @@ document.addEventListener("htmx:afterRequest", function (event) {
   actionSince = 0;
   if (missed) {
     missed = false;
-    setTimeout(function () {  // after htmx has settled the new panel
-      var panel = document.querySelector("[data-hold-while-editing]");
-      if (panel) htmx.trigger(panel, "sse:changed");
+    setTimeout(function () {  // after htmx has settled the new panel: refresh it as a push would
+      var panel = (actionPanel && document.getElementById(actionPanel)) || document.querySelector("[data-hold-while-editing]");
+      var trigger = panel && panel.getAttribute("hx-trigger");
+      if (trigger) htmx.trigger(panel, trigger.split(/[\s,]/)[0]);
     }, 100);
   }
 });

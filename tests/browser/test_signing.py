@@ -18,6 +18,8 @@ from playwright.sync_api import Browser, expect
 from scorepad.events.bid_whist import matches, registration, tournament
 from scorepad.extensions import db
 from scorepad.games import service as games
+from scorepad.models import Event
+from scorepad.views.board import publish
 from tests.browser.conftest import PHONE
 from tests.web.test_tournament import hand
 
@@ -90,3 +92,57 @@ def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
         assert row.signed_away_by and row.signed_away_by.startswith("team page · device ")
         assert row.signed_home_by and row.signed_home_by.startswith("table phone, team code · device ")
         assert row.signed_home_by.split()[-1] != row.signed_away_by.split()[-1]
+
+
+def test_a_push_while_the_second_team_types_its_code_keeps_the_code(app: Flask, live_server: str,
+                                                                     browser: Browser) -> None:
+    """The first signature is pushed to every page of the event, this phone's bar too; its refresh
+    must not wipe the code the second team is typing (CI once saw the click then sign with no code)."""
+    with app.app_context():
+        event = tournament.create("Club cup", rounds=1)
+        for n in range(4):
+            registration.register_team(event, f"Team {'ABCD'[n]}", [f"{'ABCD'[n]}1", f"{'ABCD'[n]}2"])
+        tournament.start(event)
+        match = next(m for m in event.matches if m.table == 1)
+        assert match.game is not None
+        for n in range(1, 5):
+            games.enter_hand(match.game, n, hand(n, 0))
+        teams = {e.number: e for e in event.entrants}
+        home, away = teams[match.home], teams[match.away]
+        scorer, codes = match.game.scorer_token, (matches.team_code(home), matches.team_code(away))
+        event_id = event.id
+        db.session.remove()
+    table = browser.new_context(**PHONE).new_page()
+    table.goto(f"{live_server}/g/{scorer}")
+    bar = table.locator("#event-bar")
+    expect(bar).to_contain_text("The round is over.")
+    table.wait_for_timeout(300)  # its live stream is open
+    held: list[Any] = []
+    table.route(re.compile(r"/g/[\w-]+/event$"), lambda route: held.append(route))  # the bar's refreshes
+
+    home_name, away_name = f"({home.number}) {home.name}", f"({away.number}) {away.name}"
+    bar.get_by_label(f"{home_name}'s team code").fill(codes[0])
+    bar.get_by_role("button", name=f"Sign for {home_name}").click()
+    expect(bar.locator(".signed")).to_have_text(f"✓ {home_name} signed")
+    table.wait_for_timeout(300)  # the signature's own push has come: let its refresh through
+    while held:
+        held.pop().continue_()
+    table.wait_for_timeout(300)
+    with app.test_request_context():  # a push after the answer (another page's change), as CI saw it
+        event = db.session.get(Event, event_id)
+        assert event is not None
+        publish(event, orders=True)
+    for _ in range(100):
+        if held:
+            break
+        table.wait_for_timeout(50)
+    assert held, "the push did not refresh the bar"
+    bar.get_by_label(f"{away_name}'s team code").fill(codes[1])
+    for route in held:  # the refresh lands while the code is in the field
+        route.continue_()
+    table.wait_for_timeout(500)
+    expect(bar.get_by_label(f"{away_name}'s team code")).to_have_value(codes[1])
+    table.unroute(re.compile(r"/g/[\w-]+/event$"))
+    bar.get_by_role("button", name=f"Sign for {away_name}").click()
+    expect(bar).to_contain_text("Sheet final.")
+    table.context.close()
