@@ -27,6 +27,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.errors import M
@@ -160,7 +161,15 @@ def _seat(pairs: list[tuple[int, int]], last: Draw | None) -> tuple[Seat, ...]:
 
 
 def draws(teams: Sequence[int], seed: str, rounds: int) -> tuple[Draw, ...]:
-    """Rounds 1..`rounds`, each drawn knowing the earlier ones."""
+    """Rounds 1..`rounds`, each drawn knowing the earlier ones.
+
+    Kept for the last few arguments: every board of the tournament draws them again (a sixth of a
+    warm board of 128 teams), and they depend on nothing else (the draws are frozen)."""
+    return _draws(tuple(teams), seed, rounds)
+
+
+@lru_cache(maxsize=64)
+def _draws(teams: tuple[int, ...], seed: str, rounds: int) -> tuple[Draw, ...]:
     made: list[Draw] = []
     for number in range(1, rounds + 1):
         made.append(draw_round(teams, seed, number, made))

@@ -80,6 +80,11 @@ class MatchView:
         return "to sign" if self.outcome.over else "playing"
 
 
+def outcome_known(game: Game) -> bool:
+    """Whether `outcome(game)` is kept (it reads nothing else of the game then)."""
+    return (game.id, game.updated_at) in current_app.extensions.get("scorepad.outcomes", {})
+
+
 def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
     """Points and winner of a match from its game's sheet (rounds won first, then points).
 

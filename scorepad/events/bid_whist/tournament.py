@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import defer, selectinload, undefer
 
 from scorepad.events import core
 from scorepad.events.bid_whist import matches, registration
@@ -477,6 +477,13 @@ def _standing_rows(stage: str, entrants: list[EventEntrant], names: dict[int, st
     return rows
 
 
+# What a board leaves unread of each match's game while its outcome is kept (matches.outcome): its
+# JSON columns (options, players, teams, the hand in hand, the undo history), which a warm board of
+# 192 games spent a quarter of its time decoding. The games whose outcome must be worked out again
+# read theirs in one query (`view`).
+_SHEET_COLUMNS = (Game.options, Game.players, Game.teams, Game.pending)
+
+
 def view(event: Event) -> TournamentView:
     """Derive the whole tournament from what was entered."""
     stage = stage_of(event)
@@ -485,9 +492,14 @@ def view(event: Event) -> TournamentView:
     # every match with its game in two queries, not one per match; a game's hands are loaded only
     # when its outcome is not cached (see matches.outcome), and its undo history never (the largest
     # of its columns, read back from JSON for nothing: most of a warm board's time went there)
+    unread = (*_SHEET_COLUMNS, Game.undo_log, Game.redo_log)
     loaded = db.session.scalars(select(EventMatch).where(EventMatch.event_id == event.id)
-                                .options(selectinload(EventMatch.game).defer(Game.undo_log).defer(Game.redo_log))
+                                .options(selectinload(EventMatch.game).options(*(defer(c) for c in unread)))
                                 ).all()
+    unknown = [m.game.id for m in loaded if m.game is not None and not matches.outcome_known(m.game)]
+    if unknown:  # their sheets are worked out again: the rest of their columns in one query, not one each
+        db.session.scalars(select(Game).where(Game.id.in_(unknown)).options(
+            *(undefer(c) for c in _SHEET_COLUMNS))).all()
     views = {m.id: matches.view(m, names) for m in loaded}
     current_round = min(event.current_hand, rounds(event)) if stage != "registration" else 0
     round_results = [(v.match.number, r) for v in views.values()
