@@ -287,6 +287,10 @@ document.addEventListener("submit", function (event) {
 function editing(panel) {
   var active = document.activeElement;
   if (active && panel.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) return true;
+  // a section opened (or closed) by a tap, e.g. a table's "A revoke?": drawn open it says data-drawn-open
+  if (Array.prototype.some.call(panel.querySelectorAll("details"), function (d) {
+    return d.open !== d.hasAttribute("data-drawn-open");
+  })) return true;
   return Array.prototype.some.call(panel.querySelectorAll("input:not([type=hidden]), textarea, select"), function (f) {
     if (f.tagName === "SELECT") {  // with no option marked selected, the first one is the default
       var first = Array.prototype.findIndex.call(f.options, function (o) { return o.defaultSelected; });

@@ -9,6 +9,7 @@ Here the first refresh's answer is held back until the second push has come, eve
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask
@@ -58,4 +59,30 @@ def test_a_push_during_a_refresh_is_shown(app: Flask, live_server: str, browser:
     route, answer = held[0]
     route.fulfill(response=answer)
     expect(recorded).to_contain_text("Waiting for 1 more table")
+    phone.context.close()
+
+
+def test_a_push_does_not_close_the_revoke_section_being_filled(app: Flask, live_server: str,
+                                                              browser: Browser) -> None:
+    """A table that has opened "A revoke?" keeps it open when another table reports (CI saw the
+    section closed under the tap by a refresh, on a busy machine)."""
+    with app.app_context():
+        event = military.create_event("Push race", ["Aces", "Kings", "Queens", "Jacks"], [10])
+        public, token = event.public_id, event.tables[1].token
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(f"{live_server}/t/{token}")
+    panel = phone.locator("#table-panel")
+    expect(panel).to_have_attribute("data-stamp", re.compile(r"^\d+ 0$"))
+    phone.wait_for_timeout(300)  # its live stream is open
+    phone.get_by_text("A revoke? Tap here first").click()
+    with app.app_context():
+        ev = core.by_public_id(public)
+        assert ev is not None
+        military.enter_result(ev, 1, 1, 6, None, "table 1")
+        publish_now(app, ev)
+    phone.wait_for_timeout(1000)  # the push's refresh would have landed by now (0.3 s after it)
+    expect(phone.get_by_role("radio", name="The visitors")).to_be_visible()
+    phone.get_by_role("radio", name="The visitors").check()
+    phone.get_by_role("button", name="8 tricks", exact=True).click()
+    expect(phone.locator("form.confirm")).to_contain_text("revoke by the visitors")
     phone.context.close()
