@@ -18,26 +18,33 @@ from playwright.sync_api import Browser, expect
 from scorepad.events.bid_whist import matches, registration, tournament
 from scorepad.extensions import db
 from scorepad.games import service as games
-from scorepad.models import Event
+from scorepad.models import Event, EventEntrant, EventMatch
 from scorepad.views.board import publish
 from tests.browser.conftest import PHONE
 from tests.web.test_tournament import hand
 
 
+def played_match() -> tuple[Event, EventMatch, EventEntrant, EventEntrant]:
+    """A one-round tournament of four teams, table 1's match played to the end (to sign): the event,
+    the match and its home and away teams."""
+    event = tournament.create("Club cup", rounds=1)
+    for n in range(4):
+        registration.register_team(event, f"Team {'ABCD'[n]}", [f"{'ABCD'[n]}1", f"{'ABCD'[n]}2"])
+    tournament.start(event)
+    match = next(m for m in event.matches if m.table == 1)
+    assert match.game is not None
+    for n in range(1, 5):
+        games.enter_hand(match.game, n, hand(n, 0))
+    teams = {e.number: e for e in event.entrants}
+    return event, match, teams[match.home], teams[match.away]
+
+
 def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
         app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
         no_axe_violations: Callable[[Any], None]) -> None:
-    with app.app_context():  # a one-round tournament of four teams; table 1's match played to the end
-        event = tournament.create("Club cup", rounds=1)
-        for n in range(4):
-            registration.register_team(event, f"Team {'ABCD'[n]}", [f"{'ABCD'[n]}1", f"{'ABCD'[n]}2"])
-        tournament.start(event)
-        match = next(m for m in event.matches if m.table == 1)
+    with app.app_context():
+        event, match, home, away = played_match()
         assert match.game is not None
-        for n in range(1, 5):
-            games.enter_hand(match.game, n, hand(n, 0))
-        teams = {e.number: e for e in event.entrants}
-        home, away = teams[match.home], teams[match.away]
         scorer, codes = match.game.scorer_token, (matches.team_code(home), matches.team_code(away))
         away_page = f"/team/{away.token}"
         db.session.remove()
@@ -99,16 +106,8 @@ def test_a_push_while_the_second_team_types_its_code_keeps_the_code(app: Flask, 
     """The first signature is pushed to every page of the event, this phone's bar too; its refresh
     must not wipe the code the second team is typing (CI once saw the click then sign with no code)."""
     with app.app_context():
-        event = tournament.create("Club cup", rounds=1)
-        for n in range(4):
-            registration.register_team(event, f"Team {'ABCD'[n]}", [f"{'ABCD'[n]}1", f"{'ABCD'[n]}2"])
-        tournament.start(event)
-        match = next(m for m in event.matches if m.table == 1)
+        event, match, home, away = played_match()
         assert match.game is not None
-        for n in range(1, 5):
-            games.enter_hand(match.game, n, hand(n, 0))
-        teams = {e.number: e for e in event.entrants}
-        home, away = teams[match.home], teams[match.away]
         scorer, codes = match.game.scorer_token, (matches.team_code(home), matches.team_code(away))
         event_id = event.id
         db.session.remove()
