@@ -1038,3 +1038,24 @@ def test_a_table_phone_counts_its_flags_the_same_in_the_header_and_the_preview(c
     assert enter(client, tokens[2], hand, 7)[0] == 200
     after = HEADER.search(client.get(f"/t/{tokens[2]}").get_data(as_text=True))
     assert after and int(after.group(1)) == int(preview.group(2))  # ... and after
+
+
+def test_a_table_waiting_for_the_others_also_asks_every_few_seconds(client: FlaskClient, app: Flask) -> None:
+    """A push can be lost (a stream stalled on the venue's Wi-Fi without an error): a table that has
+    reported asks again every 5 s until every table is in; before it reports, and once all are in,
+    the pushes alone refresh it."""
+    token = create(client)
+    tables = table_tokens(app, token)
+
+    def trigger(table: int) -> str:
+        found = re.search(r'id="table-panel"[^>]*hx-trigger="([^"]*)"', client.get(f"/t/{tables[table]}").get_data(
+            as_text=True))
+        assert found is not None
+        return found.group(1)
+
+    assert "every" not in trigger(0)
+    assert enter(client, tables[0], 1, 7)[0] == 200
+    assert trigger(0).endswith(", every 5s") and "every" not in trigger(1)
+    for table in (1, 2, 3):
+        assert enter(client, tables[table], 1, 7)[0] == 200
+    assert "every" not in trigger(0)
