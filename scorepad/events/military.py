@@ -201,6 +201,11 @@ class EventView:
     board: fmt.Board
     sheet: ScoreSheet
     scheduled: int
+    # "revision results", read before anything else of the view: a live panel drops a refresh that
+    # is not newer than what it shows, so the stamp must never be newer than the view's results
+    # (SQLite reads each query afresh: a result committed between the two reads made a panel stamped
+    # "all in" that still said "waiting for 1 more table", and every later refresh was dropped)
+    stamp: str
 
     @property
     def tables(self) -> int:
@@ -223,12 +228,6 @@ class EventView:
     def needs_playoff(self) -> bool:
         return not self.in_play and not self.sheet.finished
 
-    @property
-    def stamp(self) -> str:
-        """"revision results": grows with every change; a live panel drops a refresh that is not newer."""
-        count = db.session.scalar(select(func.count()).select_from(EventResult).where(
-            EventResult.event_id == self.event.id))
-        return f"{self.event.revision} {count}"
 
     def result(self, hand: int, table: int) -> EventResult | None:
         """Table `table`'s (from 1) report for `hand`."""
@@ -314,7 +313,13 @@ def view(event: Event) -> EventView:
     return found
 
 
+def _stamp(event: Event) -> str:
+    count = db.session.scalar(select(func.count()).select_from(EventResult).where(EventResult.event_id == event.id))
+    return f"{event.revision} {count}"
+
+
 def _view(event: Event) -> EventView:
+    stamp = _stamp(event)  # first: see EventView.stamp
     setup = setup_of(event)
     scheduled = military.scheduled_hands(setup)
     derived = _derived(event, setup)
@@ -323,7 +328,7 @@ def _view(event: Event) -> EventView:
     moves = pending.get("moves") if pending else None
     board = fmt.board_from(setup, derived.rows, derived.sheet, pending,
                            [m - 1 for m in moves] if isinstance(moves, list) else None)
-    return EventView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled)
+    return EventView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled, stamp)
 
 
 def flags_held(ev: EventView, table: int, pending: RawHand) -> tuple[int, int]:

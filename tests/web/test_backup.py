@@ -176,9 +176,11 @@ EVENTS: dict[str, Callable[[FlaskClient, Flask], str]] = {
 
 def plain(value: Any) -> Any:
     """Derived values as plain data (dataclasses as dicts, rows as their class name): comparable
-    between two databases, where row ids and links differ."""
+    between two databases, where row ids and links differ. A view's `stamp` (the event's revision,
+    which a restore starts afresh) says which state a live panel shows, not what it shows."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "views"}
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.name not in ("views", "stamp")}
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

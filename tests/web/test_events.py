@@ -1059,3 +1059,29 @@ def test_a_table_waiting_for_the_others_also_asks_every_few_seconds(client: Flas
     for table in (1, 2, 3):
         assert enter(client, tables[table], 1, 7)[0] == 200
     assert "every" not in trigger(0)
+
+
+def test_a_views_stamp_is_never_newer_than_its_results(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live panel drops a refresh whose stamp is not newer than the one it shows. SQLite reads each
+    query afresh, so a result committed while a page was drawn made a panel stamped with it that
+    still said "waiting for 1 more table": every later refresh was dropped as not newer (CI saw a
+    table phone wait for good). The stamp is read first: at worst older than what the page shows."""
+    with app.app_context():
+        event = events.create_event("Stamp", ["Aces", "Kings", "Queens", "Jacks"], [10])
+        events.enter_result(event, 1, 1, 7, None, "table 1")
+        read_hand, injected = events.raw_hand, []
+
+        def then_another_table_reports(ev: Event, number: int, pending_change: bool = False) -> Any:
+            hand = read_hand(ev, number, pending_change)
+            if not injected:
+                injected.append(True)
+                with app.app_context():  # another request's session
+                    other = db.session.get(Event, ev.id)
+                    assert other is not None
+                    events.enter_result(other, 2, 1, 6, None, "table 2")
+            return hand
+
+        monkeypatch.setattr(events, "raw_hand", then_another_table_reports)
+        view = events.view(event)
+        assert injected and 2 in view.waiting  # drawn before table 2's result
+        assert view.stamp == f"{event.revision} 1"  # so stamped before it too
