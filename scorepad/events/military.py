@@ -228,7 +228,6 @@ class EventView:
     def needs_playoff(self) -> bool:
         return not self.in_play and not self.sheet.finished
 
-
     def result(self, hand: int, table: int) -> EventResult | None:
         """Table `table`'s (from 1) report for `hand`."""
         return _result_row(self.event, hand, table)

@@ -41,8 +41,9 @@ class StaleForm(Exception):
 LOCKED = M("This sheet is signed and final: only the director can reopen it.")
 
 # Told of each change to the recorded hands of an event's game, before it is committed, with words
-# for it ("Hand 5 was corrected", a message to say in the reader's language): a format whose teams sign the sheet withdraws signatures given to
-# the sheet as it was (events/bid_whist/matches.py adds itself). Games do not import the events.
+# for it ("Hand 5 was corrected", a message said in the reader's language): a format whose teams
+# sign the sheet withdraws signatures given to the sheet as it was (events/bid_whist/matches.py
+# adds itself). Games do not import the events.
 SHEET_CHANGING: list[Callable[[Game, str], None]] = []
 
 

@@ -94,6 +94,12 @@ document.addEventListener("DOMContentLoaded", function () {
   });
 })();
 
+// Refresh a live panel as its first push would (its hx-trigger's first event, e.g. sse:orders).
+function refreshAsPushed(panel) {
+  var trigger = panel.getAttribute("hx-trigger");
+  if (trigger) htmx.trigger(panel, trigger.split(/[\s,]/)[0]);
+}
+
 // Catch up after a lost live stream: what was published while it was down never arrives, so once
 // it is open again, fetch the current fragment (data-refresh-url) and fire each listener's trigger.
 (function () {
@@ -104,7 +110,7 @@ document.addEventListener("DOMContentLoaded", function () {
     delete source.dataset.sseLost;
     if (source.dataset.refreshUrl) htmx.ajax("GET", source.dataset.refreshUrl, { target: source, swap: "innerHTML" });
     source.querySelectorAll('[hx-trigger^="sse:"]').forEach(function (el) {
-      htmx.trigger(el, el.getAttribute("hx-trigger").split(/[\s,]/)[0]);
+      refreshAsPushed(el);
     });
   });
 })();
@@ -152,9 +158,7 @@ document.addEventListener("DOMContentLoaded", function () {
     var slot = panel.closest("[sse-connect]");
     if (!slot) return;
     listen(slot, panel);
-    if (slot.__pushedAt !== undefined && slot.__pushedAt > xhr.__sentAt) {
-      htmx.trigger(panel, trigger.split(/[\s,]/)[0]);
-    }
+    if (slot.__pushedAt !== undefined && slot.__pushedAt > xhr.__sentAt) refreshAsPushed(panel);
   });
 })();
 
@@ -319,8 +323,7 @@ document.addEventListener("htmx:afterRequest", function (event) {
     missed = false;
     setTimeout(function () {  // after htmx has settled the new panel: refresh it as a push would
       var panel = (actionPanel && document.getElementById(actionPanel)) || document.querySelector("[data-hold-while-editing]");
-      var trigger = panel && panel.getAttribute("hx-trigger");
-      if (trigger) htmx.trigger(panel, trigger.split(/[\s,]/)[0]);
+      if (panel) refreshAsPushed(panel);
     }, 100);
   }
 });
