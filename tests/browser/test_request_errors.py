@@ -16,6 +16,8 @@ def start_game(page: object, live_server: str) -> None:
         page.fill(f"#name-{i}", name)  # type: ignore[attr-defined]
     page.get_by_role("button", name="Start the game").click()  # type: ignore[attr-defined]
     expect(page.get_by_role("heading", name="Hand 1 of 23")).to_be_visible()  # type: ignore[arg-type]
+    # a tap before the scripts ran would be a plain form post, answered with a whole error page (CI saw it)
+    page.wait_for_load_state("load")  # type: ignore[attr-defined]
 
 
 def test_a_tap_on_a_deleted_game_shows_the_servers_message(app: Flask, live_server: str, browser: Browser) -> None:
