@@ -27,7 +27,7 @@ from sqlalchemy import JSON, Integer, String
 
 from scorepad import create_app
 from scorepad.events import backup, club, core, drive, military
-from scorepad.events.bid_whist import tournament
+from scorepad.events.bid_whist import boards, tournament
 from scorepad.events.registry import get_format
 from scorepad.extensions import db
 from scorepad.games import service as games
@@ -185,7 +185,7 @@ def plain(value: Any) -> Any:
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
-    if isinstance(value, db.Model):
+    if isinstance(value, (db.Model, boards.Row)):  # a row, or a kept board's copy of one
         return type(value).__name__
     return value
 

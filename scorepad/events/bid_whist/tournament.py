@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import defer, selectinload, undefer
 
 from scorepad.events import core
-from scorepad.events.bid_whist import matches, registration
+from scorepad.events.bid_whist import boards, matches, registration
 from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
 from scorepad.formats import bid_whist_event as fmt
@@ -983,6 +983,10 @@ class _BidWhist(OneView):
     def view(self, event: Event) -> TournamentView:
         return view(event)
 
+    def board(self, event: Event) -> dict[str, object]:
+        """The boards' view, kept while the rows it is derived from are unchanged (`boards`)."""
+        return {self.view_name: boards.board_view(event, view)}
+
     def table(self, table: EventTable) -> TablePage:
         """The match in play at the table (its game's scoring page), else what comes next there."""
         tv = view(table.event)
@@ -997,8 +1001,10 @@ class _BidWhist(OneView):
         return export(event)
 
     def check(self, event: Event) -> None:
+        """As `OneView.check`, the board's view derived but not kept: the rows are not committed yet."""
         check_rows(event)
-        super().check(event)
+        boards.detached(self.room(event)[self.view_name])
+        self.export(event)
 
     def status(self, event: Event) -> str:
         return view(event).status_title

@@ -1,0 +1,130 @@
+"""Issue 17, item 5: a Bid Whist tournament's board is derived again only when a row it is derived
+from changed (`events/bid_whist/boards.py`), by this worker or another, and is never served stale.
+
+Besides these tests, every test app runs with `SCOREPAD_CHECK_KEPT_VIEWS`: each time a kept board is
+served, the view is derived afresh too and must be equal, so a change the fingerprint missed fails
+whichever test made it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad import create_app
+from scorepad.events.bid_whist import boards, matches, tournament
+from scorepad.extensions import db
+from scorepad.games import service as games
+from scorepad.games.entry import Complete, adapter_for
+from scorepad.models import Game
+from tests.conftest import config_for, release
+from tests.web.test_events import HX, text
+from tests.web.test_tournament import current_matches, event_row, hand, play, sign_both, start_nine
+
+
+def board(app: Flask, token: str) -> tournament.TournamentView:
+    with app.app_context():
+        return boards.board_view(event_row(app, token), tournament.view)
+
+
+def tap(app: Flask, scorer: str, action: str, **form: str) -> None:
+    """One tap of the table's phone, as views/games.py `entry` applies it."""
+    with app.app_context():
+        game = games.by_scorer_token(scorer)
+        assert game is not None
+        before = games.view(game)
+        step = adapter_for(game.variant).apply(before, action, {"action": action, **form})
+        if isinstance(step, Complete):
+            games.enter_hand(game, int(form["number"]), step.entry, before)
+        else:
+            games.set_pending(game, step.data, before, what=step.what)
+
+
+def real_matches(app: Flask, token: str) -> list[dict[str, Any]]:
+    return [m for m in current_matches(app, token) if m["stage"] == "round" and 0 not in (m["home"], m["away"])]
+
+
+def at(tv: tournament.TournamentView, table: int) -> matches.MatchView:
+    found = tv.match_at(table)
+    assert found is not None
+    return found
+
+
+@pytest.mark.postgresql
+def test_the_board_is_kept_until_a_row_it_shows_changes(client: FlaskClient, app: Flask) -> None:
+    token = start_nine(client, app)
+    first_match, second_match = real_matches(app, token)[:2]
+    kept = board(app, token)
+    assert board(app, token) is kept  # nothing changed: not derived again
+    tap(app, first_match["scorer"], "call", number="1", call="4-plain")  # a call is on no board
+    assert board(app, token) is kept
+    tap(app, first_match["scorer"], "call", number="1", call="pass")
+    tap(app, first_match["scorer"], "call", number="1", call="pass")
+    tap(app, first_match["scorer"], "call", number="1", call="pass")
+    tap(app, first_match["scorer"], "result", number="1", trump="S", books="10", renege="none")
+    after_hand = board(app, token)
+    assert after_hand is not kept and at(after_hand, first_match["table"]).outcome.hands == 1
+    table = first_match["table"]
+    assert at(after_hand, table).outcome.points != (0, 0) and at(kept, table).outcome.points == (0, 0)
+    assert board(app, token) is after_hand
+
+    play(app, second_match["scorer"], 0)  # four hands, then both teams sign
+    played = board(app, token)
+    assert at(played, second_match["table"]).outcome.over and not at(played, second_match["table"]).final
+    sign_both(client, second_match)
+    signed = board(app, token)
+    assert at(signed, second_match["table"]).final and [r.rounds_won for r in signed.standings][0] == 1
+
+    with app.app_context():  # a director's change to the event row itself
+        event = event_row(app, token)
+        event.options = {**event.options, "hidden": True}
+        db.session.commit()
+    hidden = board(app, token)
+    assert hidden.hide_standings and not signed.hide_standings
+
+
+@pytest.mark.postgresql
+def test_a_change_made_by_another_worker_is_seen(client: FlaskClient, app: Flask, database: str) -> None:
+    """Two apps on one database, as two gunicorn workers: a hand entered through the second is on
+    the first's board at once, though the first kept its board and heard of nothing."""
+    token = start_nine(client, app)
+    match = real_matches(app, token)[0]
+    kept = board(app, token)
+    other = create_app(config_for(database))
+    try:
+        with other.app_context():
+            game = games.by_scorer_token(match["scorer"])
+            assert isinstance(game, Game)
+            games.enter_hand(game, 1, hand(1, 0))
+    finally:
+        release(other)
+    seen = board(app, token)
+    assert seen is not kept and at(seen, match["table"]).outcome.hands == 1
+
+
+def test_a_kept_board_is_checked_against_a_fresh_one_in_the_tests(client: FlaskClient, app: Flask,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite's check can fail: with a fingerprint that misses the hands, a hand entered makes the
+    kept board differ from the rows, and serving it is refused (and, without the check, it is stale)."""
+    token = start_nine(client, app)
+    match = real_matches(app, token)[0]
+    monkeypatch.setattr(boards, "fingerprint", lambda event: ("blind",))
+    kept = board(app, token)
+    play(app, match["scorer"], 0)
+    with pytest.raises(AssertionError, match="a kept Bid Whist board differs"):
+        board(app, token)
+    app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False
+    assert board(app, token) is kept and at(kept, match["table"]).outcome.hands == 0
+
+
+def test_the_projector_shows_a_hand_entered_after_its_board_was_kept(client: FlaskClient, app: Flask) -> None:
+    token = start_nine(client, app)
+    match = real_matches(app, token)[0]
+    with app.app_context():
+        public = event_row(app, token).public_id
+    before = text(client.get(f"/b/{public}/standings"))
+    play(app, match["scorer"], 0)
+    after = text(client.get(f"/b/{public}/standings"))
+    assert before != after  # the match's points and its four hands
