@@ -19,6 +19,7 @@ from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.games.entry import Complete, adapter_for
 from scorepad.models import Game
+from scorepad.views import board as board_views
 from tests.conftest import config_for, release
 from tests.web.test_events import HX, text
 from tests.web.test_tournament import current_matches, event_row, hand, play, sign_both, start_nine
@@ -128,3 +129,34 @@ def test_the_projector_shows_a_hand_entered_after_its_board_was_kept(client: Fla
     play(app, match["scorer"], 0)
     after = text(client.get(f"/b/{public}/standings"))
     assert before != after  # the match's points and its four hands
+
+
+def test_a_push_after_a_call_sends_the_board_drawn_before(client: FlaskClient, app: Flask,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's push after a call (nothing on the board changed) is not rendered again; after a
+    hand it is, and shows the hand."""
+    token = start_nine(client, app)
+    match = real_matches(app, token)[0]
+    rendered: list[str] = []
+    real = board_views.render_board
+
+    def counted(folder: str, context: Any) -> Any:
+        rendered.append(folder)
+        return real(folder, context)
+
+    monkeypatch.setattr(board_views, "render_board", counted)
+
+    def push() -> str:
+        with app.app_context():
+            state = board_views._pushes(app)
+            board_views._push_in(state, "event:test", "en", event_row(app, token))
+            return state.sent["event:test", "en"].html
+
+    first = push()
+    assert push() == first and len(rendered) == 1
+    tap(app, match["scorer"], "call", number="1", call="4-plain")
+    assert push() == first and len(rendered) == 1
+    for call in ("pass", "pass", "pass"):
+        tap(app, match["scorer"], "call", number="1", call=call)
+    tap(app, match["scorer"], "result", number="1", trump="S", books="10", renege="none")
+    assert push() != first and len(rendered) == 2

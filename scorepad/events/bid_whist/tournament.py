@@ -979,6 +979,7 @@ class _BidWhist(OneView):
     """Bid Whist tournaments behind the registry (see `events.registry`)."""
 
     key, title, pages, view_name = KEY, "Bid Whist tournament", "bid_whist", "tv"
+    keeps_board = True  # `board` gives the same view object while nothing on it changed (views/board.py)
 
     def view(self, event: Event) -> TournamentView:
         return view(event)
