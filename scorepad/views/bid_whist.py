@@ -232,7 +232,7 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
     is drawn on every hand entered at every table); a bracket match's title needs the bracket."""
     event = match.event
     title = (gettext("Round %(number)s of %(rounds)s", number=match.number, rounds=tournament.rounds(event))
-             if match.stage == "round" else say(tournament.view(event).match_title(match)))
+             if match.stage == "round" else say(tournament.kept_view(event).match_title(match)))
     table, names = tournament.table_and_names(event, match)
     mv = matches.view(match, names, game_view)
     walk = tournament.walkover_of(event, match)
@@ -282,7 +282,7 @@ def team(token: str) -> str | BaseResponse:
     if card is not None and card.event.format == tournament.KEY:
         return redirect(url_for("bid_whist.team", token=card.token), code=302)
     entrant = _entrant(token)
-    tv = tournament.view(entrant.event)
+    tv = tournament.kept_view(entrant.event)  # every team's phone asks again on every signature
     return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=tv.match_of(entrant.number))
 
 

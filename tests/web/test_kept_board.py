@@ -160,3 +160,32 @@ def test_a_push_after_a_call_sends_the_board_drawn_before(client: FlaskClient, a
         tap(app, match["scorer"], "call", number="1", call=call)
     tap(app, match["scorer"], "result", number="1", trump="S", books="10", renege="none")
     assert push() != first and len(rendered) == 2
+
+
+def test_a_teams_page_is_drawn_from_the_kept_view_and_shows_the_other_teams_signature(
+        client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every team's phone asks for its page again on every signature in the hall: the page reads
+    the kept view, derived once for all of them, and still shows what changed."""
+    token = start_nine(client, app)
+    match = real_matches(app, token)[0]
+    play(app, match["scorer"], 0)
+    with app.app_context():
+        event = event_row(app, token)
+        home = next(e.token for e in event.entrants if e.number == match["home"])
+    app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False  # (the check derives each time: counted here)
+    derived: list[int] = []
+    real = tournament.view
+
+    def counted(event: Any) -> tournament.TournamentView:
+        derived.append(event.id)
+        return real(event)
+
+    monkeypatch.setattr(tournament, "view", counted)
+    first = text(client.get(f"/team/{home}"))
+    again = text(client.get(f"/team/{home}"))
+    assert len(derived) == 1 and "Table" in again and "sign" in again.lower()
+    assert "Your team has signed" not in first
+    response = client.post(f"/g/{match['scorer']}/sign", data={"side": "0", "code": match["codes"][0]}, headers=HX)
+    assert response.status_code == 200, text(response)
+    signed = text(client.get(f"/team/{home}"))
+    assert "Your team has signed" in signed and len(derived) == 2
