@@ -54,12 +54,14 @@ def vocabulary(language: str) -> tuple[set[str], set[str]]:
 
 
 def stored_names(app: Flask) -> set[str]:
-    """The words of what people named or typed (games, groups, events, teams, players) and of the variants' names: shown as they are in every language."""
+    """The words of what people named or typed (games, groups, events, teams, players), of the short
+    codes made up for them (a game's "SETS-3RJ8" once failed CI on the word "sets") and of the
+    variants' names: shown as they are in every language."""
     found = {w.lower() for v in all_variants() for w in WORD.findall(str(v.name))}
     with app.app_context():
         for table in db.metadata.sorted_tables:
             for column in table.c:
-                if column.name in ("name", "title", "players", "teams", "team"):
+                if column.name in ("name", "title", "players", "teams", "team") or column.name.endswith("_code"):
                     for value in db.session.execute(db.select(column)).scalars():
                         found |= {w.lower() for w in WORD.findall(str(value))}
         db.session.remove()
