@@ -68,14 +68,19 @@ class Subscription:
         self.broker = broker
         self.channel = channel
         self.only = only
+        # "table-*" in `only`: every name that starts "table-" (a team's page, whose table changes by round)
+        self.starts = tuple(name[:-1] for name in only or () if name.endswith("*"))
         self.client = client
         self.language = language
         self.queue: queue.Queue[Message] = queue.Queue(maxsize=QUEUE_SIZE)
 
+    def takes(self, event: str) -> bool:
+        return self.only is None or event in self.only or (bool(self.starts) and event.startswith(self.starts))
+
     def put(self, message: Message) -> None:
-        if message.fallback is not None and (self.only is None or message.event not in self.only):
-            message = message.fallback  # a page that does not take this kind (a patch) gets the whole
-        if self.only is not None and message.event not in self.only:
+        if message.fallback is not None and (self.only is None or not self.takes(message.event)):
+            message = message.fallback  # a page that did not ask for this kind (a patch) gets the whole
+        if not self.takes(message.event):
             return
         try:
             self.queue.put_nowait(message)

@@ -25,6 +25,7 @@ from scorepad.models import (
     AuditEntry,
     Event,
     EventEntrant,
+    EventMatch,
     EventResult,
     EventTable,
     Game,
@@ -425,6 +426,15 @@ def by_id(event_id: int) -> Event | None:
 def event_of(game: Game) -> Event | None:
     """The event a game is played at (a tournament's match, a club night's table), or None."""
     return db.session.get(Event, game.event_id) if game.event_id is not None else None
+
+
+def round_table_of(game: Game) -> int | None:
+    """The table of the preliminary-round match played in `game` (a tournament's), or None: a change
+    to such a game concerns that table's pages alone."""
+    if game.event_id is None:
+        return None
+    match = db.session.scalars(select(EventMatch).where(EventMatch.game_id == game.id)).first()
+    return match.table if match is not None and match.stage == "round" else None
 
 
 def end_session() -> None:

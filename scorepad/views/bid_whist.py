@@ -262,8 +262,14 @@ def sign(token: str) -> BaseResponse | tuple[str, int]:
             notice = gettext("Signed.")
     except RuleErrors as e:
         return render_bar(game, match, errors_by_field(e)), 422
-    publish(match.event, orders=True)
+    _published_signing(match)
     return _bar_response(game, match, render_bar(game, match, notice=notice))
+
+
+def _published_signing(match: Any) -> None:
+    """A signature or a dispute changes its own table's pages (its bar, its two teams' pages), the
+    control room and the boards; in the bracket it may open the next level's match: every page."""
+    publish(match.event, orders=match.stage == "bracket", table=match.table)
 
 
 def _entrant(token: str) -> EventEntrant:
@@ -299,7 +305,7 @@ def team_sign(token: str) -> BaseResponse | tuple[str, int]:
         tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}", f"team page · device {device()}")
     except RuleErrors as e:
         return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
-    publish(entrant.event, orders=True)
+    _published_signing(mv.match)
     flash(gettext("Signed: thank you."))
     return redirect(url_for("bid_whist.team", token=token), code=303)
 
@@ -316,4 +322,8 @@ def event_bar(game: Any, game_view: Any = None) -> Markup:
 def event_stream(game: Any) -> str:
     """The live stream a game played at an event listens to (new rounds, signatures)."""
     event = core.event_of(game)
-    return url_for("board.stream", public_id=event.public_id, only="orders") if event is not None else ""
+    if event is None:
+        return ""
+    match = matches.by_game(game)  # a tournament's match: its table's own changes too (signatures)
+    only = f"orders,table-{match.table}" if match is not None else "orders"
+    return url_for("board.stream", public_id=event.public_id, only=only)

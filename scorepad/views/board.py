@@ -7,6 +7,7 @@ table phones and control rooms to refresh their own panel.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Mapping
@@ -29,9 +30,14 @@ def channel(event: Event) -> str:
     return f"event:{event.public_id}"
 
 
-def publish(event: Event, orders: bool = False) -> None:
-    """Tell every open page, in every worker, that the event changed (see `_show`)."""
-    live.announce("event", event.public_id, {"hand": event.current_hand, "orders": orders})
+def publish(event: Event, orders: bool = False, table: int | None = None) -> None:
+    """Tell every open page, in every worker, that the event changed (see `_show`). `table`: the
+    change is that table's alone (a signature): its pages hear `table-<n>`, the others nothing but
+    `changed`, so 64 bars and 128 team pages do not all ask again for one table's signature."""
+    data: dict[str, object] = {"hand": event.current_hand, "orders": orders}
+    if table is not None:
+        data["table"] = table
+    live.announce("event", event.public_id, data)
 
 
 def _show(public_id: str, data: Mapping[str, object]) -> None:
@@ -55,12 +61,15 @@ def _show(public_id: str, data: Mapping[str, object]) -> None:
     broker.publish(name, "changed", str(data["hand"]))
     if data.get("orders"):
         broker.publish(name, "orders", str(data["hand"]))
+    if data.get("table") is not None:
+        broker.publish(name, f"table-{data['table']}", str(data["hand"]))
     _push_board(current_app._get_current_object(), public_id, name)  # type: ignore[attr-defined]
 
 
 bp.record_once(lambda state: live.on(state.app, "event", _show))
 
 STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders"})
+TABLE_EVENT = re.compile(r"table-(\d{1,4}|\*)")  # one table's own changes; `table-*`: any table's
 BOARD_EVENTS = frozenset({"board", "patch"})  # the pushes drawn in their reader's language
 PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
 
@@ -196,13 +205,13 @@ def standings(public_id: str) -> str:
 @bp.get("/b/<public_id>/events")
 def stream(public_id: str) -> Response:
     """Server-sent events: `board` carries the standings fragment, `changed` the hand in play, `orders`
-    a new hand or new moves. `?only=board,orders` keeps a page to the names it listens to."""
+    a new hand or new moves, `table-<n>` a change at table n alone (`table-*`: at any table). `?only=board,orders` keeps a page to the names it listens to."""
     event = _event(public_id)
     names = {n for n in request.args.get("only", "").split(",") if n}
-    unknown = names - STREAM_EVENTS
+    unknown = {n for n in names - STREAM_EVENTS if not TABLE_EVENT.fullmatch(n)}
     if unknown:
         abort(400, description=gettext("Unknown event name: %(name)s. Choose from %(names)s.", name=sorted(unknown)[0],
-                                       names=", ".join(sorted(STREAM_EVENTS))))
+                                       names=", ".join([*sorted(STREAM_EVENTS), "table-<n>", "table-*"])))
     only = frozenset(names) or None
     # a leaderboard's pushes are drawn in its page's language, asked in this request itself
     return live.sse_response(channel(event), only, i18n.chosen())

@@ -87,7 +87,14 @@ def _publish(game: Game, view: games.GameView | None = None, orders: bool = Fals
     if sheet:
         live.announce("game", game.public_id, {}, view=view)
     event = core.event_of(game)
-    if event is not None:  # a game at an event: its boards and director's room follow it
+    if event is None:
+        return
+    # a game at an event: its boards and director's room follow it. A change to a tournament's
+    # preliminary match concerns only its own table's pages (its bar, its teams' pages).
+    table = core.round_table_of(game) if orders else None
+    if table is not None:
+        publish(event, table=table)
+    else:
         publish(event, orders=orders)
 
 

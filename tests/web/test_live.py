@@ -65,3 +65,13 @@ def test_a_background_push_wakes_listeners_a_batch_at_a_time(monkeypatch: pytest
 
 def test_without_gevent_there_is_nothing_to_pause_for() -> None:
     assert live._gevent_idle() is None  # the test process is not monkey-patched
+
+
+def test_a_listener_for_table_star_gets_every_tables_own_changes_and_nothing_else() -> None:
+    broker = Broker()
+    team = broker.subscribe("e", frozenset({"orders", "table-*"}))
+    bar = broker.subscribe("e", frozenset({"orders", "table-3"}))
+    for name in ("changed", "table-3", "table-12", "orders", "tables", "board"):
+        broker.publish("e", name, "1")
+    assert [team.queue.get_nowait().event for _ in range(team.queue.qsize())] == ["table-3", "table-12", "orders"]
+    assert [bar.queue.get_nowait().event for _ in range(bar.queue.qsize())] == ["table-3", "orders"]

@@ -1,0 +1,99 @@
+"""A change at one table of a Bid Whist tournament is pushed to that table's pages alone (issue 17).
+
+A signature (or a dispute, an undo, a correction) in a preliminary round concerns its own table:
+its bar on the table's phone and its two teams' pages. It used to go out as `orders`, which every
+table's bar and every team's page refresh on: with 64 tables and 128 teams, one signature made 192
+pages ask again, and a round's 128 signatures within a few minutes some 24,000. Now it goes out as
+`table-<n>` (and `changed`, for the control room and the boards); the bracket keeps `orders`, since
+a match made final there can open the next level's match at another table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad import live
+from tests.web.test_events import HX, text
+from tests.web.test_signing import a_match, sign
+from tests.web.test_tournament import event_row, lower_wins, play
+from tests.web.test_tournament_director import bracket_matches, bracket_of_eight, team_token
+
+
+@pytest.fixture
+def pushed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the event pushes published (to the streams of this process)."""
+    names: list[str] = []
+    real = live.Broker.publish
+
+    def noted(self: live.Broker, channel: str, event: str, data: Any, *args: Any, **kwargs: Any) -> int:
+        if channel.startswith("event:"):
+            names.append(event)
+        return real(self, channel, event, data, *args, **kwargs)
+
+    monkeypatch.setattr(live.Broker, "publish", noted)
+    return names
+
+
+def public_id(app: Flask, token: str) -> str:
+    with app.app_context():
+        return event_row(app, token).public_id
+
+
+def listen(app: Flask, public: str) -> live.Subscription:
+    """An open page on the event, so that its pushes are published here at all."""
+    with app.app_context():
+        return live.broker().subscribe(f"event:{public}")
+
+
+def test_a_signature_in_a_round_is_pushed_to_its_table_only(client: FlaskClient, app: Flask,
+                                                            pushed: list[str]) -> None:
+    token, m = a_match(client, app)
+    listen(app, public_id(app, token))
+    assert sign(client, m, 0, m["codes"][0]).status_code == 200
+    assert f"table-{m['table']}" in pushed and "changed" in pushed and "orders" not in pushed
+    pushed.clear()
+    response = client.post(f"/team/{team_token(app, token, m['away'])}/sign")
+    assert response.status_code == 303
+    assert f"table-{m['table']}" in pushed and "orders" not in pushed
+
+
+def test_an_undo_of_a_saved_hand_in_a_round_is_pushed_to_its_table_only(client: FlaskClient, app: Flask,
+                                                                        pushed: list[str]) -> None:
+    token, m = a_match(client, app)
+    listen(app, public_id(app, token))
+    response = client.post(f"/g/{m['scorer']}/undo", headers=HX)  # the fourth hand taken back
+    assert response.status_code == 200, text(response)
+    assert f"table-{m['table']}" in pushed and "orders" not in pushed
+
+
+def test_the_pages_of_a_table_listen_for_their_table_and_a_teams_page_for_any(client: FlaskClient,
+                                                                              app: Flask) -> None:
+    token, m = a_match(client, app)
+    game_page = text(client.get(f"/g/{m['scorer']}"))
+    assert f"only=orders,table-{m['table']}" in game_page.replace("%2C", ",")
+    assert f'hx-trigger="sse:orders, sse:table-{m["table"]}"' in game_page
+    team_page = text(client.get(f"/team/{team_token(app, token, m['home'])}"))
+    assert "only=orders,table-*" in team_page.replace("%2C", ",").replace("%2A", "*")
+    assert f'hx-trigger="sse:orders, sse:table-{m["table"]}"' in team_page
+
+
+@pytest.mark.parametrize("name, status", [("table-7", 200), ("table-*", 200), ("orders,table-12", 200),
+                                          ("tables", 400), ("table-x", 400), ("table-", 400)])
+def test_the_stream_takes_table_names(client: FlaskClient, app: Flask, name: str, status: int) -> None:
+    token, _ = a_match(client, app)
+    with client.get(f"/b/{public_id(app, token)}/events", query_string={"only": name}, buffered=False) as response:
+        assert response.status_code == status
+
+
+def test_a_signature_in_the_bracket_still_tells_every_page(client: FlaskClient, app: Flask,
+                                                           pushed: list[str]) -> None:
+    """A bracket match made final may open the next level's match at another table."""
+    token, _ = bracket_of_eight(client, app)
+    m = bracket_matches(app, token)[1]
+    play(app, m["scorer"], lower_wins(m))
+    listen(app, public_id(app, token))
+    assert sign(client, m, 0, m["codes"][0]).status_code == 200
+    assert "orders" in pushed and f"table-{m['table']}" in pushed
