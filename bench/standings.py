@@ -57,8 +57,8 @@ from scorepad.events.bid_whist import matches, registration, tournament  # noqa:
 from scorepad.events.registry import get_format  # noqa: E402
 from scorepad.extensions import db  # noqa: E402
 from scorepad.games import service as games  # noqa: E402
-from scorepad.games.entry import Complete, adapter_for  # noqa: E402
-from scorepad.models import Event, Game  # noqa: E402
+from scorepad.games.entry import tap  # noqa: E402
+from scorepad.models import Event  # noqa: E402
 from scorepad.views.board import board_context  # noqa: E402
 
 TARGET_MS = 10.0
@@ -78,16 +78,6 @@ def build_military(tables: int, hands: int) -> str:
     return event.public_id
 
 
-def _tap(game: Game, action: str, form: dict[str, str]) -> None:
-    """One tap of the table's phone, as views/games.py `entry` applies it."""
-    before = games.view(game)
-    step = adapter_for(game.variant).apply(before, action, {"action": action, **form})
-    if isinstance(step, Complete):
-        games.enter_hand(game, int(form["number"]), step.entry, before)
-    else:
-        games.set_pending(game, step.data, before, what=step.what)
-
-
 def build_bid_whist(teams: int, rounds: int) -> str:
     """The Bid Whist tournament, its preliminary rounds all played and made final: its public id."""
     event = tournament.create("Bench bid whist", rounds=rounds)
@@ -103,9 +93,9 @@ def build_bid_whist(teams: int, rounds: int) -> str:
             while not games.view(game).state.over:  # four hands, more if the round ends level
                 hand += 1
                 for call in ("4-plain", "pass", "pass", "pass"):
-                    _tap(game, "call", {"number": str(hand), "call": call})
+                    tap(game, "call", {"number": str(hand), "call": call})
                 books = rng.choice((5, 10, 11))
-                _tap(game, "result", {"number": str(hand), "trump": "S", "books": str(books), "renege": "none"})
+                tap(game, "result", {"number": str(hand), "trump": "S", "books": str(books), "renege": "none"})
             tournament.close_match(event, match)
         if number < rounds:
             tournament.advance(event)

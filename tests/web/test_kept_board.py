@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 from scorepad import create_app
 from scorepad.events.bid_whist import boards, matches, tournament
 from scorepad.extensions import db
+from scorepad.games import entry
 from scorepad.games import service as games
-from scorepad.games.entry import Complete, adapter_for
 from scorepad.models import Game
 from scorepad.views import board as board_views
 from tests.conftest import config_for, release
@@ -35,12 +35,7 @@ def tap(app: Flask, scorer: str, action: str, **form: str) -> None:
     with app.app_context():
         game = games.by_scorer_token(scorer)
         assert game is not None
-        before = games.view(game)
-        step = adapter_for(game.variant).apply(before, action, {"action": action, **form})
-        if isinstance(step, Complete):
-            games.enter_hand(game, int(form["number"]), step.entry, before)
-        else:
-            games.set_pending(game, step.data, before, what=step.what)
+        entry.tap(game, action, form)
 
 
 def real_matches(app: Flask, token: str) -> list[dict[str, Any]]:

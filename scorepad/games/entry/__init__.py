@@ -8,10 +8,14 @@ engine when the service stores the result.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from scorepad.games import service as games
 from scorepad.games.entry import bid_whist, bids_tricks, whist
 from scorepad.games.entry.base import Adapter, Complete, Pending
+from scorepad.models import Game
 
-__all__ = ["HOME_VARIANTS", "Adapter", "Complete", "Pending", "adapter_for"]
+__all__ = ["HOME_VARIANTS", "Adapter", "Complete", "Pending", "adapter_for", "tap"]
 
 
 def adapter_for(variant: str) -> Adapter:
@@ -26,3 +30,13 @@ def adapter_for(variant: str) -> Adapter:
 
 
 HOME_VARIANTS = ("whist", "bid_whist", "nomination", "australian")
+
+
+def tap(game: Game, action: str, form: Mapping[str, str]) -> games.GameView:
+    """One tap of the scoring page applied as its entry view applies it, without a request (no form
+    state to check): how the benchmarks and the tests play a hand through the adapters."""
+    before = games.view(game)
+    step = adapter_for(game.variant).apply(before, action, {"action": action, **form})
+    if isinstance(step, Complete):
+        return games.enter_hand(game, int(form["number"]), step.entry, before)
+    return games.set_pending(game, step.data, before, what=step.what)
