@@ -428,13 +428,9 @@ def event_of(game: Game) -> Event | None:
     return db.session.get(Event, game.event_id) if game.event_id is not None else None
 
 
-def round_table_of(game: Game) -> int | None:
-    """The table of the preliminary-round match played in `game` (a tournament's), or None: a change
-    to such a game concerns that table's pages alone."""
-    if game.event_id is None:
-        return None
-    match = db.session.scalars(select(EventMatch).where(EventMatch.game_id == game.id)).first()
-    return match.table if match is not None and match.stage == "round" else None
+def match_of(game: Game) -> EventMatch | None:
+    """The tournament match played in `game`, or None."""
+    return db.session.scalars(select(EventMatch).where(EventMatch.game_id == game.id)).first()
 
 
 def end_session() -> None:

@@ -262,11 +262,11 @@ def sign(token: str) -> BaseResponse | tuple[str, int]:
             notice = gettext("Signed.")
     except RuleErrors as e:
         return render_bar(game, match, errors_by_field(e)), 422
-    _published_signing(match)
+    _publish_signing(match)
     return _bar_response(game, match, render_bar(game, match, notice=notice))
 
 
-def _published_signing(match: Any) -> None:
+def _publish_signing(match: Any) -> None:
     """A signature or a dispute changes its own table's pages (its bar, its two teams' pages), the
     control room and the boards; in the bracket it may open the next level's match: every page."""
     publish(match.event, orders=match.stage == "bracket", table=match.table)
@@ -305,7 +305,7 @@ def team_sign(token: str) -> BaseResponse | tuple[str, int]:
         tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}", f"team page · device {device()}")
     except RuleErrors as e:
         return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
-    _published_signing(mv.match)
+    _publish_signing(mv.match)
     flash(gettext("Signed: thank you."))
     return redirect(url_for("bid_whist.team", token=token), code=303)
 

@@ -205,7 +205,8 @@ def standings(public_id: str) -> str:
 @bp.get("/b/<public_id>/events")
 def stream(public_id: str) -> Response:
     """Server-sent events: `board` carries the standings fragment, `changed` the hand in play, `orders`
-    a new hand or new moves, `table-<n>` a change at table n alone (`table-*`: at any table). `?only=board,orders` keeps a page to the names it listens to."""
+    a new hand or new moves, `table-<n>` a change at table n alone (`table-*`: at any table).
+    `?only=board,orders` keeps a page to the names it listens to."""
     event = _event(public_id)
     names = {n for n in request.args.get("only", "").split(",") if n}
     unknown = {n for n in names - STREAM_EVENTS if not TABLE_EVENT.fullmatch(n)}

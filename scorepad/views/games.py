@@ -91,9 +91,9 @@ def _publish(game: Game, view: games.GameView | None = None, orders: bool = Fals
         return
     # a game at an event: its boards and director's room follow it. A change to a tournament's
     # preliminary match concerns only its own table's pages (its bar, its teams' pages).
-    table = core.round_table_of(game) if orders else None
-    if table is not None:
-        publish(event, table=table)
+    match = core.match_of(game) if orders else None
+    if match is not None and match.stage == "round":
+        publish(event, table=match.table)
     else:
         publish(event, orders=orders)
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from types import SimpleNamespace
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any, TypeVar, cast
 
 from flask import current_app

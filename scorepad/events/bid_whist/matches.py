@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from flask import current_app
-from sqlalchemy import select
 
 from scorepad.events import core
 from scorepad.extensions import db
@@ -178,8 +177,7 @@ def view(match: EventMatch, names: dict[int, str], game_view: games.GameView | N
                      outcome(match.game, game_view))
 
 
-def by_game(game: Game) -> EventMatch | None:
-    return db.session.scalars(select(EventMatch).where(EventMatch.game_id == game.id)).first()
+by_game = core.match_of
 
 
 def team_code(entrant: EventEntrant) -> str:
