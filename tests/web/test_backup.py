@@ -721,7 +721,7 @@ def test_the_scorepad_entry_point_runs_both_commands(tmp_path: Path) -> None:
         token = event.director_token
     release(other)
     out = tmp_path / "demo.json"
-    done = scorepad("export-event", token, "-o", str(out))
+    done = scorepad("export-event", "-o", str(out), "--", token)  # a token may start with "-": "--" first
     assert done.returncode == 0, done.stderr
     (tmp_path / "bad.json").write_text('{"scorepad_event": 1, "kind": "backup"}')
     refused = scorepad("import-event", str(tmp_path / "bad.json"))
