@@ -145,6 +145,23 @@ def entry_context(view: GameView) -> dict[str, object]:
     return adapter_for(view.game.variant).context(view)
 
 
+def hand_facts(view: GameView) -> list[tuple[str, str]]:
+    """The current hand's facts as the panel lists them (label, value). A tap that leaves them as
+    they were is answered without them: the page keeps its own (views/games.py)."""
+    spec = view.state.next_round
+    if spec is None:
+        return []
+    seats = seat_names(view)
+    if spec.trump:
+        trump = trump_label(spec.trump)
+    else:
+        trump = say(entry_context(view).get("trump_words")) or _("turned up")  # type: ignore[arg-type]
+    facts = [(_("Cards"), str(spec.cards)), (_("Trump"), trump), (_("Dealer"), seats[spec.dealer])]
+    if spec.first_bidder is not None:
+        facts.append((_("Bids first"), seats[spec.first_bidder]))
+    return facts
+
+
 def entry_template(view: GameView) -> str:
     return adapter_for(view.game.variant).template
 
@@ -155,5 +172,5 @@ def edit_template(view: GameView) -> str:
 
 TEMPLATE_GLOBALS = {f.__name__: f for f in (
     seat_names, seat_team, trump_label, one_liner, options_summary, options_in_force, hand_title, place, chart_svg, qr_svg,
-    entry_context, entry_template, edit_template,
+    entry_context, entry_template, edit_template, hand_facts,
 )}

@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 from scorepad import live
 from scorepad.events import core
 from scorepad.games import sheets
-from scorepad.views.common import share_url
+from scorepad.views.common import partial, share_url
 
 _TITLES = {
     400: lazy_gettext("That request could not be read"),
@@ -69,6 +69,7 @@ def register(app: Flask) -> None:
         app.register_blueprint(module.bp)
     app.jinja_env.globals["trump_words"] = trump_words
     app.jinja_env.globals["share_url"] = share_url
+    app.jinja_env.globals["fragment"] = partial
     app.jinja_env.globals["event_bar"] = bid_whist.event_bar
     app.jinja_env.globals["event_stream"] = bid_whist.event_stream
     app.jinja_env.globals["team_code"] = bid_whist.team_code

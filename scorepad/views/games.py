@@ -32,6 +32,7 @@ from scorepad.games import card as cards
 from scorepad.games import groups, setup_form, sheets
 from scorepad.games import service as games
 from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
+from scorepad.games.presenters import hand_facts
 from scorepad.games.service import Game
 from scorepad.i18n import say
 from scorepad.rules import get_variant
@@ -207,20 +208,23 @@ def _hand_number(raw: str | None) -> int:
 
 
 def _body(game: Game, errors: dict[str, str], notice: str, status: int,
-          view: games.GameView | None = None, sheet_changed: bool = True, shown: int = 0
-          ) -> BaseResponse | tuple[str, int]:
+          view: games.GameView | None = None, sheet_changed: bool = True, shown: int = 0,
+          keep_facts: bool = False) -> BaseResponse | tuple[str, int]:
     """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success).
 
     A tap that changed only the hand in hand (`sheet_changed` False) answers without the totals, chart
     and sheet: the page keeps its own (hx-preserve), and the answer stays small at hand 25. A saved
     hand whose page shows the first `shown` rows as they still are gets the totals, the chart and
-    the new rows alone (out-of-band swaps), not the whole sheet again."""
+    the new rows alone (out-of-band swaps), not the whole sheet again. A tap on a page that showed
+    this very hand, leaving its facts (cards, trump, dealer) as they were, is answered without them
+    too (`keep_facts`)."""
     view = view or games.view(game)
     if htmx:
         # the post is shown again only when refused: a saved hand's values must not pre-fill the next one
         return render_template("games/_play_body.html", gv=view, can_edit=game.locked_at is None, errors=errors,
                                notice=notice, form=request.form if errors else None, shown=shown,
-                               keep_live=status == 200 and (not sheet_changed or shown > 0)), status
+                               keep_live=status == 200 and (not sheet_changed or shown > 0),
+                               keep_facts=status == 200 and keep_facts), status
     if status == 200:
         if notice:
             flash(notice)
@@ -288,7 +292,10 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
             notice = say(step.notice)
         saved = isinstance(step, Complete)
         _publish(game, after, sheet=saved)
-        return _body(game, errors, notice, status, after, sheet_changed=saved or not fresh, shown=shown)
+        # the page showed `before` only when its form carried the hand's state (checked above)
+        same_facts = not saved and fresh and "state" in request.form and hand_facts(before) == hand_facts(after)
+        return _body(game, errors, notice, status, after, sheet_changed=saved or not fresh, shown=shown,
+                     keep_facts=same_facts)
     except games.AlreadyRecorded as e:
         notice = gettext("Hand %(number)s was already saved; it was not counted twice.", number=e.number)
         status = 409

@@ -123,6 +123,9 @@ def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...],
         "button", name=TRUMP_CHIPS[hand.trump], exact=True).click()
     expect(facts).to_contain_text(f"Trump {TRUMP_CHIPS[hand.trump]}")
     tap_bids(page, hand, check_hook)
+    # the bids' answers send no facts (they did not change them): the page keeps its own
+    expect(facts).to_contain_text(f"Dealer {hand.dealer}")
+    expect(facts).to_contain_text(f"Trump {TRUMP_CHIPS[hand.trump]}")
     first = hand.bids[0][0]
     expect(page.get_by_role("group", name=f"{first}’s tricks (bid {hand.bids[0][1]})")).to_be_visible()
     seat_bids = dict(hand.bids)
@@ -130,6 +133,7 @@ def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...],
         f"(total {sum(seat_bids.values())} of {hand.cards})")
     expect(page.get_by_text(f"{hand.cards} of {hand.cards} tricks left to share out")).to_be_visible()
     tap_tricks(page, [name for name, _ in hand.bids], dict(zip(PLAYERS, tricks)))
+    expect(facts).to_contain_text(f"Cards {hand.cards}")
     if check_tricks:
         check_tricks(page)
     page.get_by_role("button", name=f"Save hand {number}").click()
