@@ -122,7 +122,8 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
         parts.append(f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" class="zero"/>')
     for c, series in enumerate(totals):
         colour = PALETTE[c % len(PALETTE)]
-        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(series))
+        # whole units: under half a pixel off on a phone's screen, and 4 bytes a point fewer to send
+        points = " ".join(f"{x(i):.0f},{y(v):.0f}" for i, v in enumerate(series))
         parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
                      f'stroke-linejoin="round"/>')
     parts.append("</svg>")

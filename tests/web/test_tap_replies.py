@@ -89,3 +89,17 @@ def test_a_tap_sends_no_cookie_and_opening_the_game_renews_it(client: FlaskClien
     tap = client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "1", "state": state_of(page)}, headers=HX)
     assert tap.status_code == 200 and "Set-Cookie" not in tap.headers
     assert "Cat</strong>’s bid" in client.get(f"/g/{token}").get_data(as_text=True)  # the session still holds
+
+
+def test_the_chart_after_a_save_is_drawn_in_whole_units(client: FlaskClient) -> None:
+    token = start(client)
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    shows = {"sheet": sheet_seen(client, token)}
+    _, page = post(client, token, action="trump", trump="S", state=state_of(page), **shows)
+    for bid in ("1", "1", "0", "1"):
+        _, page = post(client, token, action="bid", bid=bid, state=state_of(page), **shows)
+    status, page = post(client, token, action="result", number="1",
+                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}, **shows)
+    lines = re.findall(r'<polyline points="([^"]+)"', page)
+    assert status == 200 and len(lines) == 4
+    assert all(re.fullmatch(r"\d+,\d+( \d+,\d+)*", points) for points in lines), lines
