@@ -3,7 +3,8 @@
 Two layers. `Broker` is this process's streams: one per app (kept in `app.extensions`), so tests
 never share state; each subscriber has its own bounded queue, so a slow phone drops old updates
 rather than holding the publisher, and it loses nothing that matters because every update carries
-the whole fragment to show. `Relay` carries what changed (a channel's kind, its key, a few small
+the whole fragment to show (or, for a page that hears every table's signals, is room enough for
+one from each table). `Relay` carries what changed (a channel's kind, its key, a few small
 values, never a page) to a handler of that kind in every worker process, which renders what its
 own streams show once and fans it out to them. The in-process relay (SQLite, one worker) calls the
 handler here and now; the PostgreSQL one (`live_pg.py`) also tells the other workers, by NOTIFY.
@@ -23,6 +24,13 @@ from flask_babel import gettext
 
 HEARTBEAT_SECONDS = 15.0
 QUEUE_SIZE = 16
+# A page that hears every table's signals (`table-*`: a team's page drawn before it asked for
+# `team-<n>` alone) gets one from each table when the hall signs at once: with 16 places the
+# oldest, perhaps its own table's, was dropped and the page never asked again
+# (bench/bid_whist_load.py --sign-window 2).
+# Room for a signal from each table of a 1,024-team hall; the messages are shared, so a place costs
+# a pointer (a stalled page still drops its oldest beyond that).
+PREFIX_QUEUE_SIZE = 512
 # Open live streams: in all (the README's gunicorn worker holds 1,000 connections: leave some for
 # requests), and per client address (a venue's phones each have their own on the LAN).
 MAX_STREAMS, MAX_STREAMS_PER_CLIENT = 800, 20
@@ -68,11 +76,12 @@ class Subscription:
         self.broker = broker
         self.channel = channel
         self.only = only
-        # "table-*" in `only`: every name that starts "table-" (a team's page, whose table changes by round)
+        # "table-*" in `only`: every name that starts "table-" (a team's page, whose table changes by
+        # round, asked so before `team-<n>`)
         self.starts = tuple(name[:-1] for name in only or () if name.endswith("*"))
         self.client = client
         self.language = language
-        self.queue: queue.Queue[Message] = queue.Queue(maxsize=QUEUE_SIZE)
+        self.queue: queue.Queue[Message] = queue.Queue(maxsize=PREFIX_QUEUE_SIZE if self.starts else QUEUE_SIZE)
 
     def takes(self, event: str) -> bool:
         return self.only is None or event in self.only or (bool(self.starts) and event.startswith(self.starts))

@@ -269,7 +269,7 @@ def sign(token: str) -> BaseResponse | tuple[str, int]:
 def _publish_signing(match: Any) -> None:
     """A signature or a dispute changes its own table's pages (its bar, its two teams' pages), the
     control room and the boards; in the bracket it may open the next level's match: every page."""
-    publish(match.event, orders=match.stage == "bracket", table=match.table)
+    publish(match.event, orders=match.stage == "bracket", table=match.table, teams=(match.home, match.away))
 
 
 def _entrant(token: str) -> EventEntrant:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 from flask_babel import gettext
@@ -30,13 +30,15 @@ def channel(event: Event) -> str:
     return f"event:{event.public_id}"
 
 
-def publish(event: Event, orders: bool = False, table: int | None = None) -> None:
+def publish(event: Event, orders: bool = False, table: int | None = None, teams: Iterable[int] = ()) -> None:
     """Tell every open page, in every worker, that the event changed (see `_show`). `table`: the
-    change is that table's alone (a signature): its pages hear `table-<n>`, the others nothing but
-    `changed`, so 64 bars and 128 team pages do not all ask again for one table's signature."""
+    change is that table's alone (a signature): its bar hears `table-<n>` and its `teams`' own pages
+    `team-<number>`, the others nothing but `changed`, so 64 bars and 128 team pages do not all ask
+    again for one table's signature (nor are all sent a message for it)."""
     data: dict[str, object] = {"hand": event.current_hand, "orders": orders}
     if table is not None:
         data["table"] = table
+        data["teams"] = [number for number in teams if number]  # 0: the ghost team of a bye
     live.announce("event", event.public_id, data)
 
 
@@ -63,13 +65,17 @@ def _show(public_id: str, data: Mapping[str, object]) -> None:
         broker.publish(name, "orders", str(data["hand"]))
     if data.get("table") is not None:
         broker.publish(name, f"table-{data['table']}", str(data["hand"]))
+    for number in data.get("teams") or ():  # type: ignore[attr-defined]
+        broker.publish(name, f"team-{number}", str(data["hand"]))
     _push_board(current_app._get_current_object(), public_id, name)  # type: ignore[attr-defined]
 
 
 bp.record_once(lambda state: live.on(state.app, "event", _show))
 
 STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders"})
-TABLE_EVENT = re.compile(r"table-(\d{1,4}|\*)")  # one table's own changes; `table-*`: any table's
+# one table's own changes (`table-*`: any table's, as a team's page drawn before `team-<n>` asked);
+# one team's own (its table's, whichever table it is at this round)
+TABLE_EVENT = re.compile(r"(table-(\d{1,4}|\*))|(team-\d{1,4})")
 BOARD_EVENTS = frozenset({"board", "patch"})  # the pushes drawn in their reader's language
 PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
 
@@ -205,14 +211,15 @@ def standings(public_id: str) -> str:
 @bp.get("/b/<public_id>/events")
 def stream(public_id: str) -> Response:
     """Server-sent events: `board` carries the standings fragment, `changed` the hand in play, `orders`
-    a new hand or new moves, `table-<n>` a change at table n alone (`table-*`: at any table).
+    a new hand or new moves, `table-<n>` a change at table n alone (`table-*`: at any table),
+    `team-<n>` a change at the table where team n plays.
     `?only=board,orders` keeps a page to the names it listens to."""
     event = _event(public_id)
     names = {n for n in request.args.get("only", "").split(",") if n}
     unknown = {n for n in names - STREAM_EVENTS if not TABLE_EVENT.fullmatch(n)}
     if unknown:
         abort(400, description=gettext("Unknown event name: %(name)s. Choose from %(names)s.", name=sorted(unknown)[0],
-                                       names=", ".join([*sorted(STREAM_EVENTS), "table-<n>", "table-*"])))
+                                       names=", ".join([*sorted(STREAM_EVENTS), "table-<n>", "table-*", "team-<n>"])))
     only = frozenset(names) or None
     # a leaderboard's pushes are drawn in its page's language, asked in this request itself
     return live.sse_response(channel(event), only, i18n.chosen())

@@ -83,7 +83,8 @@ def remember_game(game: Game) -> None:
 def _publish(game: Game, view: games.GameView | None = None, orders: bool = False, sheet: bool = True) -> None:
     """Push the spectators' live fragment of `game` to everyone watching it, in every worker. `orders`
     for a change to hands already recorded (an undo, a correction): at an event it may withdraw a
-    team's signature, which the teams' own pages and the table's bar show, and those listen for orders.
+    team's signature, which the teams' own pages and the table's bar show. A saved hand that ends a
+    tournament's round match (`view` over) goes to them too: their pages now offer to sign.
     `sheet` False: only the hand in hand changed (a bid), which spectators do not see."""
     if sheet:
         live.announce("game", game.public_id, {}, view=view)
@@ -91,10 +92,12 @@ def _publish(game: Game, view: games.GameView | None = None, orders: bool = Fals
     if event is None:
         return
     # a game at an event: its boards and director's room follow it. A change to a tournament's
-    # preliminary match concerns only its own table's pages (its bar, its teams' pages).
-    match = core.match_of(game) if orders else None
+    # preliminary match concerns only its own table's pages (its bar, its teams' pages): a change to
+    # its recorded hands, and the hand that ends it (the teams' pages then offer to sign).
+    ended = sheet and view is not None and view.state.over
+    match = core.match_of(game) if orders or ended else None
     if match is not None and match.stage == "round":
-        publish(event, table=match.table)
+        publish(event, table=match.table, teams=(match.home, match.away))
     else:
         publish(event, orders=orders)
 

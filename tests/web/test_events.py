@@ -941,8 +941,8 @@ def test_a_stream_for_an_unknown_event_name_is_refused(client: FlaskClient, app:
     public = snapshot(app, create(client))["public_id"]
     response = client.get(f"/b/{public}/events?only=board,scores")
     assert response.status_code == 400
-    assert ("Unknown event name: scores. Choose from board, changed, orders, patch, table-&lt;n&gt;, table-*."
-            in response.get_data(as_text=True))
+    assert ("Unknown event name: scores. Choose from board, changed, orders, patch, table-&lt;n&gt;, table-*, "
+            "team-&lt;n&gt;." in response.get_data(as_text=True))
 
 
 

@@ -41,6 +41,18 @@ def test_a_stalled_listener_keeps_the_newest_updates() -> None:
     assert len(kept) == QUEUE_SIZE and kept[-1] == str(QUEUE_SIZE + 4)
 
 
+def test_a_page_hearing_every_tables_signals_keeps_each_when_the_hall_signs_at_once() -> None:
+    """A team's page drawn with `table-*` hears every table's signature; with 16 places, its own table's
+    signal was dropped in a burst of 64 and the page never asked again (bench/bid_whist_load.py)."""
+    broker = Broker()
+    team_page = broker.subscribe("e", frozenset({"orders", "table-*"}))
+    for table in range(1, 65):
+        broker.publish("e", "changed", "1")  # not asked for: takes no place
+        broker.publish("e", f"table-{table}", "1")
+    kept = [team_page.queue.get_nowait().event for _ in range(team_page.queue.qsize())]
+    assert kept == [f"table-{n}" for n in range(1, 65)]
+
+
 def test_a_listener_for_some_names_gets_only_those() -> None:
     broker = Broker()
     board, everything = broker.subscribe("e", frozenset({"board"})), broker.subscribe("e")

@@ -5,7 +5,12 @@ its bar on the table's phone and its two teams' pages. It used to go out as `ord
 table's bar and every team's page refresh on: with 64 tables and 128 teams, one signature made 192
 pages ask again, and a round's 128 signatures within a few minutes some 24,000. Now it goes out as
 `table-<n>` (and `changed`, for the control room and the boards); the bracket keeps `orders`, since
-a match made final there can open the next level's match at another table."""
+a match made final there can open the next level's match at another table.
+
+A team's page listened for every table's (`table-*`: its table changes by round), so each of the
+128 pages was sent every signature of the round, and when the hall signed at once its own table's
+was dropped from its stream's queue (bench/bid_whist_load.py --team-pages): the two teams of the
+table are now told by number (`team-<n>`), as they are when their match's last hand is saved."""
 
 from __future__ import annotations
 
@@ -18,8 +23,8 @@ from flask.testing import FlaskClient
 from scorepad import live
 from tests.web.test_events import HX, text
 from tests.web.test_signing import a_match, sign
-from tests.web.test_tournament import event_row, lower_wins, play
-from tests.web.test_tournament_director import bracket_matches, bracket_of_eight, team_token
+from tests.web.test_tournament import event_row, hand, lower_wins, play
+from tests.web.test_tournament_director import bracket_matches, bracket_of_eight, round_matches, started, team_token
 
 
 @pytest.fixture
@@ -54,6 +59,8 @@ def test_a_signature_in_a_round_is_pushed_to_its_table_only(client: FlaskClient,
     listen(app, public_id(app, token))
     assert sign(client, m, 0, m["codes"][0]).status_code == 200
     assert f"table-{m['table']}" in pushed and "changed" in pushed and "orders" not in pushed
+    assert {f"team-{m['home']}", f"team-{m['away']}"} <= set(pushed)  # its two teams' own pages
+    assert [n for n in pushed if n.startswith("team-")] == [f"team-{m['home']}", f"team-{m['away']}"]
     pushed.clear()
     response = client.post(f"/team/{team_token(app, token, m['away'])}/sign")
     assert response.status_code == 303
@@ -69,19 +76,20 @@ def test_an_undo_of_a_saved_hand_in_a_round_is_pushed_to_its_table_only(client: 
     assert f"table-{m['table']}" in pushed and "orders" not in pushed
 
 
-def test_the_pages_of_a_table_listen_for_their_table_and_a_teams_page_for_any(client: FlaskClient,
+def test_the_pages_of_a_table_listen_for_their_table_and_a_teams_page_for_its_team(client: FlaskClient,
                                                                               app: Flask) -> None:
     token, m = a_match(client, app)
     game_page = text(client.get(f"/g/{m['scorer']}"))
     assert f"only=orders,table-{m['table']}" in game_page.replace("%2C", ",")
     assert f'hx-trigger="sse:orders, sse:table-{m["table"]}"' in game_page
     team_page = text(client.get(f"/team/{team_token(app, token, m['home'])}"))
-    assert "only=orders,table-*" in team_page.replace("%2C", ",").replace("%2A", "*")
-    assert f'hx-trigger="sse:orders, sse:table-{m["table"]}"' in team_page
+    assert f"only=orders,team-{m['home']}" in team_page.replace("%2C", ",")
+    assert f'hx-trigger="sse:orders, sse:team-{m["home"]}"' in team_page
 
 
 @pytest.mark.parametrize("name, status", [("table-7", 200), ("table-*", 200), ("orders,table-12", 200),
-                                          ("tables", 400), ("table-x", 400), ("table-", 400)])
+                                          ("team-3", 200), ("orders,team-12", 200), ("team-*", 400),
+                                          ("tables", 400), ("table-x", 400), ("table-", 400), ("team-", 400)])
 def test_the_stream_takes_table_names(client: FlaskClient, app: Flask, name: str, status: int) -> None:
     token, _ = a_match(client, app)
     with client.get(f"/b/{public_id(app, token)}/events", query_string={"only": name}, buffered=False) as response:
@@ -97,3 +105,25 @@ def test_a_signature_in_the_bracket_still_tells_every_page(client: FlaskClient, 
     listen(app, public_id(app, token))
     assert sign(client, m, 0, m["codes"][0]).status_code == 200
     assert "orders" in pushed and f"table-{m['table']}" in pushed
+
+
+def test_the_hand_that_ends_a_round_match_is_pushed_to_its_table(client: FlaskClient, app: Flask,
+                                                                 pushed: list[str]) -> None:
+    """The teams' pages offer to sign once the match is over: they must hear of its last hand, and
+    of no hand before it (a table's hands are not the other tables' business)."""
+    token = started(client, app, 4, rounds="1")
+    m = round_matches(app, token, 1)[0]
+    listen(app, public_id(app, token))
+    for number in range(1, 5):
+        pushed.clear()
+        entered = hand(number, lower_wins(m))
+        for call in ("4-plain", "pass", "pass", "pass"):
+            page = text(client.post(f"/g/{m['scorer']}/entry", data={"action": "call", "call": call}, headers=HX))
+        response = client.post(f"/g/{m['scorer']}/entry", headers=HX,
+                               data={"action": "result", "number": str(number), "books": str(entered["books"])})
+        assert response.status_code == 200 and f"Hand {number} saved." in text(response), page
+        assert "changed" in pushed and "orders" not in pushed
+        assert (f"table-{m['table']}" in pushed) == (number == 4), (number, pushed)
+        assert (f"team-{m['away']}" in pushed) == (number == 4), (number, pushed)
+    team_page = text(client.get(f"/team/{team_token(app, token, m['home'])}"))
+    assert "Sign our sheet" in team_page
