@@ -205,8 +205,10 @@ class StreamReader(threading.Thread):
     a benchmark looks for in a stream's bytes.
     """
 
-    def __init__(self, port: int, path: str, count: int) -> None:
+    def __init__(self, port: int, path: str | list[str], count: int) -> None:
+        """`count` streams of `path`, or of `path[i]` each (pages that each ask for their own names)."""
         super().__init__(daemon=True)
+        paths = [path] * count if isinstance(path, str) else path
         self.selector = selectors.DefaultSelector()
         self.seen: list[dict[Any, float]] = [{} for _ in range(count)]
         self.buffers = [b""] * count
@@ -217,7 +219,7 @@ class StreamReader(threading.Thread):
         self.stop = False
         for i in range(count):
             sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
+            sock.sendall(f"GET {paths[i]} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
             sock.setblocking(False)
             self.selector.register(sock, selectors.EVENT_READ, i)
 
@@ -279,14 +281,21 @@ class StreamsProcess:
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_read_in_child, args=(child, reader_class, args), daemon=True)
         self.process.start()
-        self.connected: int = self.conn.recv()
+        child.close()  # the child's end only in the child: if it dies, recv() here ends (EOFError), not waits
+        try:
+            self.connected: int = self.conn.recv()
+        except EOFError:
+            raise RuntimeError("the streams' reader stopped before they connected (its error is above)") from None
         self.traffic: dict[str, int] = {}
 
     def finish(self) -> tuple[list[dict[Any, float]], list[str]]:
         """Stop reading; (what each stream saw and when, errors). `traffic` then holds the bytes
         read from all the streams and how many whole boards and patches came."""
         self.conn.send("stop")
-        seen, errors, self.traffic = self.conn.recv()
+        try:
+            seen, errors, self.traffic = self.conn.recv()
+        except EOFError:
+            raise RuntimeError("the streams' reader stopped before the end (its error is above)") from None
         self.process.join(10)
         return seen, errors
 
@@ -516,8 +525,10 @@ class Run:
 
 
 def report(title: str, run: Run, baseline: list[float], seen_by_stream: list[dict[Any, float]],
-           connected: int, streams: int, traffic: dict[str, int] | None = None) -> bool:
-    """Print the run's figures, phase by phase, and each target as PASS or MISS; True when all pass."""
+           connected: int, streams: int, traffic: dict[str, int] | None = None,
+           notes: dict[str, list[str]] | None = None) -> bool:
+    """Print the run's figures, phase by phase, and each target as PASS or MISS; True when all pass.
+    `notes`: more lines a benchmark prints under a phase's own (by its name), after its latencies."""
     ms = 1000.0
     errors = list(run.errors)
     if connected < streams:
@@ -542,6 +553,8 @@ def report(title: str, run: Run, baseline: list[float], seen_by_stream: list[dic
         s50, s99 = percentile(delays, 50) * ms, percentile(delays, 99) * ms
         if phase.sent:
             print(f"  {'entry to screen':22} p50 {s50:7.1f} ms  p99 {s99:7.1f} ms  ({len(delays)} arrivals)")
+        for line in (notes or {}).get(phase.name, []):
+            print(f"  {line}")
         if entries:
             e99 = percentile(entries, 99) * ms
             targets.append((e99 < ENTRY_P99_MS, f"{phase.name}: entry p99 {e99:.1f} ms < {ENTRY_P99_MS:.0f} ms"))
