@@ -16,9 +16,12 @@ game) under the same gunicorn + gevent settings. Then plays 4-player Nomination 
 
 A round is timed from its first POST sent to its last answer read (no think time). Each client
 plays its rounds one after the other, each on a game of its own, with 1 and with 8 clients at once,
-at hand 1 (a new game) and at hand 25 (a game holding 24 hands, stored beforehand through the app's
-own service, records.import_record; the peer's through its own JSON files). Scorepad and the peer
-take turns in ABBA order so a drift in the machine's load falls on both. Bytes are what the client
+at hand 1 (a new game), at hand 12 and at hand 25 (games holding 11 and 24 hands, stored
+beforehand through the app's own service, records.import_record; the peer's through its own JSON
+files). Hand 25 deals 12 cards and hand 1 one: hand 12, also of 12 cards, tells what the 13 more
+hands stored cost from what the bigger hand does (13 bid chips, not 2). Scorepad and the peer
+take turns in ABBA order, and the hands are played in one order and then the other, so a drift in
+the machine's load falls on all alike. Bytes are what the client
 read off the socket: the bodies as sent (compressed when the server compressed them) and, apart,
 the response headers. Each Scorepad game is scored from a fresh cookie, as by a phone that plays
 that game (the session remembers the games a phone opened: one cookie for all would grow). Over
@@ -58,7 +61,8 @@ sys.path.insert(0, str(ROOT))
 from tests.serving import ScorepadRun, free_port  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
-OPTIONS = {"sequence": "up", "cycles": 2}  # 26 rounds: hand 25 deals 12 cards, hand 1 one
+OPTIONS = {"sequence": "up", "cycles": 2}  # 26 rounds: hands 12 and 25 deal 12 cards, hand 1 one
+HANDS = (1, 12, 25)  # the rounds played
 HEADERS = {"HX-Request": "true", "Accept-Encoding": "gzip, br"}
 FORM = re.compile(r"<form\b(.*?)</form>", re.S)
 INPUT = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
@@ -75,8 +79,8 @@ def filled_hand(hand: int) -> dict[str, object]:
     return {"trump": "H", "bids": [0, 0, 0, 0], "tricks": [cards(hand), 0, 0, 0]}
 
 
-def make_games(database: str, fresh: int, played: int) -> tuple[list[str], list[str]]:
-    """Scorepad games (scorer tokens): `fresh` new ones and `played` holding 24 hands."""
+def make_games(database: str, count: int) -> dict[int, list[str]]:
+    """Scorepad games (scorer tokens), `count` for each hand of HANDS, each holding the hands before it."""
     record = {"scorepad": 1, "variant": "nomination", "options": OPTIONS, "players": PLAYERS, "first_dealer": 0}
     code = f"""
 import json
@@ -87,17 +91,18 @@ app = create_app()
 with app.app_context():
     upgrade(directory=app.extensions["migrate"].directory)
     record = {record!r}
-    fresh = [service.create(record).scorer_token for _ in range({fresh})]
-    hands = {[filled_hand(n) for n in range(1, 25)]!r}
-    played = [records.import_record({{**record, "hands": hands}}).scorer_token for _ in range({played})]
-    print(json.dumps([fresh, played]))
+    hands = {[filled_hand(n) for n in range(1, max(HANDS))]!r}
+    made = {{}}
+    for hand in {HANDS!r}:
+        made[hand] = [(records.import_record({{**record, "hands": hands[:hand - 1]}}) if hand > 1
+                       else service.create(record)).scorer_token for _ in range({count})]
+    print(json.dumps(made))
 """
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
     if out.returncode:
         sys.exit(out.stderr)
-    fresh_tokens, played_tokens = json.loads(out.stdout.strip().splitlines()[-1])
-    return fresh_tokens, played_tokens
+    return {int(hand): tokens for hand, tokens in json.loads(out.stdout.strip().splitlines()[-1]).items()}
 
 
 def make_peer_games(folder: Path, count: int, hands: int) -> list[str]:
@@ -316,9 +321,8 @@ def main() -> int:
     peer_data = folder / "peer"
     peer_data.mkdir()
     per_hand = args.rounds * (1 + args.clients) + 2  # 2 warm-up rounds
-    fresh, played = make_games(f"sqlite:///{folder / 'run.db'}", per_hand, per_hand)
-    scorepad_games = {1: fresh, 25: played}
-    peer_games = {1: make_peer_games(peer_data, per_hand, 0), 25: make_peer_games(peer_data, per_hand, 24)}
+    scorepad_games = make_games(f"sqlite:///{folder / 'run.db'}", per_hand)
+    peer_games = {hand: make_peer_games(peer_data, per_hand, hand - 1) for hand in HANDS}
 
     server = ScorepadRun(folder, SCOREPAD_DEMO="0")
     server.start()
@@ -327,19 +331,25 @@ def main() -> int:
     games = {"scorepad": scorepad_games, "peer": peer_games}
     try:
         for kind in ("scorepad", "peer"):  # warm-up: the first requests load templates and code
-            for hand in (1, 25):
+            for hand in HANDS:
                 run_block(kind, ports[kind], [games[kind][hand][-2:]], hand, Result())
         results: dict[tuple[str, int, int], Result] = {}
+        half = args.rounds // 2
         for clients in (1, args.clients):
-            for hand in (1, 25):
-                queue = {kind: games[kind][hand][:clients * args.rounds] for kind in games}
+            queues = {}
+            for hand in HANDS:
+                queues[hand] = {kind: games[kind][hand][:clients * args.rounds] for kind in games}
                 for kind in games:
                     games[kind][hand] = games[kind][hand][clients * args.rounds:]
-                half = args.rounds // 2
-                for kind, part in (("scorepad", 0), ("peer", 0), ("peer", 1), ("scorepad", 1)):  # ABBA
-                    mine = [queue[kind][c * args.rounds:(c + 1) * args.rounds] for c in range(clients)]
-                    mine = [m[:half] if part == 0 else m[half:] for m in mine]
-                    run_block(kind, ports[kind], mine, hand, results.setdefault((kind, clients, hand), Result()))
+            # ABBA twice over: Scorepad and the peer take turns, and the hands are played 1, 12, 25 in the
+            # first half and 25, 12, 1 in the second, so a drift in the machine's load (or in the server
+            # as it stores more) falls on every hand alike rather than on the later ones
+            for part, hands in ((0, HANDS), (1, HANDS[::-1])):
+                for hand in hands:
+                    for kind in (("scorepad", "peer") if part == 0 else ("peer", "scorepad")):
+                        mine = [queues[hand][kind][c * args.rounds:(c + 1) * args.rounds] for c in range(clients)]
+                        mine = [m[:half] if part == 0 else m[half:] for m in mine]
+                        run_block(kind, ports[kind], mine, hand, results.setdefault((kind, clients, hand), Result()))
         return report(results, args)
     finally:
         server.stop()
@@ -363,7 +373,7 @@ def report(results: dict[tuple[str, int, int], Result], args: argparse.Namespace
     ok = True
     p50 = {key: percentile(r.times, 50) for key, r in results.items()}
     for clients in (1, args.clients):
-        for hand in (1, 25):
+        for hand in HANDS:
             ratio = p50[("scorepad", clients, hand)] / p50[("peer", clients, hand)]
             ok &= ratio <= 2
             print(f"  round p50 vs the peer's, {clients} client{'s' if clients > 1 else ''}, hand {hand:2}: "
@@ -375,6 +385,8 @@ def report(results: dict[tuple[str, int, int], Result], args: argparse.Namespace
                 ok &= abs(change) <= 0.10
             print(f"  {kind} round p50, hand 25 vs hand 1, {clients} client{'s' if clients > 1 else ''}: "
                   f"{change:+.0%} (within 10 %) {verdict(abs(change) <= 0.10) if kind == 'scorepad' else '(peer, for scale)'}")
+            stored = p50[(kind, clients, 25)] / p50[(kind, clients, 12)] - 1
+            print(f"    hand 25 vs hand 12, both of 12 cards (the 13 more hands stored alone): {stored:+.0%}")
     for hand in (1, 25):
         sent = max(statistics.median(results[("scorepad", c, hand)].bodies) for c in (1, args.clients))
         raw = max(statistics.median(results[("scorepad", c, hand)].raw) for c in (1, args.clients))
