@@ -156,7 +156,7 @@ def hand_facts(view: GameView) -> list[tuple[str, str]]:
     if spec.trump:
         trump = trump_label(spec.trump)
     else:
-        trump = say(entry_context(view).get("trump_words")) or _("turned up")  # type: ignore[arg-type]
+        trump = say(entry_context(view).get("trump_words")) or _("turned up")
     facts = [(_("Cards"), str(spec.cards)), (_("Trump"), trump), (_("Dealer"), seats[spec.dealer])]
     if spec.first_bidder is not None:
         facts.append((_("Bids first"), seats[spec.first_bidder]))
