@@ -313,10 +313,16 @@ def team_sign(token: str) -> BaseResponse | tuple[str, int]:
 team_code = matches.team_code  # printed on each team's card (a template global)
 
 
-def event_bar(game: Any, game_view: Any = None) -> Markup:
-    """The event bar of a game played at an event (a template global of the game pages)."""
+KEPT_BAR = Markup('<section id="event-bar" class="event-bar" hx-preserve="true"></section>')
+
+
+def event_bar(game: Any, game_view: Any = None, keep: bool = False) -> Markup:
+    """The event bar of a game played at an event (a template global of the game pages). `keep`:
+    the page keeps its own (hx-preserve): a call's answer drew it again, some 1.6 ms of a 3.3 ms tap."""
     match = matches.by_game(game)
-    return Markup(render_bar(game, match, game_view=game_view)) if match is not None else Markup("")
+    if match is None:
+        return Markup("")
+    return KEPT_BAR if keep else Markup(render_bar(game, match, game_view=game_view))
 
 
 def event_stream(game: Any) -> str:

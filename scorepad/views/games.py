@@ -212,7 +212,7 @@ def _hand_number(raw: str | None) -> int:
 
 def _body(game: Game, errors: dict[str, str], notice: str, status: int,
           view: games.GameView | None = None, sheet_changed: bool = True, shown: int = 0,
-          keep_facts: bool = False) -> BaseResponse | tuple[str, int]:
+          keep_facts: bool = False, keep_bar: bool = False) -> BaseResponse | tuple[str, int]:
     """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success).
 
     A tap that changed only the hand in hand (`sheet_changed` False) answers without the totals, chart
@@ -220,14 +220,15 @@ def _body(game: Game, errors: dict[str, str], notice: str, status: int,
     hand whose page shows the first `shown` rows as they still are gets the totals, the chart and
     the new rows alone (out-of-band swaps), not the whole sheet again. A tap on a page that showed
     this very hand, leaving its facts (cards, trump, dealer) as they were, is answered without them
-    too (`keep_facts`)."""
+    too (`keep_facts`), and at an event without its event bar (`keep_bar`: a call or a bid changes
+    nothing there; a signature reaches the bar by its own push)."""
     view = view or games.view(game)
     if htmx:
         # the post is shown again only when refused: a saved hand's values must not pre-fill the next one
         return render_template("games/_play_body.html", gv=view, can_edit=game.locked_at is None, errors=errors,
                                notice=notice, form=request.form if errors else None, shown=shown,
                                keep_live=status == 200 and (not sheet_changed or shown > 0),
-                               keep_facts=status == 200 and keep_facts), status
+                               keep_facts=status == 200 and keep_facts, keep_bar=status == 200 and keep_bar), status
     if status == 200:
         if notice:
             flash(notice)
@@ -296,9 +297,9 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
         saved = isinstance(step, Complete)
         _publish(game, after, sheet=saved)
         # the page showed `before` only when its form carried the hand's state (checked above)
-        same_facts = not saved and fresh and "state" in request.form and hand_facts(before) == hand_facts(after)
+        same_hand = not saved and fresh and "state" in request.form
         return _body(game, errors, notice, status, after, sheet_changed=saved or not fresh, shown=shown,
-                     keep_facts=same_facts)
+                     keep_facts=same_hand and hand_facts(before) == hand_facts(after), keep_bar=same_hand)
     except games.AlreadyRecorded as e:
         notice = gettext("Hand %(number)s was already saved; it was not counted twice.", number=e.number)
         status = 409

@@ -37,6 +37,8 @@ def play_hand(page: Page, number: int) -> None:
     for i, words in enumerate(("4", "Pass", "Pass", "Pass")):
         calls.get_by_role("button", name=words, exact=True).click()
         expect(page.locator(".bids-so-far .bid-tag")).to_have_count(i + 1)
+    # the calls' answers leave the event bar out: the page keeps its own (hx-preserve)
+    expect(page.locator("#event-bar h2")).to_have_text(re.compile(r"· table \d+$"))
     page.get_by_role("group", name="Trumps named").get_by_role("radio", name="♠ Spades", exact=True).check()
     bidder_ns = number % 4 in (0, 2)  # first dealer seat 0: hand n's auction starts at seat n % 4
     legend = page.get_by_role("group", name=re.compile("^Books taken by"))

@@ -21,10 +21,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad import live
+from scorepad.views.bid_whist import KEPT_BAR
 from tests.web.test_events import HX, text
+from tests.web.test_games import state_of
 from tests.web.test_signing import a_match, sign
 from tests.web.test_tournament import event_row, hand, lower_wins, play
 from tests.web.test_tournament_director import bracket_matches, bracket_of_eight, round_matches, started, team_token
+from tests.web.test_undo_and_tricks import sheet_seen
 
 
 @pytest.fixture
@@ -127,3 +130,25 @@ def test_the_hand_that_ends_a_round_match_is_pushed_to_its_table(client: FlaskCl
         assert (f"team-{m['away']}" in pushed) == (number == 4), (number, pushed)
     team_page = text(client.get(f"/team/{team_token(app, token, m['home'])}"))
     assert "Sign our sheet" in team_page
+
+
+def test_a_call_on_a_current_page_keeps_the_event_bar_and_a_saved_hand_draws_it(client: FlaskClient,
+                                                                                app: Flask) -> None:
+    """A call changes nothing on the bar (a signature reaches it by its table's push): the page keeps
+    its own (hx-preserve) rather than the answer drawing it again on every tap."""
+    token = started(client, app, 4, rounds="1")
+    m = round_matches(app, token, 1)[0]
+    page = text(client.get(f"/g/{m['scorer']}"))
+    assert 'id="event-bar"' in page and "event-bar-title" in page
+    shows = {"sheet": sheet_seen(client, m["scorer"])}
+    response = client.post(f"/g/{m['scorer']}/entry", headers=HX,
+                           data={"action": "call", "call": "4-plain", "state": state_of(page), **shows})
+    answer = text(response)
+    assert response.status_code == 200 and KEPT_BAR in answer and "event-bar-title" not in answer
+    response = client.post(f"/g/{m['scorer']}/entry", headers=HX, data={"action": "call", "call": "pass"})
+    assert response.status_code == 200 and "event-bar-title" in text(response)  # which page sent it? drawn
+    for call in ("pass", "pass"):
+        client.post(f"/g/{m['scorer']}/entry", headers=HX, data={"action": "call", "call": call})
+    response = client.post(f"/g/{m['scorer']}/entry", headers=HX,
+                           data={"action": "result", "number": "1", "books": "10", **shows})
+    assert response.status_code == 200 and "event-bar-title" in text(response)  # a saved hand: drawn
