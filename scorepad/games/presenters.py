@@ -146,9 +146,10 @@ def entry_context(view: GameView) -> dict[str, object]:
     return adapter_for(view.game.variant).context(view)
 
 
-def hand_facts(view: GameView) -> list[tuple[str, str]]:
+def hand_facts(view: GameView, context: Mapping[str, object] | None = None) -> list[tuple[str, str]]:
     """The current hand's facts as the panel lists them (label, value). A tap that leaves them as
-    they were is answered without them: the page keeps its own (views/games.py)."""
+    they were is answered without them: the page keeps its own (views/games.py). `context`: the
+    view's `entry_context`, when the caller has it already."""
     spec = view.state.next_round
     if spec is None:
         return []
@@ -156,7 +157,7 @@ def hand_facts(view: GameView) -> list[tuple[str, str]]:
     if spec.trump:
         trump = trump_label(spec.trump)
     else:
-        trump = say(entry_context(view).get("trump_words")) or _("turned up")
+        trump = say((context if context is not None else entry_context(view)).get("trump_words")) or _("turned up")
     facts = [(_("Cards"), str(spec.cards)), (_("Trump"), trump), (_("Dealer"), seats[spec.dealer])]
     if spec.first_bidder is not None:
         facts.append((_("Bids first"), seats[spec.first_bidder]))

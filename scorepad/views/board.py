@@ -75,7 +75,7 @@ bp.record_once(lambda state: live.on(state.app, "event", _show))
 STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders"})
 # one table's own changes (`table-*`: any table's, as a team's page drawn before `team-<n>` asked);
 # one team's own (its table's, whichever table it is at this round)
-TABLE_EVENT = re.compile(r"(table-(\d{1,4}|\*))|(team-\d{1,4})")
+OWN_EVENT = re.compile(r"(table-(\d{1,4}|\*))|(team-\d{1,4})")
 BOARD_EVENTS = frozenset({"board", "patch"})  # the pushes drawn in their reader's language
 PUSH_WINDOW = 0.1  # seconds: the leaderboard shows a burst of entries at most this much later
 
@@ -216,7 +216,7 @@ def stream(public_id: str) -> Response:
     `?only=board,orders` keeps a page to the names it listens to."""
     event = _event(public_id)
     names = {n for n in request.args.get("only", "").split(",") if n}
-    unknown = {n for n in names - STREAM_EVENTS if not TABLE_EVENT.fullmatch(n)}
+    unknown = {n for n in names - STREAM_EVENTS if not OWN_EVENT.fullmatch(n)}
     if unknown:
         abort(400, description=gettext("Unknown event name: %(name)s. Choose from %(names)s.", name=sorted(unknown)[0],
                                        names=", ".join([*sorted(STREAM_EVENTS), "table-<n>", "table-*", "team-<n>"])))
