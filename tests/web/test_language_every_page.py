@@ -55,8 +55,9 @@ def vocabulary(language: str) -> tuple[set[str], set[str]]:
 
 def stored_names(app: Flask) -> set[str]:
     """The words of what people named or typed (games, groups, events, teams, players), of the short
-    codes made up for them (a game's "SETS-3RJ8" once failed CI on the word "sets") and of the
-    variants' names: shown as they are in every language."""
+    codes made up for them, whole and in the fours they are shown in (a game's "SETS-3RJ8" once
+    failed CI on the word "sets", and "JWNR RATE" on "rate") and of the variants' names: shown as
+    they are in every language."""
     found = {w.lower() for v in all_variants() for w in WORD.findall(str(v.name))}
     with app.app_context():
         for table in db.metadata.sorted_tables:
@@ -64,6 +65,8 @@ def stored_names(app: Flask) -> set[str]:
                 if column.name in ("name", "title", "players", "teams", "team") or column.name.endswith("_code"):
                     for value in db.session.execute(db.select(column)).scalars():
                         found |= {w.lower() for w in WORD.findall(str(value))}
+                        if column.name.endswith("_code") and value:  # shown in fours: "JWNR RATE"
+                            found |= {w.lower() for i in range(0, len(value), 4) for w in WORD.findall(value[i:i + 4])}
         db.session.remove()
     return found
 
