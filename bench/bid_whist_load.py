@@ -302,9 +302,10 @@ def main() -> int:
 
 def run(args: argparse.Namespace, database: str) -> int:
     public, tables = make_tournament(database, args.teams)
-    server, port = serve(database, args.workers)
+    server, port = serve(database, args.workers, args.server_cpus)
     try:
-        print(f"{server_words(database, args.workers)} on port {port}; {args.teams} teams, {len(tables)} tables, "
+        print(f"{server_words(database, args.workers, args.server_cpus)} on port {port}; "
+              f"{args.teams} teams, {len(tables)} tables, "
               f"{HANDS} hands ({args.burst_hands} of them a burst) and signing, {args.streams} leaderboard streams")
         streams = StreamsProcess(Streams, port, board_stream(public, args), args.streams)
         # the teams' own pages, open from the start, in the order of the tables (both teams of a table)

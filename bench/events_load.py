@@ -105,9 +105,10 @@ def main() -> int:
 
 def run(args: argparse.Namespace, database: str) -> int:
     public, director_token, tokens = make_event(database, args.tables, args.hands)
-    server, port = serve(database, args.workers)
+    server, port = serve(database, args.workers, args.server_cpus)
     try:
-        print(f"{server_words(database, args.workers)} on port {port}; {args.tables} tables, {args.hands} hands "
+        print(f"{server_words(database, args.workers, args.server_cpus)} on port {port}; "
+              f"{args.tables} tables, {args.hands} hands "
               f"({args.burst_hands} of them a burst), {args.streams} leaderboard streams")
         streams = StreamsProcess(Streams, port, board_stream(public, args), args.streams, args.tables)
         phones = [Client(port, f"/t/{t}") for t in tokens]

@@ -331,9 +331,10 @@ def in_app(database: str, code: str) -> Any:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def serve(database: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], int]:
+def serve(database: str, workers: int = 1, cpus: set[int] | None = None) -> tuple[subprocess.Popen[bytes], int]:
     """The app as it runs for real: gunicorn, gevent workers, on a free port; ready when it answers
-    (and, with several, once each worker listens: gunicorn_conf starts the listener before it serves)."""
+    (and, with several, once each worker listens: gunicorn_conf starts the listener before it serves).
+    `cpus`: the only CPUs its processes run on (`--server-cpus`)."""
     port = free_port()
     # all the streams come from this one machine: lift the per-client cap (live.py) for the bench
     env = app_env(database, SCOREPAD_MAX_STREAMS="1500", SCOREPAD_MAX_STREAMS_PER_CLIENT="1500")
@@ -342,7 +343,8 @@ def serve(database: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], int
         [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers), "--worker-connections", "2000",
          "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--chdir", str(ROOT), "--graceful-timeout", "3",
          "--config", "python:scorepad.gunicorn_conf", "scorepad:create_app()"],
-        cwd=ROOT, env=env, start_new_session=True)
+        cwd=ROOT, env=env, start_new_session=True,
+        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     for _ in range(100):
         try:
             http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
@@ -386,7 +388,13 @@ def database(args: argparse.Namespace) -> Iterator[str]:
     if binaries is None:
         sys.exit("PostgreSQL is not installed (apt-get install postgresql)")
     cluster = Cluster(binaries)
-    cluster.start()
+    mine = os.sched_getaffinity(0)
+    if args.server_cpus:  # the database server runs beside the app's, not the load generator's
+        os.sched_setaffinity(0, args.server_cpus)
+    try:
+        cluster.start()
+    finally:
+        os.sched_setaffinity(0, mine)
     try:
         yield cluster.url(cluster.create_database())
     finally:
@@ -398,9 +406,11 @@ def board_stream(public_id: str, args: argparse.Namespace) -> str:
     return f"/b/{public_id}/events?only=" + ("board" if args.whole_boards else "board,patch")
 
 
-def server_words(database: str, workers: int) -> str:
+def server_words(database: str, workers: int, cpus: set[int] | None = None) -> str:
     kind = "PostgreSQL, LISTEN/NOTIFY" if database.startswith("postgresql") else "SQLite"
-    return f"gunicorn (gevent, {workers} worker{'s' if workers > 1 else ''}, {kind})"
+    where = (f"; on CPU {','.join(map(str, sorted(cpus)))}, the load generator on CPU "
+             f"{','.join(map(str, sorted(os.sched_getaffinity(0))))}" if cpus else "")
+    return f"gunicorn (gevent, {workers} worker{'s' if workers > 1 else ''}, {kind}{where})"
 
 
 # --- arguments ----------------------------------------------------------------------------------
@@ -422,12 +432,23 @@ def arguments(description: str, defaults: dict[str, Any], quick: dict[str, Any],
     parser.add_argument("--seed", type=int, help="of the random moments and results")
     parser.add_argument("--whole-boards", action="store_true",
                         help="the streams ask for whole boards only, as pages did before patches (for comparison)")
+    parser.add_argument("--server-cpus", type=lambda text: {int(n) for n in text.split(",")},
+                        help="the server runs on these CPUs (e.g. 0) and this load generator and its streams' "
+                             "reader on the others, so that they do not compete for the server's cores")
     parser.add_argument("--quick", action="store_true", help="a smoke run: " + ", ".join(
         f"--{k.replace('_', '-')} {v}" for k, v in quick.items()))
     parser.set_defaults(**{"burst_window": 0.0, "workers": 1, "seed": 7, **defaults})
     if parser.parse_args().quick:
         parser.set_defaults(**quick)
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.server_cpus:
+        others = os.sched_getaffinity(0) - args.server_cpus
+        if not others or not args.server_cpus <= os.sched_getaffinity(0):
+            parser.error(f"--server-cpus: this machine's CPUs are {sorted(os.sched_getaffinity(0))}; "
+                         "give some, not all")
+        os.sched_setaffinity(0, others)  # this process and what it starts (the streams' reader)
+    return args
+
 
 
 # --- the schedule -------------------------------------------------------------------------------
