@@ -77,12 +77,9 @@ STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders"})
 # one team's own (its table's, whichever table it is at this round)
 OWN_EVENT = re.compile(r"(table-(\d{1,4}|\*))|(team-\d{1,4})")
 BOARD_EVENTS = frozenset({"board", "patch"})  # the pushes drawn in their reader's language
-# Seconds: the leaderboard shows a burst of entries at most this much later. With 0.1 the screens'
-# median wait was mostly the window itself. Tried on 2026-11-25 (bench/*_load.py --server-cpus 0),
-# steady entry to screen p50 / p99: Bid Whist 81 / 143 ms with 0.1, 45 / 113 and 47 / 114 with 0.05,
-# 32 / 84 and 39 / 100 with 0.025; Military (its board moves 32 times a second) 61 / 257, then
-# 38 / 203 and 41 / 251, then 28 / 208 and 32 / 197, its entry p99 32 ms, then 45-57, then 48-56. A
-# window twice the last push's time (0.025 at least) did no better at p99 in two runs each.
+# Seconds: the leaderboard shows a burst of entries at most this much later. 0.1 made the screens'
+# median wait mostly the window itself; 0.05, and a window following the last push's time, did no better
+# (README, "The server on a core of its own": entry to screen with each, and what Military's entries pay).
 PUSH_WINDOW = 0.025
 
 
