@@ -57,6 +57,8 @@ ACTIONS = {  # every action the services write (events/*.py); English reads the 
     "reopened": lazy_gettext("reopened"),
     "game started": lazy_gettext("game started"),
     "table cleared": lazy_gettext("table cleared"),
+    "renamed": lazy_gettext("renamed"),
+    "team code unlocked": lazy_gettext("team code unlocked"),
 }
 
 

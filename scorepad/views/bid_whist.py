@@ -186,6 +186,18 @@ def match_action(event: Event, match_id: int, action: str) -> tuple[str, int]:
     return _act(event, lambda: act(event, match), words)
 
 
+@bp.post("/d/<token>/matches/<int:match_id>/unlock-code")
+@director_of(tournament.KEY)
+def unlock_code(event: Event, match_id: int) -> tuple[str, int]:
+    """Let a team locked out by wrong codes on a sheet try its code on the table's phone again."""
+    match = next((m for m in event.matches if m.id == match_id), None)
+    side = whole_number(request.form.get("side", ""))
+    if match is None or side not in (0, 1):
+        abort(404, description=gettext("There is no such match in this event."))
+    return _act(event, lambda: matches.lift_code_lock(match, side),
+                gettext("Table %(number)s: the team may enter its code again.", number=match.table))
+
+
 @bp.post("/d/<token>/swap")
 @director_of(tournament.KEY)
 def swap(event: Event) -> tuple[str, int]:

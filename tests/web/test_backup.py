@@ -470,6 +470,8 @@ def test_a_bad_file_is_refused_beside_the_upload_field_and_changes_nothing(clien
     ("a bracket match not the bracket's", _edit(lambda d: d["matches"][0].update(home=d["matches"][0]["away"],
                                                                                   away=d["matches"][0]["home"])),
      "bracket match 1, table 1 is not the match the bracket sets there"),
+    ("two teams with a player of one name", _edit(lambda d: d["entrants"][1]["players"].__setitem__(
+        0, d["entrants"][0]["players"][0].upper())), "a player's name is theirs alone in a tournament"),
 ])
 def test_a_tournament_that_play_could_not_leave_is_refused(client: FlaskClient, app: Flask, kind: str,
                                                            change: Callable[[dict[str, Any]], bytes],

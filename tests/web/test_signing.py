@@ -83,19 +83,54 @@ def test_a_team_signs_from_its_own_page_and_the_device_is_recorded(client: Flask
     assert row["home_by"] != row["away_by"]  # two phones, two devices
 
 
-def test_wrong_codes_at_a_table_stop_after_five(client: FlaskClient, app: Flask) -> None:
+def test_wrong_codes_for_a_team_on_a_sheet_stop_after_five(client: FlaskClient, app: Flask) -> None:
     token, m = a_match(client, app)
     wrong = next(c for c in (f"{n:04d}" for n in range(10000)) if c not in m["codes"])
     for _ in range(matches.CODE_TRIES):
         assert sign(client, m, 1, wrong).status_code == 422
     response = sign(client, m, 1, m["codes"][1])  # even the right code waits now
     assert response.status_code == 422
-    assert "Too many wrong team codes at this table: sign from your team's own page" in \
+    assert f"Too many wrong codes for T{m['away']} on this sheet: sign from your team's own page" in \
         field_error(response.get_data(as_text=True), "code-1")
     assert match_row(app, token, m["id"])["away_at"] is None
     assert sum(1 for a in match_row(app, token, m["id"])["audit"] if a[0] == matches.WRONG_CODE) == 5
     # the team's own page still signs
     assert app.test_client().post(f"/team/{team_token(app, token, m['away'])}/sign").status_code == 303
+    assert match_row(app, token, m["id"])["away_at"] is not None
+
+
+def test_an_opponent_cannot_use_up_a_teams_tries_nor_lock_another_sheet(client: FlaskClient, app: Flask) -> None:
+    """Issue 33, item 4: five wrong codes locked the table's phone for both teams, for 10 minutes, into
+    the next round's match; they now count for one team on one sheet."""
+    token = started(client, app, 4, rounds="1")
+    first, second = round_matches(app, token, 1)
+    for m in (first, second):
+        play(app, m["scorer"], lower_wins(m))
+    wrong = next(c for c in (f"{n:04d}" for n in range(10000)) if c not in first["codes"] + second["codes"])
+    for _ in range(matches.CODE_TRIES + 1):  # someone keeps trying codes as the away team
+        assert sign(client, first, 1, wrong).status_code == 422
+    assert sign(client, first, 0, first["codes"][0]).status_code == 200  # the home team still signs here
+    assert sign(client, second, 1, second["codes"][1]).status_code == 200  # and the other sheet is untouched
+    assert sign(client, first, 1, first["codes"][1]).status_code == 422  # the away team waits on this sheet
+
+
+def test_the_director_lets_a_locked_team_try_its_code_again(client: FlaskClient, app: Flask) -> None:
+    token, m = a_match(client, app)
+    wrong = next(c for c in (f"{n:04d}" for n in range(10000)) if c not in m["codes"])
+    response = client.post(f"/d/{token}/matches/{m['id']}/unlock-code", data={"side": "1"}, headers=HX)
+    assert response.status_code == 422  # nothing is locked yet
+    assert "This team's code is not locked on this sheet" in text(response)
+    for _ in range(matches.CODE_TRIES):
+        sign(client, m, 1, wrong)
+    room = text(client.get(f"/d/{token}"))
+    assert f"T{m['away']}'s code is locked on this sheet after 5 wrong tries." in room
+    assert client.post(f"/d/{token}/matches/{m['id']}/unlock-code", data={"side": "7"}, headers=HX).status_code == 404
+    response = client.post(f"/d/{token}/matches/{m['id']}/unlock-code", data={"side": "1"}, headers=HX)
+    assert response.status_code == 200
+    assert "is locked on this sheet" not in text(response)
+    assert ("team code unlocked", f"round 1: T{m['away']} may enter its team code again") in \
+        match_row(app, token, m["id"])["audit"]
+    assert sign(client, m, 1, m["codes"][1]).status_code == 200  # the right code is taken again
     assert match_row(app, token, m["id"])["away_at"] is not None
 
 

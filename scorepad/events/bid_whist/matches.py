@@ -36,8 +36,9 @@ WALKOVER = "walkover"  # `closed_by` of a match decided by the director without 
 TITLE_LENGTH = 120  # Game.title's column
 NOTE_LENGTH = 300  # AuditEntry.note's and EventMatch.dispute's columns
 BY_LENGTH, SIGN_NOTE_LENGTH = 80, 200  # EventMatch.signed_*_by's and sign_note's columns
-CODE_TRIES, CODE_WINDOW = 5, timedelta(minutes=10)  # wrong team codes allowed at one table
+CODE_TRIES, CODE_WINDOW = 5, timedelta(minutes=10)  # wrong codes allowed for one team on one sheet
 WRONG_CODE = "wrong team code"
+CODE_LIFTED = "team code unlocked"  # the director let a team try its code again on a sheet
 
 
 @dataclass(frozen=True)
@@ -125,8 +126,10 @@ def open_match(event: Event, stage: str, number: int, table: int, home: int, awa
     """A match and its game (not committed: the caller commits the round or bracket level at once)."""
     by_number = {e.number: e for e in event.entrants}
     sides = [team_record(by_number.get(n), n) for n in (home, away)]
-    if home == GHOST or away == GHOST:  # stand-ins' names must differ from the real team's
-        sides[0 if home == GHOST else 1] = {"name": GHOST_NAME, "players": ["Ghost 1", "Ghost 2"]}
+    if home == GHOST or away == GHOST:  # stand-ins' names must differ from the real team's (a player may be "Ghost 1")
+        real = {str(p).casefold() for p in sides[1 if home == GHOST else 0]["players"]}  # type: ignore[attr-defined]
+        stand_ins = [n for n in (f"Ghost {i}" for i in range(1, 5)) if n.casefold() not in real][:2]
+        sides[0 if home == GHOST else 1] = {"name": GHOST_NAME, "players": stand_ins}
     title = f"{event.name}: {_stage_words(stage, number)}, table {table}"
     game = Game(variant="bid_whist", title=_clip(title, TITLE_LENGTH),
                 options=dict(options), players=[], teams=sides, first_dealer=0, event_id=event.id)
@@ -187,36 +190,67 @@ def team_code(entrant: EventEntrant) -> str:
     return f"{int.from_bytes(digest[:4], 'big') % 10000:04d}"
 
 
-def _wrong_codes(match: EventMatch) -> int:
+def _code_tries(event_id: int, table: int | None = None) -> dict[tuple[int, int], int]:
+    """The wrong team codes of the last CODE_WINDOW per (match, side) at the event's tables (or one
+    table), since the director last let that team try again: each team's tries on each sheet count
+    apart, so an opponent cannot use up a team's tries, nor one sheet's tries lock the next round's."""
     since = (utcnow() - CODE_WINDOW).replace(tzinfo=None)
-    return db.session.query(AuditEntry).filter(
-        AuditEntry.event_id == match.event_id, AuditEntry.table == match.table, AuditEntry.action == WRONG_CODE,
-        AuditEntry.at >= since).count()
+    query = db.session.query(AuditEntry).filter(
+        AuditEntry.event_id == event_id, AuditEntry.action.in_((WRONG_CODE, CODE_LIFTED)), AuditEntry.at >= since)
+    if table is not None:
+        query = query.filter(AuditEntry.table == table)
+    tries: dict[tuple[int, int], int] = {}
+    for entry in query.order_by(AuditEntry.at, AuditEntry.id):
+        where = entry.new or {}
+        key = (where.get("match"), where.get("side"))
+        if not isinstance(key[0], int) or key[1] not in (0, 1):
+            continue  # an entry from before tries were counted per team and sheet
+        tries[key] = 0 if entry.action == CODE_LIFTED else tries.get(key, 0) + 1  # type: ignore[index]
+    return tries  # type: ignore[return-value]
+
+
+def code_locks(event: Event) -> dict[tuple[int, int], int]:
+    """The (match id, side) whose team may not enter its code on the table's phone now, and the
+    wrong tries that locked it: the control room offers to let each try again."""
+    return {key: count for key, count in _code_tries(event.id).items() if count >= CODE_TRIES}
 
 
 def check_code(match: EventMatch, side: int, code: str) -> None:
     """A signature on the table's phone must carry the signing team's code (a few wrong tries per
-    table, then only the team's own page or the director can settle the sheet)."""
+    team and sheet, then only the team's own page, or the director letting it try again)."""
     number = _side(match, side, "sign")
     entrant = next((e for e in match.event.entrants if e.number == number), None)
     field = f"code.{side}"
     if entrant is None:
         raise RuleErrors([RuleError(field, M("this team is not registered any more: ask the director"))])
-    if _wrong_codes(match) >= CODE_TRIES:
-        raise RuleErrors([RuleError(field, M("too many wrong team codes at this table: sign from your team's own "
-                                             "page (scan your team card), or call the director"))])
+    if _code_tries(match.event_id, match.table).get((match.id, side), 0) >= CODE_TRIES:
+        raise RuleErrors([RuleError(field, M("too many wrong codes for %(team)s on this sheet: sign from your team's "
+                                             "own page (scan your team card), or call the director", team=entrant.name))])
     code = "".join(code.split())
     if not code:
         raise RuleErrors([RuleError(field, M("enter %(team)s's team code: the four digits on %(team)s's team card",
                                              team=entrant.name))])
     if len(code) > 8 or not hmac.compare_digest(code.encode(), team_code(entrant).encode()):
         db.session.add(core.audit_entry(f"table {match.table}", WRONG_CODE, event_id=match.event_id, table=match.table,
+                                        new={"match": match.id, "side": side},
                                         note=M("%(stage)s: a wrong code for %(team)s",
                                                stage=_stage_words(match.stage, match.number),
                                                team=_clip(entrant.name, 60))))
         db.session.commit()
         raise RuleErrors([RuleError(field, M("that is not %(team)s's team code: it is on %(team)s's team card",
                                              team=entrant.name))])
+
+
+def lift_code_lock(match: EventMatch, side: int, actor: str = "director") -> None:
+    """Let a team locked out by wrong codes try its code on this sheet again (audited)."""
+    number = _side(match, side, "unlock")
+    if _code_tries(match.event_id, match.table).get((match.id, side), 0) < CODE_TRIES:
+        raise RuleErrors([RuleError("unlock", M("this team's code is not locked on this sheet"))])
+    name = next((e.name for e in match.event.entrants if e.number == number), None) or M("a team")
+    match.event.audit.append(core.audit_entry(actor, CODE_LIFTED, table=match.table, new={"match": match.id, "side": side},
+                                              note=M("%(stage)s: %(team)s may enter its team code again",
+                                                     stage=_stage_words(match.stage, match.number), team=name)))
+    db.session.commit()
 
 
 def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | None = None) -> None:

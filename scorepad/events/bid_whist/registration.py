@@ -77,6 +77,30 @@ def _taken(event: Event, name: str, field: str, but: EventEntrant | None = None)
         raise RuleErrors([RuleError(field, M("'%(name)s' is already registered: give another name", name=name))])
 
 
+def _playing(event: Event, player: str, field: str) -> list[RuleError]:
+    """A player's name must be theirs alone in the event: a match's sheet names its four players, so
+    two of one name could never meet at a table (the rules refuse such a game)."""
+    found = next((e for e in event.entrants if player.casefold() in (p.casefold() for p in e.players)), None)
+    if found is None:
+        return []
+    if len(found.players) == 1:
+        return [RuleError(field, M("%(player)s is already registered, as a single player (number %(number)s): give "
+                                   "each player their own name, e.g. with an initial (%(player)s B.)",
+                                   player=player, number=found.number))]
+    return [RuleError(field, M("%(player)s already plays for %(team)s (number %(number)s): give each player their "
+                               "own name, e.g. with an initial (%(player)s B.)", player=player, team=found.name,
+                               number=found.number))]
+
+
+def duplicate_players(entrants: Sequence[EventEntrant]) -> list[tuple[str, list[EventEntrant]]]:
+    """Each player's name that more than one entrant holds (in any case), with those entrants."""
+    holders: dict[str, tuple[str, list[EventEntrant]]] = {}
+    for entrant in entrants:
+        for player in dict.fromkeys(entrant.players):
+            holders.setdefault(player.casefold(), (player, []))[1].append(entrant)
+    return [(name, found) for name, found in holders.values() if len(found) > 1]
+
+
 def _numbered(register: Callable[[], EventEntrant]) -> EventEntrant:
     """Register with the next number. Two desks registering at the same moment both read the same
     next number; the database's unique (event, number) keeps the first, and the second registers
@@ -104,6 +128,8 @@ def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntr
                                   MAX_PLAYER))
         except RuleErrors as e:
             errors.extend(e.errors)
+            continue
+        errors += _playing(event, cleaned[-1], f"player{i + 1}")
     number = _next_number(event)
     try:
         team = _clean(name, "team", M("the team's name"), MAX_NAME) if name.strip() else f"Team {number}"
@@ -133,6 +159,8 @@ def _register_single(event: Event, player: str) -> EventEntrant:
     _open(event)
     name = _clean(player, "single", M("the player's name"), MAX_PLAYER)
     _taken(event, name, "single")
+    if errors := _playing(event, name, "single"):
+        raise RuleErrors(errors)
     number = _next_number(event)
     entrant = EventEntrant(number=number, name=name, players=[name])
     event.entrants.append(entrant)

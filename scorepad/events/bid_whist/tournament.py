@@ -865,6 +865,9 @@ def check_rows(event: Event) -> None:
     errors += [RuleError("entrants", M("%(name)s…: a single player's name is at most %(most)s characters",
                                        name=e.name[:40], most=registration.MAX_PLAYER))
                for e in registration.singles(event) if len(e.name) > registration.MAX_PLAYER]
+    errors += [RuleError("entrants", M("%(player)s plays for %(first)s and for %(second)s: a player's name is theirs "
+                                       "alone in a tournament", player=name, first=found[0].name, second=found[1].name))
+               for name, found in registration.duplicate_players(event.entrants)]
     if errors:
         raise RuleErrors(errors)
     count, last = len(teams(event)), min(event.current_hand, rounds(event))
@@ -990,6 +993,10 @@ class _BidWhist(OneView):
 
     def view(self, event: Event) -> TournamentView:
         return view(event)
+
+    def room(self, event: Event) -> dict[str, object]:
+        """The view, and the teams locked out of their code on a sheet (by the clock: never kept)."""
+        return {self.view_name: view(event), "code_locks": matches.code_locks(event)}
 
     def board(self, event: Event) -> dict[str, object]:
         """The boards' view, kept while the rows it is derived from are unchanged (`boards`)."""
