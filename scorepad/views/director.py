@@ -306,17 +306,25 @@ def download_backup(event: Event) -> Response:
 @director_only
 def qr_sheet(event: Event) -> BaseResponse:
     """On to the printable QR sheet, at an address of its own (see `print_sheet`)."""
+    remember_event(event)  # the sheet opens in this browser alone
     return redirect(url_for("director.print_sheet", token=core.print_token(event)), code=303)
+
+
+def directs_here(event: Event) -> bool:
+    """Whether this browser is the director's: it opened the control room (and its PIN, if any)."""
+    return event.director_token in my_event_tokens() and is_unlocked(event)
 
 
 @bp.get("/qr/<token>")
 def print_sheet(token: str) -> str:  # sent no-store, as every page of secret links (security.py)
     """A printable sheet with one card per table (the QR code of its own score page), and one per team
     where the format gives teams a page of their own. Its address is not the director's: browsers
-    print the page's address in the footer, and these sheets lie on the tables."""
+    print the page's address in the footer, and these sheets lie on the tables. So it opens only in
+    the browser that came from the control room: the address printed opens nothing anywhere else."""
     event = core.by_print_token(token)
-    if event is None:
-        abort(404, description=gettext("There is no QR sheet at this link. Open it again from the control room."))
+    if event is None or not directs_here(event):
+        abort(403, description=gettext("This QR sheet opens only on the director's own device, from the control room "
+                                       "(Print the QR cards). Each card opens its own table's or team's page."))
     fmt = get_format(event.format)
     core.give_short_codes(event)
     cards = [(t, share_url(url_for("tables.table", token=t.token)),  # the QR code's link, and the one to type

@@ -75,6 +75,13 @@ def test_a_printed_qr_sheet_does_not_carry_the_directors_link(app: Flask, live_s
     assert "/qr/" in text.replace("\n", "")
     assert director_token not in text.replace("\n", "") and "/d/" not in text
     assert "Table 4" in text
+    # what the footer prints, typed on a stranger's phone, opens nothing (issue 33, item 2)
+    stranger = browser.new_context(**PHONE).new_page()
+    answer = stranger.goto(sheet.url)
+    assert answer is not None and answer.status == 403
+    assert "opens only on the director's own device" in stranger.content()
+    assert "/t/" not in stranger.content() and "Team code" not in stranger.content()
+    stranger.context.close()
     context.close()
 
 

@@ -9,8 +9,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events import core
 from scorepad.extensions import db
 from scorepad.models import Event, Game
+from tests.web.test_events import text
 from tests.web.test_tournament_registration import create, register
 
 pytestmark = pytest.mark.postgresql  # each test also runs on PostgreSQL (tests/conftest.py)
@@ -134,9 +136,36 @@ def test_the_qr_sheet_is_printed_from_an_address_that_is_not_the_directors(clien
     assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
     html = page.get_data(as_text=True)
     assert token not in html and html.count('class="qr-card"') == 4
-    assert client.get(sheet[:-3] + "abc").status_code == 404  # a forged address
+    assert "untick Headers and footers" in re.sub(r"<[^>]+>", "", " ".join(html.split()))  # how to print
+    assert client.get(sheet[:-3] + "abc").status_code == 403  # a forged address
     other = create_military(client)
     assert client.get(f"/d/{other}/qr").headers["Location"] != sheet
+
+
+@pytest.mark.parametrize("pin", ["", "4321"])
+def test_the_qr_sheets_address_opens_nothing_in_a_strangers_browser(client: FlaskClient, app: Flask,
+                                                                     pin: str) -> None:
+    """Issue 33, item 2: the address a browser prints in the sheet's footer was a master key (every
+    table's and team's link and every team code); it opens the sheet in the director's browser only."""
+    from tests.web.test_tournament_director import started
+
+    token = started(client, app, 4, pin=pin)
+    sheet = client.get(f"/d/{token}/qr").headers["Location"]
+    page = client.get(sheet)
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    links = set(re.findall(r"/(?:t|team)/[\w-]{10,}", page.get_data(as_text=True)))
+    assert len(links) >= 4 + 2  # 4 teams' cards and the 2 tables'
+    stranger = app.test_client()
+    refused = stranger.get(sheet)
+    assert refused.status_code == 403 and refused.headers["Cache-Control"] == "no-store"
+    words = text(refused)
+    assert "This QR sheet opens only on the director's own device" in words
+    assert not any(link in refused.get_data(as_text=True) for link in links) and "Team code" not in words
+    if pin:  # the director's browser itself, once the PIN changes elsewhere, must enter it again
+        with app.app_context():
+            event = db.session.query(Event).filter_by(director_token=token).one()
+            core.set_pin(event, "9876")
+        assert client.get(sheet).status_code == 403
 
 
 def test_live_streams_are_capped_per_client_and_in_all(app: Flask) -> None:
