@@ -17,13 +17,17 @@ anyone on the LAN could send them.
 
 from __future__ import annotations
 
+import io
+from typing import IO
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, g, request
+from flask import Flask, Request, Response, abort, g, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import lazy_gettext
 from flask_talisman import Talisman
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.utils import cached_property
 
 CSP = {
     "default-src": "'self'",
@@ -40,9 +44,9 @@ CSP = {
     "frame-ancestors": "'none'",
 }
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-# Pages reached by a secret link (the director's, a table's, a scorer's, a team's, the QR sheet):
-# kept out of the browser's and any proxy's cache, so a shared phone does not keep them.
-SECRET_PATHS = ("/d/", "/t/", "/g/", "/team/", "/qr/")
+# Pages reached by a secret link (the director's, a table's, a scorer's, a team's, the QR sheet, a
+# group's): kept out of the browser's and any proxy's cache, so a shared phone does not keep them.
+SECRET_PATHS = ("/d/", "/t/", "/g/", "/team/", "/qr/", "/group/")
 HOLDS_NUL = lazy_gettext("What was sent holds a NUL character (\\0), which no address or field of Scorepad takes, "
                          "so it was refused; nothing was saved.")
 HSTS = f"max-age={365 * 24 * 3600}"  # this host only: a club's other sites may still be plain HTTP
@@ -55,6 +59,29 @@ class _SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+
+class WholeBodyRequest(Request):
+    """A request whose body is refused whole when it is past the limit, however it was sent.
+
+    A body sent without a length (`Transfer-Encoding: chunked`) is read by Werkzeug up to the limit
+    and what was read is parsed: a 980 KB form became its first 64 KB, acted on. This one reads such
+    a body first, one byte past the limit at most: past it, the request is a 413 as a body with a
+    Content-Length is; else it is the body, its length known (`content_length`, for the messages)."""
+
+    @cached_property
+    def stream(self) -> IO[bytes]:
+        limit = self.max_content_length
+        if self.shallow or self.content_length is not None or limit is None \
+                or not self.environ.get("wsgi.input_terminated"):
+            return super().stream
+        raw, body = self.environ["wsgi.input"], bytearray()
+        while len(body) <= limit and (chunk := raw.read(min(64 * 1024, limit + 1 - len(body)))):
+            body += chunk
+        self.__dict__["content_length"] = len(body)  # the cached property's value from now on
+        if len(body) > limit:
+            raise RequestEntityTooLarge()
+        return io.BytesIO(bytes(body))
 
 
 def same_origin() -> bool:
@@ -95,6 +122,7 @@ def trust_proxies(app: Flask, hops: int) -> None:
 
 
 def init_app(app: Flask) -> None:
+    app.request_class = WholeBodyRequest
     trust_proxies(app, int(app.config.get("SCOREPAD_PROXY_HOPS") or 0))
     # HSTS is ours, below: Talisman's would also believe a bare X-Forwarded-Proto header
     Talisman(app, force_https=False, strict_transport_security=False, session_cookie_secure=False,

@@ -6,6 +6,10 @@ stores nothing."""
 
 from __future__ import annotations
 
+import io
+from urllib.parse import urlencode
+
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -83,6 +87,29 @@ def test_an_oversized_request_is_a_413_with_a_message_and_stores_nothing(client:
     assert games_count(app) == 0
 
 
+def chunked(client: FlaskClient, path: str, body: bytes) -> object:
+    """A form sent without a length, as `Transfer-Encoding: chunked` reaches the app (the server
+    dechunks it and says the input ends: `wsgi.input_terminated`)."""
+    return client.post(path, input_stream=io.BytesIO(body), content_type="application/x-www-form-urlencoded",
+                       headers={"Transfer-Encoding": "chunked"}, environ_overrides={"wsgi.input_terminated": True})
+
+
+@pytest.mark.parametrize("size_kb", [65, 980])
+def test_a_form_sent_without_a_length_past_the_limit_is_refused_whole(client: FlaskClient, app: Flask,
+                                                                       size_kb: int) -> None:
+    """Issue 33, item 5: Werkzeug read such a body up to the limit and parsed that much: the form's
+    first 64 KB were acted on (a game started, its padding cut off). The same body with a
+    Content-Length is a 413; so is this one now, and nothing is stored."""
+    form = urlencode({**PARTNERS, "pad": ""}).encode()
+    body = form + b"x" * (size_kb * 1024 - len(form))
+    response = chunked(client, "/new/whist", body)
+    assert response.status_code == 413  # type: ignore[attr-defined]
+    assert "larger than any form of Scorepad sends (at most 64 KB)" in response.get_data(as_text=True)  # type: ignore[attr-defined]
+    assert games_count(app) == 0
+    response = chunked(client, "/new/whist", urlencode(PARTNERS).encode())  # under the limit: taken as sent
+    assert response.status_code == 303 and games_count(app) == 1  # type: ignore[attr-defined]
+
+
 def test_pages_of_secret_links_are_not_stored_by_the_browser(client: FlaskClient, app: Flask) -> None:
     """Issue 16, item 8: the director's, a table's, a scorer's and the QR sheet's pages are no-store."""
     from tests.web.test_format_routes import create_military
@@ -95,6 +122,9 @@ def test_pages_of_secret_links_are_not_stored_by_the_browser(client: FlaskClient
         table, board = event.tables[0].token, event.public_id
     scorer = client.post("/new/whist", data=PARTNERS).headers["Location"]
     secret = [f"/d/{token}", f"/d/{token}/room", f"/t/{table}", scorer, client.get(f"/d/{token}/qr").headers["Location"]]
+    group = client.post("/groups/new", data={"name": "The Smiths"}).headers["Location"]  # issue 33, item 6
+    assert group.startswith("/group/")
+    secret += [group, f"{group}/event", f"{group}/versus"]
     for path in secret:
         response = client.get(path)
         assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store", path
