@@ -10,6 +10,11 @@ same key with another request is refused (422); a key whose first request is sti
 gets 409 with `Retry-After`. A request that ends in a 5xx or an exception gives its key back, so a
 retry runs it again. Keys are kept for KEEP, then forgotten.
 
+A key also keeps the games its request wrote, with their revisions after the write. When one of
+them has changed since (an undo, a correction, another phone's entry), the stored answer ("Hand 1
+saved") is no longer the truth: the replay says the entry was recorded, that the game changed
+since, and what is recorded now (`Idempotent-Changed: true`; the outbox shows it and redraws).
+
 The rows are written on connections of their own, not the request's session, so storing an answer
 never commits something a view left half done; but the request's own first commit also marks its
 key RECORDED in the same transaction (`_mark_recorded`), so a worker killed between committing an
@@ -27,13 +32,13 @@ from datetime import datetime, timedelta
 from typing import IO
 
 from flask import Flask, Response, g, has_request_context, request
-from flask_babel import lazy_gettext
-from sqlalchemy import delete, event, insert, select, update
+from flask_babel import lazy_gettext, ngettext
+from sqlalchemy import delete, event, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.exc import IntegrityError
 
 from scorepad.extensions import db
-from scorepad.models import IdempotentRequest, utcnow
+from scorepad.models import Game, Hand, IdempotentRequest, utcnow
 
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
@@ -82,10 +87,36 @@ RECORDED = 0  # `status` once the request's own changes are committed, before it
 RECORDED_WORDS = b"This entry was recorded. Reload the page to see it."
 
 
+def _changed_since(written: dict[str, int] | None) -> int | None:
+    """The game among those the request wrote that has changed since (a deleted one too), or None."""
+    if not written:
+        return None
+    ids = [int(i) for i in written]
+    with db.engine.begin() as conn:
+        now = dict(conn.execute(select(Game.id, Game.revision).where(Game.id.in_(ids))).all())
+    return next((i for i in ids if now.get(i, -1) != written[str(i)]), None)
+
+
+def _recorded_now(game_id: int) -> Response:
+    """The replay of an entry whose game changed since: what is recorded now, not the old answer."""
+    with db.engine.begin() as conn:
+        hands = conn.execute(select(func.count()).select_from(Hand).where(Hand.game_id == game_id)).scalar_one()
+    words = ngettext("This entry was recorded when it first arrived, and the game has changed since (an undo, a "
+                     "correction or another phone's entry): %(num)s hand is recorded now, as the page shows.",
+                     "This entry was recorded when it first arrived, and the game has changed since (an undo, a "
+                     "correction or another phone's entry): %(num)s hands are recorded now, as the page shows.", hands)
+    return Response(words, status=200, mimetype="text/plain",
+                    headers={"Idempotent-Replayed": "true", "Idempotent-Changed": "true", "HX-Refresh": "true"})
+
+
 def _replay(row: object) -> Response:
     """The stored answer; for a request whose changes were committed but whose answer was never
-    stored (its worker was killed in between), a plain "recorded", never a second run."""
+    stored (its worker was killed in between), a plain "recorded", never a second run; for one whose
+    game changed since, what is recorded now."""
     status, body = getattr(row, "status"), getattr(row, "body")
+    changed = _changed_since(getattr(row, "written", None))
+    if changed is not None:
+        return _recorded_now(changed)
     if status == RECORDED:
         return Response(RECORDED_WORDS, status=200, mimetype="text/plain", headers={"Idempotent-Replayed": "true"})
     response = Response(RECORDED_WORDS if body is None else body, status=status)
@@ -140,6 +171,20 @@ def _give_back(key: str) -> None:
         conn.execute(delete(TABLE).where(TABLE.c.key == key, TABLE.c.status.is_(None)))
 
 
+@event.listens_for(Session, "after_flush")
+def _note_games_written(session: Session, context: object) -> None:
+    """The games a keyed request writes, with their revisions once written (a deleted one: -1)."""
+    if not has_request_context() or g.get("idempotency_key") is None:
+        return
+    written = g.setdefault("idempotency_written", {})
+    for game in (*session.new, *session.dirty):
+        if isinstance(game, Game) and game.id is not None:
+            written[str(game.id)] = game.revision
+    for game in session.deleted:
+        if isinstance(game, Game):
+            written[str(game.id)] = -1
+
+
 @event.listens_for(Session, "before_commit")
 def _mark_recorded(session: Session) -> None:
     """In the transaction of the request's first commit: its key's changes are now in."""
@@ -178,10 +223,12 @@ def init_app(app: Flask) -> None:
             return response
         body = response.get_data()
         headers = {name: response.headers[name] for name in REPLAYED_HEADERS if name in response.headers}
+        written = g.pop("idempotency_written", None) or None
         _let_go_of_the_session()
         with db.engine.begin() as conn:
             conn.execute(update(TABLE).where(TABLE.c.key == key).values(
-                status=response.status_code, headers=headers, body=body if len(body) <= MAX_BODY else None))
+                status=response.status_code, headers=headers, body=body if len(body) <= MAX_BODY else None,
+                written=written))
         return response
 
     @app.teardown_request

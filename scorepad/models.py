@@ -494,3 +494,6 @@ class IdempotentRequest(db.Model):  # type: ignore[name-defined,misc]
     headers: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     body: Mapped[bytes | None] = mapped_column(LargeBinary, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    # The games the request wrote, each with its revision after the write ({"<id>": revision}): a
+    # replay after any of them changed again says what is recorded now, not the stored answer.
+    written: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)

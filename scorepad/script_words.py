@@ -46,6 +46,7 @@ MESSAGES = {
     "your-entry": N_("your entry"),
     "refused": N_("the server refused it (error %(status)s)"),
     "not-applied": N_("Your entry \"%(label)s\" (tapped at %(time)s) was not applied: %(words)s"),
+    "changed-since": N_("Your entry \"%(label)s\" (tapped at %(time)s): %(words)s"),
     "not-sent-yet": N_("Not sent yet: your entry \"%(label)s\" is still waiting to be sent, and this one depends on "
                        "it. Tap again once it has gone (it is sent as soon as the connection is back)."),
     "waiting": N_("Waiting to send: %(label)s (tapped at %(time)s). It is sent by itself when the connection is "

@@ -11,8 +11,9 @@
 // While an entry waits, the next write waits too, and the page says why: the next bid or hand
 // depends on the one before, which only the server can check. When a waiting entry is refused
 // (another phone entered that hand meanwhile), the server's words say what is recorded and what
-// was not applied, and the page is redrawn from what the server kept. Once the waiting entries are
-// sent, the bar says so. The outbox is the phone's, not the tab's: any open page of the app may
+// was not applied, and the page is redrawn from what the server kept; so do they when an entry was
+// recorded on its first try but its game changed since (an undo: `Idempotent-Changed`). Once the
+// waiting entries are sent, the bar says so. The outbox is the phone's, not the tab's: any open page of the app may
 // send what waits, and every page hears of it (the storage event), says it, and redraws.
 //
 // Where there is a service worker (HTTPS, or localhost; templates/pwa/sw.js), the page also sends
@@ -38,10 +39,10 @@
   function loadSent() {
     try { return JSON.parse(localStorage.getItem(SENT) || "[]") || []; } catch (e) { return []; }
   }
-  function logSent(item, ok, words) {
+  function logSent(item, ok, words, changed) {
     var log = loadSent();
     if (log.some(function (i) { return i.key === item.key; })) return;  // another page sent it too: its answer counts
-    log = log.concat([{ key: item.key, label: item.label, at: item.at, ok: ok, words: words }]).slice(-10);
+    log = log.concat([{ key: item.key, label: item.label, at: item.at, ok: ok, words: words, changed: !!changed }]).slice(-10);
     try { localStorage.setItem(SENT, JSON.stringify(log)); } catch (e) { /* storage off */ }
   }
   function forgetSent() {
@@ -54,8 +55,10 @@
   function markOffline() {
     try { if (!offlineSince()) localStorage.setItem(SINCE, String(Date.now())); } catch (e) { /* storage off */ }
   }
-  function markOnline() {
+  function markOnline() {  // the server answered: the page's "You are offline" goes too (app.js sets it)
     try { localStorage.removeItem(SINCE); } catch (e) { /* storage off */ }
+    var banner = document.querySelector(".offline-banner");
+    if (banner) banner.hidden = true;
   }
   function savedCopy() {  // the time of the copy shown, when this page is the service worker's copy
     return parseInt(document.body && document.body.dataset.savedAt, 10) || 0;
@@ -202,7 +205,9 @@
         save(load().filter(function (i) { return i.key !== item.key; }));
         markOnline();
         delay = FIRST_DELAY;
-        logSent(item, res.r.ok, res.r.ok ? "" : serverWords(res.r.status, res.text));
+        // recorded when it first arrived, but the game changed since: the server says what stands now
+        var changed = res.r.ok && res.r.headers.get("Idempotent-Changed") === "true";
+        logSent(item, res.r.ok && !changed, res.r.ok && !changed ? "" : serverWords(res.r.status, res.text), changed);
         tell();
         if (load().length) {
           flush();
@@ -222,7 +227,8 @@
     loadSent().forEach(function (i) {
       if (told[i.key]) return;
       told[i.key] = true;
-      if (!i.ok) say(tr("not-applied", "Your entry \"%(label)s\" (tapped at %(time)s) was not applied: %(words)s", { label: i.label, time: clock(i.at), words: i.words }));
+      if (i.changed) say(tr("changed-since", "Your entry \"%(label)s\" (tapped at %(time)s): %(words)s", { label: i.label, time: clock(i.at), words: i.words }));
+      else if (!i.ok) say(tr("not-applied", "Your entry \"%(label)s\" (tapped at %(time)s) was not applied: %(words)s", { label: i.label, time: clock(i.at), words: i.words }));
     });
   }
 

@@ -120,6 +120,43 @@ def test_an_answer_lost_after_the_server_recorded_it_is_resent_and_counted_once(
     context.close()
 
 
+def test_a_resent_tap_undone_meanwhile_is_said_as_it_stands_now(
+        app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path) -> None:
+    """Issue 33, item 8: the answer to a bid is lost, another phone takes the bid back, then the
+    phone's outbox sends the bid again with its key: the server does not run it twice, and it no longer
+    answers "recorded once" as if the bid stood: the page says the game changed since, and redraws."""
+    context = lan_browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(live_server + "/")
+    token = new_game(page, live_server, secure=True)
+    lost: list[str] = []
+
+    def drop_the_answer_and_undo(route: Route) -> None:
+        if route.request.method == "POST" and not lost:
+            route.fetch()  # the server records the bid ...
+            lost.append(route.request.headers.get("idempotency-key", ""))
+            with app.app_context():  # ... another phone takes it back ...
+                game = games.by_scorer_token(token)
+                assert game is not None
+                games.undo(game)
+            route.abort()  # ... and the answer never reached this phone
+        else:
+            route.continue_()
+
+    page.route("**/entry", drop_the_answer_and_undo)
+    page.get_by_role("button", name="Bob bids 0").click()
+    error = page.locator(".request-error")
+    expect(error).to_contain_text(re.compile(
+        r'Your entry "Bob bids 0" \(tapped at \d\d:\d\d\): This entry was recorded when it first arrived, and the '
+        r"game has changed since \(an undo, a correction or another phone's entry\): 0 hands are recorded now"),
+        timeout=15000)
+    expect(page.locator(".outbox-bar")).not_to_contain_text("recorded once")
+    expect(page.locator(".offline-banner")).to_be_hidden()  # the server answered: not "You are offline"
+    page.screenshot(path=str(screenshot_dir / "outbox-changed-since.png"), full_page=True)
+    assert bids(app, token) is None or bids(app, token) == []  # the bid stays taken back: not run again
+    context.close()
+
+
 def test_a_waiting_tap_survives_a_reload(app: Flask, live_server: str, lan_browser: Browser) -> None:
     context = lan_browser.new_context(**PHONE)
     page = context.new_page()

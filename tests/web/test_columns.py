@@ -534,6 +534,7 @@ JSON_BOUNDS: dict[str, str] = {
     "event_entrant.players": "one or two names of at most 40 characters",
     "event_decision.data": "numbers checked by the format, and a walkover's or swap's reason clipped to 200 characters",
     "idempotent_request.headers": "a fixed list of the server's own response headers (idempotency.REPLAYED_HEADERS)",
+    "idempotent_request.written": "the server's own: the ids and revisions of the games the request wrote",
 }
 
 

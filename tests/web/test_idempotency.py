@@ -187,3 +187,28 @@ def test_a_write_that_lost_the_race_for_the_game_row_is_a_409_never_a_500(app: F
     assert response.status_code == 409, response.get_data(as_text=True)
     assert "This screen was out of date" in response.get_data(as_text=True)  # told as any stale screen
     assert hands_of(app, token) == []
+
+
+@pytest.mark.postgresql
+def test_a_replay_after_the_hand_was_undone_says_what_is_recorded_now(app: Flask, client: FlaskClient) -> None:
+    """Issue 33, item 8: the old key's stored answer ("Hand 1 saved") was replayed after the hand had
+    been undone, and nothing said it was not recorded any more."""
+    token = start(client)
+    bid_round_one(client, token, (1, 1, 0))
+    assert client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "1"}, headers=HX).status_code == 200
+    tricks = {"action": "result", "number": "1", "tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}
+    first = client.post(f"/g/{token}/entry", data=tricks, headers=keyed("hand-1-tricks-0002"))
+    assert first.status_code == 200 and "Hand 1 saved." in first.get_data(as_text=True)
+    again = client.post(f"/g/{token}/entry", data=tricks, headers=keyed("hand-1-tricks-0002"))
+    assert again.data == first.data and "Idempotent-Changed" not in again.headers  # nothing changed since
+    assert client.post(f"/g/{token}/undo", headers=HX).status_code == 200  # the hand's last tap taken back
+    with app.app_context():
+        assert len(games.by_scorer_token(token).hands) == 0  # type: ignore[union-attr]
+    late = app.test_client().post(f"/g/{token}/entry", data=tricks, headers=keyed("hand-1-tricks-0002"))
+    assert late.status_code == 200
+    assert late.headers["Idempotent-Replayed"] == "true" and late.headers["Idempotent-Changed"] == "true"
+    words = late.get_data(as_text=True)
+    assert "Hand 1 saved" not in words
+    assert words == ("This entry was recorded when it first arrived, and the game has changed since (an undo, a "
+                     "correction or another phone's entry): 0 hands are recorded now, as the page shows.")
+    assert hands_of(app, token) == []  # and the replay wrote nothing
