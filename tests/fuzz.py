@@ -2,7 +2,9 @@
 (`bench/fuzz_routes.py`, 100,000 requests): a world with one of everything (a home game of each
 variant, an event of each format, in play), every route of the app's URL map (none left out by
 hand), and hypothesis strategies for what a stranger could send: other objects' links in every path
-argument, wrong types, huge and unicode numbers, missing, repeated and unknown fields, long strings.
+argument (a QR sheet's own address too, as a printed footer shows it), wrong types, huge and unicode
+numbers, missing, repeated and unknown fields, long strings, names already playing, bodies past the
+request limit, and bodies sent without a length (chunked).
 
 `fingerprints` reads what each pre-existing game and event holds, grouped by event (a match's or
 a table's game belongs to its event), so a check can say which groups a request changed.
@@ -10,9 +12,11 @@ a table's game belongs to its event), so a check can say which groups a request 
 
 from __future__ import annotations
 
+import io
 import string
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 from flask import Flask
 from hypothesis import strategies as st
@@ -21,7 +25,7 @@ from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 
-from scorepad.events import club, drive, military
+from scorepad.events import club, core, drive, military
 from scorepad.events.bid_whist import registration, tournament
 from scorepad.extensions import db
 from scorepad.games import groups as kept
@@ -43,7 +47,8 @@ FIELDS = (
 WORDS = ("", " ", "0", "1", "2", "7", "13", "-1", "1.5", "²", "٣", "1e9", "9" * 5000, "on", "off", "none", "start",
          "add", "remove.0", "result", "visitors", "home", "S", "H", "NT", "uptown", "downtown", "pass", "close",
          "reopen", "dispute", "single", "custom", "area", "auto", "books", "4:1", "1:99", "\x00", "<script>x</script>",
-         "=cmd|' /C calc'!A0", "a" * 300, "é" * 61)
+         "=cmd|' /C calc'!A0", "a" * 300, "é" * 61,
+         "Loner", "p0a", "Ghost 1")  # names already playing in the world's events (one name, one player)
 
 
 @dataclass
@@ -82,7 +87,8 @@ def build_world(app: Flask) -> World:
         for row in db.session.scalars(db.select(Event)):
             played = list(db.session.scalars(db.select(Game).where(Game.event_id == row.id)))
             # with the short links to type (`/d/<code>`, `/t/<code>`, `/team/<code>`), which name the event too
-            world.add(f"event {row.id}", d=[row.director_token, row.director_code],
+            # and the QR sheet's own address, as a printed footer shows it: it opens nothing in a fresh browser
+            world.add(f"event {row.id}", d=[row.director_token, row.director_code], qr=[core.print_token(row)],
                       b=[row.public_id], t=[*(t.token for t in row.tables), *(t.short_code for t in row.tables)],
                       team=[*(e.token for e in row.entrants), *(e.short_code for e in row.entrants)],
                       g=[g.scorer_token for g in played],
@@ -168,8 +174,11 @@ def request_for(draw: st.DrawFn, world: World, rule: Rule, method: str) -> dict[
     path = rule.build(values, append_unknown=False)[1]  # type: ignore[index]
     names = draw(st.lists(st.one_of(st.sampled_from(FIELDS), st.text(max_size=12)), max_size=12))
     body = MultiDict([(n, draw(st.one_of(junk(), st.sampled_from(world.links)))) for n in names])
+    if draw(st.integers(0, 19)) == 0:  # now and then a body past the request limit (64 KB): a 413, nothing stored
+        body.add(draw(st.sampled_from(FIELDS)), "9" * (70 * 1024))
     headers = draw(st.sampled_from(({}, {"HX-Request": "true"}, {"HX-Request": "true", "HX-History-Restore-Request": "true"})))
-    return {"method": method, "path": path, "body": body, "headers": headers}
+    chunked = method != "GET" and draw(st.integers(0, 4)) == 0  # sent without a length, as Transfer-Encoding: chunked
+    return {"method": method, "path": path, "body": body, "headers": headers, "chunked": chunked}
 
 
 def named_groups(world: World, request: dict[str, object]) -> set[str]:
@@ -182,6 +191,12 @@ def send(client: object, request: dict[str, object]) -> object:
     body = request["body"]
     if request["method"] == "GET":
         return client.get(request["path"], query_string=body, headers=request["headers"])  # type: ignore[attr-defined]
+    if request.get("chunked"):  # the server dechunks it and says the input ends (`wsgi.input_terminated`)
+        return client.open(request["path"], method=request["method"],  # type: ignore[attr-defined]
+                           input_stream=io.BytesIO(urlencode(list(body.items(multi=True))).encode()),  # type: ignore[attr-defined]
+                           content_type="application/x-www-form-urlencoded",
+                           headers={**request["headers"], "Transfer-Encoding": "chunked"},  # type: ignore[dict-item]
+                           environ_overrides={"wsgi.input_terminated": True})
     return client.open(request["path"], method=request["method"], data=body,  # type: ignore[attr-defined]
                        headers=request["headers"])
 
