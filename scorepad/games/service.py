@@ -23,7 +23,7 @@ from scorepad.games.records import record_of
 from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, GameState, Message, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
-from scorepad.rules.record import parse_record
+from scorepad.rules.record import HANDS_MAX, parse_record
 
 
 class AlreadyRecorded(Exception):
@@ -226,6 +226,9 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     if number != len(kept.hands) + 1:
         raise RuleErrors([RuleError("number", M("Hand %(number)s cannot be entered yet: hand %(first)s comes first.",
                                                 number=number, first=len(kept.hands) + 1))])
+    if number > HANDS_MAX:  # a game played to a target has no schedule: it stops where a record does
+        raise RuleErrors([RuleError("hand", M("A game holds at most %(most)s hands, as a game record does: start a "
+                                              "new game to play on.", most=HANDS_MAX))])
     current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])

@@ -201,3 +201,21 @@ def test_an_oversized_count_is_refused_beside_its_field_and_nothing_is_stored(cl
     assert rows(app) == before
     page = response.get_data(as_text=True)
     assert len(re.findall(r'name="name\.\d+"', page)) <= 8  # a form of 5,000 names is not drawn back 5,000 rows long
+
+
+def test_a_hand_past_the_records_limit_is_refused_and_not_stored(client: FlaskClient, app: Flask,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game played to a target has no schedule: its hands stop where a record's do (1,000; 2 here),
+    so a game can always be exported and imported again."""
+    from scorepad.games import service
+
+    monkeypatch.setattr(service, "HANDS_MAX", 2)
+    response = client.post("/new/whist", data={**PARTNERS, "opt.target": "99"})
+    token = response.headers["Location"].rsplit("/", 1)[1]
+    for number in (1, 2, 3):
+        response = client.post(f"/g/{token}/entry", data={"action": "result", "number": str(number),
+                                                          "trump": "H", "tricks": "7"})
+        assert response.status_code == (303 if number < 3 else 422)
+    assert "A game holds at most 2 hands, as a game record does" in html.unescape(response.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.query(Hand).count() == 2
