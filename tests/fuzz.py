@@ -42,13 +42,15 @@ FIELDS = (
     "team", "teams", "title", "top", "tricks", "trump", "variant", "walkover", "winner",
     *(f"{prefix}.{i}" for prefix in ("name", "bids", "tricks", "team", "teams.0.players") for i in range(8)),
     "player.1.A", "player.2.X", "team.1", "team1", "team2", "opt.target", "opt.rounds", "opt.days", "opt.bracket",
-    "group", "into", "season", "a", "b",
+    "opt.sequence", "opt.custom_sequence", "opt.cycles", "opt.deals", "group", "into", "season", "a", "b",
 )
 WORDS = ("", " ", "0", "1", "2", "7", "13", "-1", "1.5", "²", "٣", "1e9", "9" * 5000, "on", "off", "none", "start",
          "add", "remove.0", "result", "visitors", "home", "S", "H", "NT", "uptown", "downtown", "pass", "close",
          "reopen", "dispute", "single", "custom", "area", "auto", "books", "4:1", "1:99", "\x00", "<script>x</script>",
          "=cmd|' /C calc'!A0", "a" * 300, "é" * 61,
-         "Loner", "p0a", "Ghost 1")  # names already playing in the world's events (one name, one player)
+         "Loner", "p0a", "Ghost 1",  # names already playing in the world's events (one name, one player)
+         # counts past every cap a form could once set (issue 33): a list of 5,000 rounds or days, 3,000 players
+         ", ".join(["13"] * 5000), "30 " * 5000, "\n".join(f"P{n}" for n in range(3000)))
 
 
 @dataclass

@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
-from scorepad.games.derived import Derived, appended, derived, forget
+from scorepad.games.derived import Derived, appended, derived, derived_all, forget
 from scorepad.games.records import record_of
 from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, GameState, Message, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
-from scorepad.rules.record import parse_record
+from scorepad.rules.record import HANDS_MAX, parse_record
 
 
 class AlreadyRecorded(Exception):
@@ -225,6 +226,9 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     if number != len(kept.hands) + 1:
         raise RuleErrors([RuleError("number", M("Hand %(number)s cannot be entered yet: hand %(first)s comes first.",
                                                 number=number, first=len(kept.hands) + 1))])
+    if number > HANDS_MAX:  # a game played to a target has no schedule: it stops where a record does
+        raise RuleErrors([RuleError("hand", M("A game holds at most %(most)s hands, as a game record does: start a "
+                                              "new game to play on.", most=HANDS_MAX))])
     current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
@@ -377,18 +381,64 @@ def rematch(game: Game, also: Callable[[Game], None] | None = None) -> Game:
     return new
 
 
-def recent_games(limit: int = 20) -> list[Game]:
-    """The latest games on this server (demo games left out), newest activity first."""
-    return list(db.session.scalars(select(Game).where(Game.is_demo.is_(False), Game.event_id.is_(None))
-                                   .order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit)))
+# The home games a list shows: an event's games are its event's, the demo games the variant pages'.
+_HOME = (Game.is_demo.is_(False), Game.event_id.is_(None))
+
+
+def by_scorer_tokens(tokens: Sequence[str]) -> list[Game]:
+    """The home games whose scorer's links are `tokens` (a browser's own, from its session), newest
+    activity first; tokens of games deleted since are left out."""
+    if not tokens:
+        return []
+    return list(db.session.scalars(select(Game).where(Game.scorer_token.in_(list(tokens)), *_HOME)
+                                   .order_by(Game.updated_at.desc(), Game.id.desc())))
+
+
+def views(games: Sequence[Game]) -> list[GameView]:
+    """`view(game)` for each of the games, the hands of those this worker has not derived read in
+    one query rather than one per game."""
+    return [_view_of(game, kept) for game, kept in zip(games, derived_all(games))]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A game as a list of other people's games shows it: read from its row and a count of its
+    hands, never derived, so the list costs the same whatever the games hold."""
+
+    public_id: str
+    title: str
+    variant: str  # its key
+    names: tuple[str, ...]  # the players, or the teams' names
+    hands: int  # recorded
+    updated_at: datetime  # its last change
+
+
+def recent_others(but: Sequence[str] = (), limit: int = 20) -> list[Listed]:
+    """The latest home games on this server (demo games left out) but those whose scorer's links
+    are `but` (this browser's own), newest activity first: a few columns of each row and one
+    grouped count of their hands."""
+    query = (select(Game.id, Game.public_id, Game.title, Game.variant, Game.players, Game.teams, Game.updated_at)
+             .where(*_HOME).order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit))
+    if but:
+        query = query.where(Game.scorer_token.not_in(list(but)))
+    rows = db.session.execute(query).all()
+    counts: dict[int, int] = {}
+    if rows:
+        counts = {game_id: count for game_id, count in db.session.execute(
+            select(Hand.game_id, func.count(Hand.id)).where(Hand.game_id.in_([r.id for r in rows]))
+            .group_by(Hand.game_id))}
+    return [Listed(r.public_id, r.title, r.variant,
+                   tuple(r.players) or tuple(str(t.get("name", "")) for t in r.teams if isinstance(t, dict)),
+                   counts.get(r.id, 0), r.updated_at) for r in rows]
 
 
 def recent_names(limit: int = 12) -> list[str]:
-    """Names used in recent games, newest first, to offer when starting a game."""
+    """Names used in recent games, newest first, to offer when starting a game (their names' columns
+    only: nothing else of other people's games is read)."""
     names: list[str] = []
-    for game in db.session.scalars(select(Game).where(Game.is_demo.is_(False))
-                                   .order_by(Game.created_at.desc()).limit(20)):
-        candidates = list(game.players) + [p for t in game.teams for p in t.get("players", [])]
+    for players, teams in db.session.execute(select(Game.players, Game.teams).where(Game.is_demo.is_(False))
+                                             .order_by(Game.created_at.desc()).limit(20)):
+        candidates = list(players) + [p for t in teams for p in t.get("players", [])]
         for name in candidates:
             if name not in names:
                 names.append(name)

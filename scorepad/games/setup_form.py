@@ -71,8 +71,11 @@ class SetupForm:
             options: dict[str, OptionValue | str] = {s.key: s.default for s in variant.option_specs}
             options.update(adapter_for(variant.key).home_defaults)  # e.g. Bid Whist to 7 points
             return cls(variant, names, default_teams() if partnerships else [], 0, "", options)
-        # a partnership game always has its four seats, however few fields were sent
-        count = 4 if partnerships else len([k for k in form if k.startswith("name.")])
+        # a partnership game always has its four seats, however few fields were sent; an individual
+        # game reads at most one row more than the variant seats (the page never offers it; the rules
+        # refuse it): a form of thousands of names is not drawn back thousands of rows long
+        most = adapter_for(variant.key).player_range[1] + 1
+        count = 4 if partnerships else min(most, len([k for k in form if k.startswith("name.")]))
         names = [form.get(f"name.{i}", "") for i in range(count)]
         teams = [form.get(f"team.{i}", "") for i in range(2)] if partnerships else []
         dealer = (form.get("first_dealer") or "0").strip()

@@ -52,7 +52,9 @@ class OptionSpec:
     """An option of a variant: its key, its label, its default and what values it takes.
 
     The kind follows the default's type: bool, int (within minimum..maximum), str (one of
-    `choices`) or a tuple of ints (a list such as a custom card sequence).
+    `choices`) or a tuple of ints (a list such as a custom card sequence: each item within
+    minimum..maximum, and at most `max_items` of them, counted before any item is read, so that a
+    list as long as a form can carry costs no more than one a game can use).
     """
 
     key: str
@@ -65,6 +67,10 @@ class OptionSpec:
     # Whether the option means anything under the others (None: always): "Custom list" only with "My
     # own list". A sheet says the options in force that matter (`describe_in_force`), not every one.
     matters: Callable[[Options], bool] | None = field(default=None, compare=False)
+    max_items: int | None = None  # a list option's longest list
+    # A list past `max_items` in the option's own words ("Hands per day: at most 5 days, not 6"),
+    # given the count; None says "values".
+    too_many: Callable[[int], Message] | None = field(default=None, compare=False)
 
     def parse(self, raw: object) -> OptionValue:
         """Check and normalise a value given for this option."""
@@ -85,6 +91,10 @@ class OptionSpec:
             return raw
         if not isinstance(raw, (list, tuple)) or not raw:
             raise RuleError(where, M("%(option)s must be a non-empty list of whole numbers", option=self.label))
+        if self.max_items is not None and len(raw) > self.max_items:
+            raise RuleError(where, self.too_many(len(raw)) if self.too_many is not None else
+                            M("%(option)s: at most %(most)s values, not %(count)s", option=self.label,
+                              most=self.max_items, count=len(raw)))
         return tuple(self._parse_int(item, where, M("each value of %(option)s", option=self.label)) for item in raw)
 
     def _parse_int(self, raw: object, where: str, what: str) -> int:

@@ -1045,7 +1045,9 @@ class MilitaryWhist:
     )
     option_specs: tuple[OptionSpec, ...] = (
         OptionSpec(
-            "days", M("Hands per day"), (30,), minimum=1, maximum=100,
+            "days", M("Hands per day"), (30,), minimum=1, maximum=100, max_items=MAX_DAYS,
+            too_many=lambda count: M("Hands per day: at most %(most)s days, not %(count)s", most=MAX_DAYS,
+                                     count=count),
             help=M("One number per day of play, at most 5 days: 30 for an area or zone day, 30, 20 for the "
                    "provincial games. Every table restarts each day with 12 flags; the days' flags are added."),
         ),
@@ -1065,10 +1067,7 @@ class MilitaryWhist:
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()
         try:
-            options = resolve_options(self.option_specs, setup.options.values)
-            if len(options.get_ints("days")) > MAX_DAYS:
-                errors.add(RuleError("options.days", M("Hands per day: at most %(most)s days, not %(count)s",
-                                                       most=MAX_DAYS, count=len(options.get_ints("days")))))
+            resolve_options(self.option_specs, setup.options.values)  # at most MAX_DAYS days: the option's own cap
         except RuleErrors as e:
             errors.add(e)
         if setup.players:

@@ -62,6 +62,11 @@ PRESETS: dict[str, tuple[int, ...]] = {
     "ten": tuple(range(10, 0, -1)) + tuple(range(2, 11)),
 }
 CUSTOM_DEFAULT = PRESETS["up"]
+# A custom list's most rounds: one per card of the pack, well past any list played (the presets
+# have 13 to 19 rounds). Played 4 times it is 208 hands, inside the 1,000 a game record holds, and
+# derived in a moment: a form can carry a list of 15,000 rounds, which made every page that
+# derived the game take seconds.
+CUSTOM_MAX = 52
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -79,7 +84,9 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         matters=lambda o: o.get_str("sequence") == "custom",
         help=M("Only used when 'Cards per round' is 'My own list': the cards dealt in each round, "
                "in order, each from 1 to 13."),
-        minimum=1, maximum=13,
+        minimum=1, maximum=13, max_items=CUSTOM_MAX,
+        too_many=lambda count: M("%(option)s: at most %(most)s rounds, not %(count)s",
+                                 option=M("Custom list of cards per round"), most=CUSTOM_MAX, count=count),
     ),
     OptionSpec(
         "cycles", M("Times through the sequence"), 1,

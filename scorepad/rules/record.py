@@ -169,6 +169,10 @@ def parse_record(data: object) -> Record:
     except (RuleError, RuleErrors) as e:
         errors.add(e)
     errors.raise_if_any()
+    planned = variant.round_count(setup)  # each option is capped; together they must still fit a record
+    if planned is not None and planned > HANDS_MAX:
+        raise RuleErrors([RuleError("options", M("these options plan %(count)s hands; a game holds at most %(most)s",
+                                                 count=planned, most=HANDS_MAX))])
     title, played = data.get("title", ""), data.get("played", "")
     assert isinstance(title, str) and isinstance(played, str)
     return Record(setup, tuple(hands), title, played)

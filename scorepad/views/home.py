@@ -81,19 +81,22 @@ def form_page(name: str, status: int = 200, errors: dict[str, str] | None = None
 
 @bp.get("/")
 def index() -> BaseResponse:
-    """Games in progress and recent games, this browser's events, a way to start either, and the
-    variants' scoring."""
-    mine = set(session.get(MY_GAMES, []))
-    listed = [(games.view(g), g.scorer_token in mine) for g in games.recent_games()]
+    """This browser's games (in progress, finished) and events, the other games and events on this
+    server, a way to start either, and the variants' scoring. Only this browser's games are derived
+    (their totals, whose turn): the others are listed from their rows, so the page costs the same
+    whatever other visitors posted."""
+    tokens = list(session.get(MY_GAMES, []))
+    own = games.views(games.by_scorer_tokens(tokens))
+    others = [(g, get_variant(g.variant).name) for g in games.recent_others(but=tokens)]
     my_events = _my_events()
     groups = my_groups()
     response = make_response(render_template(
         "home/index.html", variants=all_variants(), notices=get_flashed_messages(),
-        in_progress=[(v, m) for v, m in listed if not v.state.over],
-        finished=[(v, m) for v, m in listed if v.state.over], my_events=my_events,
-        recent_events=[(e, format_name(get_format(e.format).title)) for e in core.recent_events()], my_groups=groups,
-        errors={}, problems=[], typed={}, record_max_kb=RECORD_MAX_BYTES // 1024))
-    if my_events or groups or any(m for _, m in listed):
+        in_progress=[v for v in own if not v.state.over], finished=[v for v in own if v.state.over],
+        others=others, my_events=my_events,
+        recent_events=[(e, format_name(get_format(e.format).title), tables) for e, tables in core.recent_events()],
+        my_groups=groups, errors={}, problems=[], typed={}, record_max_kb=RECORD_MAX_BYTES // 1024))
+    if my_events or groups or own:
         response.headers["Cache-Control"] = "no-store"  # it holds this browser's secret links
     return response
 

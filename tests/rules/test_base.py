@@ -9,12 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.rules import get_variant
-from scorepad.rules.base import (Choice, OptionSpec, RuleError, RuleErrors, describe_in_force, describe_options, quoted,
-                                 rank, resolve_options)
+from scorepad.rules import VARIANT_MODULES, get_variant
+from scorepad.rules import record
+from scorepad.rules.base import (Choice, Options, OptionSpec, OptionValue, RuleError, RuleErrors, Setup, Team,
+                                 describe_in_force, describe_options, quoted, rank, resolve_options)
 from scorepad.rules.bidding import check_bids, check_trick_total, hook_forbidden, legal_bids, parse_counts
 from scorepad.rules.cards import SUITS, Trump, parse_trump
-from scorepad.rules.record import parse_record, score_record, to_json
+from scorepad.rules.record import HANDS_MAX, parse_record, score_record, to_json
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
@@ -22,7 +23,7 @@ SPECS = (
     OptionSpec("target", "Points for game", 5, minimum=1, maximum=99),
     OptionSpec("honours", "Score honours", False),
     OptionSpec("hook", "Hook rule", "four_plus", choices=(Choice("four_plus", "4+ cards"), Choice("every", "Every round"))),
-    OptionSpec("custom", "Card sequence", (1, 2, 3), minimum=1, maximum=13),
+    OptionSpec("custom", "Card sequence", (1, 2, 3), minimum=1, maximum=13, max_items=5),
 )
 
 
@@ -42,6 +43,8 @@ def test_defaults_fill_missing_options() -> None:
     ({"hook": "sometimes"}, "options.hook", "\"4+ cards\" or \"Every round\""),
     ({"custom": []}, "options.custom", "non-empty list"),
     ({"custom": [1, 14]}, "options.custom", "at most 13"),
+    ({"custom": [1] * 6}, "options.custom", "Card sequence: at most 5 values, not 6"),
+    ({"custom": ["x"] * 10_000}, "options.custom", "at most 5 values, not 10000"),  # counted before any item is read
     ({"colour": "red"}, "options.colour", "not an option"),
 ])
 def test_bad_options_are_refused_with_the_field(raw: dict[str, object], field: str, words: str) -> None:
@@ -284,3 +287,38 @@ def test_military_playoff_keys_are_quoted_on_one_line() -> None:
 def test_quoted_stays_short_and_never_raises(raw: object, shown: str) -> None:
     # repr of a 5000-digit int raises ValueError: a message must never do that
     assert quoted(raw) == shown
+
+
+def test_the_largest_set_up_of_every_variant_plans_at_most_a_record_of_hands() -> None:
+    """Every option at its largest (a list option as long as it may be): no variant plans more
+    hands than a game record holds (issue 33: a form's counts are capped so that derivation stays
+    cheap). Nomination's largest is its 52-round list played 4 times."""
+    planned = {}
+    for key in VARIANT_MODULES:
+        variant = get_variant(key)
+        values: dict[str, OptionValue] = {}
+        for spec in variant.option_specs:
+            if isinstance(spec.default, tuple):
+                assert spec.max_items is not None and spec.maximum is not None, f"{key}: {spec.key} has no cap"
+                values[spec.key] = (spec.maximum,) * spec.max_items
+            elif isinstance(spec.default, int) and not isinstance(spec.default, bool):
+                assert spec.maximum is not None, f"{key}: {spec.key} has no cap"
+                values[spec.key] = spec.maximum
+            else:
+                values[spec.key] = "custom" if spec.key == "sequence" else spec.default
+        partners = key in ("whist", "bid_whist", "military")
+        setup = Setup(key, Options(values), () if partners else ("Ann", "Bob", "Cat"),
+                      (Team("Us"), Team("Them")) if partners else ())
+        planned[key] = variant.round_count(setup)
+    assert planned == {"whist": 200, "military": 500, "bid_whist": 80, "nomination": 208, "australian": 23}
+    assert all(count is None or count <= HANDS_MAX for count in planned.values())
+
+
+def test_a_set_up_planning_more_hands_than_a_record_holds_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past each option's own cap, the options together: with records of 12 hands, Nomination's 13
+    rounds up are refused, in the record's words."""
+    monkeypatch.setattr(record, "HANDS_MAX", 12)
+    with pytest.raises(RuleErrors) as caught:
+        parse_record({"variant": "nomination", "players": ["Ann", "Bob", "Cat"]})
+    assert [(e.field, e.message) for e in caught.value.errors] == [
+        ("options", "these options plan 13 hands; a game holds at most 12")]

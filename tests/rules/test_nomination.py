@@ -261,6 +261,10 @@ def test_teams_are_refused() -> None:
     ({"custom_sequence": [3, 0]}, "options.custom_sequence", "at least 1"),
     ({"custom_sequence": [14]}, "options.custom_sequence", "at most 13"),
     ({"custom_sequence": []}, "options.custom_sequence", "non-empty list"),
+    # a list of 52 rounds is the longest (one per card; the presets have 13 to 19 rounds)
+    ({"custom_sequence": [7] * 53}, "options.custom_sequence",
+     "Custom list of cards per round: at most 52 rounds, not 53"),
+    ({"custom_sequence": [1] * 15_000, "cycles": 4}, "options.custom_sequence", "at most 52 rounds, not 15000"),
     ({"cycles": 0}, "options.cycles", "at least 1"),
     ({"cycles": 5}, "options.cycles", "at most 4"),
     ({"hook": "never"}, "options.hook", "\"Rounds of 4 or more cards\" or \"Every round\""),

@@ -402,7 +402,7 @@ def test_csv_export_has_a_row_per_hand_and_the_standings(app: Flask, client: Fla
 def test_home_lists_games_in_progress_resumable_here(client: FlaskClient, app: Flask) -> None:
     token = start(client)
     page = client.get("/").get_data(as_text=True)
-    assert "Games in progress" in page and f"/g/{token}" in page
+    assert "Your games in progress" in page and f"/g/{token}" in page
     other = app.test_client()  # another phone: sees the game, read-only
     elsewhere = other.get("/").get_data(as_text=True)
     assert f"/g/{token}" not in elsewhere and "/w/" in elsewhere

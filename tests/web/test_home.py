@@ -1,13 +1,24 @@
-"""The home page and variant pages: every variant listed, summaries shown, errors are 4xx pages."""
+"""The home page and variant pages: every variant listed, summaries shown, errors are 4xx pages; the
+home page derives only this browser's own games."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
+from sqlalchemy import event as sa_event
 
+from scorepad.extensions import db
 from scorepad.games import records
-from scorepad.rules import all_variants
+from scorepad.games import service as games
+from scorepad.models import Game
+from scorepad.rules import VARIANT_MODULES, all_variants, get_variant
+from scorepad.rules.nomination import CUSTOM_MAX
+from tests.web.test_games import nomination_form
 
 NAMES = ["Whist", "Military Whist", "Bid Whist", "Nomination Whist", "Australian Whist"]
 
@@ -45,3 +56,113 @@ def test_variant_page_renders_a_demo_sheet_from_the_database(app: Flask, client:
     for variant in all_variants():
         page = client.get(f"/variants/{variant.key}").get_data(as_text=True)
         assert "Final totals" in page, variant.key
+
+
+# --------------------------------------------------------------------------- other visitors' games (issue 33)
+# The home page derived (replayed) each of the server's 20 latest games, anyone's: 20 Nomination
+# games of 15,000 rounds x 4 made it take 1-9 s. It derives this browser's own games only; the
+# others are listed from their rows and one grouped count of their hands.
+
+LARGEST = ", ".join(["13"] * CUSTOM_MAX)  # the longest custom list accepted, played the most times (4)
+
+
+@pytest.fixture
+def queries(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements the app runs while the test holds the list."""
+    seen: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa_event.listen(engine, "before_cursor_execute", record)
+    yield seen
+    sa_event.remove(engine, "before_cursor_execute", record)
+
+
+def post_other_games(app: Flask, count: int, hands: int = 1) -> None:
+    """`count` games of the largest Nomination set-up accepted (52 rounds x 4), each posted by
+    another visitor, `hands` hands in."""
+    for n in range(count):
+        visitor = app.test_client()
+        form = nomination_form(**{"opt.custom_sequence": LARGEST, "opt.cycles": "4", "name.0": f"Other{n}"})
+        response = visitor.post("/new/nomination", data=form)
+        assert response.status_code == 303
+        token = response.headers["Location"].rsplit("/", 1)[1]
+        with app.app_context():
+            game = db.session.query(Game).filter_by(scorer_token=token).one()
+            for number in range(1, hands + 1):
+                games.enter_hand(game, number, {"trump": "H", "bids": [0, 0, 0, 0], "tricks": [3, 3, 3, 4]})
+
+
+def forget_kept(app: Flask) -> None:
+    """A worker that has derived nothing yet (what a request pays on another worker, or after a restart)."""
+    app.extensions.pop("scorepad.derived_games", None)
+
+
+def spy_on_derivations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """Who played each game the rules derive (score, state): one tuple of names per call."""
+    derived: list[tuple[str, ...]] = []
+    for key in VARIANT_MODULES:
+        variant = get_variant(key)
+        for name in ("score", "state"):
+            original = getattr(variant, name)
+
+            def spy(setup: Any, *args: Any, _original: Any = original) -> Any:
+                derived.append(tuple(setup.players) or tuple(t.name for t in setup.teams))
+                return _original(setup, *args)
+
+            monkeypatch.setattr(variant, name, spy)
+    return derived
+
+
+def test_other_visitors_games_are_listed_without_being_derived(client: FlaskClient, app: Flask,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    post_other_games(app, 2)
+    assert client.post("/new/nomination", data=nomination_form(**{"name.0": "Mine"})).status_code == 303
+    forget_kept(app)
+    derived = spy_on_derivations(monkeypatch)
+    page = client.get("/").get_data(as_text=True)
+    assert derived and all(names[0] == "Mine" for names in derived), derived
+    mine, others = page.split("Other games on this server")
+    assert "Your games in progress" in mine and "Continue scoring" in mine and "Mine, Bob, Cat, Dan" in mine
+    for n in range(2):  # listed all the same: variant, players, hands recorded, last change, read-only link
+        assert f"Nomination Whist · Other{n}, Bob, Cat, Dan" in others
+    assert others.count("1 hand recorded") == 2 and others.count("Watch (read-only)") == 2
+    assert "/g/" not in others and others.count('href="/w/') == 2
+
+
+def test_the_home_pages_queries_do_not_grow_with_other_visitors_games_or_events(app: Flask,
+                                                                               queries: list[str]) -> None:
+    """Other visitors' games cost one grouped count of their hands, not a load of each game's
+    hands; their events one count of their tables, not a load of each event's tables."""
+    me = app.test_client()
+    assert me.post("/new/nomination", data=nomination_form()).status_code == 303
+    drive = {"name": "Drive", "players": "\n".join(f"P{n}" for n in range(8)), "deals": "4", "per_change": "1",
+             "scoring": "odd", "movement": "progressive", "top": "stay"}
+    counted = []
+    for more in (1, 3):
+        post_other_games(app, more, hands=2)
+        assert app.test_client().post("/events/new/whist-drive", data=drive).status_code == 302
+        forget_kept(app)
+        queries.clear()
+        assert me.get("/").status_code == 200
+        counted.append(len(queries))
+    assert counted[0] == counted[1], counted
+
+
+def test_the_set_up_page_reads_only_the_names_of_recent_games(app: Flask, client: FlaskClient,
+                                                              queries: list[str]) -> None:
+    post_other_games(app, 1)
+    queries.clear()
+    page = client.get("/new/nomination").get_data(as_text=True)
+    assert "Other0" in page  # offered, as before
+    game_queries = [q for q in queries if "FROM game" in q]
+    assert game_queries and all("game.options" not in q and "game.undo_log" not in q for q in game_queries), game_queries
+
+
+def test_an_empty_server_says_so(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert "No games yet on this server. Start one: it takes a few seconds." in page
+    assert "Other games on this server" not in page and "Your games in progress" not in page

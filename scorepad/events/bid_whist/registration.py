@@ -22,6 +22,11 @@ from scorepad.rules.errors import M, Message
 
 MAX_NAME = 60
 MAX_PLAYER = 40
+# The most teams a tournament registers: twice the document's largest field (128 teams, a bracket of
+# 64; bench/bid_whist_load.py plays it), 128 tables. Registering had no bound: every page of the
+# event draws every team, and round 1 of 2,000 teams could not be drawn at all (too deep a search).
+MAX_TEAMS = 256
+NUMBERS_MAX = 10_000  # numbers given in one event (a withdrawn one is never given again): a backup's bound
 
 
 def create(name: str, format_key: str, options: dict[str, object], pin: str = "", late_minutes: int = 20) -> Event:
@@ -66,6 +71,19 @@ def _next_number(event: Event) -> int:
     is retired (it may be on a card or in the audit trail), so it is never handed out again."""
     issued = max(int(event.options.get(ISSUED, 0)), max((e.number for e in event.entrants), default=0))
     return issued + 1
+
+
+def _room(event: Event, field: str, single: bool = False) -> None:
+    """Refuse one more entrant past MAX_TEAMS teams (a single player waiting counts as half a team:
+    two make one) or past the numbers an event gives."""
+    waiting = len(singles(event)) + (1 if single else 0)
+    teams = sum(1 for e in event.entrants if len(e.players) == 2) + (0 if single else 1)
+    if teams + (waiting + 1) // 2 > MAX_TEAMS:
+        raise RuleErrors([RuleError(field, M("registration is full: a tournament has at most %(most)s teams (two "
+                                             "single players make one)", most=MAX_TEAMS))])
+    if _next_number(event) > NUMBERS_MAX:
+        raise RuleErrors([RuleError(field, M("registration is full: an event gives at most %(most)s numbers, "
+                                             "withdrawn ones included", most=NUMBERS_MAX))])
 
 
 def _issue(event: Event, number: int) -> None:
@@ -120,6 +138,7 @@ def register_team(event: Event, name: str, players: Sequence[str]) -> EventEntra
 
 def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntrant:
     _open(event)
+    _room(event, "team")
     errors: list[RuleError] = []
     cleaned: list[str] = []
     for i, player in enumerate(players):
@@ -157,6 +176,7 @@ def register_single(event: Event, player: str) -> EventEntrant:
 
 def _register_single(event: Event, player: str) -> EventEntrant:
     _open(event)
+    _room(event, "single", single=True)
     name = _clean(player, "single", M("the player's name"), MAX_PLAYER)
     _taken(event, name, "single")
     if errors := _playing(event, name, "single"):

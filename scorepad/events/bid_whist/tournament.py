@@ -820,9 +820,10 @@ def _option_errors(options: dict[str, Any]) -> list[RuleError]:
         "hidden": (lambda v: isinstance(v, bool), M("%(option)s must be true or false", option="hidden")),
         "seed": (lambda v: isinstance(v, str) and 0 < len(v) <= 64,
                  M("%(option)s must be text of %(least)s to %(most)s characters", option="seed", least=1, most=64)),
-        registration.ISSUED: (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000,
+        registration.ISSUED: (lambda v: isinstance(v, int) and not isinstance(v, bool)
+                              and 0 <= v <= registration.NUMBERS_MAX,
                               M("%(option)s must be a whole number from %(least)s to %(most)s",
-                                option=registration.ISSUED, least=0, most=10_000)),
+                                option=registration.ISSUED, least=0, most=registration.NUMBERS_MAX)),
     }
     errors = [RuleError(f"options.{key_field(k)}", M("%(option)s is not a Bid Whist tournament option",
                                                      option=quoted(k))) for k in options if k not in checks]
@@ -868,6 +869,10 @@ def check_rows(event: Event) -> None:
     errors += [RuleError("entrants", M("%(player)s plays for %(first)s and for %(second)s: a player's name is theirs "
                                        "alone in a tournament", player=name, first=found[0].name, second=found[1].name))
                for name, found in registration.duplicate_players(event.entrants)]
+    registered = len(teams(event)) + (len(registration.singles(event)) + 1) // 2
+    if registered > registration.MAX_TEAMS:
+        errors.append(RuleError("entrants", M("a tournament has at most %(most)s teams (two single players make "
+                                              "one), not %(count)s", most=registration.MAX_TEAMS, count=registered)))
     if errors:
         raise RuleErrors(errors)
     count, last = len(teams(event)), min(event.current_hand, rounds(event))
