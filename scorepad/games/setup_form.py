@@ -56,16 +56,17 @@ class SetupForm:
 
     @property
     def partnerships(self) -> bool:
-        return adapter_for(self.variant.key).partnerships
+        return self.variant.partnerships
 
     @property
     def player_range(self) -> tuple[int, int]:
-        return adapter_for(self.variant.key).player_range
+        """The fewest and the most players the variant seats (`Variant.players`)."""
+        return self.variant.players[0], self.variant.players[-1]
 
     @classmethod
     def from_request(cls, variant: Variant, form: Mapping[str, str] | None) -> SetupForm:
         """The form as posted, or the defaults for a first visit."""
-        partnerships = adapter_for(variant.key).partnerships
+        partnerships = variant.partnerships
         if form is None:
             names = list(DEFAULT_NAMES)
             options: dict[str, OptionValue | str] = {s.key: s.default for s in variant.option_specs}
@@ -74,7 +75,7 @@ class SetupForm:
         # a partnership game always has its four seats, however few fields were sent; an individual
         # game reads at most one row more than the variant seats (the page never offers it; the rules
         # refuse it): a form of thousands of names is not drawn back thousands of rows long
-        most = adapter_for(variant.key).player_range[1] + 1
+        most = variant.players[-1] + 1
         count = 4 if partnerships else min(most, len([k for k in form if k.startswith("name.")]))
         names = [form.get(f"name.{i}", "") for i in range(count)]
         teams = [form.get(f"team.{i}", "") for i in range(2)] if partnerships else []

@@ -394,6 +394,8 @@ class AustralianWhist:
                  "of 2 (in misère each still loses 2). Enter such tricks as 'shared'."),
         ),
     )
+    partnerships = False
+    players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()

@@ -394,6 +394,8 @@ class Variant(Protocol):
     name: str  # "Nomination Whist"
     summary: str  # two or three sentences on how it is scored, for the home page
     option_specs: tuple[OptionSpec, ...]
+    partnerships: bool  # played by teams (`Setup.teams`), not by players each on their own (`Setup.players`)
+    players: range  # how many people one game seats (a team game: all its teams' players); `check_setup` agrees
 
     def check_setup(self, setup: Setup) -> None:
         """Refuse a set-up this variant cannot play (player count, team shape, dealer)."""

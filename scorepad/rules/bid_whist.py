@@ -748,6 +748,8 @@ class BidWhist:
                "above six; set: the opponents score the bid; No-trump hands count double. Tournament play "
                "is by rounds of 4 hands, home play to 7 points.")
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    partnerships = True
+    players = range(SEATS, SEATS + 1)  # two teams of two
 
     def _options(self, setup: Setup) -> Options:
         return resolve_options(OPTION_SPECS, setup.options.values)

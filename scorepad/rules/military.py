@@ -1063,6 +1063,8 @@ class MilitaryWhist:
             choices=(Choice("auto", M("Lent automatically")), Choice("manual", M("Lent by hand by the director"))),
         ),
     )
+    partnerships = True
+    players = range(len(LETTERS) * MIN_TABLES, len(LETTERS) * MAX_TABLES + 1)  # a team of four (A, B, X, Y) a table
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()

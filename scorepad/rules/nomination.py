@@ -360,6 +360,8 @@ class NominationWhist:
         "make the nominations add up to the number of tricks."
     )
     option_specs = OPTION_SPECS
+    partnerships = False
+    players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
 
     def check_setup(self, setup: Setup) -> None:
         make_plan(setup)

@@ -501,6 +501,8 @@ class WhistVariant:
                "Whist), usually in a rubber of best of three games, with honours as an option. At a whist "
                "drive a fixed number of deals is played and each side adds up its odd tricks.")
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
+    partnerships = True
+    players = range(4, 5)  # two partnerships of two
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()

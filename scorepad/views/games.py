@@ -156,8 +156,7 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
     variant = get_variant(key)
     group = _new_game_group()
     form = setup_form.SetupForm.from_request(variant, request.form if request.method == "POST" else None)
-    low, high = form.player_range
-    lineup = groups.last_lineup(group, form.partnerships, range(low, high + 1)) if group else None
+    lineup = groups.last_lineup(group, variant.partnerships, variant.players) if group else None
     errors: dict[str, str] = {}
     if request.method == "POST" and request.form.get("action") == "start":
         try:

@@ -3,7 +3,8 @@
 Each variant's screen differs (bids then tricks, tricks per side, an auction then books), so each
 has an adapter with its template; the games views stay variant-blind and ask `adapter_for(key)`.
 An adapter only reshapes form fields into the record format: every rule is checked by the rules
-engine when the service stores the result.
+engine when the service stores the result. What the variant itself says (who plays, how many) is
+read from its `Variant` (`rules.get_variant`), never copied here.
 """
 
 from __future__ import annotations
@@ -18,18 +19,20 @@ from scorepad.models import Game
 __all__ = ["HOME_VARIANTS", "Adapter", "Complete", "Pending", "adapter_for", "tap"]
 
 
+# The registry of the variants played as home games, in the order they are offered.
+_ADAPTERS: dict[str, Adapter] = {
+    "whist": whist.ADAPTER,
+    "bid_whist": bid_whist.ADAPTER,
+    "nomination": bids_tricks.ADAPTER,
+    "australian": bids_tricks.ADAPTER,
+}
+
+HOME_VARIANTS = tuple(_ADAPTERS)
+
+
 def adapter_for(variant: str) -> Adapter:
     """The adapter of a variant that can be played as a home game; KeyError otherwise."""
-    adapters: dict[str, Adapter] = {
-        "nomination": bids_tricks.BidsAndTricks(player_range=(3, 7)),
-        "australian": bids_tricks.BidsAndTricks(player_range=(2, 7)),
-        "whist": whist.ADAPTER,
-        "bid_whist": bid_whist.ADAPTER,
-    }
-    return adapters[variant]
-
-
-HOME_VARIANTS = ("whist", "bid_whist", "nomination", "australian")
+    return _ADAPTERS[variant]
 
 
 def tap(game: Game, action: str, form: Mapping[str, str]) -> games.GameView:

@@ -32,8 +32,6 @@ class Complete:
 class Adapter(Protocol):
     template: str  # the hand panel for the current hand
     edit_template: str  # the correction form of a recorded hand
-    partnerships: bool  # two teams of two (four seats) rather than individual players
-    player_range: tuple[int, int]  # how many players may play
     # options the home set-up form starts at where the rules' default is an event's
     home_defaults: Mapping[str, str]
 

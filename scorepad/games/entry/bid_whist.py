@@ -55,11 +55,9 @@ def _parse_call(raw: str | None) -> Call | None:
 class BidWhistEntry:
     template = "games/entry/_bid_whist.html"
     edit_template = "games/entry/_bid_whist_edit.html"
-    partnerships = True
     # the rules default to the tournament's 4-hand rounds (events and stored records rely on it);
     # a game from "Start a new game" plays to 7 points, as a kitchen table expects
     home_defaults: Mapping[str, str] = {"play_to": "points"}
-    player_range = (4, 4)
 
     def context(self, view: GameView) -> dict[str, object]:
         pending = view.game.pending or {}

@@ -27,11 +27,7 @@ def _remote(view: GameView) -> bool:
 class BidsAndTricks:
     template = "games/entry/_bids_tricks.html"
     edit_template = "games/entry/_bids_tricks_edit.html"
-    partnerships = False
     home_defaults: Mapping[str, str] = {}
-
-    def __init__(self, player_range: tuple[int, int]) -> None:
-        self.player_range = player_range
 
     def context(self, view: GameView) -> dict[str, object]:
         """The bids so far in bidding order, and why a value is refused to the last bidder."""
@@ -197,3 +193,5 @@ def _without_last_bid(pending: dict[str, object], first_bidder: int | None,
         del rest["bids"]
     return rest or None, last
 
+
+ADAPTER = BidsAndTricks()

@@ -31,9 +31,7 @@ def honour_choices(teams: tuple[str, ...]) -> list[tuple[str, str]]:
 class WhistEntry:
     template = "games/entry/_whist.html"
     edit_template = "games/entry/_whist_edit.html"
-    partnerships = True
     home_defaults: Mapping[str, str] = {}
-    player_range = (4, 4)
 
     def context(self, view: GameView) -> dict[str, object]:
         return {"honour_choices": honour_choices(view.setup.columns), "suits": SUITS,
