@@ -6,9 +6,10 @@ first, with equal totals sharing a rank. Tables play at their own pace, so each 
 far its table has got: a leader after 5 hands is not yet a leader after 13.
 
 The total compared across tables is the variant's standing total (games for Whist, points for
-Nomination and Australian), except for Bid Whist: its tournament standing counts rounds won
-first, which says nothing across tables after a hand or two (8-0 after two hands would be 0-0),
-so Bid Whist teams are ranked by their points, with their rounds won shown beside them.
+Nomination and Australian), except for a variant whose `Variant.club_ranked_by_points` says
+otherwise, Bid Whist: its tournament standing counts rounds won first, which says nothing across
+tables after a hand or two (8-0 after two hands would be 0-0), so Bid Whist teams are ranked by
+their points, with their rounds won shown beside them.
 """
 
 from __future__ import annotations
@@ -17,14 +18,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scorepad.rules import get_variant
 from scorepad.rules.errors import M
-
-RANKED_BY_POINTS = frozenset({"bid_whist"})  # variants ranked by the sheet's points, not its standing
 
 
 def ranked_totals(variant: str, standing_totals: Sequence[int], points: Sequence[int]) -> tuple[int, ...]:
     """What a table's players are ranked by across the tables (see the module's docstring)."""
-    return tuple(points) if variant in RANKED_BY_POINTS else tuple(standing_totals)
+    return tuple(points) if get_variant(variant).club_ranked_by_points else tuple(standing_totals)
 
 
 @dataclass(frozen=True)

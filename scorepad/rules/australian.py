@@ -396,6 +396,7 @@ class AustralianWhist:
     )
     partnerships = False
     players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    club_ranked_by_points = False
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()

@@ -396,6 +396,10 @@ class Variant(Protocol):
     option_specs: tuple[OptionSpec, ...]
     partnerships: bool  # played by teams (`Setup.teams`), not by players each on their own (`Setup.players`)
     players: range  # how many people one game seats (a team game: all its teams' players); `check_setup` agrees
+    # Across a club night's tables, rank by the sheet's points (the last line's totals) rather than by
+    # the standings' totals: true when those count something that says nothing across tables after a
+    # hand or two (Bid Whist's rounds won).
+    club_ranked_by_points: bool
 
     def check_setup(self, setup: Setup) -> None:
         """Refuse a set-up this variant cannot play (player count, team shape, dealer)."""

@@ -750,6 +750,8 @@ class BidWhist:
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     partnerships = True
     players = range(SEATS, SEATS + 1)  # two teams of two
+    # its standings count rounds won first: 8-0 after two hands would be 0-0 across a club's tables
+    club_ranked_by_points = True
 
     def _options(self, setup: Setup) -> Options:
         return resolve_options(OPTION_SPECS, setup.options.values)

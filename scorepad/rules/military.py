@@ -1065,6 +1065,7 @@ class MilitaryWhist:
     )
     partnerships = True
     players = range(len(LETTERS) * MIN_TABLES, len(LETTERS) * MAX_TABLES + 1)  # a team of four (A, B, X, Y) a table
+    club_ranked_by_points = False
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()

@@ -362,6 +362,7 @@ class NominationWhist:
     option_specs = OPTION_SPECS
     partnerships = False
     players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    club_ranked_by_points = False
 
     def check_setup(self, setup: Setup) -> None:
         make_plan(setup)

@@ -503,6 +503,7 @@ class WhistVariant:
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     partnerships = True
     players = range(4, 5)  # two partnerships of two
+    club_ranked_by_points = False
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()
