@@ -22,6 +22,7 @@ from scorepad.rules.base import (
     Cell,
     Choice,
     ErrorCollector,
+    FactSpec,
     GameState,
     Line,
     OptionSpec,
@@ -32,6 +33,7 @@ from scorepad.rules.base import (
     RuleErrors,
     ScoreSheet,
     Setup,
+    StatsFacts,
     Variant,
     key_field,
     leaders,
@@ -40,9 +42,11 @@ from scorepad.rules.base import (
     resolve_options,
 )
 from scorepad.rules.bidding import (
+    EXACT_BIDS,
     bidding_order,
     check_bids,
     check_trick_total,
+    count_bids,
     hook_forbidden,
     legal_bids,
     parse_counts,
@@ -397,6 +401,10 @@ class AustralianWhist:
     partnerships = False
     players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
     club_ranked_by_points = False
+    stats = StatsFacts(EXACT_BIDS + (
+        FactSpec("misere", M("Misère rounds won clean"), "misere_made", "misere_played"),
+        FactSpec("blind", M("Blind bids made"), "blind_made", "blind_played"),
+    ), count_bids)
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()

@@ -349,6 +349,54 @@ def leaders(standings: Sequence[Standing]) -> tuple[int, ...]:
     return tuple(s.seat for s in standings if s.rank == 1)
 
 
+# --------------------------------------------------------------------------- a group's statistics
+
+
+@dataclass(frozen=True)
+class FactSpec:
+    """One of a variant's own figures on a player's statistics page (`rules.stats`): the count named
+    `count` (one its `StatsFacts.count` gives), out of the one named `out_of` (None: a plain count).
+    `key` names it for translation and tests; `average`: count / out_of is an average (odd tricks per
+    deal), not a share out of 100%."""
+
+    key: str
+    label: Message
+    count: str
+    out_of: str | None = None
+    average: bool = False
+
+
+# What one column of one finished game adds to each of its players' counts, by name (a count not
+# given is 0): the game's set-up, its hands as entered, its derived sheet, and the column.
+FactCounter = Callable[[Setup, Sequence[RawHand], ScoreSheet, int], Mapping[str, int]]
+# Each column's final score: the number at the foot of the sheet, as players add up the games.
+FinalScores = Callable[[Setup, ScoreSheet], tuple[int, ...]]
+
+
+def no_counts(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, column: int) -> Mapping[str, int]:
+    """A variant with no facts of its own counts nothing."""
+    return {}
+
+
+def foot_of_sheet(setup: Setup, sheet: ScoreSheet) -> tuple[int, ...]:
+    """Each column's running total on the sheet's last line (0 before the first hand)."""
+    return tuple(cell.total for cell in sheet.lines[-1].cells) if sheet.lines else (0,) * len(sheet.columns)
+
+
+@dataclass(frozen=True)
+class StatsFacts:
+    """How a group's statistics (`rules.stats`) read a variant's finished sheets: the facts a player's
+    page lists (`facts`, in its order), what each column counts for them (`count`: a hand's cells,
+    the entries, the variant's own ledger), and the final score (`final_scores`: the foot of the
+    sheet unless the variant's totals restart, as Whist's do after each game of a rubber).
+
+    A variant that counts `hands_bid` and `exact_bids` also has a best exact-bid-rate record."""
+
+    facts: tuple[FactSpec, ...] = ()
+    count: FactCounter = no_counts
+    final_scores: FinalScores = foot_of_sheet
+
+
 # --------------------------------------------------------------------------- derived once
 
 
@@ -400,6 +448,7 @@ class Variant(Protocol):
     # the standings' totals: true when those count something that says nothing across tables after a
     # hand or two (Bid Whist's rounds won).
     club_ranked_by_points: bool
+    stats: StatsFacts  # what a group's statistics read from its finished sheets (its own facts, final scores)
 
     def check_setup(self, setup: Setup) -> None:
         """Refuse a set-up this variant cannot play (player count, team shape, dealer)."""

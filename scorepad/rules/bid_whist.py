@@ -24,6 +24,7 @@ from scorepad.rules.base import (
     Cell,
     Choice,
     ErrorCollector,
+    FactSpec,
     GameState,
     Line,
     Options,
@@ -36,6 +37,7 @@ from scorepad.rules.base import (
     ScoreSheet,
     Setup,
     Standing,
+    StatsFacts,
     Variant,
     key_field,
     leaders,
@@ -735,6 +737,40 @@ def _plain_spec(setup: Setup, number: int) -> RoundSpec:
     return RoundSpec(number, CARDS_EACH, None, dealer, first)
 
 
+# --------------------------------------------------------------------------- a group's statistics
+
+
+def _count_facts(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, column: int) -> Mapping[str, int]:
+    """Only the bidding side's cell holds the bid, and `made` whether the contract was kept (an
+    upheld renege by the other side counts as made: rules/bid-whist.txt XI, "Loss of Bid"). A tied
+    round's extra hand is a contract too: made or lost, it settles the round. A Boston is all 13
+    books, the kitty's included, with the contract kept. Reneges are read from the entries: one
+    upheld against the column's team is a renege of that side."""
+    counts = {"contracts_bid": 0, "contracts_made": 0, "contracts_set": 0, "bostons": 0, "reneges": 0}
+    for line, raw in zip(sheet.lines, hands):
+        cell = line.cells[column]
+        if cell.bid is not None:
+            counts["contracts_bid"] += 1
+            counts["contracts_made"] += bool(cell.made)
+            counts["contracts_set"] += not cell.made
+            counts["bostons"] += bool(cell.made) and cell.tricks == BOOKS
+        renege = raw.get("renege")
+        if isinstance(renege, Mapping) and renege.get("upheld") is True and renege.get("offender") == column:
+            counts["reneges"] += 1
+    return counts
+
+
+STATS = StatsFacts(
+    facts=(
+        FactSpec("contracts_made", M("Contracts made"), "contracts_made", "contracts_bid"),
+        FactSpec("contracts_set", M("Contracts set"), "contracts_set", "contracts_bid"),
+        FactSpec("bostons", M("Bostons"), "bostons"),
+        FactSpec("reneges", M("Reneges (upheld)"), "reneges"),
+    ),
+    count=_count_facts,
+)
+
+
 # --------------------------------------------------------------------------- the variant
 
 
@@ -752,6 +788,7 @@ class BidWhist:
     players = range(SEATS, SEATS + 1)  # two teams of two
     # its standings count rounds won first: 8-0 after two hands would be 0-0 across a club's tables
     club_ranked_by_points = True
+    stats = STATS
 
     def _options(self, setup: Setup) -> Options:
         return resolve_options(OPTION_SPECS, setup.options.values)

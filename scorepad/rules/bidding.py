@@ -6,9 +6,10 @@ clockwise from the first bidder, so the last bidder is the seat before the first
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
 
-from scorepad.rules.base import M, ErrorCollector, Message, RuleError
+from scorepad.rules.base import M, ErrorCollector, FactSpec, Message, RawHand, RoundKind, RuleError, ScoreSheet, Setup
 
 
 def bidding_order(seats: int, first_bidder: int) -> tuple[int, ...]:
@@ -109,3 +110,29 @@ def check_trick_total(tricks: Sequence[int], cards: int, field: str = "tricks") 
                         if cards == 1 else
                         M("the tricks add up to %(total)s but there are %(cards)s tricks in this hand",
                           total=total, cards=cards))
+
+
+# --------------------------------------------------------------------------- a group's statistics
+
+EXACT_BIDS = (FactSpec("exact_bids", M("Exact bids"), "exact_bids", "hands_bid"),)
+
+
+def count_bids(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, column: int) -> Mapping[str, int]:
+    """Nomination and Australian: a cell with a bid is a hand bid; `made` is the exact bid. In
+    Australian's misère round nobody bids and `made` means no trick won; its blind round is bid
+    before the cards are seen (rules/australian-whist.txt, "The special rounds" 3 and 4)."""
+    counts: defaultdict[str, int] = defaultdict(int)
+    for line in sheet.lines:
+        cell = line.cells[column]
+        if line.spec.kind is RoundKind.MISERE:
+            counts["misere_played"] += 1
+            counts["misere_made"] += bool(cell.made)
+            continue
+        if cell.bid is None:
+            continue
+        counts["hands_bid"] += 1
+        counts["exact_bids"] += cell.bid == cell.tricks
+        if line.spec.kind is RoundKind.BLIND:
+            counts["blind_played"] += 1
+            counts["blind_made"] += cell.bid == cell.tricks
+    return counts

@@ -28,6 +28,7 @@ from scorepad.rules.base import (
     Cell,
     Choice,
     ErrorCollector,
+    FactSpec,
     GameState,
     Line,
     OptionSpec,
@@ -39,6 +40,7 @@ from scorepad.rules.base import (
     ScoreSheet,
     Setup,
     Standing,
+    StatsFacts,
     Team,
     Variant,
     key_field,
@@ -1028,6 +1030,20 @@ def _team_errors(teams: Sequence[Team]) -> list[RuleError]:
     return errors
 
 
+# --------------------------------------------------------------------------- a group's statistics
+
+
+def _count_facts(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, column: int) -> Mapping[str, int]:
+    """Flags the team's visiting pairs took from the tables they visited, read from the flag ledger
+    (rules/military-whist.txt: only visitors win flags; the home pair can only keep its own)."""
+    won = sum(outcome.flags for row in ledger(setup, hands)
+              for outcome in row.outcomes if outcome is not None and outcome.visitor == column)
+    return {"flags_won": won}
+
+
+STATS = StatsFacts(facts=(FactSpec("flags_won", M("Flags won"), "flags_won"),), count=_count_facts)
+
+
 # --------------------------------------------------------------------------- the variant
 
 
@@ -1066,6 +1082,7 @@ class MilitaryWhist:
     partnerships = True
     players = range(len(LETTERS) * MIN_TABLES, len(LETTERS) * MAX_TABLES + 1)  # a team of four (A, B, X, Y) a table
     club_ranked_by_points = False
+    stats = STATS
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()

@@ -29,6 +29,7 @@ from scorepad.rules.base import (
     RuleErrors,
     ScoreSheet,
     Setup,
+    StatsFacts,
     Variant,
     joined,
     key_field,
@@ -38,9 +39,11 @@ from scorepad.rules.base import (
     resolve_options,
 )
 from scorepad.rules.bidding import (
+    EXACT_BIDS,
     bidding_order,
     check_bids,
     check_trick_total,
+    count_bids,
     hook_forbidden,
     legal_bids,
     parse_counts,
@@ -363,6 +366,7 @@ class NominationWhist:
     partnerships = False
     players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
     club_ranked_by_points = False
+    stats = StatsFacts(EXACT_BIDS, count_bids)
 
     def check_setup(self, setup: Setup) -> None:
         make_plan(setup)

@@ -13,10 +13,15 @@ a partnership game, none for a column of people outside the group). The public f
 - `results_over_time(games, player)` -> {variant key: (ResultPoint, ...)}: each finished game's
   date, final score and rank, in the order played, for a chart.
 - `variant_records(games, min_bid_hands)` -> {variant key: VariantRecords}: the highest score,
-  the longest run of wins and (Nomination, Australian) the best exact-bid rate, each a `Record`.
+  the longest run of wins and (a variant that counts `hands_bid` and `exact_bids`: Nomination,
+  Australian) the best exact-bid rate, each a `Record`.
 - `season_table(games)` -> (SeasonRow, ...): players ranked by wins, then win rate, over the games
   given (the caller picks the season's games).
 - `final_scores(game)` and `column_stats(game, column)`: one game's figures, which the above add up.
+
+What a variant counts of its own, and how its final score is read, is the variant's: its
+`Variant.stats` (a `base.StatsFacts`) names its facts, counts them from a column of a finished
+sheet and gives the final scores. Nothing here knows a particular variant.
 
 Everything is worked out again from the games on each call: with 300 games already scored, each
 function takes under 0.15 s on the development machine.
@@ -30,7 +35,8 @@ What counts, as players count it:
 - The final score is the column's running total on the sheet's last line, the number at the foot
   of a paper sheet: points (Nomination, Australian, Bid Whist, a whist drive) or flags (Military,
   the days added up). Whist played to game starts again at 0 after each game, so there it is the
-  points scored over the whole game or rubber (odd tricks and honours).
+  points scored over the whole game or rubber (odd tricks and honours): the variant's
+  `stats.final_scores` says so.
 - Ranks are the sheet's standings (equal results share a rank): Whist by games won, Bid Whist by
   rounds won then points, Military by flags then the playoff.
 - A partnership's facts (contracts, Bostons, flags, odd tricks) count for each of its players.
@@ -39,14 +45,15 @@ What counts, as players count it:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime, time
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from scorepad.rules import VARIANT_MODULES, australian, bid_whist, get_variant, military, nomination, whist
-from scorepad.rules.base import Cell, RawHand, RoundKind, ScoreSheet, Setup
-from scorepad.rules.errors import M, Message
+from scorepad.rules import VARIANT_MODULES, get_variant
+from scorepad.rules.base import RawHand, ScoreSheet, Setup
+from scorepad.rules.errors import Message
 
 PlayerId = int
 MIN_BID_HANDS = 40  # hands bid before a player's exact-bid rate can be a record (two Australian games)
@@ -102,15 +109,10 @@ def _variant_order(variant: str) -> int:
 
 
 def final_scores(game: PlayedGame) -> tuple[int, ...]:
-    """Each column's final score (see the module docstring)."""
-    lines = game.sheet.lines
-    if not lines:
+    """Each column's final score (see the module docstring): the variant's `stats.final_scores`."""
+    if not game.sheet.lines:
         return (0,) * len(game.sheet.columns)
-    if game.variant == whist.VARIANT.key and not whist.Rules.of(game.setup).drive:
-        # rules/whist.txt, Scoring: "The partnership, which first reaches 5 points, wins the game":
-        # the score starts again for the next game of the rubber, so the sheet's total restarts too.
-        return tuple(sum(line.cells[c].points for line in lines) for c in range(len(game.sheet.columns)))
-    return tuple(cell.total for cell in lines[-1].cells)
+    return get_variant(game.variant).stats.final_scores(game.setup, game.sheet)
 
 
 def _ranks(sheet: ScoreSheet) -> dict[int, int]:
@@ -128,13 +130,14 @@ def _drawn(sheet: ScoreSheet) -> bool:
 class Fact:
     """One of a variant's own figures: `count`, out of `out_of` (None: a plain count).
 
-    `key` names it for translation; `rate` is count / out_of (a success rate, or an average such
-    as odd tricks per deal)."""
+    `key` names it for translation; `rate` is count / out_of (a success rate, or, when `average`,
+    an average such as odd tricks per deal)."""
 
     key: str
     label: Message
     count: int
     out_of: int | None = None
+    average: bool = False
 
     @property
     def rate(self) -> float | None:
@@ -143,13 +146,18 @@ class Fact:
     @property
     def is_average(self) -> bool:
         """Its rate is an average (odd tricks per deal), not a share out of 100%."""
-        return self.key in _AVERAGES
+        return self.average
 
 
 @dataclass(frozen=True)
 class PlayerStats:
     """One player's figures in one variant. All counts, so two players' lists of games add up:
-    `stats(a + b) == stats(a) + stats(b)`. Facts of other variants stay 0."""
+    `stats(a + b) == stats(a) + stats(b)`.
+
+    `counts` holds the variant's own counts (its `Variant.stats.count`: exact bids, contracts, flags,
+    odd tricks...) by name, sorted and without zeros, so equal figures compare equal however they
+    were added up; `count(name)` reads one, 0 for a name never counted (the facts of other
+    variants). A count also reads as an attribute (`figures.bostons`), as templates and tests do."""
 
     variant: str
     games: int = 0
@@ -158,28 +166,19 @@ class PlayerStats:
     drawn: int = 0  # every column first: nobody won
     total_score: int = 0
     best_score: int | None = None
-    # Nomination, Australian: hands with a bid, and those where the tricks equalled it.
-    hands_bid: int = 0
-    exact_bids: int = 0
-    # Australian's special rounds.
-    misere_played: int = 0
-    misere_made: int = 0
-    blind_played: int = 0
-    blind_made: int = 0
-    # Bid Whist, for the player's side.
-    contracts_bid: int = 0
-    contracts_made: int = 0
-    bostons: int = 0
-    reneges: int = 0
-    # Military Whist, for the player's team.
-    flags_won: int = 0
-    # Whist, for the player's side.
-    deals: int = 0
-    odd_tricks: int = 0
-    whist_games_played: int = 0  # games to the target (a rubber has two or three; a drive none)
-    whist_games_won: int = 0
-    rubbers_played: int = 0
-    rubbers_won: int = 0
+    counts: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", tuple(sorted((k, v) for k, v in dict(self.counts).items() if v)))
+
+    def count(self, name: str) -> int:
+        return next((v for k, v in self.counts if k == name), 0)
+
+    if not TYPE_CHECKING:  # typed code says `count(name)`; mypy checks every other attribute
+        def __getattr__(self, name: str) -> int:
+            if name.startswith("_") or name in _OWN_FIELDS:
+                raise AttributeError(name)
+            return self.count(name)
 
     @property
     def win_rate(self) -> float:
@@ -189,139 +188,28 @@ class PlayerStats:
     def average_score(self) -> float | None:
         return self.total_score / self.games if self.games else None
 
-    @property
-    def contracts_set(self) -> int:
-        return self.contracts_bid - self.contracts_made
-
     def __add__(self, other: PlayerStats) -> PlayerStats:
         if other.variant != self.variant:
             raise ValueError(f"cannot add {other.variant} figures to {self.variant} figures")
-        values: dict[str, object] = {}
-        for f in fields(self):
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if f.name == "variant":
-                values[f.name] = mine
-            elif f.name == "best_score":
-                values[f.name] = theirs if mine is None else mine if theirs is None else max(mine, theirs)
-            else:
-                values[f.name] = mine + theirs
-        return PlayerStats(**values)  # type: ignore[arg-type]
+        counts = dict(self.counts)
+        for name, value in other.counts:
+            counts[name] = counts.get(name, 0) + value
+        mine, theirs = self.best_score, other.best_score
+        best = theirs if mine is None else mine if theirs is None else max(mine, theirs)
+        return PlayerStats(self.variant, self.games + other.games, self.won + other.won,
+                           self.shared_wins + other.shared_wins, self.drawn + other.drawn,
+                           self.total_score + other.total_score, best, tuple(counts.items()))
 
     def facts(self) -> tuple[Fact, ...]:
-        """The variant's own figures, in the order a page shows them."""
-        return tuple(Fact(key, label, getattr(self, count), None if out_of is None else getattr(self, out_of))
-                     for key, label, count, out_of in _FACTS.get(self.variant, ()))
+        """The variant's own figures (its `Variant.stats.facts`), in the order a page shows them."""
+        if self.variant not in VARIANT_MODULES:
+            return ()
+        return tuple(Fact(spec.key, spec.label, self.count(spec.count),
+                          None if spec.out_of is None else self.count(spec.out_of), spec.average)
+                     for spec in get_variant(self.variant).stats.facts)
 
 
-# key, label, the count's field, the field it is out of (None: a plain count)
-_FactSpec = tuple[str, Message, str, str | None]
-_EXACT: tuple[_FactSpec, ...] = (("exact_bids", M("Exact bids"), "exact_bids", "hands_bid"),)
-_FACTS: dict[str, tuple[_FactSpec, ...]] = {
-    nomination.VARIANT.key: _EXACT,
-    australian.VARIANT.key: _EXACT + (
-        ("misere", M("Misère rounds won clean"), "misere_made", "misere_played"),
-        ("blind", M("Blind bids made"), "blind_made", "blind_played"),
-    ),
-    bid_whist.VARIANT.key: (
-        ("contracts_made", M("Contracts made"), "contracts_made", "contracts_bid"),
-        ("contracts_set", M("Contracts set"), "contracts_set", "contracts_bid"),
-        ("bostons", M("Bostons"), "bostons", None),
-        ("reneges", M("Reneges (upheld)"), "reneges", None),
-    ),
-    military.VARIANT.key: (("flags_won", M("Flags won"), "flags_won", None),),
-    whist.VARIANT.key: (
-        ("odd_tricks", M("Odd tricks per deal"), "odd_tricks", "deals"),
-        ("whist_games", M("Games won"), "whist_games_won", "whist_games_played"),
-        ("rubbers", M("Rubbers won"), "rubbers_won", "rubbers_played"),
-    ),
-}
-
-_AVERAGES = frozenset({"odd_tricks"})  # the facts whose count / out_of is an average per deal
-
-_Counts = dict[str, int]
-
-
-def _bidding_facts(game: PlayedGame, column: int) -> _Counts:
-    """Nomination and Australian: a cell with a bid is a hand bid; `made` is the exact bid. In
-    Australian's misère round nobody bids and `made` means no trick won; its blind round is bid
-    before the cards are seen (rules/australian-whist.txt, "The special rounds" 3 and 4)."""
-    counts: _Counts = defaultdict(int)
-    for line in game.sheet.lines:
-        cell = line.cells[column]
-        if line.spec.kind is RoundKind.MISERE:
-            counts["misere_played"] += 1
-            counts["misere_made"] += bool(cell.made)
-            continue
-        if cell.bid is None:
-            continue
-        counts["hands_bid"] += 1
-        counts["exact_bids"] += cell.bid == cell.tricks
-        if line.spec.kind is RoundKind.BLIND:
-            counts["blind_played"] += 1
-            counts["blind_made"] += cell.bid == cell.tricks
-    return counts
-
-
-def _bid_whist_facts(game: PlayedGame, column: int) -> _Counts:
-    """Only the bidding side's cell holds the bid, and `made` whether the contract was kept (an
-    upheld renege by the other side counts as made: rules/bid-whist.txt XI, "Loss of Bid"). A tied
-    round's extra hand is a contract too: made or lost, it settles the round. A Boston is all 13
-    books, the kitty's included, with the contract kept. Reneges are read from the entries: one
-    upheld against the column's team is a renege of that side."""
-    counts: _Counts = defaultdict(int)
-    for line, raw in zip(game.sheet.lines, game.hands):
-        cell = line.cells[column]
-        if cell.bid is not None:
-            counts["contracts_bid"] += 1
-            counts["contracts_made"] += bool(cell.made)
-            counts["bostons"] += bool(cell.made) and cell.tricks == bid_whist.BOOKS
-        renege = raw.get("renege")
-        if isinstance(renege, Mapping) and renege.get("upheld") is True and renege.get("offender") == column:
-            counts["reneges"] += 1
-    return counts
-
-
-def _military_facts(game: PlayedGame, column: int) -> _Counts:
-    """Flags the team's visiting pairs took from the tables they visited, read from the flag ledger
-    (rules/military-whist.txt: only visitors win flags; the home pair can only keep its own)."""
-    won = sum(outcome.flags for row in military.ledger(game.setup, game.hands)
-              for outcome in row.outcomes if outcome is not None and outcome.visitor == column)
-    return {"flags_won": won}
-
-
-def _whist_facts(game: PlayedGame, column: int) -> _Counts:
-    """Odd tricks are the side's tricks above six (rules/whist.txt, Scoring); a game is won on the
-    deal that brings a side's running total to the target (the totals restart after it; only one
-    side can reach it on a deal, tricks being scored before honours); the rubber is the whole sheet
-    when one is played, so winning it is winning the sheet. A whist drive has neither."""
-    rules = whist.Rules.of(game.setup)
-    cells: list[Cell] = [line.cells[column] for line in game.sheet.lines]
-    counts: _Counts = {
-        "deals": len(cells),
-        "odd_tricks": sum(max(0, (cell.tricks or 0) - whist.BOOK) for cell in cells),
-    }
-    if not rules.drive:
-        counts["whist_games_played"] = sum(any(cell.total >= rules.target for cell in line.cells)
-                                           for line in game.sheet.lines)
-        counts["whist_games_won"] = sum(cell.total >= rules.target for cell in cells)
-        counts["rubbers_played"] = int(rules.rubber)
-        counts["rubbers_won"] = int(rules.rubber and column in game.sheet.winners and not _drawn(game.sheet))
-    return counts
-
-
-def _no_facts(game: PlayedGame, column: int) -> _Counts:
-    return {}
-
-
-# The one place that knows where each variant keeps its own facts: a new variant has none until
-# it is added here (docs/architecture.md, "Adding a sixth variant").
-_VARIANT_FACTS: dict[str, Callable[[PlayedGame, int], _Counts]] = {
-    nomination.VARIANT.key: _bidding_facts,
-    australian.VARIANT.key: _bidding_facts,
-    bid_whist.VARIANT.key: _bid_whist_facts,
-    military.VARIANT.key: _military_facts,
-    whist.VARIANT.key: _whist_facts,
-}
+_OWN_FIELDS = frozenset(PlayerStats.__dataclass_fields__)
 
 
 def column_stats(game: PlayedGame, column: int) -> PlayerStats:
@@ -329,9 +217,9 @@ def column_stats(game: PlayedGame, column: int) -> PlayerStats:
     sheet = game.sheet
     score = final_scores(game)[column]
     first = column in sheet.winners and not _drawn(sheet)
-    facts = _VARIANT_FACTS.get(game.variant, _no_facts)(game, column)
+    facts = get_variant(game.variant).stats.count(game.setup, game.hands, sheet, column)
     return PlayerStats(game.variant, games=1, won=int(first), shared_wins=int(first and len(sheet.winners) > 1),
-                       drawn=int(_drawn(sheet)), total_score=score, best_score=score, **facts)
+                       drawn=int(_drawn(sheet)), total_score=score, best_score=score, counts=tuple(facts.items()))
 
 
 def player_stats(games: Iterable[PlayedGame]) -> dict[PlayerId, dict[str, PlayerStats]]:
@@ -435,7 +323,7 @@ class VariantRecords:
     variant: str
     highest_score: Record | None = None
     longest_winning_run: Record | None = None  # games won in a row, by one player in this variant
-    best_exact_bid_rate: Record | None = None  # Nomination and Australian, over `min_bid_hands` or more
+    best_exact_bid_rate: Record | None = None  # variants counting exact bids, over `min_bid_hands` or more
 
 
 def _better(found: tuple[Record, int] | None, value: int, players: Iterable[PlayerId], when: date,
@@ -491,13 +379,14 @@ def _best_rates(ordered: Sequence[PlayedGame], min_bid_hands: int) -> dict[str, 
     best: dict[str, Record] = {}
     for player, by_variant in player_stats(ordered).items():
         for variant, stats in by_variant.items():
-            if stats.hands_bid < max(1, min_bid_hands):
+            hands_bid, exact_bids = stats.count("hands_bid"), stats.count("exact_bids")
+            if hands_bid < max(1, min_bid_hands):
                 continue
             found = best.get(variant)
-            key = (Fraction(stats.exact_bids, stats.hands_bid), stats.hands_bid)
+            key = (Fraction(exact_bids, hands_bid), hands_bid)
             when = last[(variant, player)]
             if found is None or key > (Fraction(found.value, found.out_of or 1), found.out_of):
-                best[variant] = Record(stats.exact_bids, (player,), when, stats.hands_bid)
+                best[variant] = Record(exact_bids, (player,), when, hands_bid)
             elif key == (Fraction(found.value, found.out_of or 1), found.out_of):
                 best[variant] = Record(found.value, tuple(sorted((*found.players, player))),
                                        max(found.finished, when, key=_moment), found.out_of)

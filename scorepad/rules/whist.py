@@ -19,6 +19,7 @@ from scorepad.rules.base import (
     Cell,
     Choice,
     ErrorCollector,
+    FactSpec,
     GameState,
     Line,
     Options,
@@ -31,6 +32,8 @@ from scorepad.rules.base import (
     Scoreboard,
     ScoreSheet,
     Setup,
+    StatsFacts,
+    foot_of_sheet,
     key_field,
     leaders,
     quoted,
@@ -483,6 +486,48 @@ class _Tally:
         return M("Game %(number)s: %(first)s %(first_points)s, %(second)s %(second_points)s", **now)
 
 
+# --------------------------------------------------------------------------- a group's statistics
+
+
+def _final_scores(setup: Setup, sheet: ScoreSheet) -> tuple[int, ...]:
+    """The points scored over the whole game or rubber: rules/whist.txt, Scoring: "The partnership,
+    which first reaches 5 points, wins the game": the score starts again for the next game of the
+    rubber, so the sheet's total restarts too. A whist drive's total never restarts."""
+    if Rules.of(setup).drive or not sheet.lines:
+        return foot_of_sheet(setup, sheet)
+    return tuple(sum(line.cells[c].points for line in sheet.lines) for c in range(len(sheet.columns)))
+
+
+def _count_facts(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, column: int) -> Mapping[str, int]:
+    """Odd tricks are the side's tricks above six (rules/whist.txt, Scoring); a game is won on the
+    deal that brings a side's running total to the target (the totals restart after it; only one
+    side can reach it on a deal, tricks being scored before honours); the rubber is the whole sheet
+    when one is played, so winning it is winning the sheet (not a dead heat). A whist drive has
+    neither."""
+    rules = Rules.of(setup)
+    cells: list[Cell] = [line.cells[column] for line in sheet.lines]
+    counts = {"deals": len(cells), "odd_tricks": sum(max(0, (cell.tricks or 0) - BOOK) for cell in cells)}
+    if not rules.drive:
+        drawn = len(sheet.winners) == len(sheet.columns)
+        counts["whist_games_played"] = sum(any(cell.total >= rules.target for cell in line.cells)
+                                           for line in sheet.lines)
+        counts["whist_games_won"] = sum(cell.total >= rules.target for cell in cells)
+        counts["rubbers_played"] = int(rules.rubber)
+        counts["rubbers_won"] = int(rules.rubber and column in sheet.winners and not drawn)
+    return counts
+
+
+STATS = StatsFacts(
+    facts=(
+        FactSpec("odd_tricks", M("Odd tricks per deal"), "odd_tricks", "deals", average=True),
+        FactSpec("whist_games", M("Games won"), "whist_games_won", "whist_games_played"),
+        FactSpec("rubbers", M("Rubbers won"), "rubbers_won", "rubbers_played"),
+    ),
+    count=_count_facts,
+    final_scores=_final_scores,
+)
+
+
 # --------------------------------------------------------------------------- the variant
 
 
@@ -504,6 +549,7 @@ class WhistVariant:
     partnerships = True
     players = range(4, 5)  # two partnerships of two
     club_ranked_by_points = False
+    stats = STATS
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()
