@@ -32,7 +32,7 @@ from scorepad.events import core
 from scorepad.events.bid_whist import matches as bid_whist_matches
 from scorepad.events.bid_whist import registration
 from scorepad.events.military import REVOKES
-from scorepad.events.registry import FORMATS, get_format
+from scorepad.events.registry import FORMATS, all_formats, get_format
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
 from scorepad.models import (
@@ -744,12 +744,8 @@ def _abandon(event: Event, games: list[Game]) -> None:
 
 def _forget(event_id: int, game_ids: list[int]) -> None:
     """Drop what the formats cached for these row ids while checking: an id rolled back is given
-    again (SQLite), and a cache keyed by it must not answer for another event or game.
-
-    The caches: events/military.py's set-up, extras and derived hands (by event id), and
-    events/bid_whist/matches.py's match outcomes (by game id and last change)."""
-    for name in ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events"):
-        current_app.extensions.get(name, {}).pop(event_id, None)
-    outcomes = current_app.extensions.get("scorepad.outcomes", {})
-    for key in [k for k in outcomes if k[0] in game_ids]:
-        outcomes.pop(key, None)
+    again (SQLite), and a cache keyed by it must not answer for another event or game. Each
+    format says what it keeps (`EventFormat.forget`); every one is asked, whatever the format of
+    the event restored."""
+    for fmt in all_formats():
+        fmt.forget(event_id, game_ids)

@@ -26,6 +26,7 @@ from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.errors import M, joined
 
 KEY = "club"
+DEFAULT_VARIANT = "nomination"  # the set-up page's first choice, and the variant of an event that names none
 
 
 def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
@@ -48,7 +49,7 @@ def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
 
 
 def variant_of(event: Event) -> str:
-    return str(event.options.get("variant", "nomination"))
+    return str(event.options.get("variant", DEFAULT_VARIANT))
 
 
 def start_game(table: EventTable, record: Mapping[str, object]) -> Game:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol, TypeVar
@@ -64,6 +64,9 @@ class EventFormat(Protocol):
     key: str  # stored in Event.format
     title: str  # what players call it: "Military Whist", "Whist drive"
     pages: str  # its template folder, and the name of the blueprint of its own routes
+    # `board` gives the very same view object while nothing on it changed, so a push drawn from it
+    # is not rendered again (views/board.py)
+    keeps_board: bool
 
     def room(self, event: Event) -> dict[str, object]:
         """What the director's control room shows (the template context)."""
@@ -88,12 +91,17 @@ class EventFormat(Protocol):
         page can be derived from them: a restored backup is checked so before it is committed
         (events/backup.py)."""
 
+    def forget(self, event_id: int, game_ids: Sequence[int]) -> None:
+        """Drop what the format keeps per app under these row ids: a restore that was rolled back
+        leaves ids that SQLite gives again, and a kept value must not answer for another event."""
+
 
 class OneView:
     """The usual shape of an EventFormat: the control room, the boards and the table page all show
     one view of the event, derived by `view` and named `view_name` in the templates; no team cards."""
 
     view_name: str
+    keeps_board = False
 
     def view(self, event: Event) -> object:
         raise NotImplementedError
@@ -109,6 +117,9 @@ class OneView:
 
     def teams(self, event: Event) -> list[EventEntrant]:
         return []
+
+    def forget(self, event_id: int, game_ids: Sequence[int]) -> None:
+        """Nothing kept per app (a format that keeps something says what)."""
 
     def check(self, event: Event) -> None:
         """Derive what the control room, the boards and the export show (a format adds its own

@@ -61,7 +61,7 @@ def setup_of(event: Event) -> Setup:
 
 def _record(event: Event, hands: Sequence[RawHand]) -> dict[str, object]:
     return {
-        "variant": event.format,
+        "variant": military.VARIANT.key,
         "title": event.name,
         "options": event.options,
         "teams": [{"name": t.team, "players": list(t.players)} for t in event.tables],
@@ -430,7 +430,7 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
         errors.append(RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty)")))
     if not 1 <= late_minutes <= 120:
         errors.append(RuleError("late_minutes", M("a table counts as late after 1 to 120 minutes")))
-    record = {"variant": KEY, "title": name, "options": {"days": list(days), "loans": loans},
+    record = {"variant": military.VARIANT.key, "title": name, "options": {"days": list(days), "loans": loans},
               "teams": [{"name": n, "players": list(p)} for n, p in zip(names, players or [[]] * len(names))],
               "hands": []}
     try:
@@ -861,6 +861,11 @@ class _Military(core.OneView):
     def check(self, event: Event) -> None:
         check_rows(event)
         super().check(event)
+
+    def forget(self, event_id: int, game_ids: Sequence[int]) -> None:
+        """The event's set-up, extras and derived hands, kept by event id."""
+        for name in ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events"):
+            current_app.extensions.get(name, {}).pop(event_id, None)
 
     def status(self, event: Event) -> str:
         ev = view(event)

@@ -158,7 +158,7 @@ def _drawn(state: _Pushes, key: tuple[str, str], folder: str, context: dict[str,
     event = context["event"]
     assert isinstance(event, Event)
     views = tuple(v for k, v in context.items() if k not in ("event", "pages"))
-    if getattr(get_format(event.format), "keeps_board", False):
+    if get_format(event.format).keeps_board:
         with state.lock:
             last = state.drawn.get(key)
         if last is not None and len(last[0]) == len(views) and all(a is b for a, b in zip(last[0], views)):

@@ -33,7 +33,7 @@ bp = Blueprint("club", __name__)
 @bp.route("/events/new/club", methods=["GET", "POST"])
 def new() -> str | BaseResponse | tuple[str, int]:
     """Set up a club night: the variant every table plays, the number of tables."""
-    form = {"name": "", "variant": "nomination", "tables": "6", "pin": ""}
+    form = {"name": "", "variant": club.DEFAULT_VARIANT, "tables": "6", "pin": ""}
     variants = [get_variant(k) for k in HOME_VARIANTS]
     if request.method == "POST":
         form.update({k: v for k, v in request.form.items() if k != "csrf_token"})

@@ -26,10 +26,12 @@ from scorepad.events import core
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import AuditEntry, Event, EventEntrant, EventMatch, Game, utcnow
+from scorepad.rules import bid_whist
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.errors import M, Message
 from scorepad.rules.record import NAME_MAX
 
+VARIANT_KEY = bid_whist.VARIANT.key  # the variant every match's game plays
 GHOST = 0  # the ghost team of a bye: "points are of no value for the team picked to play the odd team"
 GHOST_NAME = M("Ghost team")  # said in the reader's language; stored in a game's set-up as its English
 WALKOVER = "walkover"  # `closed_by` of a match decided by the director without play (a no-show)
@@ -78,6 +80,13 @@ class MatchView:
         if self.match.dispute:
             return "disputed"
         return "to sign" if self.outcome.over else "playing"
+
+
+def forget_outcomes(game_ids: Sequence[int]) -> None:
+    """Drop the outcomes kept for these games (`outcome`), whatever their last change."""
+    outcomes = current_app.extensions.get("scorepad.outcomes", {})
+    for key in [k for k in outcomes if k[0] in game_ids]:
+        outcomes.pop(key, None)
 
 
 def outcome_known(game: Game) -> bool:
@@ -131,7 +140,7 @@ def open_match(event: Event, stage: str, number: int, table: int, home: int, awa
         stand_ins = [n for n in (f"Ghost {i}" for i in range(1, 5)) if n.casefold() not in real][:2]
         sides[0 if home == GHOST else 1] = {"name": GHOST_NAME, "players": stand_ins}
     title = f"{event.name}: {_stage_words(stage, number)}, table {table}"
-    game = Game(variant="bid_whist", title=_clip(title, TITLE_LENGTH),
+    game = Game(variant=VARIANT_KEY, title=_clip(title, TITLE_LENGTH),
                 options=dict(options), players=[], teams=sides, first_dealer=0, event_id=event.id)
     match = EventMatch(stage=stage, number=number, table=table, home=home, away=away, game=game)
     event.matches.append(match)

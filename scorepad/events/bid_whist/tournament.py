@@ -10,6 +10,7 @@ request. `event.current_hand` counts the stages: preliminary round 1..R, then R 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -902,7 +903,7 @@ def check_rows(event: Event) -> None:
         if matches.of_stage(event, "bracket") and event.current_hand <= rounds(event):
             errors.append(RuleError("matches", M("bracket matches before the preliminary rounds are over")))
     for m in event.matches:
-        if m.game is None or m.game.variant != KEY or m.game.options != game_options(event):
+        if m.game is None or m.game.variant != matches.VARIANT_KEY or m.game.options != game_options(event):
             errors.append(RuleError("matches", M("%(match)s has no Bid Whist game of the tournament's options "
                                                  "(%(options)s)", match=_stage_label(m),
                                                  options=quoted(game_options(event)))))
@@ -1025,6 +1026,9 @@ class _BidWhist(OneView):
         check_rows(event)
         boards.detached(self.room(event)[self.view_name])
         self.export(event)
+
+    def forget(self, event_id: int, game_ids: Sequence[int]) -> None:
+        matches.forget_outcomes(game_ids)
 
     def status(self, event: Event) -> str:
         return view(event).status_title
