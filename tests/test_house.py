@@ -140,3 +140,142 @@ def test_each_format_is_found_in_one_step_from_the_folder_names() -> None:
         assert f"scorepad.views.{fmt.pages}" in MODULES, fmt.key
         for page in ("control.html", "_room.html", "projector.html", "standings.html", "_board.html", "qr.html"):
             assert (templates / fmt.pages / page).is_file(), f"{fmt.pages}/{page}"
+
+
+# --------------------------------------------------------------------------- variants behind their registry
+
+VARIANT_REGISTRIES = {
+    # module: why it may name variants by their keys
+    "scorepad.rules": "the variants' registry: VARIANT_MODULES maps each key to its module",
+    "scorepad.games.entry": "the entry adapters' registry: _ADAPTERS maps each home variant to its adapter",
+}
+
+
+def _variant_keys() -> frozenset[str]:
+    from scorepad.rules import VARIANT_MODULES
+
+    return frozenset(VARIANT_MODULES)
+
+
+def _names_a_variant(node: ast.AST, keys: frozenset[str]) -> bool:
+    """A variant's key as a literal, or read off a variant module (`whist.VARIANT.key`)."""
+    if isinstance(node, ast.Constant):
+        return node.value in keys
+    return (isinstance(node, ast.Attribute) and node.attr == "key"
+            and (isinstance(node.value, ast.Name) and node.value.id == "VARIANT"
+                 or isinstance(node.value, ast.Attribute) and node.value.attr == "VARIANT"))
+
+
+def variant_branches(source: str, keys: frozenset[str]) -> list[int]:
+    """The lines of `source` that branch on a variant's key: a comparison with one (`==`, `in` a
+    tuple or a set of them), a dict keyed by one, a set holding one, a `case` of one."""
+    def named(node: ast.AST) -> bool:
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return any(_names_a_variant(item, keys) for item in items)
+
+    def branches(node: ast.AST) -> bool:
+        if isinstance(node, ast.Compare):
+            return any(named(side) for side in (node.left, *node.comparators))
+        if isinstance(node, ast.Dict):
+            return any(k is not None and _names_a_variant(k, keys) for k in node.keys)
+        if isinstance(node, ast.MatchValue):
+            return _names_a_variant(node.value, keys)
+        return isinstance(node, ast.Set) and named(node)
+
+    return sorted(node.lineno for node in ast.walk(ast.parse(source)) if branches(node))
+
+
+def test_the_finder_sees_every_kind_of_branch_on_a_variant() -> None:
+    """What issue 27 found (rules/stats.py's dicts keyed by variant and its Whist branch, club_night's
+    set of variants ranked by points, the adapters' copied ranges), and what is not a branch."""
+    keys = frozenset({"whist", "bid_whist", "nomination"})
+    source = ('if game.variant == whist.VARIANT.key:\n    pass\n'          # 1
+              'FACTS = {nomination.VARIANT.key: 1}\n'                    # 3
+              'RANKED = frozenset({"bid_whist"})\n'                      # 4
+              'ok = variant in ("nomination", "whist")\n'                # 5
+              'ADAPTERS = {"nomination": 3}\n'                           # 6
+              'match v:\n    case "whist":\n        pass\n'              # 8
+              'if VARIANT.key != key:\n    pass\n'                       # 10
+              'KEY = "bid_whist"\nbp = Blueprint("bid_whist")\ng = Game(variant="whist")\n'
+              'form = {"variant": DEFAULT}\nif event.format == KEY:\n    pass\n')
+    assert variant_branches(source, keys) == [1, 3, 4, 5, 6, 8, 10]
+
+
+def test_only_the_registries_branch_on_a_variant() -> None:
+    """No `if variant == "..."`, no dict or set keyed by variant, outside the registries (each
+    listed with its reason, and each still needing it): a variant's facts are its VARIANT's
+    (docs/architecture.md, "Adding a sixth variant"), read through `get_variant`. A variant's own
+    module may name itself."""
+    keys = _variant_keys()
+    found = {name: variant_branches(path.read_text(), keys) for name, path in MODULES.items()
+             if name not in {f"scorepad.rules.{key}" for key in keys}}
+    offenders = {name: lines for name, lines in found.items() if lines and name not in VARIANT_REGISTRIES}
+    assert offenders == {}
+    assert all(found[name] for name in VARIANT_REGISTRIES), "an exception no longer needed: take it off the list"
+
+
+def template_branch(keys: frozenset[str]) -> re.Pattern[str]:
+    """A template's or a script's comparison with a variant's key (`== 'whist'`, `in ['whist']`,
+    `case "whist":`), or an object keyed by one (`{"whist": ...}`)."""
+    key = "(" + "|".join(sorted(keys)) + ")"
+    return re.compile(r"""(==|!=|\bin\b|\bcase\b)\s*[(\[]?\s*["']""" + key + r"""["']|["']""" + key + r"""["']\s*(==|!=|:)""")
+
+
+def test_the_template_finder_sees_a_branch_on_a_variant() -> None:
+    branch = template_branch(frozenset({"whist", "bid_whist"}))
+    for found in ("{% if gv.game.variant == 'whist' %}", "{% if key in ('bid_whist', 'x') %}", 'case "whist":',
+                  'const rows = {"bid_whist": 2}', "{% if 'whist' != key %}"):
+        assert branch.search(found), found
+    for fine in ("{{ variant.name }}", '{{ url_for("bid_whist.team") }}', "<p>Whist in a rubber</p>"):
+        assert not branch.search(fine), fine
+
+
+def test_no_template_or_script_branches_on_a_variant() -> None:
+    """Templates and scripts format what the variant's rules and facts say; none compares a key."""
+    branch = template_branch(_variant_keys())
+    root = PACKAGE.parent
+    offenders = [str(path.relative_to(root)) for folder, pattern in (("templates", "*.html"), ("static/js", "*.js"))
+                 for path in sorted((root / folder).rglob(pattern)) if branch.search(path.read_text())]
+    assert offenders == []
+
+
+# --------------------------------------------------------------------------- the checklists are true
+
+
+def _protocol_members(protocol: type) -> set[str]:
+    return set(protocol.__annotations__) | {name for name, value in vars(protocol).items()
+                                             if callable(value) and not name.startswith("_")}
+
+
+def _section(title: str) -> str:
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text()
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end != -1 else len(text)]
+
+
+def test_the_add_a_variant_checklist_names_every_fact_of_a_variant() -> None:
+    from scorepad.rules.base import Variant
+
+    named = set(re.findall(r"`([a-z_]+)`", _section("Adding a sixth variant")))
+    assert sorted(_protocol_members(Variant) - named) == []
+
+
+def test_the_add_a_format_checklist_names_every_fact_of_a_format() -> None:
+    from scorepad.events.core import EventFormat
+
+    named = set(re.findall(r"`([a-z_]+)`", _section("Adding a fifth event format")))
+    assert sorted(_protocol_members(EventFormat) - named) == []
+
+
+def test_every_format_supplies_every_fact() -> None:
+    """Each registry entry gives each member of `EventFormat`, of the kind the event core reads."""
+    from scorepad.events.core import EventFormat
+    from scorepad.events.registry import FORMATS
+
+    members = _protocol_members(EventFormat)
+    for key, fmt in FORMATS.items():
+        assert sorted(m for m in members if not hasattr(fmt, m)) == [], key
+        assert fmt.key == key and fmt.title and fmt.pages
+        assert isinstance(fmt.keeps_board, bool)
+        assert all(callable(getattr(fmt, m)) for m in members - set(EventFormat.__annotations__)), key

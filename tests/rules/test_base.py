@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from scorepad.rules import VARIANT_MODULES, get_variant
 from scorepad.rules import record
-from scorepad.rules.base import (Choice, Options, OptionSpec, OptionValue, RuleError, RuleErrors, Setup, Team,
-                                 describe_in_force, describe_options, quoted, rank, resolve_options)
+from scorepad.rules.base import (Choice, FactSpec, Options, OptionSpec, OptionValue, RuleError, RuleErrors, Setup,
+                                 StatsFacts, Team, Variant, describe_in_force, describe_options, quoted, rank,
+                                 resolve_options)
 from scorepad.rules.bidding import check_bids, check_trick_total, hook_forbidden, legal_bids, parse_counts
 from scorepad.rules.cards import SUITS, Trump, parse_trump
 from scorepad.rules.record import HANDS_MAX, parse_record, score_record, to_json
@@ -322,3 +323,101 @@ def test_a_set_up_planning_more_hands_than_a_record_holds_is_refused(monkeypatch
         parse_record({"variant": "nomination", "players": ["Ann", "Bob", "Cat"]})
     assert [(e.field, e.message) for e in caught.value.errors] == [
         ("options", "these options plan 13 hands; a game holds at most 12")]
+
+
+# --------------------------------------------------------------------------- what every variant supplies
+
+
+def protocol_members(protocol: type) -> set[str]:
+    """A protocol's members: its annotated attributes and its methods."""
+    return set(protocol.__annotations__) | {name for name, value in vars(protocol).items()
+                                             if callable(value) and not name.startswith("_")}
+
+
+VARIANT_FACTS = protocol_members(Variant)
+
+
+def test_the_protocol_names_the_facts_the_app_reads() -> None:
+    """The Variant protocol is the checklist a sixth variant fills (docs/architecture.md, "Adding a
+    sixth variant"): who plays, its club night's ranking and its statistics are among them."""
+    assert {"key", "name", "summary", "option_specs", "partnerships", "players", "club_ranked_by_points", "stats",
+            "check_setup", "round_count", "round_spec", "check_hand", "score", "state"} <= VARIANT_FACTS
+
+
+@pytest.mark.parametrize("key", VARIANT_MODULES)
+def test_every_variant_supplies_every_fact(key: str) -> None:
+    """Each registry entry gives each member of the protocol, of the kind the app reads."""
+    variant = get_variant(key)
+    missing = sorted(m for m in VARIANT_FACTS if not hasattr(variant, m))
+    assert missing == [], f"{key} lacks {missing}"
+    assert variant.key == key and variant.name and variant.summary
+    assert all(isinstance(spec, OptionSpec) for spec in variant.option_specs)
+    assert isinstance(variant.partnerships, bool) and isinstance(variant.club_ranked_by_points, bool)
+    assert isinstance(variant.players, range) and variant.players.step == 1 and len(variant.players) >= 1
+    assert variant.players[0] >= 2
+    assert isinstance(variant.stats, StatsFacts)
+    assert all(isinstance(f, FactSpec) for f in variant.stats.facts)
+    assert len({f.key for f in variant.stats.facts}) == len(variant.stats.facts)
+    assert callable(variant.stats.count) and callable(variant.stats.final_scores)
+    for name in VARIANT_FACTS:
+        if name not in Variant.__annotations__:
+            assert callable(getattr(variant, name)), f"{key}.{name}"
+
+
+def _names(count: int) -> tuple[str, ...]:
+    return tuple(f"Player {i + 1}" for i in range(count))
+
+
+def _refused_on(variant: Variant, setup: Setup) -> set[str]:
+    try:
+        variant.check_setup(setup)
+    except RuleErrors as e:
+        return {error.field for error in e.errors}
+    except RuleError as e:
+        return {e.field}
+    return set()
+
+
+@pytest.mark.parametrize("key", VARIANT_MODULES)
+def test_who_plays_is_what_check_setup_accepts(key: str) -> None:
+    """`partnerships` and `players` are what the rules accept, not a copy that may drift: a team
+    game refuses players given one by one, a game of players refuses teams; a game of players
+    accepts its fewest and most and refuses one fewer and one more; a team game's examples seat a
+    number of named players it allows."""
+    variant = get_variant(key)
+    options = resolve_options(variant.option_specs, {})
+    if variant.partnerships:
+        assert "players" in _refused_on(variant, Setup(key, options, _names(variant.players[0])))
+        seated = [sum(len(t.players) for t in r.setup.teams) for r in _examples(key)]
+        assert any(seated) and all(n in variant.players for n in seated if n), seated
+        return
+    assert "teams" in _refused_on(variant, Setup(key, options, _names(3), (Team("Us"), Team("Them"))))
+    fewest, most = variant.players[0], variant.players[-1]
+    assert _refused_on(variant, Setup(key, options, _names(fewest))) == set()
+    assert _refused_on(variant, Setup(key, options, _names(most))) == set()
+    assert "players" in _refused_on(variant, Setup(key, options, _names(fewest - 1)))
+    assert "players" in _refused_on(variant, Setup(key, options, _names(most + 1)))
+
+
+def _examples(key: str) -> list[record.Record]:
+    return [parse_record(json.loads(path.read_text())) for path in sorted(EXAMPLES.glob(f"{key}-*.json"))
+            if not path.stem.endswith(".expected")]
+
+
+@pytest.mark.parametrize("key", VARIANT_MODULES)
+def test_a_variants_statistics_count_what_its_facts_name(key: str) -> None:
+    """Every count a fact names (and what it is out of) is counted by the variant's `stats.count`
+    over its example games, a whole number for each column; its final scores are one per column."""
+    variant = get_variant(key)
+    counted: set[str] = set()
+    examples = _examples(key)
+    assert examples, f"no docs/examples/{key}-*.json"
+    for example in examples:
+        sheet = variant.score(example.setup, example.hands)
+        assert len(variant.stats.final_scores(example.setup, sheet)) == len(sheet.columns)
+        for column in range(len(sheet.columns)):
+            counts = variant.stats.count(example.setup, example.hands, sheet, column)
+            assert all(isinstance(v, int) and v >= 0 for v in counts.values())
+            counted |= set(counts)
+    named = {f.count for f in variant.stats.facts} | {f.out_of for f in variant.stats.facts if f.out_of}
+    assert named <= counted, f"{key} never counts {sorted(named - counted)}"
