@@ -1,7 +1,7 @@
 """The view a Bid Whist tournament's boards show, kept per event while nothing it is derived from changed.
 
 Every board page, every catch-up fetch after a lost stream and every push after a tap derives the
-whole tournament (`tournament.view`): for 128 teams that is some 500 rows made into objects, 15 to
+whole tournament (`derived.view`): for 128 teams that is some 500 rows made into objects, 15 to
 20 ms, though most taps (a call, a bid) change nothing on the board. The view is kept under a
 fingerprint of every row it is derived from, read in plain SQL (no objects made): the event row,
 its entrants, matches and decisions whole, each game's hands revision, lock and dealer (not the
@@ -29,7 +29,7 @@ from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, Even
 
 CACHE = "scorepad.bid_whist_boards"  # app.extensions key: event id -> (fingerprint, view)
 KEPT = 64  # events kept per worker (a server runs a handful at a time)
-View = TypeVar("View")  # tournament.TournamentView (which imports this module)
+View = TypeVar("View")  # derived.TournamentView (which imports this module)
 
 
 class Row(SimpleNamespace):
@@ -37,7 +37,7 @@ class Row(SimpleNamespace):
 
 
 def board_view(event: Event, derive: Callable[[Event], View]) -> View:
-    """`derive(event)` (`tournament.view`) with plain rows in it, derived again only when a row it reads
+    """`derive(event)` (`derived.view`) with plain rows in it, derived again only when a row it reads
     changed.
 
     The fingerprint is read before the view is derived: a change committed in between is then in
