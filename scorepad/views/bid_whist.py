@@ -330,7 +330,7 @@ KEPT_BAR = Markup('<section id="event-bar" class="event-bar" hx-preserve="true">
 
 def event_bar(game: Any, game_view: Any = None, keep: bool = False) -> Markup:
     """The event bar of a game played at an event (a template global of the game pages). `keep`:
-    the page keeps its own (hx-preserve): a call's answer drew it again, some 1.6 ms of a 3.3 ms tap."""
+    the page keeps its own (hx-preserve), as drawing it again would be some 1.6 ms of a 3.3 ms tap."""
     match = matches.by_game(game)
     if match is None:
         return Markup("")

@@ -69,7 +69,7 @@ def fingerprint(event: Event) -> tuple[Any, ...]:
 
 @functools.cache
 def _queries() -> tuple[Executable, ...]:
-    """The fingerprint's queries, built once (building them cost as much as running them)."""
+    """The fingerprint's queries, built once (building them costs as much as running them)."""
     event: Any = bindparam("event")
 
     def rows(*columns: Any, where: Any, order: Any) -> Executable:
@@ -106,7 +106,7 @@ def copy(row: Any) -> Any:
 
 @functools.cache
 def _columns(model: Any) -> tuple[str, ...]:
-    """A model's column attributes (once per model: asking the mapper for each row cost 1.5 ms a view)."""
+    """A model's column attributes (once per model: asking the mapper for each row costs 1.5 ms a view)."""
     mapper: Any = inspect(model)
     return tuple(attr.key for attr in mapper.column_attrs)
 
