@@ -264,11 +264,11 @@ def make_tournament(database: str, teams: int) -> tuple[str, list[tuple[int, str
     """Register the teams and start (straight in the database): (public id, [(table, scorer token,
     the N/S team's code, the E/W team's code, the N/S team's token, the E/W team's token)])."""
     public, tables = in_app(database, f"""
-from scorepad.events.bid_whist import matches, registration, tournament
-e = tournament.create("Bench", rounds=3)
+from scorepad.events.bid_whist import matches, registration, writes
+e = writes.create("Bench", rounds=3)
 for n in range({teams}):
     registration.register_team(e, f"Team {{n + 1}}", [f"P{{n + 1}}a", f"P{{n + 1}}b"])
-tournament.start(e)
+writes.start(e)
 codes = {{x.number: matches.team_code(x) for x in e.entrants}}
 tokens = {{x.number: x.token for x in e.entrants}}
 print(json.dumps([e.public_id, [[m.table, m.game.scorer_token, codes.get(m.home, ''), codes.get(m.away, ''),

@@ -53,7 +53,7 @@ from flask_migrate import upgrade  # noqa: E402
 
 from scorepad import create_app  # noqa: E402
 from scorepad.events import core, military  # noqa: E402
-from scorepad.events.bid_whist import matches, registration, tournament  # noqa: E402
+from scorepad.events.bid_whist import matches, registration, writes  # noqa: E402
 from scorepad.events.registry import get_format  # noqa: E402
 from scorepad.extensions import db  # noqa: E402
 from scorepad.games import service as games  # noqa: E402
@@ -80,10 +80,10 @@ def build_military(tables: int, hands: int) -> str:
 
 def build_bid_whist(teams: int, rounds: int) -> str:
     """The Bid Whist tournament, its preliminary rounds all played and made final: its public id."""
-    event = tournament.create("Bench bid whist", rounds=rounds)
+    event = writes.create("Bench bid whist", rounds=rounds)
     for n in range(teams):
         registration.register_team(event, f"Team {n + 1}", [f"P{n + 1}a", f"P{n + 1}b"])
-    tournament.start(event)
+    writes.start(event)
     rng = random.Random(17)
     for number in range(1, rounds + 1):
         for match in matches.of_stage(event, "round", number):
@@ -96,9 +96,9 @@ def build_bid_whist(teams: int, rounds: int) -> str:
                     tap(game, "call", {"number": str(hand), "call": call})
                 books = rng.choice((5, 10, 11))
                 tap(game, "result", {"number": str(hand), "trump": "S", "books": str(books), "renege": "none"})
-            tournament.close_match(event, match)
+            writes.close_match(event, match)
         if number < rounds:
-            tournament.advance(event)
+            writes.advance(event)
     return event.public_id
 
 

@@ -60,9 +60,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 def _freeze_startup_objects() -> None:
     """Keep the objects made while starting (modules, the app: some 100,000) out of the garbage
-    collector's full passes. A full pass over them took 50-80 ms, a stall every few hundred
-    requests that every request and live stream of the (single) worker waited out; with them
-    frozen it takes a few milliseconds. Tests build an app per test and skip this, so nothing
+    collector's full passes. A full pass over them costs 50-80 ms, a stall every few hundred
+    requests that every request and live stream of the (single) worker waits out; with them
+    frozen it costs a few milliseconds. Tests build an app per test and skip this, so nothing
     of one test is kept for the whole run."""
     import gc
 

@@ -26,8 +26,8 @@ HEARTBEAT_SECONDS = 15.0
 QUEUE_SIZE = 16
 # A page that hears every table's signals (`table-*`: a team's page drawn before it asked for
 # `team-<n>` alone) gets one from each table when the hall signs at once: with 16 places the
-# oldest, perhaps its own table's, was dropped and the page never asked again
-# (bench/bid_whist_load.py --sign-window 2).
+# oldest, perhaps its own table's, would be dropped and the page would never ask again
+# (bench/bid_whist_load.py --sign-window 2 shows it).
 # Room for a signal from each table of a 1,024-team hall; the messages are shared, so a place costs
 # a pointer (a stalled page still drops its oldest beyond that).
 PREFIX_QUEUE_SIZE = 512
@@ -51,8 +51,8 @@ class Message:
     @cached_property
     def wire(self) -> bytes:
         """The message in the text/event-stream wire format, built and encoded once for all its
-        subscribers (encoding a leaderboard again for each of hundreds of streams was a fifth of
-        the server's time under load).
+        subscribers (encoding a leaderboard again for each of hundreds of streams would be a fifth
+        of the server's time under load).
 
         One data: line per line of HTML, indentation and blank lines left out (HTML does not need
         them, and a leaderboard goes to hundreds of screens on every push).
@@ -167,8 +167,8 @@ class Broker:
         returns how many there were.
 
         `background` (a push made off any request): under gevent, wake the listeners a batch at a
-        time and let waiting requests run in between. Waking two hundred leaderboards at once made
-        every request that arrived meanwhile wait for all their writes (15 ms a push)."""
+        time and let waiting requests run in between. Waking two hundred leaderboards at once would
+        make every request that arrives meanwhile wait for all their writes (15 ms a push)."""
         with self._lock:
             listeners = [s for s in self._channels.get(channel, ()) if language is None or s.language == language]
         message = Message(event, data, Message(*fallback) if fallback is not None else None)

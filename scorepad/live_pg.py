@@ -63,7 +63,7 @@ class PostgresRelay(Relay):
         self._starting = threading.Lock()
         # NOTIFY goes out on a connection of its own, not the request's pool: a request that still
         # holds its session's connection would otherwise take a second one, and under a burst every
-        # pooled connection was held by such a request waiting for another (tests/web/test_one_connection.py)
+        # pooled connection could be held by such a request waiting for another (tests/web/test_one_connection.py)
         self._sender: Any = None  # a psycopg connection, made on the first notice
         self._sending = threading.Lock()
 

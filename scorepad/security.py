@@ -2,7 +2,7 @@
 a Content-Security-Policy with scripts and styles from `static/` only, no framing), the session
 cookie (HttpOnly, SameSite=Lax, Secure when the request came over HTTPS), a same-origin check
 on every unsafe request besides the form token, and no NUL character in any address or field
-(PostgreSQL's text cannot hold one: such a value was a 500 there).
+(PostgreSQL's text cannot hold one: such a value would be a 500 there).
 
 Phones reach the app over plain HTTP on a club's LAN, so nothing here forces HTTPS, and HSTS is
 sent only on a request that came over HTTPS (a browser told once to insist on HTTPS for a LAN

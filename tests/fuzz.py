@@ -26,7 +26,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 
 from scorepad.events import club, core, drive, military
-from scorepad.events.bid_whist import registration, tournament
+from scorepad.events.bid_whist import registration, writes
 from scorepad.extensions import db
 from scorepad.games import groups as kept
 from scorepad.games import records
@@ -77,11 +77,11 @@ def build_world(app: Flask) -> World:
         event = military.create_event("Fuzz day", ["Aces", "Kings", "Queens", "Jacks"], [3, 2])
         for table, tricks in enumerate((7, 5, 10, 6), start=1):
             military.enter_result(event, table, 1, tricks, None, f"table {table}")
-        cup = tournament.create("Fuzz cup", rounds=1)
+        cup = writes.create("Fuzz cup", rounds=1)
         for n in range(4):
             registration.register_team(cup, f"Team {n + 1}", [f"P{n}a", f"P{n}b"])
-        tournament.start(cup)
-        registration.register_single(tournament.create("Fuzz open", rounds=2), "Loner")  # still registering
+        writes.start(cup)
+        registration.register_single(writes.create("Fuzz open", rounds=2), "Loner")  # still registering
         drive.create("Fuzz drive", [f"Player {n}" for n in range(8)], deals=4)
         night = club.create("Fuzz night", "whist", 2)
         club.start_game(night.tables[0], {"variant": "whist", "teams": [

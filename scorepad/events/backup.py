@@ -239,8 +239,8 @@ SAID_MAX = 4000  # characters of an audit note's message as JSON: a 300-characte
 
 
 def said(value: object) -> object:
-    """An audit note's message (rules/errors.as_said): null, or a template with its params. A backup
-    from before has no "said": its entries read in English, as they were written."""
+    """An audit note's message (rules/errors.as_said): null, or a template with its params. An entry
+    with no "said" reads in English, as it was written."""
     if value is None:
         return None
     if not isinstance(from_said(value), Message) or len(json.dumps(value)) > SAID_MAX:

@@ -438,11 +438,6 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
-def by_id(event_id: int) -> Event | None:
-    """The event by its row id (a push made off the request that changed it)."""
-    return db.session.get(Event, event_id)
-
-
 def event_of(game: Game) -> Event | None:
     """The event a game is played at (a tournament's match, a club night's table), or None."""
     return db.session.get(Event, game.event_id) if game.event_id is not None else None

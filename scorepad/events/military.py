@@ -203,8 +203,9 @@ class EventView:
     scheduled: int
     # "revision results", read before anything else of the view: a live panel drops a refresh that
     # is not newer than what it shows, so the stamp must never be newer than the view's results
-    # (SQLite reads each query afresh: a result committed between the two reads made a panel stamped
-    # "all in" that still said "waiting for 1 more table", and every later refresh was dropped)
+    # (SQLite reads each query afresh: a result committed between the two reads would give a panel
+    # stamped "all in" that still says "waiting for 1 more table", and every later refresh would be
+    # dropped)
     stamp: str
 
     @property

@@ -1,9 +1,10 @@
 """The event formats, as `rules.get_variant` holds the variants: `get_format(event.format)` gives a
 format's entry points, so nothing else branches on an event's format.
 
-Each format module (`military`, `bid_whist.tournament`, `drive`, `club`) offers `create(...)` with
-the settings of its own set-up page, and one `EventFormat` object (the protocol is in `core`), `FORMAT`, for the rest: what its
-control room, boards and table pages show, what a table's QR code opens, and its JSON export. The
+Each format module (`military`, `drive`, `club`; Bid Whist's package, split by job, has them in
+`bid_whist.writes` and `bid_whist.event_format`) offers `create(...)` with the settings of its own
+set-up page, and one `EventFormat` object (the protocol is in `core`), `FORMAT`, for the rest: what
+its control room, boards and table pages show, what a table's QR code opens, and its JSON export. The
 views render those through the format's template folder, `pages` (`templates/<pages>/control.html`,
 `_room.html`, `projector.html`, `standings.html`, `_board.html`, `table.html`, `_table.html`,
 `qr.html`), and its own routes live in the blueprint of the same name (`views/<module>.py`).
@@ -12,7 +13,7 @@ views render those through the format's template folder, `pages` (`templates/<pa
 from __future__ import annotations
 
 from scorepad.events import club, drive, military
-from scorepad.events.bid_whist import tournament
+from scorepad.events.bid_whist import event_format as bid_whist
 from scorepad.events.core import EventFormat, TablePage
 from scorepad.rules.base import RuleError
 from scorepad.rules.errors import M
@@ -20,7 +21,7 @@ from scorepad.rules.errors import M
 __all__ = ["FORMATS", "EventFormat", "TablePage", "all_formats", "get_format"]
 
 
-FORMATS: dict[str, EventFormat] = {f.key: f for f in (military.FORMAT, tournament.FORMAT, drive.FORMAT, club.FORMAT)}
+FORMATS: dict[str, EventFormat] = {f.key: f for f in (military.FORMAT, bid_whist.FORMAT, drive.FORMAT, club.FORMAT)}
 
 
 def get_format(key: str) -> EventFormat:

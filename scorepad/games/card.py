@@ -110,8 +110,8 @@ def sized(text: str, sizes: tuple[int, ...], room: float, bold: bool = False) ->
 
 
 def _date(view: GameView) -> str:
-    """The day the game was played: 3 May 2026 in English (as before), the locale's long form else
-    (3 mai 2026, 3 de mayo de 2026)."""
+    """The day the game was played: 3 May 2026 in English (day first, not the locale's "May 3, 2026"),
+    the locale's long form else (3 mai 2026, 3 de mayo de 2026)."""
     return str(format_date(view.game.created_at, "d MMMM y" if i18n.current() == "en" else "long"))
 
 

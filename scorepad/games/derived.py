@@ -1,8 +1,8 @@
 """A game's set-up, complete hands and score sheet, kept per worker between requests.
 
 A tap on the hand in hand (a bid, a trump, one player's tricks) changes none of the recorded hands,
-yet each request used to load them all and replay the game two or three times: the cost of a tap
-grew with every hand played. Here a worker keeps, per game, what its recorded hands give, under
+yet loading them all and replaying the game on each request would make every tap cost more than
+the one before it. So a worker keeps, per game, what its recorded hands give, under
 the game row's `hands_revision` (moved by the database flush of any change to the hands, see
 models.hands_changed) and the set-up columns: a request reads the game row, finds the revision it
 knows, and reuses the set-up, the hands (a tuple, the very objects the rules' `derived_once` knows)

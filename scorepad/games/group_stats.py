@@ -3,7 +3,7 @@ statistics (`rules.stats`), from the stored hands.
 
 Nothing is stored: each game's sheet comes from games' kept derivation (`games_of`, one copy per
 game and worker under its hands revision), and the figures are added up from those sheets. Adding
-up a group of 300 games took 65-100 ms a page on the development machine (the rules' functions read
+up a group of 300 games costs 65-100 ms a page (the rules' functions read
 every sheet again for each figure), so a worker keeps each group's figures (`Figures`) while its
 games are the same: the same derived sheet objects (a new hand, a correction, an undo or a changed
 set-up gives a game a new one), the same finish dates and the same links to the group's players (a

@@ -73,7 +73,7 @@ def options_in_force(view: GameView) -> list[tuple[str, str]]:
 
 def hand_title(view: GameView) -> str:
     """The current hand's heading: "Hand 3 of 8". A tie-break, a hand beyond the schedule, is called
-    one ("Hand 5 of 4" was no count at all), and the hands after it count the tie-breaks played."""
+    one ("Hand 5 of 4" would be no count at all), and the hands after it count the tie-breaks played."""
     spec = view.state.next_round
     if spec is None:
         return ""

@@ -290,8 +290,8 @@ def _take_back_hand(game: Game) -> Hand:
 
 def undo(game: Game) -> str:
     """Take back exactly the last tap (a bid, a trump, one player's tricks, the save of a hand), and
-    offer it for Redo. A game whose log does not fit what is stored (one from before the log) takes
-    back its hand in hand, else its last hand, whole, as it always did."""
+    offer it for Redo. A game whose log does not fit what is stored (a game stored without one)
+    takes back its hand in hand, else its last hand, whole."""
     _writable(game)
     step = _undo_step(game)
     if step is not None:

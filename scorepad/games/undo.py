@@ -8,8 +8,8 @@ the stored state before use: a step that no longer fits (a game changed by anoth
 applied; the undo then falls back to taking back the hand in hand, or the last hand, whole.
 
 The words are a `Message` (rules/errors.py) where the adapter made one: a step keeps its English
-(`what`, as games stored before did) and beside it the message's template and params (`said`), so
-the Undo button reads in the reader's language; a step stored with English only still shows it.
+(`what`) and beside it the message's template and params (`said`), so the Undo button reads in the
+reader's language; a step stored with English only (`what` alone) still shows it.
 
 Pure functions over plain JSON values: the service stores and commits them.
 """

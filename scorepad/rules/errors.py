@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 class Message(str):
     """Words for a player that another language can say: the English text itself (what `str` gives,
-    so the command line, records and tests read exactly as before), and the `template` it was made
+    so the command line, records and tests read plain English), and the `template` it was made
     from, with `%(name)s` placeholders, and its `params`. The web layer says it in the reader's
     language: the template's translation, then each param (a Message param said in turn).
 

@@ -805,14 +805,6 @@ def settle_next(setup: Setup, rows: Sequence[LedgerRow], pending: RawHand) -> tu
     return _settle(setup, spec, entry, rows[-1] if rows else None)
 
 
-def live_ledger(setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> tuple[LedgerRow, ...]:
-    """The ledger of the complete hands, plus the hand being entered as far as its results are in."""
-    rows = _replay(setup, hands).rows
-    if pending and len(hands) < _scheduled(setup):
-        return (*rows, settle_next(setup, rows, pending)[0])
-    return rows
-
-
 @dataclass(frozen=True)
 class TablePreview:
     """What confirming one table's result would do, before it is confirmed.

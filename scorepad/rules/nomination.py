@@ -67,8 +67,8 @@ PRESETS: dict[str, tuple[int, ...]] = {
 CUSTOM_DEFAULT = PRESETS["up"]
 # A custom list's most rounds: one per card of the pack, well past any list played (the presets
 # have 13 to 19 rounds). Played 4 times it is 208 hands, inside the 1,000 a game record holds, and
-# derived in a moment: a form can carry a list of 15,000 rounds, which made every page that
-# derived the game take seconds.
+# derived in a moment: a form can carry a list of 15,000 rounds, which would make every page that
+# derives the game take seconds.
 CUSTOM_MAX = 52
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (

@@ -22,7 +22,7 @@ _TITLES = {
     413: lazy_gettext("That request is too large"),
     429: lazy_gettext("Too many at once"),
     422: lazy_gettext("Please check what you entered"),
-    # Werkzeug's own names for the other codes (their English as before)
+    # Werkzeug's own names for the other codes, in its English
     409: lazy_gettext("Conflict"),
     410: lazy_gettext("Gone"),
     500: lazy_gettext("Internal Server Error"),

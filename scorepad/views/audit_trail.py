@@ -1,10 +1,10 @@
 """The events' audit trail in the reader's words (issue 15).
 
 An entry stores keys written in the code ("director", "table 3"; "correction", "day closed"), its
-old and new values as data, and its note in English with, since the entries kept `said`, the
-message it was made from. The control rooms show each in the reader's language: a known key through
-its label (the stored key unchanged), a value in words, the note through its message; an entry
-written before (English only) or a key this list does not know shows as stored.
+old and new values as data, and its note in English with the message it was made from (`said`).
+The control rooms show each in the reader's language: a known key through its label (the stored
+key unchanged), a value in words, the note through its message; a note with its English alone (no
+`said`) or a key this list does not know shows as stored.
 """
 
 from __future__ import annotations

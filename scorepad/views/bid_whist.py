@@ -15,7 +15,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import core
-from scorepad.events.bid_whist import matches, registration, tournament
+from scorepad.events.bid_whist import derived, matches, registration, tournament, writes
 from scorepad.events.core import Event, EventEntrant
 from scorepad.form_input import whole_number
 from scorepad.games import service as games
@@ -43,9 +43,9 @@ def new() -> str | BaseResponse | tuple[str, int]:
                 count = int(form.get("rounds", ""))
             except ValueError:
                 count = 0
-            event = tournament.create(form.get("name", ""), rounds=count, bracket=form.get("bracket", "auto"),
-                                      made_scores=form.get("made_scores", "books"), hidden=form.get("hidden") == "on",
-                                      pin=form.get("pin", "").strip())
+            event = writes.create(form.get("name", ""), rounds=count, bracket=form.get("bracket", "auto"),
+                                  made_scores=form.get("made_scores", "books"), hidden=form.get("hidden") == "on",
+                                  pin=form.get("pin", "").strip())
         except RuleErrors as e:
             return render_template("bid_whist/new.html", form=form, brackets=tournament.BRACKETS,
                                    errors=errors_by_field(e)), 422
@@ -107,7 +107,7 @@ def start(event: Event) -> tuple[str, int]:
     if raw and whole_number(raw) is None:
         return render_room(event, 422, {"rounds": gettext("Give the number of preliminary rounds as a number, 1 to 8.")},
                            form=request.form)
-    return _act(event, lambda: tournament.start(event, int(raw) if raw else None),
+    return _act(event, lambda: writes.start(event, int(raw) if raw else None),
                 gettext("Registration is closed and round 1 is drawn: print the QR cards and the teams' cards."))
 
 
@@ -131,7 +131,7 @@ def next_round(event: Event) -> tuple[str, int]:
     if refused is not None:
         return refused
     last = event.current_hand >= tournament.rounds(event)
-    return _act(event, lambda: tournament.advance(event),
+    return _act(event, lambda: writes.advance(event),
                 gettext("The bracket is set: its first matches are at their tables.") if last
                 else gettext("Round %(number)s is drawn: every team's phone shows its table.",
                              number=event.current_hand + 1))
@@ -145,7 +145,7 @@ def cut(event: Event) -> tuple[str, int]:
     if not raw or not all(whole_number(n) is not None for n in raw):
         return render_room(event, 422, {"cut": gettext("Choose the playoff's winner among the tied teams.")})
     winners = [int(n) for n in raw]
-    return _act(event, lambda: tournament.record_cut(event, winners), gettext("Playoff recorded."))
+    return _act(event, lambda: writes.record_cut(event, winners), gettext("Playoff recorded."))
 
 
 @bp.post("/d/<token>/publish")
@@ -156,7 +156,7 @@ def publish_standings(event: Event) -> tuple[str, int]:
     if whole_number(raw) is None:
         return render_room(event, 422, {"publish": gettext("The form did not say which round to publish: reload the "
                                                            "control room.")})
-    return _act(event, lambda: tournament.publish(event, int(raw)),
+    return _act(event, lambda: writes.publish(event, int(raw)),
                 gettext("The standings after round %(number)s are on the projector and the players' phones.",
                         number=raw))
 
@@ -168,7 +168,7 @@ def walkover(event: Event) -> tuple[str, int]:
     match_no, _, team = request.form.get("walkover", "").partition(":")
     if whole_number(match_no) is None or whole_number(team) is None:
         return render_room(event, 422, {"walkover": gettext("Choose the match and the team that goes through.")})
-    return _act(event, lambda: tournament.walkover(event, int(match_no), int(team), request.form.get("reason", "")),
+    return _act(event, lambda: writes.walkover(event, int(match_no), int(team), request.form.get("reason", "")),
                 gettext("Team %(number)s goes through by a walkover.", number=team))
 
 
@@ -179,7 +179,7 @@ def match_action(event: Event, match_id: int, action: str) -> tuple[str, int]:
     match = next((m for m in event.matches if m.id == match_id), None)
     if match is None or action not in ("close", "reopen"):
         abort(404, description=gettext("There is no such match in this event."))
-    act = tournament.close_match if action == "close" else tournament.reopen_match
+    act = writes.close_match if action == "close" else writes.reopen_match
     words = (gettext("Table %(number)s's sheet made final.", number=match.table) if action == "close" else
              gettext("Table %(number)s's sheet reopened: the table can correct it, then both teams sign again.",
                      number=match.table))
@@ -207,7 +207,7 @@ def swap(event: Event) -> tuple[str, int]:
     except ValueError:
         return render_room(event, 422, {"swap": gettext("Choose the match, the team that leaves and the team that "
                                                         "takes its place.")})
-    return _act(event, lambda: tournament.swap(event, match_no, out, into, request.form.get("reason", "")),
+    return _act(event, lambda: writes.swap(event, match_no, out, into, request.form.get("reason", "")),
                 gettext("Team %(into)s takes team %(out)s's place.", into=into, out=out))
 
 
@@ -244,7 +244,7 @@ def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, noti
     is drawn on every hand entered at every table); a bracket match's title needs the bracket."""
     event = match.event
     title = (gettext("Round %(number)s of %(rounds)s", number=match.number, rounds=tournament.rounds(event))
-             if match.stage == "round" else say(tournament.kept_view(event).match_title(match)))
+             if match.stage == "round" else say(derived.kept_view(event).match_title(match)))
     table, names = tournament.table_and_names(event, match)
     mv = matches.view(match, names, game_view)
     walk = tournament.walkover_of(event, match)
@@ -269,8 +269,8 @@ def sign(token: str) -> BaseResponse | tuple[str, int]:
             matches.dispute(match, side, request.form.get("reason", ""), f"table {match.table}")
             notice = gettext("The director has been told; wait at the table.")
         else:
-            tournament.sign(match.event, match, side, f"table {match.table}",
-                            f"table phone, team code · device {device()}", code=request.form.get("code", ""))
+            writes.sign(match.event, match, side, f"table {match.table}",
+                        f"table phone, team code · device {device()}", code=request.form.get("code", ""))
             notice = gettext("Signed.")
     except RuleErrors as e:
         return render_bar(game, match, errors_by_field(e)), 422
@@ -300,7 +300,7 @@ def team(token: str) -> str | BaseResponse:
     if card is not None and card.event.format == tournament.KEY:
         return redirect(url_for("bid_whist.team", token=card.token), code=302)
     entrant = _entrant(token)
-    tv = tournament.kept_view(entrant.event)  # every team's phone asks again on every signature
+    tv = derived.kept_view(entrant.event)  # every team's phone asks again on every signature
     return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=tv.match_of(entrant.number))
 
 
@@ -308,13 +308,13 @@ def team(token: str) -> str | BaseResponse:
 def team_sign(token: str) -> BaseResponse | tuple[str, int]:
     """A team signs its own sheet from its own phone."""
     entrant = _entrant(token)
-    tv = tournament.view(entrant.event)
+    tv = derived.view(entrant.event)
     mv = tv.match_of(entrant.number)
     if mv is None:
         abort(409, description=gettext("Your team has no sheet to sign now."))
     side = 0 if mv.match.home == entrant.number else 1
     try:
-        tournament.sign(entrant.event, mv.match, side, f"team {entrant.number}", f"team page · device {device()}")
+        writes.sign(entrant.event, mv.match, side, f"team {entrant.number}", f"team page · device {device()}")
     except RuleErrors as e:
         return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
     _publish_signing(mv.match)
@@ -330,7 +330,7 @@ KEPT_BAR = Markup('<section id="event-bar" class="event-bar" hx-preserve="true">
 
 def event_bar(game: Any, game_view: Any = None, keep: bool = False) -> Markup:
     """The event bar of a game played at an event (a template global of the game pages). `keep`:
-    the page keeps its own (hx-preserve): a call's answer drew it again, some 1.6 ms of a 3.3 ms tap."""
+    the page keeps its own (hx-preserve), as drawing it again would be some 1.6 ms of a 3.3 ms tap."""
     match = matches.by_game(game)
     if match is None:
         return Markup("")

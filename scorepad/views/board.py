@@ -77,9 +77,10 @@ STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders"})
 # one team's own (its table's, whichever table it is at this round)
 OWN_EVENT = re.compile(r"(table-(\d{1,4}|\*))|(team-\d{1,4})")
 BOARD_EVENTS = frozenset({"board", "patch"})  # the pushes drawn in their reader's language
-# Seconds: the leaderboard shows a burst of entries at most this much later. 0.1 made the screens'
-# median wait mostly the window itself; 0.05, and a window following the last push's time, did no better
-# (README, "The server on a core of its own": entry to screen with each, and what Military's entries pay).
+# Seconds: a burst of entries reaches the leaderboard at most this much after the push before it.
+# Short, because a screen's median wait is mostly the window itself; the price is a push in every
+# window for a busy hall (Military's board changes 32 times a second), some 15-25 ms on its entries'
+# p99 (README, "The server on a core of its own", has the measurements).
 PUSH_WINDOW = 0.025
 
 

@@ -1,5 +1,5 @@
-"""A leaderboard's parts, so that a live push sends its screens only what changed (issue 17: each
-push was the whole board, 24 KB for 64 Military teams, to each of 200 screens, ten times a second).
+"""A leaderboard's parts, so that a live push sends its screens only what changed (issue 17: the
+whole board is 24 KB for 64 Military teams, and a push goes to each of 200 screens).
 
 A board template gives the parts that change often an id starting `bp-`: the status line, each
 standings row by its position (a row shows whoever holds that rank now), each match's line. `read`

@@ -110,14 +110,14 @@ def test_your_events_the_link_to_self_and_the_qr_cards_pass_axe(app: Any, live_s
     self unfolded, the QR cards with their short links (tables and teams), a wrong short link's 404;
     at 320 px, none wider than the screen."""
     from scorepad.events import military
-    from scorepad.events.bid_whist import registration, tournament
+    from scorepad.events.bid_whist import registration, writes
 
     with app.app_context():
         token = military.create_event("Zone 3 finals", ["Aces", "Kings"], [30], pin="2468").director_token
-        cup = tournament.create("Senior Olympics Bid Whist", rounds=1)
+        cup = writes.create("Senior Olympics Bid Whist", rounds=1)
         for n in range(1, 5):
             registration.register_team(cup, f"Team {n}", [f"A{n}", f"B{n}"])
-        tournament.start(cup)
+        writes.start(cup)
         cup_token = cup.director_token
     context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
     page = context.new_page()

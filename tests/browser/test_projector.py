@@ -237,7 +237,7 @@ def bid_whist(app: Flask, teams: int = 20, played: int = 4, names: list[str] | N
     """A tournament of `teams` teams (named from `names`, else TEAMS) after one preliminary round, its
     bracket of 16 set, and its first `played` matches played (the lower team number wins every match;
     16 plays the whole bracket). `bracket` False: the preliminary round played, no bracket yet."""
-    from scorepad.events.bid_whist import registration, tournament
+    from scorepad.events.bid_whist import derived, registration, writes
     from scorepad.extensions import db
     from scorepad.games import service as games
     from tests.web.test_tournament import hand
@@ -251,23 +251,23 @@ def bid_whist(app: Flask, teams: int = 20, played: int = 4, names: list[str] | N
             assert game is not None
             for n in range(1, 5):
                 games.enter_hand(game, n, hand(n, winner))
-            tournament.close_match(event, m)
+            writes.close_match(event, m)
         return bool(ready)
 
     with app.app_context():
-        event = tournament.create("County Bid Whist", rounds=1)
+        event = writes.create("County Bid Whist", rounds=1)
         for name in (names or TEAMS)[:teams]:
             registration.register_team(event, name, [f"{name} North", f"{name} South"])
         event.options = {**event.options, "seed": "hall"}
         db.session.commit()
-        tournament.start(event)
+        writes.start(event)
         finish("round")
         if not bracket:
             return event.public_id
-        tv = tournament.view(event)
+        tv = derived.view(event)
         if tv.cut is not None and tv.cut.playoff:
-            tournament.record_cut(event, list(tv.cut.playoff[:tv.cut.places]))
-        tournament.advance(event)
+            writes.record_cut(event, list(tv.cut.playoff[:tv.cut.places]))
+        writes.advance(event)
         while finish("bracket"):
             pass
         return event.public_id

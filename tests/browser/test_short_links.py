@@ -11,7 +11,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Locator, expect
 
 from scorepad.events import military
-from scorepad.events.bid_whist import registration, tournament
+from scorepad.events.bid_whist import registration, writes
 from tests.browser.conftest import NARROW_PHONE, PHONE
 
 SHORT_URL = re.compile(r"^https?:\/\/[^\/\s]+\/(t|team)\/[a-z0-9]{10}$")  # "/" escaped for Playwright
@@ -110,10 +110,10 @@ def test_qr_cards_print_a_short_link_to_type(app: Flask, live_server: str, brows
 def test_team_cards_print_a_short_link_too(app: Flask, live_server: str, browser: Browser,
                                            screenshot_dir: Path) -> None:
     with app.app_context():
-        cup = tournament.create("Senior Olympics Bid Whist", rounds=1)
+        cup = writes.create("Senior Olympics Bid Whist", rounds=1)
         for n, (one, two) in enumerate((("Ann", "Bob"), ("Cat", "Dan"), ("Eve", "Fay"), ("Gus", "Hal")), start=1):
             registration.register_team(cup, f"Team {n}", [one, two])
-        tournament.start(cup)
+        writes.start(cup)
         token = cup.director_token
     director = browser.new_context(**PHONE).new_page()
     director.goto(f"{live_server}/d/{token}/qr")

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, expect
 
-from scorepad.events.bid_whist import matches, registration, tournament
+from scorepad.events.bid_whist import matches, registration, writes
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import Event, EventEntrant, EventMatch
@@ -27,10 +27,10 @@ from tests.web.test_tournament import hand
 def played_match() -> tuple[Event, EventMatch, EventEntrant, EventEntrant]:
     """A one-round tournament of four teams, table 1's match played to the end (to sign): the event,
     the match and its home and away teams."""
-    event = tournament.create("Club cup", rounds=1)
+    event = writes.create("Club cup", rounds=1)
     for n in range(4):
         registration.register_team(event, f"Team {'ABCD'[n]}", [f"{'ABCD'[n]}1", f"{'ABCD'[n]}2"])
-    tournament.start(event)
+    writes.start(event)
     match = next(m for m in event.matches if m.table == 1)
     assert match.game is not None
     for n in range(1, 5):

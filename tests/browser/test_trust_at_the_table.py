@@ -11,7 +11,7 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from scorepad.events import drive, military
-from scorepad.events.bid_whist import registration, tournament
+from scorepad.events.bid_whist import registration, writes
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import Event
@@ -65,7 +65,7 @@ def enter(app: Flask, token: str, hands: list[dict[str, object]]) -> None:
 def test_home_page_names_each_event_by_its_format(app: Flask, live_server: str, phone: BrowserContext) -> None:
     with app.app_context():
         drive.create("Village hall drive", [f"P{n}" for n in range(1, 9)])
-        tournament.create("Senior Olympics Bid Whist")
+        writes.create("Senior Olympics Bid Whist")
         military.create_event("Club day", ["Aces", "Kings", "Queens", "Jacks"], [4])
     page = phone.new_page()
     page.goto(live_server + "/")
@@ -276,18 +276,18 @@ def test_tricks_tapped_in_turn_cannot_add_up_wrong(app: Flask, live_server: str,
 
 def test_a_tied_round_in_round_two_of_a_tournament(app: Flask, live_server: str, phone: BrowserContext) -> None:
     with app.app_context():
-        event = tournament.create("Cup", rounds=2)
+        event = writes.create("Cup", rounds=2)
         for n in range(1, 5):
             registration.register_team(event, f"T{n}", [f"P{n}a", f"P{n}b"])
         event.options = {**event.options, "seed": "s1"}
         db.session.commit()
-        tournament.start(event)
+        writes.start(event)
         for match in list(event.matches):
             assert match.game is not None
             for n in range(1, 5):
                 games.enter_hand(match.game, n, plain_four(n, 10 if n % 2 == 0 else 5))  # N/S win 16-0
-            tournament.close_match(event, match)
-        tournament.advance(event)
+            writes.close_match(event, match)
+        writes.advance(event)
         match = next(m for m in db.session.get(Event, event.id).matches if m.number == 2 and m.table == 1)
         assert match.game is not None
         scorer = match.game.scorer_token

@@ -28,6 +28,7 @@ from sqlalchemy import JSON, Integer, String
 from scorepad import create_app
 from scorepad.events import backup, club, core, drive, military
 from scorepad.events.bid_whist import boards, tournament
+from scorepad.events.bid_whist import derived as bid_whist
 from scorepad.events.registry import get_format
 from scorepad.extensions import db
 from scorepad.games import service as games
@@ -204,7 +205,7 @@ def derived(app: Flask, token: str) -> dict[str, Any]:
             shown["days"] = [(d.day, d.now, d.recorded) for d in ev.closed_days()]
             shown["in play"] = (ev.pending, ev.waiting)
         elif event.format == tournament.KEY:
-            tv = tournament.view(event)
+            tv = bid_whist.view(event)
             shown["standings"] = plain(tv.standings)
             shown["bracket"] = plain(tv.bracket)
             shown["medals"] = tv.medals

@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.events import club, core, drive, military
-from scorepad.events.bid_whist import tournament
+from scorepad.events.bid_whist import writes
 from scorepad.extensions import db
 from tests.web.test_events import create, field_error, text
 
@@ -140,7 +140,7 @@ def test_every_format_shows_its_pin_form_and_sets_a_pin(client: FlaskClient, app
     could not change their PIN before."""
     with app.app_context():
         made = {"military": military.create_event("Zone day", ["Aces", "Kings", "Queens", "Jacks"], [3, 2]),
-                "bid_whist": tournament.create("Cup", rounds=1), "drive": drive.create("Drive", [f"P{n}" for n in range(8)]),
+                "bid_whist": writes.create("Cup", rounds=1), "drive": drive.create("Drive", [f"P{n}" for n in range(8)]),
                 "club": club.create("Night", "whist", 2)}
         tokens = {key: event.director_token for key, event in made.items()}
     for key, token in tokens.items():

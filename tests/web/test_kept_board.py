@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad import create_app
-from scorepad.events.bid_whist import boards, matches, tournament
+from scorepad.events.bid_whist import boards, derived, matches
 from scorepad.extensions import db
 from scorepad.games import entry
 from scorepad.games import service as games
@@ -25,9 +25,9 @@ from tests.web.test_events import HX, text
 from tests.web.test_tournament import current_matches, event_row, hand, play, sign_both, start_nine
 
 
-def board(app: Flask, token: str) -> tournament.TournamentView:
+def board(app: Flask, token: str) -> derived.TournamentView:
     with app.app_context():
-        return boards.board_view(event_row(app, token), tournament.view)
+        return boards.board_view(event_row(app, token), derived.view)
 
 
 def tap(app: Flask, scorer: str, action: str, **form: str) -> None:
@@ -42,7 +42,7 @@ def real_matches(app: Flask, token: str) -> list[dict[str, Any]]:
     return [m for m in current_matches(app, token) if m["stage"] == "round" and 0 not in (m["home"], m["away"])]
 
 
-def at(tv: tournament.TournamentView, table: int) -> matches.MatchView:
+def at(tv: derived.TournamentView, table: int) -> matches.MatchView:
     found = tv.match_at(table)
     assert found is not None
     return found
@@ -168,19 +168,19 @@ def test_a_teams_page_is_drawn_from_the_kept_view_and_shows_the_other_teams_sign
         event = event_row(app, token)
         home = next(e.token for e in event.entrants if e.number == match["home"])
     app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False  # (the check derives each time: counted here)
-    derived: list[int] = []
-    real = tournament.view
+    derivations: list[int] = []
+    real = derived.view
 
-    def counted(event: Any) -> tournament.TournamentView:
-        derived.append(event.id)
+    def counted(event: Any) -> derived.TournamentView:
+        derivations.append(event.id)
         return real(event)
 
-    monkeypatch.setattr(tournament, "view", counted)
+    monkeypatch.setattr(derived, "view", counted)
     first = text(client.get(f"/team/{home}"))
     again = text(client.get(f"/team/{home}"))
-    assert len(derived) == 1 and "Table" in again and "sign" in again.lower()
+    assert len(derivations) == 1 and "Table" in again and "sign" in again.lower()
     assert "Your team has signed" not in first
     response = client.post(f"/g/{match['scorer']}/sign", data={"side": "0", "code": match["codes"][0]}, headers=HX)
     assert response.status_code == 200, text(response)
     signed = text(client.get(f"/team/{home}"))
-    assert "Your team has signed" in signed and len(derived) == 2
+    assert "Your team has signed" in signed and len(derivations) == 2

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.events import club, core, drive, military
-from scorepad.events.bid_whist import tournament
+from scorepad.events.bid_whist import restore_checks
 from scorepad.extensions import db
 from scorepad.models import Event
 from scorepad.rules.base import RuleErrors
@@ -119,16 +119,16 @@ def test_every_format_s_refusals_of_its_rows_are_messages(client: FlaskClient, a
     assert said[0].startswith("a club night's only option is its variant, one of ")
 
     bid_whist = tournament_registration(client, app)
-    said = _broken(app, bid_whist, tournament.check_rows, _options(hidden="no", seed=""))
+    said = _broken(app, bid_whist, restore_checks.check_rows, _options(hidden="no", seed=""))
     assert said == ["hidden must be true or false", "seed must be text of 1 to 64 characters"]
-    said = _broken(app, bid_whist, tournament.check_rows, lambda event: setattr(event, "current_hand", 1))
+    said = _broken(app, bid_whist, restore_checks.check_rows, lambda event: setattr(event, "current_hand", 1))
     assert said == ["a tournament still registering has no tables, rounds or decisions"]
 
 
 def test_a_count_of_one_is_said_in_the_singular() -> None:
     """One row, one round, one table: the singular, its own message (as PinLocked's minutes)."""
-    assert tournament._stage_beyond(3, 1) == "stage 3: a tournament of 1 round is at round 1, or 2 (the bracket)"
-    assert tournament._stage_beyond(5, 3) == "stage 5: a tournament of 3 rounds is at round 1 to 3, or 4 (the bracket)"
+    assert restore_checks._stage_beyond(3, 1) == "stage 3: a tournament of 1 round is at round 1, or 2 (the bracket)"
+    assert restore_checks._stage_beyond(5, 3) == "stage 5: a tournament of 3 rounds is at round 1 to 3, or 4 (the bracket)"
 
 
 # --------------------------------------------------------------------------- the home games' services

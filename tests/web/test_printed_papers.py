@@ -29,7 +29,7 @@ from werkzeug.datastructures import MultiDict
 
 from scorepad import create_app
 from scorepad.events import club, core, drive, military
-from scorepad.events.bid_whist import matches, registration, tournament
+from scorepad.events.bid_whist import matches, registration, writes
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import (
@@ -63,10 +63,10 @@ def build(app: Flask) -> list[Paper]:
     with app.app_context():
         day = military.create_event("Paper day", ["Aces", "Kings", "Queens", "Jacks"], [3])
         military.enter_result(day, 2, 1, 7, None, "table 2")
-        cup = tournament.create("Paper cup", rounds=1)
+        cup = writes.create("Paper cup", rounds=1)
         for n in range(4):
             registration.register_team(cup, f"Team {n + 1}", [f"P{n}a", f"P{n}b"])
-        tournament.start(cup)
+        writes.start(cup)
         for m in cup.matches:
             assert m.game is not None
             for number in range(1, 5):

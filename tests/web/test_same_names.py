@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from flask_migrate import downgrade
 from sqlalchemy import select
 
-from scorepad.events.bid_whist import registration, tournament
+from scorepad.events.bid_whist import registration, writes
 from scorepad.extensions import db
 from scorepad.models import AuditEntry, Event, Game
 from tests.conftest import migrate
@@ -106,14 +106,14 @@ def test_migration_0012_repairs_a_tournament_started_with_one_name_in_two_teams(
                                                                                  app: Flask) -> None:
     with app.app_context():  # the schema as it was before the repair, and the state older versions left
         downgrade(directory=app.extensions["migrate"].directory, revision="0011")
-        event = tournament.create("Cup", rounds=1)
+        event = writes.create("Cup", rounds=1)
         for name, players in (("Aces", ["John", "Mary"]), ("Kings", ["Sue", "Tom"]), ("Queens", ["Ann", "Bob"]),
                               ("A long team name of many many words", ["Cat", "Dan"])):
             registration.register_team(event, name, players)
         event.entrants[1].players = ["Sue", "john"]  # registered before registration refused it
         event.entrants[3].players = ["JOHN", "mary"]
         db.session.commit()
-        tournament.start(event)  # saved, though every page of it failed from then on
+        writes.start(event)  # saved, though every page of it failed from then on
         token, public_id = event.director_token, event.public_id
         db.session.remove()
     with pytest.raises(Exception, match="two players have the same name"):

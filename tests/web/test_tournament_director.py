@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorepad.events.bid_whist import matches, registration, tournament
+from scorepad.events.bid_whist import derived, matches, registration, tournament
 from scorepad.extensions import db
 from scorepad.formats import bid_whist_event as fmt
 from scorepad.games import service as games
@@ -55,8 +55,8 @@ def play_round(client: FlaskClient, app: Flask, token: str, number: int) -> None
         sign_both(client, m)
 
 
-def tv_of(app: Flask, token: str) -> tournament.TournamentView:
-    return tournament.view(event_row(app, token))
+def tv_of(app: Flask, token: str) -> derived.TournamentView:
+    return derived.view(event_row(app, token))
 
 
 def bracket_of_eight(client: FlaskClient, app: Flask) -> tuple[str, list[int]]:

@@ -1,7 +1,7 @@
 """The view a Bid Whist tournament's boards show, kept per event while nothing it is derived from changed.
 
 Every board page, every catch-up fetch after a lost stream and every push after a tap derives the
-whole tournament (`tournament.view`): for 128 teams that is some 500 rows made into objects, 15 to
+whole tournament (`derived.view`): for 128 teams that is some 500 rows made into objects, 15 to
 20 ms, though most taps (a call, a bid) change nothing on the board. The view is kept under a
 fingerprint of every row it is derived from, read in plain SQL (no objects made): the event row,
 its entrants, matches and decisions whole, each game's hands revision, lock and dealer (not the
@@ -29,7 +29,7 @@ from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, Even
 
 CACHE = "scorepad.bid_whist_boards"  # app.extensions key: event id -> (fingerprint, view)
 KEPT = 64  # events kept per worker (a server runs a handful at a time)
-View = TypeVar("View")  # tournament.TournamentView (which imports this module)
+View = TypeVar("View")  # derived.TournamentView (which imports this module)
 
 
 class Row(SimpleNamespace):
@@ -37,7 +37,7 @@ class Row(SimpleNamespace):
 
 
 def board_view(event: Event, derive: Callable[[Event], View]) -> View:
-    """`derive(event)` (`tournament.view`) with plain rows in it, derived again only when a row it reads
+    """`derive(event)` (`derived.view`) with plain rows in it, derived again only when a row it reads
     changed.
 
     The fingerprint is read before the view is derived: a change committed in between is then in
@@ -69,7 +69,7 @@ def fingerprint(event: Event) -> tuple[Any, ...]:
 
 @functools.cache
 def _queries() -> tuple[Executable, ...]:
-    """The fingerprint's queries, built once (building them cost as much as running them)."""
+    """The fingerprint's queries, built once (building them costs as much as running them)."""
     event: Any = bindparam("event")
 
     def rows(*columns: Any, where: Any, order: Any) -> Executable:
@@ -106,7 +106,7 @@ def copy(row: Any) -> Any:
 
 @functools.cache
 def _columns(model: Any) -> tuple[str, ...]:
-    """A model's column attributes (once per model: asking the mapper for each row cost 1.5 ms a view)."""
+    """A model's column attributes (once per model: asking the mapper for each row costs 1.5 ms a view)."""
     mapper: Any = inspect(model)
     return tuple(attr.key for attr in mapper.column_attrs)
 

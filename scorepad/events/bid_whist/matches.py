@@ -98,7 +98,7 @@ def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
     """Points and winner of a match from its game's sheet (rounds won first, then points).
 
     Kept per app by (game, last change): a board of 64 matches is drawn after every hand entered
-    anywhere, and loading and replaying the 63 games that did not change is what made it slow (a
+    anywhere, and loading and replaying the 63 games that did not change would make it slow (a
     cached outcome does not even load the game's hands). Every write to a game or its hands moves
     its `updated_at` (entries, undo, corrections), so a changed game is never served stale."""
     if game is None:
@@ -213,7 +213,7 @@ def _code_tries(event_id: int, table: int | None = None) -> dict[tuple[int, int]
         where = entry.new or {}
         key = (where.get("match"), where.get("side"))
         if not isinstance(key[0], int) or key[1] not in (0, 1):
-            continue  # an entry from before tries were counted per team and sheet
+            continue  # names no sheet and side (an older version's entry): counts for no team
         tries[key] = 0 if entry.action == CODE_LIFTED else tries.get(key, 0) + 1  # type: ignore[index]
     return tries  # type: ignore[return-value]
 

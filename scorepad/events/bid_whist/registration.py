@@ -44,10 +44,6 @@ def create(name: str, format_key: str, options: dict[str, object], pin: str = ""
     return event
 
 
-def is_open(event: Event) -> bool:
-    return event.started_at is None
-
-
 def _open(event: Event) -> None:
     if event.started_at is not None:
         raise RuleErrors([RuleError("registration", M("registration closed when the director started the event"))])

@@ -1,0 +1,281 @@
+"""Every change to a Bid Whist tournament: its creation, the director's actions (start, the next
+round, the cut's playoff, published standings, a bracket swap or walkover, a sheet closed or
+reopened) and a team's signature. Each checks what it is asked against the derived view
+(`derived.view`) before anything changes, and commits once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from scorepad.events import core
+from scorepad.events.bid_whist import derived, matches, registration, tournament
+from scorepad.extensions import db
+from scorepad.formats import bid_whist_event as fmt
+from scorepad.models import Event, EventDecision, EventMatch, EventTable
+from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.errors import M, joined
+
+
+def create(name: str, *, rounds: int = 3, bracket: str = "auto", made_scores: str = "books",
+           hidden: bool = False, pin: str = "") -> Event:
+    """A Bid Whist tournament open for registration."""
+    errors: list[RuleError] = []
+    if not 1 <= rounds <= 8:
+        errors.append(RuleError("rounds", M("play 1 to 8 preliminary rounds (the document plays 3)")))
+    if bracket not in dict(tournament.BRACKETS):
+        errors.append(RuleError("bracket", M("choose one of the bracket sizes offered")))
+    if made_scores not in ("books", "bid"):
+        errors.append(RuleError("made_scores", M("a made bid scores its books or its bid")))
+    try:
+        event = registration.create(name, tournament.KEY, {"rounds": rounds, "bracket": bracket,
+                                                           "made_scores": made_scores, "hidden": hidden,
+                                                           "seed": secrets.token_hex(8)}, pin)
+    except RuleErrors as e:
+        raise RuleErrors(errors + list(e.errors)) from None
+    if errors:
+        db.session.delete(event)
+        db.session.commit()
+        raise RuleErrors(errors)
+    return event
+
+
+# --------------------------------------------------------------------------- the director's actions
+
+
+def _atomic(action: Any) -> Any:
+    """Run a director's action as one transaction: a refusal half-way leaves nothing applied."""
+    try:
+        return action()
+    except RuleErrors:
+        db.session.rollback()
+        raise
+
+
+def start(event: Event, rounds_wanted: int | None = None) -> None:
+    """Close registration, set the tables (one per two teams) and draw round 1.
+
+    Every preliminary round is drawn here first (the draws depend only on the teams and the seed),
+    so a number of rounds the teams cannot play is refused now, not half-way through the event."""
+    if event.started_at is not None:
+        raise RuleErrors([RuleError("start", M("the tournament has already started"))])
+    waiting = registration.singles(event)
+    if waiting:
+        who = ", ".join(e.name for e in waiting)
+        raise RuleErrors([RuleError("start", M("pair the single players first: %(players)s", players=who)
+                                    if len(waiting) > 1 else M("pair the single player first: %(players)s",
+                                                               players=who))])
+    count = len(tournament.teams(event))
+    if count < 2:
+        raise RuleErrors([RuleError("start", M("register at least two teams first"))])
+    planned = tournament.rounds(event) if rounds_wanted is None else rounds_wanted
+    if not 1 <= planned <= 8:
+        raise RuleErrors([RuleError("rounds", M("play 1 to 8 preliminary rounds (the document plays 3)"))])
+    fmt.check_rounds(tournament.team_numbers(event), str(event.options["seed"]), planned)
+
+    def apply() -> None:
+        if planned != tournament.rounds(event):
+            event.options = {**event.options, "rounds": planned}
+        registration.close(event)
+        event.tables = [EventTable(number=n, team="") for n in range(1, (count + 1) // 2 + 1)]
+        event.current_hand = 1
+        db.session.flush()
+        _open_round(event, 1)
+        seed = event.options["seed"]
+        event.audit.append(core.audit_entry("director", "started", note=M(
+            "registration closed with %(count)s teams, %(rounds)s rounds; round 1 drawn from seed %(seed)s (the "
+            "control room shows the order drawn)", count=count, rounds=planned, seed=seed) if planned > 1 else M(
+            "registration closed with %(count)s teams, 1 round; round 1 drawn from seed %(seed)s (the control room "
+            "shows the order drawn)", count=count, seed=seed)))
+        db.session.commit()
+
+    _atomic(apply)
+
+
+def _open_round(event: Event, number: int) -> None:
+    draw = tournament.draws(event, number)[-1]
+    for seat in draw.seats:
+        matches.open_match(event, "round", number, seat.table, seat.home, seat.away, tournament.game_options(event))
+
+
+def advance(event: Event) -> None:
+    """Draw the next preliminary round, or, after the last, set the bracket and open its first matches."""
+    tv = derived.view(event)
+    if tv.stage != "round":
+        raise RuleErrors([RuleError("advance", M("the preliminary rounds are over"))])
+    if not all(m.final for m in tv.current):
+        tables = ", ".join(str(t) for t in tv.waiting)
+        raise RuleErrors([RuleError("advance", M("wait for every sheet of this round to be final (signed by both "
+                                                 "teams, or made final by you): tables %(tables)s", tables=tables)
+                                    if len(tv.waiting) > 1 else
+                                    M("wait for every sheet of this round to be final (signed by both teams, or "
+                                      "made final by you): table %(tables)s", tables=tables))])
+    if tv.round == tv.rounds and tv.cut is not None and tv.cut.playoff:
+        raise RuleErrors([RuleError("advance", M("record the playoff for the last place in the bracket first"))])
+    nxt = event.current_hand + 1
+    if nxt <= tournament.rounds(event):
+        try:
+            tournament.draws(event, nxt)  # refused before anything changes
+        except RuleErrors as e:
+            raise RuleErrors([RuleError("advance", e.errors[0].message)]) from None
+
+    def apply() -> None:
+        event.current_hand = nxt
+        event.revision += 1
+        if nxt <= tournament.rounds(event):
+            _open_round(event, nxt)
+            words = M("round %(number)s drawn from seed %(seed)s (the control room shows the order drawn)", number=nxt,
+                      seed=event.options["seed"])
+        else:
+            db.session.flush()
+            _open_ready(event)
+            words = M("the bracket is set")
+        event.audit.append(core.audit_entry("director", "advanced", note=words))
+        db.session.commit()
+
+    _atomic(apply)
+
+
+def _open_ready(event: Event) -> None:
+    """Open every bracket match whose two teams are known and that has no game yet."""
+    db.session.flush()
+    db.session.expire(event, ["matches"])
+    state = derived.view(event).bracket_state
+    if state is None:
+        return
+    opened = {m.number for m in event.matches if m.stage == "bracket"}
+    for m in state.matches:
+        if m.ready and m.number not in opened:
+            home, away = m.teams
+            assert home is not None and away is not None
+            matches.open_match(event, "bracket", m.number, m.table, home, away, tournament.game_options(event))
+
+
+def record_cut(event: Event, winners: list[int]) -> None:
+    """The one-game playoff at the cut: its winner(s) go into the bracket."""
+    tv = derived.view(event)
+    if tv.cut is None or tv.cut_playoff is None:
+        raise RuleErrors([RuleError("cut", M("no playoff is needed now"))])
+    fmt.check_playoff(tv.cut, winners)
+    event.decisions.append(EventDecision(kind="cut", key="1", data={"winners": sorted(winners)}))
+    event.audit.append(core.audit_entry("director", "playoff", note=M(
+        "won the playoff for the bracket: %(teams)s", teams=joined([tv.names[n] for n in winners]))))
+    db.session.commit()
+
+
+def publish(event: Event, round_no: int) -> None:
+    """Hidden standings: show the players the standings as they are after round `round_no`."""
+    tv = derived.view(event)
+    if not tv.hidden:
+        raise RuleErrors([RuleError("publish", M("the standings are not hidden: the players see them already"))])
+    if tv.stage != "round":
+        raise RuleErrors([RuleError("publish", M("the preliminary rounds are over: the standings are public now"))])
+    if round_no <= tv.published:
+        raise RuleErrors([RuleError("publish", M("the standings after round %(number)s are already published",
+                                                 number=round_no))])
+    if round_no != tv.round:
+        raise RuleErrors([RuleError("publish", M("round %(number)s is not the round in play (round %(current)s is)",
+                                                 number=round_no, current=tv.round))])
+    if not all(m.final for m in tv.current):
+        tables = ", ".join(str(t) for t in tv.waiting)
+        raise RuleErrors([RuleError("publish", M("wait for every sheet of round %(number)s to be final: tables "
+                                                 "%(tables)s", number=round_no, tables=tables)
+                                    if len(tv.waiting) > 1 else
+                                    M("wait for every sheet of round %(number)s to be final: table %(tables)s",
+                                      number=round_no, tables=tables))])
+    event.decisions.append(EventDecision(kind="publish", key=str(round_no), data={"round": round_no}))
+    event.audit.append(core.audit_entry("director", "published", note=M(
+        "the standings after round %(number)s are shown to the players", number=round_no)))
+    db.session.commit()
+
+
+def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
+    """A no-show with no team to swap in: the team present goes through, no hands played."""
+    tv = derived.view(event)
+    if tv.bracket_state is None:
+        raise RuleErrors([RuleError("walkover", M("the bracket is not set yet"))])
+    fmt.check_walkover(tv.bracket_state, match_no, winner)
+    if tv.bracket_match_started(match_no):
+        raise RuleErrors([RuleError("walkover", M("match %(number)s has started: finish it, or make its sheet final",
+                                                  number=match_no))])
+    played = next((m for m in event.matches if m.stage == "bracket" and m.number == match_no), None)
+    if played is None:
+        raise RuleErrors([RuleError("walkover", M("match %(number)s is not at its table yet", number=match_no))])
+    reason = " ".join(reason.split())[:200] or tournament.NO_SHOW
+
+    def apply() -> None:
+        event.decisions.append(EventDecision(kind="walkover", key=str(match_no),
+                                             data={"match": match_no, "winner": winner, "reason": reason}))
+        matches.walkover(played)
+        event.audit.append(core.audit_entry("director", "walkover", table=played.table, note=M(
+            "%(match)s: %(team)s go through by a walkover (%(reason)s)", match=tv.match_label(match_no),
+            team=tv.names[winner], reason=tournament.reason({"reason": reason}))))
+        _open_ready(event)
+        db.session.commit()
+
+    _atomic(apply)
+
+
+def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
+    """A team takes a no-show's place in a bracket match not yet played; kept in the bracket's history."""
+    tv = derived.view(event)
+    if tv.bracket_state is None:
+        raise RuleErrors([RuleError("swap", M("the bracket is not set yet"))])
+    if into not in tv.names or into == matches.GHOST:
+        raise RuleErrors([RuleError("swap", M("there is no team number %(number)s", number=into))])
+    reason = " ".join(reason.split())[:200] or tournament.NO_SHOW
+    change = fmt.Swap(match_no, out, into, reason)
+    fmt.check_swap(tv.bracket_state, change)
+    if tv.bracket_match_started(match_no):
+        raise RuleErrors([RuleError("swap", M("match %(number)s has started: its teams cannot change",
+                                              number=match_no))])
+    count = sum(1 for d in event.decisions if d.kind == "swap")
+    event.decisions.append(EventDecision(kind="swap", key=str(count + 1),
+                                         data={"match": match_no, "out": out, "in": into, "reason": reason}))
+    played = next((m for m in event.matches if m.stage == "bracket" and m.number == match_no), None)
+    if played is not None:  # its game was opened with the old team: swap the side's name and players
+        entrant = next(e for e in event.entrants if e.number == into)
+        side = 0 if played.home == out else 1
+        if side == 0:
+            played.home = into
+        else:
+            played.away = into
+        if played.game is not None:
+            sides = list(played.game.teams)
+            sides[side] = matches.team_record(entrant, into)
+            played.game.teams = sides
+    event.audit.append(core.audit_entry("director", "swap", note=M(
+        "%(match)s: %(team)s in for %(out)s (%(reason)s)", match=tv.match_label(match_no), team=tv.names[into],
+        out=tv.names.get(out, out), reason=tournament.reason({"reason": reason}))))
+    db.session.commit()
+
+
+# --------------------------------------------------------------------------- signing and sheets
+
+
+def sign(event: Event, match: EventMatch, side: int, actor: str, by: str = "", code: str | None = None) -> None:
+    """A team signs (see `matches.sign`); a bracket match that becomes final may open the next level's match."""
+    matches.sign(match, side, actor, by, code)
+    if match.stage == "bracket":
+        _open_ready(event)
+        db.session.commit()
+
+
+def close_match(event: Event, match: EventMatch) -> None:
+    matches.close(match)
+    if match.stage == "bracket":
+        _open_ready(event)
+        db.session.commit()
+
+
+def reopen_match(event: Event, match: EventMatch) -> None:
+    """Reopen a final sheet; refused once a later stage depends on it (the next round is drawn)."""
+    if not derived.view(event).can_reopen(match):
+        raise RuleErrors([RuleError("reopen", M("this sheet can no longer be reopened: the next round is drawn "
+                                                "from it. Correct the standings with the next sheets instead."))])
+    if match.closed_by == matches.WALKOVER:  # the walkover is undone with it: the match is played after all
+        for d in [d for d in event.decisions if d.kind == "walkover" and d.key == str(match.number)]:
+            event.decisions.remove(d)
+    matches.reopen(match)
+
