@@ -25,7 +25,7 @@ from), median of `--repeat` runs:
 Beside them, measured in the same run for scale: reading the event row alone in a fresh session.
 Target (issue 17): under 10 ms each.
 
-Then one board push of each event: the `_board.html` fragment rendered the way views/board.py
+Then one board push of each event: the `_board.html` fragment rendered the way pushes/boards.py
 pushes it (`board_context(event)`, `render_template(f"{folder}/_board.html", **context)`), its size
 raw and gzipped (level 6, what Flask-Compress sends to a browser that asks for gzip) and in
 brotli, and the time to derive and render it (median of `--repeat`, warm).
@@ -59,7 +59,7 @@ from scorepad.extensions import db  # noqa: E402
 from scorepad.games import service as games  # noqa: E402
 from scorepad.games.entry import tap  # noqa: E402
 from scorepad.models import Event  # noqa: E402
-from scorepad.views.board import board_context  # noqa: E402
+from scorepad.pushes.boards import board_context  # noqa: E402
 
 TARGET_MS = 10.0
 CACHES = ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events", "scorepad.bid_whist_boards",

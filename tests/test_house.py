@@ -120,6 +120,29 @@ def test_views_leave_queries_to_the_services(name: str) -> None:
     assert "db" not in _names_from(name, "scorepad.extensions")
 
 
+ANNOUNCING = re.compile(r"\b(announce|publish)\s*\(")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("scorepad.views")))
+def test_views_publish_nothing(name: str) -> None:
+    """Every write has one exit: the service that commits it announces it (issue 27). A view imports
+    neither the broker nor the relay (`scorepad.live`), and calls no announce or publish."""
+    assert "scorepad.live" not in GRAPH[name]
+    assert ANNOUNCING.findall(MODULES[name].read_text()) == []
+
+
+def test_relay_handlers_are_registered_by_create_app_alone() -> None:
+    """No blueprint registers a relay handler (`record_once(... live.on ...)`): `pushes.init_app`,
+    called by create_app, is the one place that says what each kind of change shows."""
+    offenders = [name for name, path in MODULES.items() if name != "scorepad.pushes"
+                 and re.search(r"\blive\.on\(|\bon\(app,", path.read_text())]
+    assert offenders == []
+
+
+def test_the_house_checks_see_a_publishing_view() -> None:
+    assert ANNOUNCING.findall("    core.announce(event)\n    publish (event)") == ["announce", "publish"]
+
+
 DISPATCH = re.compile(r"""\.format\s*[!=]=\s*["']|\{\s*["'](%s)["']\s*:""" % "|".join(FORMAT_KEYS))
 
 

@@ -68,6 +68,7 @@ def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
     event.audit.append(core.audit_entry(f"table {table.number}", "game started", table=table.number,
                                         note=M("table %(table)s: %(who)s", table=table.number, who=who)))
     db.session.commit()
+    core.announce(event, core.Signals(orders=True))
     return game
 
 
@@ -83,6 +84,7 @@ def clear_table(table: EventTable) -> None:
         core.revoke_scorer_link(game)
     table.game_id = None
     db.session.commit()
+    core.announce(table.event, core.Signals(orders=True))
 
 
 @dataclass(frozen=True)

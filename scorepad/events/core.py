@@ -17,6 +17,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import case, func, or_, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from scorepad import live
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
 from scorepad.models import (
@@ -95,6 +96,32 @@ class EventFormat(Protocol):
         """Drop what the format keeps per app under these row ids: a restore that was rolled back
         leaves ids that SQLite gives again, and a kept value must not answer for another event."""
 
+    def game_signals(self, game: Game, orders: bool, ended: bool) -> Signals:
+        """Which of the event's screens follow a committed change to one of its games (`orders`:
+        hands already recorded changed; `ended`: the hand saved ended the game)."""
+
+
+@dataclass(frozen=True)
+class Signals:
+    """What an event's pages hear of a change (see `announce`)."""
+
+    orders: bool = False  # the hand in play or its orders changed: the table phones fetch their panel
+    table: int | None = None  # the change is this table's alone
+    teams: tuple[int, ...] = ()  # ... and these teams' own pages'
+
+
+def announce(event: Event, signals: Signals = Signals()) -> None:
+    """Tell every open page of the event, in every worker, that it changed (what each draws is
+    `pushes.boards.show`'s). Each write to an event calls this once it is committed. `table`: the
+    change is that table's alone (a signature): its bar hears `table-<n>` and its teams' own pages
+    `team-<number>`, the others nothing but `changed`, so 64 bars and 128 team pages do not all ask
+    again for one table's signature."""
+    data: dict[str, object] = {"hand": event.current_hand, "orders": signals.orders}
+    if signals.table is not None:
+        data["table"] = signals.table
+        data["teams"] = [number for number in signals.teams if number]  # 0: the ghost team of a bye
+    live.announce("event", event.public_id, data)
+
 
 class OneView:
     """The usual shape of an EventFormat: the control room, the boards and the table page all show
@@ -120,6 +147,10 @@ class OneView:
 
     def forget(self, event_id: int, game_ids: Sequence[int]) -> None:
         """Nothing kept per app (a format that keeps something says what)."""
+
+    def game_signals(self, game: Game, orders: bool, ended: bool) -> Signals:
+        """A game's change concerns the whole event (its boards, its control room)."""
+        return Signals(orders=orders)
 
     def check(self, event: Event) -> None:
         """Derive what the control room, the boards and the export show (a format adds its own
@@ -383,6 +414,7 @@ def set_pin(event: Event, pin: str) -> None:
     apply_pin(event, pin)
     audit(event, "director", "pin", note=M("PIN set") if pin else M("PIN removed"))
     db.session.commit()
+    announce(event, Signals(orders=True))  # the other browsers' control rooms ask again, and find it locked
 
 
 def regenerate_token(event: Event, table: int) -> EventTable:

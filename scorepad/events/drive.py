@@ -144,11 +144,13 @@ def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
         db.session.rollback()
         raise Conflict(M("Deal %(deal)s at table %(table)s was just recorded from the other phone.", deal=deal,
                          table=table)) from None
-    _announce(event, setup)
+    _seat_next(event, setup)
     db.session.commit()
+    # the phones fetch their panel again only when the deal in play moved on (and with it, the places)
+    core.announce(event, core.Signals(orders=event.current_hand != deal))
 
 
-def _announce(event: Event, setup: fmt.Drive) -> None:
+def _seat_next(event: Event, setup: fmt.Drive) -> None:
     """When a change point's last result is in, record the new seating: it is what players are told."""
     current = fmt.state(setup, _results(event), _announced(event))
     deal = current.deal
@@ -185,8 +187,9 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
     event.audit.append(core.audit_entry(actor, "correction", hand=deal, table=table,
                                         old={"tricks": old} if old is not None else None, new={"tricks": ns}))
     db.session.flush()
-    _announce(event, setup)
+    _seat_next(event, setup)
     db.session.commit()
+    core.announce(event, core.Signals(orders=True))
 
 
 _OPTIONS = {"deals": int, "per_change": int, "scoring": str, "nt_fifth": bool, "movement": str, "top": str}

@@ -519,6 +519,7 @@ def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequ
         table.team, table.players = team, four
     core.audit(event, actor, "set-up", old=old, new=new, note=M("names changed"))
     db.session.commit()
+    core.announce(event, core.Signals(orders=True))
 
 
 # --------------------------------------------------------------------------- results
@@ -565,12 +566,15 @@ def _commit_entry(event: Event) -> None:
 
 
 def _commit_checked(event: Event) -> None:
+    """Commit a director's change once the whole event still derives, and tell its screens (the
+    hand's orders may have changed: a loan, moves, a correction)."""
     try:
         _check(event)
     except RuleErrors:
         db.session.rollback()
         raise
     db.session.commit()
+    core.announce(event, core.Signals(orders=True))
 
 
 def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str) -> EventResult:
@@ -592,6 +596,7 @@ def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str |
         return enter_result(event, table, hand, tricks, revoke, actor)
     if event.auto_advance:
         _auto_advance(event)
+    core.announce(event)
     return result
 
 
@@ -804,6 +809,7 @@ def advance(event: Event, actor: str = "director", hand: int | None = None) -> N
         db.session.commit()
     except IntegrityError:  # a writer the claim did not hold back (it should not happen): still one hand
         raise _already_advanced(event, number) from None
+    core.announce(event, core.Signals(orders=True))
 
 
 def record_playoff(event: Event, teams: Sequence[int], winner: int, bye: Sequence[int] | None) -> EventPlayoff:

@@ -12,9 +12,10 @@ views render those through the format's template folder, `pages` (`templates/<pa
 
 from __future__ import annotations
 
-from scorepad.events import club, drive, military
+from scorepad.events import club, core, drive, military
 from scorepad.events.bid_whist import event_format as bid_whist
 from scorepad.events.core import EventFormat, TablePage
+from scorepad.games import service as games
 from scorepad.rules.base import RuleError
 from scorepad.rules.errors import M
 
@@ -34,3 +35,16 @@ def get_format(key: str) -> EventFormat:
 
 def all_formats() -> tuple[EventFormat, ...]:
     return tuple(FORMATS.values())
+
+
+def _game_changed(game: games.Game, change: games.Change) -> None:
+    """A change committed to a game played at an event: the event's screens hear of it, as its
+    format says (a tournament's round match concerns its own table's pages)."""
+    event = core.event_of(game)
+    if event is None:
+        return
+    ended = change.sheet and change.view is not None and change.view.state.over
+    core.announce(event, get_format(event.format).game_signals(game, change.orders, ended))
+
+
+games.GAME_CHANGED.append(_game_changed)

@@ -1,7 +1,9 @@
 """Home games: every write to a game goes through here, and every read is derived by the rules.
 
 The functions take rows and raw entries (JSON mappings exactly as the rules engine reads them),
-check them with the variant's rules before anything is stored, and commit once per action.
+check them with the variant's rules before anything is stored, and commit once per action. Each
+write announces itself once committed (`_announce`): the game's spectators, and the screens of the
+event it is played at, follow it whichever page made the change.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
+from scorepad import live
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
 from scorepad.games.derived import Derived, appended, derived, derived_all, forget
@@ -46,6 +49,30 @@ LOCKED = M("This sheet is signed and final: only the director can reopen it.")
 # sign the sheet withdraws signatures given to the sheet as it was (events/bid_whist/matches.py
 # adds itself). Games do not import the events.
 SHEET_CHANGING: list[Callable[[Game, str], None]] = []
+
+
+@dataclass(frozen=True)
+class Change:
+    """A committed change to a game, as its screens hear of it."""
+
+    sheet: bool  # the recorded hands changed (what spectators see); False: only the hand in hand (a bid)
+    orders: bool  # hands already recorded changed (an undo, a correction): an event's sheet may be affected
+    view: GameView | None  # the game as it stands now, when the writer derived it (saves a replay)
+
+
+# Told of each committed change to an event's game: the event's format says which of its screens
+# follow it (events/registry.py adds itself). Games do not import the events.
+GAME_CHANGED: list[Callable[[Game, Change], None]] = []
+
+
+def _announce(game: Game, sheet: bool = True, orders: bool = False, view: GameView | None = None) -> None:
+    """Tell the screens of a change just committed: the game's spectators (a change to its hands),
+    and its event's, when it is played at one."""
+    if sheet:
+        live.announce("game", game.public_id, {}, view=view)
+    if game.event_id is not None:
+        for hook in GAME_CHANGED:
+            hook(game, Change(sheet, orders, view))
 
 
 def _sheet_changing(game: Game, what: str) -> None:
@@ -169,13 +196,21 @@ def short_code(game: Game) -> str:
 
 
 def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None,
-                what: str = "", redoing: bool = False) -> GameView:
+                what: str = "") -> GameView:
     """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it.
 
     `current` is the game's view as the caller already derived it (saves replaying the game);
     `what` is the tap in words, logged so that Undo takes back exactly it. A new tap forgets what
-    could be redone (`redoing`: this is the redo itself, which keeps the rest). Returns the game's
-    view after it: the hands did not change, so their sheet is reused, not scored again."""
+    could be redone. Returns the game's view after it: the hands did not change, so their sheet is
+    reused, not scored again."""
+    after = _set_pending(game, pending, current, what)
+    _announce(game, sheet=False)
+    return after
+
+
+def _set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None,
+                 what: str = "", redoing: bool = False) -> GameView:
+    """`set_pending`, not announced (`redoing`: this is the redo itself, which keeps the rest)."""
     _writable(game)
     current = current or view(game)
     if current.state.over:
@@ -214,12 +249,19 @@ def refuse_if_recorded(game: Game, number: int) -> None:
         raise AlreadyRecorded(number, hands[number - 1])
 
 
-def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None,
-               redoing: bool = False) -> GameView:
+def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None) -> GameView:
     """Record hand `number` (pending part + `entry`); a hand already recorded is refused.
 
     `current` is the game's view as the caller already derived it (saves replaying the game). The
-    save is logged as one tap for Undo; a new save forgets what could be redone (not a redo's)."""
+    save is logged as one tap for Undo; a new save forgets what could be redone."""
+    after = _enter_hand(game, number, entry, current)
+    _announce(game, view=after)
+    return after
+
+
+def _enter_hand(game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None,
+                redoing: bool = False) -> GameView:
+    """`enter_hand`, not announced (`redoing`: this is a redo, which keeps what else could be redone)."""
     refuse_if_recorded(game, number)
     _writable(game)
     kept = derived(game)
@@ -292,6 +334,27 @@ def undo(game: Game) -> str:
     """Take back exactly the last tap (a bid, a trump, one player's tricks, the save of a hand), and
     offer it for Redo. A game whose log does not fit what is stored (a game stored without one)
     takes back its hand in hand, else its last hand, whole."""
+    hands = hand_count(game)
+    done = _undo(game)
+    _announce_step(game, hands)
+    return done
+
+
+def redo(game: Game) -> str:
+    """Make again the tap Undo took back last, checked by the rules as any tap."""
+    hands = hand_count(game)
+    done = _redo(game)
+    _announce_step(game, hands)
+    return done
+
+
+def _announce_step(game: Game, hands: int) -> None:
+    """An undo or a redo: the spectators and the event's sheet hear of it when it moved a hand."""
+    changed = hand_count(game) != hands
+    _announce(game, sheet=changed, orders=changed)
+
+
+def _undo(game: Game) -> str:
     _writable(game)
     step = _undo_step(game)
     if step is not None:
@@ -314,8 +377,7 @@ def undo(game: Game) -> str:
     return M("Hand %(number)s was taken back.", number=last.number)
 
 
-def redo(game: Game) -> str:
-    """Make again the tap Undo took back last, checked by the rules as any tap."""
+def _redo(game: Game) -> str:
     _writable(game)
     step = _redo_step(game)
     if step is None:
@@ -323,9 +385,9 @@ def redo(game: Game) -> str:
     game.redo_log = (game.redo_log or [])[:-1] or None
     try:
         if step.hand is not None:
-            enter_hand(game, step.hand, step.entry or {}, redoing=True)
+            _enter_hand(game, step.hand, step.entry or {}, redoing=True)
         else:
-            set_pending(game, step.after, what=step.what, redoing=True)
+            _set_pending(game, step.after, what=step.what, redoing=True)
     except RuleErrors as e:  # a correction since made it impossible: it is dropped, and said why
         db.session.rollback()
         game.redo_log = None
@@ -359,6 +421,7 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
     hand.corrected_at = utcnow()
     game.updated_at = hand.corrected_at
     db.session.commit()
+    _announce(game, orders=True)
     return view(game)
 
 

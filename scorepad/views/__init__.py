@@ -9,7 +9,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
-from scorepad import live
+from scorepad import pushes
 from scorepad.events import core
 from scorepad.games import sheets
 from scorepad.views.common import partial, share_url
@@ -82,8 +82,8 @@ def register(app: Flask) -> None:
     def _csrf_error(error: CSRFError) -> tuple[str, int]:
         return render_template("errors/error.html", code=400, title=_TITLES[400], message=EXPIRED), 400
 
-    @app.errorhandler(live.TooManyStreams)
-    def _too_many_streams(error: live.TooManyStreams) -> tuple[str, int, dict[str, str]]:
+    @app.errorhandler(pushes.TooManyStreams)
+    def _too_many_streams(error: pushes.TooManyStreams) -> tuple[str, int, dict[str, str]]:
         page = render_template("errors/error.html", code=429, title=_TITLES[429], message=str(error))
         return page, 429, {"Retry-After": "30"}
 

@@ -21,7 +21,6 @@ from scorepad.form_input import whole_number
 from scorepad.games import service as games
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
-from scorepad.views.board import publish
 from scorepad.views.common import device, errors_by_field
 from scorepad.views.director import director_of, render_room, unlock_for
 
@@ -64,7 +63,6 @@ def _act(event: Event, action: Any, notice: str) -> tuple[str, int]:
         action()
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e), form=request.form)
-    publish(event, orders=True)
     return render_room(event, notice=notice)
 
 
@@ -156,7 +154,7 @@ def publish_standings(event: Event) -> tuple[str, int]:
     if whole_number(raw) is None:
         return render_room(event, 422, {"publish": gettext("The form did not say which round to publish: reload the "
                                                            "control room.")})
-    return _act(event, lambda: writes.publish(event, int(raw)),
+    return _act(event, lambda: writes.publish_standings(event, int(raw)),
                 gettext("The standings after round %(number)s are on the projector and the players' phones.",
                         number=raw))
 
@@ -266,7 +264,7 @@ def sign(token: str) -> BaseResponse | tuple[str, int]:
     side = int(raw)
     try:
         if dispute:
-            matches.dispute(match, side, request.form.get("reason", ""), f"table {match.table}")
+            writes.dispute(match.event, match, side, request.form.get("reason", ""), f"table {match.table}")
             notice = gettext("The director has been told; wait at the table.")
         else:
             writes.sign(match.event, match, side, f"table {match.table}",
@@ -274,14 +272,7 @@ def sign(token: str) -> BaseResponse | tuple[str, int]:
             notice = gettext("Signed.")
     except RuleErrors as e:
         return render_bar(game, match, errors_by_field(e)), 422
-    _publish_signing(match)
     return _bar_response(game, match, render_bar(game, match, notice=notice))
-
-
-def _publish_signing(match: Any) -> None:
-    """A signature or a dispute changes its own table's pages (its bar, its two teams' pages), the
-    control room and the boards; in the bracket it may open the next level's match: every page."""
-    publish(match.event, orders=match.stage == "bracket", table=match.table, teams=(match.home, match.away))
 
 
 def _entrant(token: str) -> EventEntrant:
@@ -317,7 +308,6 @@ def team_sign(token: str) -> BaseResponse | tuple[str, int]:
         writes.sign(entrant.event, mv.match, side, f"team {entrant.number}", f"team page · device {device()}")
     except RuleErrors as e:
         return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
-    _publish_signing(mv.match)
     flash(gettext("Signed: thank you."))
     return redirect(url_for("bid_whist.team", token=token), code=303)
 

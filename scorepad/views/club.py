@@ -22,7 +22,6 @@ from scorepad.games import setup_form
 from scorepad.games.entry import HOME_VARIANTS
 from scorepad.rules import get_variant
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field, partial
 from scorepad.views.director import director_of, render_room, unlock_for
 from scorepad.views.tables import table_for
@@ -60,7 +59,6 @@ def clear(event: Event, table: int) -> tuple[str, int]:
         club.clear_table(row)
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e))
-    publish(event, orders=True)
     return render_room(event, notice=gettext("Table %(table)s is free for a new game.", table=table))
 
 
@@ -80,7 +78,6 @@ def setup(token: str) -> Any:
         except (RuleError, RuleErrors) as e:
             errors = errors_by_field(e)
         else:
-            publish(table.event, orders=True)
             target = url_for("games.play", token=game.scorer_token)
             return htmx_response("", redirect=target) if htmx else redirect(target, code=303)
     elif request.method == "POST":

@@ -37,7 +37,6 @@ from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.rules.base import RuleErrors
 from scorepad.views.audit_trail import audit_action, audit_actor, audit_note, audit_words, signed_by
-from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field, format_name, partial, share_url
 
 bp = Blueprint("director", __name__)
@@ -286,7 +285,6 @@ def pin(event: Event) -> tuple[str, int]:
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e), form=request.form)
     _unlock(event)  # this browser knows the new PIN (and is shown its recovery code once)
-    publish(event, orders=True)
     return render_room(event, notice=gettext("PIN saved. Other browsers must enter it again.")
                        if request.form.get("pin") else gettext("PIN removed."))
 

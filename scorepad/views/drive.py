@@ -14,7 +14,6 @@ from scorepad.events import drive as drive_event
 from scorepad.events.core import Event
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
-from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field
 from scorepad.views.director import director_of, render_room, unlock_for
 from scorepad.views.tables import render_table, table_for
@@ -59,7 +58,6 @@ def correct(event: Event) -> tuple[str, int]:
         drive_event.correct(event, deal, table, ns)
     except RuleErrors as e:
         return render_room(event, 422, {"correct": " ".join(errors_by_field(e).values())})
-    publish(event, orders=True)
     return render_room(event, notice=gettext("Deal %(deal)s at table %(table)s: North-South took %(tricks)s.",
                                              deal=deal, table=table, tricks=ns))
 
@@ -75,7 +73,5 @@ def enter(token: str) -> tuple[str, int]:
         return render_table(table, 422, errors=errors_by_field(e))
     except drive_event.Conflict as c:
         return render_table(table, 409, conflict=say(c.message))
-    # the phones refetch their panel only when the deal in play moved on (and with it, the places)
-    publish(table.event, orders=table.event.current_hand != deal)
     return render_table(table, notice=gettext("Deal %(deal)s recorded: North-South %(ns)s, East-West %(ew)s.",
                                               deal=deal, ns=ns, ew=13 - ns))

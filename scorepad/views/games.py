@@ -25,8 +25,7 @@ from flask_babel import gettext, lazy_gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad import i18n, live
-from scorepad.events import core
+from scorepad import i18n, pushes
 from scorepad.extensions import htmx
 from scorepad.games import card as cards
 from scorepad.games import groups, setup_form, sheets
@@ -35,9 +34,9 @@ from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.presenters import hand_facts
 from scorepad.games.service import Game
 from scorepad.i18n import say
+from scorepad.pushes import spectators
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
-from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field, partial, share_url
 
 bp = Blueprint("games", __name__)
@@ -80,49 +79,6 @@ def remember_game(game: Game) -> None:
     session.permanent = True
 
 
-def _publish(game: Game, view: games.GameView | None = None, orders: bool = False, sheet: bool = True) -> None:
-    """Push the spectators' live fragment of `game` to everyone watching it, in every worker. `orders`
-    for a change to hands already recorded (an undo, a correction): at an event it may withdraw a
-    team's signature, which the teams' own pages and the table's bar show. A saved hand that ends a
-    tournament's round match (`view` over) goes to them too: their pages now offer to sign.
-    `sheet` False: only the hand in hand changed (a bid), which spectators do not see."""
-    if sheet:
-        live.announce("game", game.public_id, {}, view=view)
-    event = core.event_of(game)
-    if event is None:
-        return
-    # a game at an event: its boards and director's room follow it. A change to a tournament's
-    # preliminary match concerns only its own table's pages (its bar, its teams' pages): a change to
-    # its recorded hands, and the hand that ends it (the teams' pages then offer to sign).
-    ended = sheet and view is not None and view.state.over
-    match = core.match_of(game) if orders or ended else None
-    if match is not None and match.stage == "round":
-        publish(event, table=match.table, teams=(match.home, match.away))
-    else:
-        publish(event, orders=orders)
-
-
-def _show(public_id: str, data: object, view: games.GameView | None = None) -> None:
-    """Render the spectators' fragment for this worker's streams, once in each language their pages
-    are in (`view`: the announcing request's own, which saves replaying the game). The push is drawn
-    outside the spectators' requests (in the scorer's, or none): each stream's language is the one
-    its page asked in when it subscribed."""
-    channel = f"game:{public_id}"
-    languages = live.broker().languages(channel)
-    if not languages:  # nobody watching here (most event tables): nothing to render
-        return
-    if view is None:
-        game = games.by_public_id(public_id)
-        if game is None:
-            return
-        view = games.view(game)
-    for language in sorted(languages):
-        with i18n.speaking(language):
-            fragment = render_template("games/_live.html", gv=view, can_edit=False, watching=True)
-        live.broker().publish(channel, "update", fragment, language=language)
-
-
-bp.record_once(lambda state: live.on(state.app, "game", _show))
 
 
 # --------------------------------------------------------------------------- starting a game
@@ -294,7 +250,6 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
             after = games.set_pending(game, step.data, before, what=step.what)
             notice = say(step.notice)
         saved = isinstance(step, Complete)
-        _publish(game, after, sheet=saved)
         # the page showed `before` only when its form carried the hand's state (checked above)
         same_hand = not saved and fresh and "state" in request.form
         return _body(game, errors, notice, status, after, sheet_changed=saved or not fresh, shown=shown,
@@ -325,7 +280,6 @@ def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
     changed = games.hand_count(game) != hands
-    _publish(game, orders=changed, sheet=changed)
     return _body(game, {}, notice, 200, sheet_changed=changed or not fresh)
 
 
@@ -357,7 +311,6 @@ def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
         except (RuleError, RuleErrors) as e:
             errors = errors_by_field(e)
         else:
-            _publish(game, orders=True)
             return redirect(url_for("games.play", token=token, _anchor=f"hand-{number}"), code=303)
     return render_template("games/edit_hand.html", gv=view, number=number, entry=entry,
                            errors=errors, form=request.form), (422 if errors else 200)
@@ -429,7 +382,7 @@ def watch(public_id: str) -> str:
 def events(public_id: str) -> Response:
     """Server-sent events: the live fragment after every change to the game."""
     game = _public_game(public_id)
-    return live.sse_response(f"game:{game.public_id}", language=i18n.chosen())  # the page's, from this request itself
+    return pushes.stream(spectators.channel(game.public_id), language=i18n.chosen())  # the page's, from this request itself
 
 
 @bp.get("/w/<public_id>/game.json")

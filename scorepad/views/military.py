@@ -25,7 +25,6 @@ from scorepad.rules import military as rules
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.errors import M
 from scorepad.rules.military import LETTERS
-from scorepad.views.board import publish
 from scorepad.views.common import errors_by_field
 from scorepad.views.director import director_of, render_room, unlock_for
 from scorepad.views.tables import render_table, table_for
@@ -98,7 +97,6 @@ def _act(event: Event, action: Callable[[], object], notice: str) -> tuple[str, 
         return render_room(event, 422, errors_by_field(e))
     except core.Conflict as c:
         return render_room(event, 409, {"hand": say(c.message)})
-    publish(event, orders=True)
     return render_room(event, notice=notice)
 
 
@@ -181,7 +179,6 @@ def moves(event: Event) -> tuple[str, int]:
         messages = errors_by_field(e)
         return render_room(event, 422, {"moves": " ".join(v for k, v in messages.items() if k.startswith("moves"))
                                      or " ".join(messages.values())})
-    publish(event, orders=True)
     return render_room(event, notice=gettext("Hand %(hand)s: the visiting pairs go where you said.",
                                              hand=event.current_hand) if destinations else
                        gettext("Hand %(hand)s: back to the schedule's moves.", hand=event.current_hand))
@@ -203,7 +200,6 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
         except RuleErrors as e:
             errors = errors_by_field(e)
         else:
-            publish(event, orders=True)
             flash(gettext("Hand %(hand)s at table %(table)s corrected; everything after it is scored again.",
                           hand=hand, table=table))
             return redirect(url_for("director.control", token=event.director_token))
@@ -229,7 +225,6 @@ def setup(event: Event) -> tuple[str, int] | BaseResponse:
             errors = {k.removesuffix(".name"): v for k, v in errors_by_field(e).items()}
             return render_template("military/setup.html", event=event, form=form, errors=errors,
                                    max_name=military.MAX_NAME), 422
-        publish(event, orders=True)
         flash(gettext("Names saved: the QR cards, the phones and the boards show them now."))
         return redirect(url_for("director.control", token=event.director_token))
     current: dict[str, str] = {"name": event.name}
@@ -293,5 +288,4 @@ def result(token: str) -> tuple[str, int] | BaseResponse:
         return render_table(table, 422, errors=errors_by_field(e), form=request.form)
     except core.Conflict as c:
         return render_table(table, 409, conflict=say(c.message))
-    publish(table.event)
     return render_table(table, 200, notice=gettext("Hand %(hand)s recorded.", hand=hand))

@@ -108,9 +108,9 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
 
 
 def publish_now(app: Flask, event: Any) -> None:
-    from scorepad.views.board import publish
+    from scorepad.events import core
     with app.test_request_context():
-        publish(event)
+        core.announce(event)
 
 
 # --------------------------------------------------------------------------- issue 14: the projector, for a hall

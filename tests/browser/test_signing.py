@@ -15,11 +15,11 @@ from typing import Any
 from flask import Flask
 from playwright.sync_api import Browser, expect
 
+from scorepad.events import core
 from scorepad.events.bid_whist import matches, registration, writes
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import Event, EventEntrant, EventMatch
-from scorepad.views.board import publish
 from tests.browser.conftest import PHONE
 from tests.web.test_tournament import hand
 
@@ -130,7 +130,7 @@ def test_a_push_while_the_second_team_types_its_code_keeps_the_code(app: Flask, 
     with app.test_request_context():  # a push after the answer (another page's change), as CI saw it
         event = db.session.get(Event, event_id)
         assert event is not None
-        publish(event, orders=True)
+        core.announce(event, core.Signals(orders=True))
     for _ in range(100):
         if held:
             break

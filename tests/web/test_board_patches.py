@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad import live
-from scorepad.views import board_parts
+from scorepad.pushes import board_parts
 from tests.web.test_events import HX, create, enter, snapshot, table_tokens
 
 VERSION = re.compile(r' data-version="[0-9a-f]+"')

@@ -19,7 +19,7 @@ from scorepad.extensions import db
 from scorepad.games import entry
 from scorepad.games import service as games
 from scorepad.models import Game
-from scorepad.views import board as board_views
+from scorepad.pushes import boards as board_views
 from tests.conftest import config_for, release
 from tests.web.test_events import HX, text
 from tests.web.test_tournament import current_matches, event_row, hand, play, sign_both, start_nine

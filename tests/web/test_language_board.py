@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from jinja2 import ChoiceLoader, DictLoader
 
 from scorepad import live
-from scorepad.views.board import BOARD_EVENTS
+from scorepad.pushes.boards import BOARD_EVENTS
 from tests.web.test_events import HX, create, enter, snapshot, table_tokens
 
 ROOT = '<div id="board" class="board">'

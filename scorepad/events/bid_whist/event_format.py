@@ -6,17 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scorepad.events import core
 from scorepad.events.bid_whist import boards, derived, matches, restore_checks, tournament
 from scorepad.events.bid_whist.export import export as export_event
 from scorepad.events.core import OneView, TablePage
-from scorepad.models import Event, EventEntrant, EventTable
+from scorepad.models import Event, EventEntrant, EventTable, Game
 
 
 class _BidWhist(OneView):
     """Bid Whist tournaments behind the registry (see `events.registry`)."""
 
     key, title, pages, view_name = tournament.KEY, "Bid Whist tournament", "bid_whist", "tv"
-    keeps_board = True  # `board` gives the same view object while nothing on it changed (views/board.py)
+    keeps_board = True  # `board` gives the same view object while nothing on it changed (pushes/boards.py)
 
     def view(self, event: Event) -> derived.TournamentView:
         return derived.view(event)
@@ -38,6 +39,14 @@ class _BidWhist(OneView):
 
     def teams(self, event: Event) -> list[EventEntrant]:
         return tournament.teams(event)
+
+    def game_signals(self, game: Game, orders: bool, ended: bool) -> core.Signals:
+        """A change to a preliminary match's recorded hands, or the hand that ends it (its teams'
+        pages then offer to sign), concerns only its own table's pages: its bar, its teams' pages."""
+        match = core.match_of(game) if orders or ended else None
+        if match is not None and match.stage == "round":
+            return core.Signals(table=match.table, teams=(match.home, match.away))
+        return core.Signals(orders=orders)
 
     def export(self, event: Event) -> dict[str, object]:
         return export_event(event)

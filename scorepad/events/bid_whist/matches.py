@@ -260,6 +260,7 @@ def lift_code_lock(match: EventMatch, side: int, actor: str = "director") -> Non
                                               note=M("%(stage)s: %(team)s may enter its team code again",
                                                      stage=_stage_words(match.stage, match.number), team=name)))
     db.session.commit()
+    core.announce(match.event, core.Signals(orders=True))
 
 
 def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | None = None) -> None:

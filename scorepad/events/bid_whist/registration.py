@@ -22,6 +22,7 @@ from scorepad.rules.errors import M, Message
 
 MAX_NAME = 60
 MAX_PLAYER = 40
+CHANGED = core.Signals(orders=True)  # every page of the event asks again (the control room's list)
 # The most teams a tournament registers: twice the document's largest field (128 teams, a bracket of
 # 64; bench/bid_whist_load.py plays it), 128 tables. Registering had no bound: every page of the
 # event draws every team, and round 1 of 2,000 teams could not be drawn at all (too deep a search).
@@ -129,7 +130,9 @@ def _numbered(register: Callable[[], EventEntrant]) -> EventEntrant:
 
 def register_team(event: Event, name: str, players: Sequence[str]) -> EventEntrant:
     """Register a team of two; its number is the next free one."""
-    return _numbered(lambda: _register_team(event, name, players))
+    entrant = _numbered(lambda: _register_team(event, name, players))
+    core.announce(event, CHANGED)
+    return entrant
 
 
 def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntrant:
@@ -167,7 +170,9 @@ def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntr
 
 def register_single(event: Event, player: str) -> EventEntrant:
     """Register a player without a partner: the director pairs singles into teams before the start."""
-    return _numbered(lambda: _register_single(event, player))
+    entrant = _numbered(lambda: _register_single(event, player))
+    core.announce(event, CHANGED)
+    return entrant
 
 
 def _register_single(event: Event, player: str) -> EventEntrant:
@@ -217,6 +222,7 @@ def pair(event: Event, first: int, second: int, name: str = "") -> EventEntrant:
                               "%(first)s, %(team)s", first_name=a.players[0], first=first, second_name=a.players[1],
                               second=second, team=team))
     db.session.commit()
+    core.announce(event, CHANGED)
     return a
 
 
@@ -231,6 +237,7 @@ def withdraw(event: Event, number: int) -> None:
     _audit(event, "withdrawn", M("%(name)s (number %(number)s) withdrew before the start", name=entrant.name,
                                   number=number))
     db.session.commit()
+    core.announce(event, CHANGED)
 
 
 def entrant_by_token(token: str) -> EventEntrant | None:

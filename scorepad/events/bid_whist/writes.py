@@ -43,6 +43,8 @@ def create(name: str, *, rounds: int = 3, bracket: str = "auto", made_scores: st
 
 # --------------------------------------------------------------------------- the director's actions
 
+CHANGED = core.Signals(orders=True)  # a director's action: every page of the event asks again
+
 
 def _atomic(action: Any) -> Any:
     """Run a director's action as one transaction: a refusal half-way leaves nothing applied."""
@@ -91,6 +93,7 @@ def start(event: Event, rounds_wanted: int | None = None) -> None:
         db.session.commit()
 
     _atomic(apply)
+    core.announce(event, CHANGED)
 
 
 def _open_round(event: Event, number: int) -> None:
@@ -135,6 +138,7 @@ def advance(event: Event) -> None:
         db.session.commit()
 
     _atomic(apply)
+    core.announce(event, CHANGED)
 
 
 def _open_ready(event: Event) -> None:
@@ -162,9 +166,10 @@ def record_cut(event: Event, winners: list[int]) -> None:
     event.audit.append(core.audit_entry("director", "playoff", note=M(
         "won the playoff for the bracket: %(teams)s", teams=joined([tv.names[n] for n in winners]))))
     db.session.commit()
+    core.announce(event, CHANGED)
 
 
-def publish(event: Event, round_no: int) -> None:
+def publish_standings(event: Event, round_no: int) -> None:
     """Hidden standings: show the players the standings as they are after round `round_no`."""
     tv = derived.view(event)
     if not tv.hidden:
@@ -188,6 +193,7 @@ def publish(event: Event, round_no: int) -> None:
     event.audit.append(core.audit_entry("director", "published", note=M(
         "the standings after round %(number)s are shown to the players", number=round_no)))
     db.session.commit()
+    core.announce(event, CHANGED)
 
 
 def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
@@ -215,6 +221,7 @@ def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
         db.session.commit()
 
     _atomic(apply)
+    core.announce(event, CHANGED)
 
 
 def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
@@ -249,6 +256,7 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
         "%(match)s: %(team)s in for %(out)s (%(reason)s)", match=tv.match_label(match_no), team=tv.names[into],
         out=tv.names.get(out, out), reason=tournament.reason({"reason": reason}))))
     db.session.commit()
+    core.announce(event, CHANGED)
 
 
 # --------------------------------------------------------------------------- signing and sheets
@@ -260,6 +268,19 @@ def sign(event: Event, match: EventMatch, side: int, actor: str, by: str = "", c
     if match.stage == "bracket":
         _open_ready(event)
         db.session.commit()
+    core.announce(event, _signing(match))
+
+
+def dispute(event: Event, match: EventMatch, side: int, reason: str, actor: str) -> None:
+    """A team does not sign (see `matches.dispute`): the director sees why."""
+    matches.dispute(match, side, reason, actor)
+    core.announce(event, _signing(match))
+
+
+def _signing(match: EventMatch) -> core.Signals:
+    """A signature or a dispute changes its own table's pages (its bar, its two teams' pages), the
+    control room and the boards; in the bracket it may open the next level's match: every page."""
+    return core.Signals(orders=match.stage == "bracket", table=match.table, teams=(match.home, match.away))
 
 
 def close_match(event: Event, match: EventMatch) -> None:
@@ -267,6 +288,7 @@ def close_match(event: Event, match: EventMatch) -> None:
     if match.stage == "bracket":
         _open_ready(event)
         db.session.commit()
+    core.announce(event, CHANGED)
 
 
 def reopen_match(event: Event, match: EventMatch) -> None:
@@ -278,4 +300,4 @@ def reopen_match(event: Event, match: EventMatch) -> None:
         for d in [d for d in event.decisions if d.kind == "walkover" and d.key == str(match.number)]:
             event.decisions.remove(d)
     matches.reopen(match)
-
+    core.announce(event, CHANGED)
