@@ -4,6 +4,7 @@ speaks, kept apart from `base` so that `cards` can use it without importing the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Self
 
 
 class Message(str):
@@ -19,9 +20,10 @@ class Message(str):
     template: str
     params: Mapping[str, object]
 
-    def __new__(cls, template: str, /, **params: object) -> Message:
-        text = template % {key: str(value) for key, value in params.items()} if params else template
-        message = super().__new__(cls, text)
+    def __new__(cls, template: str, /, **params: object) -> Self:
+        # %(name)s already says each param as str() would: no copy of the params made for it (a
+        # 64-table Military sheet makes some 180,000 messages; issue 33)
+        message = super().__new__(cls, template % params if params else template)
         message.template = template
         message.params = params
         return message
