@@ -28,7 +28,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorepad import commands
     from scorepad import config as settings
-    from scorepad import i18n, idempotency, live, live_pg, security, views
+    from scorepad import i18n, idempotency, live, live_pg, offload, security, views
     from scorepad.extensions import compress, csrf, db, htmx, migrate
 
     app = Flask(
@@ -50,6 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     live.init_app(app)
     live_pg.init_app(app)
+    offload.init_app(app)
     views.register(app)
     commands.register(app)
     idempotency.init_app(app)  # last: see its docstring

@@ -344,6 +344,15 @@ def leaders(standings: Sequence[Standing]) -> tuple[int, ...]:
 
 _Derivation = TypeVar("_Derivation")
 DERIVED_KEPT = 2048  # derivations kept per derive function (a sheet of 25 hands is a few KB)
+_KEPT_DERIVATIONS: list[dict[tuple[int, int], object]] = []  # each derive function's, for forget_derivations
+
+
+def forget_derivations() -> None:
+    """Drop every derivation kept by `derived_once` (a process that checks one record after another,
+    scorepad/offload.py's helper, never asks for the same hands twice)."""
+    for kept in _KEPT_DERIVATIONS:
+        kept.clear()
+
 
 
 def derived_once(derive: Callable[..., _Derivation]) -> Callable[..., _Derivation]:
@@ -355,6 +364,7 @@ def derived_once(derive: Callable[..., _Derivation]) -> Callable[..., _Derivatio
     without replaying the game. Only tuples are kept, and their hands must not be changed in place:
     a list is derived anew every time. Errors are not kept (they are raised again)."""
     kept: dict[tuple[int, int], tuple[Setup, tuple[RawHand, ...], _Derivation]] = {}
+    _KEPT_DERIVATIONS.append(kept)  # type: ignore[arg-type]
 
     @functools.wraps(derive)
     def once(*args: Any) -> _Derivation:

@@ -74,6 +74,10 @@ class RuleError(ValueError):
         self.message = message
         self.hand = hand
 
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, str, int | None], dict[str, object]]:
+        """Pickled as made, with its notes (a check run in another process raises the same error here)."""
+        return type(self), (self.field, self.message, self.hand), self.__dict__
+
     def at_hand(self, hand: int) -> RuleError:
         """Return this error located at `hand` (used when checking a whole record)."""
         return RuleError(self.field, self.message, hand)
@@ -89,6 +93,9 @@ class RuleErrors(ValueError):
     def __init__(self, errors: Sequence[RuleError]) -> None:
         self.errors = tuple(errors)
         super().__init__("; ".join(str(e) for e in self.errors))
+
+    def __reduce__(self) -> tuple[type[RuleErrors], tuple[tuple[RuleError, ...]], dict[str, object]]:
+        return type(self), (self.errors,), self.__dict__
 
 
 class ErrorCollector:

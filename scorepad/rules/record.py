@@ -250,6 +250,15 @@ def score_record(data: object) -> ScoreSheet:
     return get_variant(record.setup.variant).score(record.setup, record.hands)
 
 
+def checked(raw: bytes) -> Record:
+    """A record file read as `read_json` reads it and checked completely (its set-up, then every hand
+    by its variant's rules, as `score_record`): the record as parsed, or the RuleError / RuleErrors
+    saying why not. The home page's import runs it off the worker's loop (scorepad/offload.py)."""
+    record = parse_record(read_json(raw))
+    get_variant(record.setup.variant).score(record.setup, record.hands)
+    return record
+
+
 def to_json(record: Record) -> dict[str, object]:
     """The record as a JSON object, the export format."""
     setup = record.setup

@@ -1,0 +1,148 @@
+"""Issue 33, item 7: heavy pure work (a game record's check, a backup's, a backup download's encoding,
+the result card's drawing) runs off the worker's loop, in a helper process of the worker's own
+(scorepad/offload.py), at most SCOREPAD_HEAVY_JOBS at once, the next ones waiting in line with no
+database connection held; inline where there is no gevent loop (these tests' client, the dev
+server). Its answer, or its refusal, is the same either way. That the loop really serves others
+meanwhile under gunicorn is tests/test_serve.py's; what it costs the tables, bench/heavy_neighbours.py."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorepad.extensions import db
+from scorepad.offload import EXTENSION, HelperFailed, Offloader
+from scorepad.rules.errors import RuleError, RuleErrors
+from tests import offload_jobs as jobs
+from tests.web.test_home_import import (
+    FAMILY,
+    beside_field,
+    game_count,
+    scorer_token,
+    send_file,
+)
+
+MODES = {"inline": False, "helper process": True}
+
+
+@pytest.fixture(params=list(MODES))
+def offloader(request: pytest.FixtureRequest) -> Iterator[Offloader]:
+    made = Offloader(1, processes=MODES[request.param])
+    yield made
+    made.close()
+
+
+def test_a_job_answers_with_its_result(offloader: Offloader) -> None:
+    assert offloader.run(jobs.twice, 21) == 42
+    assert offloader.run(jobs.twice, 4) == 8  # the same helper, its next job
+
+
+def test_a_job_raises_its_own_exception_with_its_field_hand_and_words(offloader: Offloader) -> None:
+    with pytest.raises(RuleError) as one:
+        offloader.run(jobs.refuse, "tricks.2", 7)
+    assert (one.value.field, one.value.hand, str(one.value)) == ("tricks.2", 7, "hand 7, tricks.2: 14 tricks is too many")
+    assert one.value.message.template == "%(count)s tricks is too many"  # still said in the reader's language
+    with pytest.raises(RuleErrors) as several:
+        offloader.run(jobs.refuse_all)
+    assert [str(e) for e in several.value.errors] == ["bids.1: no", "hand 2, tricks: 3"]
+    assert offloader.run(jobs.twice, 1) == 2  # a refusal leaves the helper serving
+
+
+def test_an_exception_that_cannot_come_back_is_said_as_words() -> None:
+    offloader = Offloader(1, processes=True)
+    try:
+        with pytest.raises(RuntimeError, match="could not be sent back"):
+            offloader.run(jobs.fail_unpicklably)
+        assert offloader.run(jobs.twice, 3) == 6
+    finally:
+        offloader.close()
+
+
+def test_a_helper_that_dies_fails_its_job_and_the_next_job_gets_a_new_one() -> None:
+    offloader = Offloader(1, processes=True)
+    try:
+        first = offloader.run(jobs.pid)
+        with pytest.raises(HelperFailed):
+            offloader.run(jobs.die)
+        assert offloader.run(jobs.pid) != first
+    finally:
+        offloader.close()
+
+
+@pytest.mark.parametrize("limit", [1, 2])
+@pytest.mark.parametrize("mode", list(MODES))
+def test_heavy_jobs_never_overlap_beyond_the_limit(mode: str, limit: int) -> None:
+    """Six requests at once: at most `limit` jobs run together (each job's own start and end, read
+    on the machine's monotonic clock wherever it ran), the others waiting in line for a place."""
+    offloader = Offloader(limit, processes=MODES[mode])
+    spans: list[tuple[float, float]] = []
+    try:
+        threads = [threading.Thread(target=lambda: spans.append(offloader.run(jobs.when, 0.5))) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        offloader.close()
+    assert len(spans) == 6
+    running = most = 0
+    for _, change in sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans]):
+        running += change  # at the same instant an end counts before a start
+        most = max(most, running)
+    assert most == limit
+
+
+# --------------------------------------------------------------------------- the app's heavy requests
+
+
+@pytest.fixture
+def helper(app: Flask) -> Iterator[Offloader]:
+    """The app's heavy jobs in a helper process, as under gunicorn."""
+    made = Offloader(1, processes=True)
+    app.extensions[EXTENSION] = made
+    yield made
+    made.close()
+
+
+def test_an_import_checked_in_a_helper_process_answers_as_inline(client: FlaskClient, app: Flask,
+                                                                 helper: Offloader) -> None:
+    token = scorer_token(send_file(client, json.dumps(FAMILY).encode()))
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Sunday at Gran" in page and game_count(app) == 1
+    bad = {**FAMILY, "hands": [*FAMILY["hands"][:2], {"bids": [1, 0, 1, 2], "tricks": [9, 9, 9, 9]}]}
+    refused = send_file(client, json.dumps(bad).encode())
+    helper_words = beside_field(refused)
+    app.extensions[EXTENSION] = Offloader(1, processes=False)
+    inline = send_file(client, json.dumps(bad).encode())
+    assert refused.status_code == inline.status_code == 422
+    assert helper_words == beside_field(inline) and "hand 3" in " ".join(helper_words)
+    assert send_file(client, b"{not json").status_code == 422 and game_count(app) == 1
+
+
+class Watching(Offloader):
+    """Inline, noting how many database connections the request held when its job started."""
+
+    def __init__(self) -> None:
+        super().__init__(1, processes=False)
+        self.held: list[int] = []
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        self.held.append(db.engine.pool.checkedout())  # type: ignore[attr-defined]
+        return super().run(fn, *args)
+
+
+@pytest.mark.postgresql
+def test_a_request_waiting_for_its_heavy_job_holds_no_database_connection(client: FlaskClient, app: Flask) -> None:
+    """Each heavy request offloads before its first query or ends its session first: one waiting in
+    line (a fifth importer) holds no pooled connection, let alone SQLite's write lock."""
+    watching = Watching()
+    app.extensions[EXTENSION] = watching
+    assert send_file(client, json.dumps(FAMILY).encode()).status_code == 303
+    assert send_file(client, b"[1, 2").status_code == 422
+    assert watching.held == [0, 0], watching.held
