@@ -16,10 +16,18 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events.backup import BackupError
 from scorepad.extensions import db
 from scorepad.offload import EXTENSION, HelperFailed, Offloader
 from scorepad.rules.errors import RuleError, RuleErrors
 from tests import offload_jobs as jobs
+from tests.web.test_backup import (
+    beside_upload,
+    download,
+    military_playoff,
+    token_of,
+    upload,
+)
 from tests.web.test_home_import import (
     FAMILY,
     beside_field,
@@ -125,6 +133,19 @@ def test_an_import_checked_in_a_helper_process_answers_as_inline(client: FlaskCl
     assert send_file(client, b"{not json").status_code == 422 and game_count(app) == 1
 
 
+def test_a_restore_checked_in_a_helper_process_answers_as_inline(client: FlaskClient, app: Flask,
+                                                                 helper: Offloader) -> None:
+    data = download(client, military_playoff(client, app))
+    assert client.get(f"/d/{token_of(upload(client, data))}").status_code == 200
+    bad = json.loads(data)
+    bad["results"][0]["tricks"] = 14
+    refused = upload(client, json.dumps(bad).encode())
+    app.extensions[EXTENSION] = Offloader(1, processes=False)
+    inline = upload(client, json.dumps(bad).encode())
+    assert refused.status_code == inline.status_code == 422
+    assert beside_upload(refused) == beside_upload(inline) and "results #1" in beside_upload(refused)
+
+
 class Watching(Offloader):
     """Inline, noting how many database connections the request held when its job started."""
 
@@ -141,8 +162,21 @@ class Watching(Offloader):
 def test_a_request_waiting_for_its_heavy_job_holds_no_database_connection(client: FlaskClient, app: Flask) -> None:
     """Each heavy request offloads before its first query or ends its session first: one waiting in
     line (a fifth importer) holds no pooled connection, let alone SQLite's write lock."""
+    data = download(client, military_playoff(client, app))
     watching = Watching()
     app.extensions[EXTENSION] = watching
     assert send_file(client, json.dumps(FAMILY).encode()).status_code == 303
     assert send_file(client, b"[1, 2").status_code == 422
-    assert watching.held == [0, 0], watching.held
+    assert upload(client, data).status_code == 303
+    assert upload(client, data, pin="12").status_code == 422
+    assert watching.held == [0, 0, 0], watching.held  # the bad PIN is refused before any job
+
+
+def test_a_backup_error_comes_back_from_the_helper_with_all_its_problems(offloader: Offloader) -> None:
+    with pytest.raises(BackupError) as refused:
+        offloader.run(jobs.refuse_backup)
+    with pytest.raises(BackupError) as inline:
+        jobs.refuse_backup()
+    assert (refused.value.problems, refused.value.too_large, refused.value.field, str(refused.value)) == (
+        inline.value.problems, False, "backup", str(inline.value))
+    assert len(refused.value.problems) == 21 and refused.value.problems[-1].startswith("... and ")
