@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 
 from scorepad.events.backup import BackupError
 from scorepad.extensions import db
+from scorepad.models import Game
 from scorepad.offload import EXTENSION, HelperFailed, Offloader
 from scorepad.rules.errors import RuleError, RuleErrors
 from tests import offload_jobs as jobs
@@ -146,6 +147,24 @@ def test_a_restore_checked_in_a_helper_process_answers_as_inline(client: FlaskCl
     assert beside_upload(refused) == beside_upload(inline) and "results #1" in beside_upload(refused)
 
 
+def test_a_backup_download_and_a_result_card_drawn_in_a_helper_process_are_as_inline(
+        client: FlaskClient, app: Flask, helper: Offloader) -> None:
+    token = military_playoff(client, app)
+    watch = public_id(app, scorer_token(send_file(client, json.dumps(FAMILY).encode())))
+    drawn = client.get(f"/w/{watch}/result.png")
+    assert drawn.status_code == 200 and drawn.get_data().startswith(b"\x89PNG")
+    off_loop = json.loads(download(client, token))
+    app.extensions[EXTENSION] = Offloader(1, processes=False)
+    assert {**off_loop, "exported_at": ""} == {**json.loads(download(client, token)), "exported_at": ""}
+    assert client.get(f"/w/{watch}/result.png").get_data() == drawn.get_data()
+
+
+def public_id(app: Flask, scorer: str) -> str:
+    with app.app_context():
+        game = db.session.scalars(db.select(Game).where(Game.scorer_token == scorer)).one()
+        return game.public_id
+
+
 class Watching(Offloader):
     """Inline, noting how many database connections the request held when its job started."""
 
@@ -162,14 +181,18 @@ class Watching(Offloader):
 def test_a_request_waiting_for_its_heavy_job_holds_no_database_connection(client: FlaskClient, app: Flask) -> None:
     """Each heavy request offloads before its first query or ends its session first: one waiting in
     line (a fifth importer) holds no pooled connection, let alone SQLite's write lock."""
-    data = download(client, military_playoff(client, app))
+    token = military_playoff(client, app)
+    data = download(client, token)
+    watch = public_id(app, scorer_token(send_file(client, json.dumps(FAMILY).encode())))
     watching = Watching()
     app.extensions[EXTENSION] = watching
     assert send_file(client, json.dumps(FAMILY).encode()).status_code == 303
     assert send_file(client, b"[1, 2").status_code == 422
     assert upload(client, data).status_code == 303
     assert upload(client, data, pin="12").status_code == 422
-    assert watching.held == [0, 0, 0], watching.held  # the bad PIN is refused before any job
+    assert client.get(f"/d/{token}/backup").status_code == 200
+    assert client.get(f"/w/{watch}/result.png").status_code == 200
+    assert watching.held == [0, 0, 0, 0, 0], watching.held  # the bad PIN is refused before any job
 
 
 def test_a_backup_error_comes_back_from_the_helper_with_all_its_problems(offloader: Offloader) -> None:
