@@ -772,8 +772,11 @@ def _write(plan: _Plan, pin: str, actor: str) -> Event:
     """The plan's rows in one transaction, derived by the event's format before the commit.
 
     The rows of each section go in as one INSERT (a row object each cost the ORM 0.3 ms: 32,000
-    results of a 64-table event of 500 hands were seconds); the format's derivation made to check
-    them is kept (under the event's revision) for the control room the director is sent to."""
+    results of a 64-table event of 500 hands were seconds). What the format derived to check them
+    is forgotten after the commit too: kept, a 64-table event's 450,000 objects stayed in the
+    worker for every restore, and each full pass of the garbage collector walked them all (4 clients
+    restoring in a loop: passes of 2-7 s, bench/heavy_neighbours.py); the control room derives it
+    again when it is opened."""
     event = Event(**plan.event)
     core.apply_pin(event, pin)
     games: list[Game] = []
@@ -809,6 +812,7 @@ def _write(plan: _Plan, pin: str, actor: str) -> Event:
         _abandon(event, games)
         current_app.logger.warning("a backup passed the checks but the database refused it: %s", e)
         raise BackupError([M("the database refused a value of the backup: it is not a file Scorepad made")]) from None
+    _forget(event.id, [g.id for g in games])
     return event
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import insert, select
 
 from scorepad import offload
 from scorepad.extensions import db
+from scorepad.games.derived import keep_outline, setup_record
 from scorepad.models import Game, Hand
 from scorepad.rules.record import Record, checked, parse_record, score_record, to_json
 
@@ -23,21 +24,6 @@ EXAMPLES_DIR = _PACKAGE / "examples" if (_PACKAGE / "examples").is_dir() else _P
 def record_of(game: Game) -> dict[str, object]:
     """A stored game as a game-record JSON object (the export format)."""
     return {**setup_record(game), "hands": [h.entry for h in game.hands]}
-
-
-def setup_record(game: Game) -> dict[str, object]:
-    """The game's set-up as a game record with no hands (read from the game row alone)."""
-    data: dict[str, object] = {"scorepad": 1, "variant": game.variant}
-    if game.title:
-        data["title"] = game.title
-    data["options"] = game.options
-    if game.players:
-        data["players"] = game.players
-    if game.teams:
-        data["teams"] = game.teams
-    data["first_dealer"] = game.first_dealer
-    data["hands"] = []
-    return data
 
 
 def import_record(data: object, *, demo: bool = False) -> Game:
@@ -52,8 +38,12 @@ def import_file(raw: bytes) -> Game:
     file cannot be read) or RuleErrors (the record's problems) say why nothing was stored.
 
     The reading and checking is the heavy part (a 64-table Military record of 500 hands is seconds
-    of CPU): it runs off the worker's loop, before this request touches the database."""
-    return _store(offload.run(checked, raw))
+    of CPU): it runs off the worker's loop, before this request touches the database. What the
+    check derived stays there; its outline is kept for the home page, which lists the game next."""
+    record, made = offload.run(checked, raw)
+    game = _store(record)
+    keep_outline(game, made)
+    return game
 
 
 def _store(record: Record, demo: bool = False) -> Game:

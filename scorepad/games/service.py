@@ -17,12 +17,12 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
-from scorepad.games.derived import Derived, appended, derived, forget
+from scorepad.games.derived import Derived, appended, derived, forget, outline
 from scorepad.games.records import record_of
 from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, GameState, Message, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
-from scorepad.rules.record import parse_record
+from scorepad.rules.record import Outline, parse_record
 
 
 class AlreadyRecorded(Exception):
@@ -105,6 +105,20 @@ def sheet_of(game: Game) -> ScoreSheet:
     """The game's score sheet alone: what a board needs, without the hand in progress (whose
     pending part another request may be changing at this very moment)."""
     return derived(game).sheet
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A game as a list of games shows it (the home page): its row, its variant and its outline."""
+
+    game: Game
+    variant: Variant
+    outline: Outline
+
+
+def listed(game: Game) -> Listed:
+    """The game as the home page lists it, without replaying it when its import outlined it."""
+    return Listed(game, get_variant(game.variant), outline(game))
 
 
 def view(game: Game) -> GameView:

@@ -84,13 +84,13 @@ def index() -> BaseResponse:
     """Games in progress and recent games, this browser's events, a way to start either, and the
     variants' scoring."""
     mine = set(session.get(MY_GAMES, []))
-    listed = [(games.view(g), g.scorer_token in mine) for g in games.recent_games()]
+    listed = [(games.listed(g), g.scorer_token in mine) for g in games.recent_games()]
     my_events = _my_events()
     groups = my_groups()
     response = make_response(render_template(
         "home/index.html", variants=all_variants(), notices=get_flashed_messages(),
-        in_progress=[(v, m) for v, m in listed if not v.state.over],
-        finished=[(v, m) for v, m in listed if v.state.over], my_events=my_events,
+        in_progress=[(v, m) for v, m in listed if not v.outline.over],
+        finished=[(v, m) for v, m in listed if v.outline.over], my_events=my_events,
         recent_events=[(e, format_name(get_format(e.format).title)) for e in core.recent_events()], my_groups=groups,
         errors={}, problems=[], typed={}, record_max_kb=RECORD_MAX_BYTES // 1024))
     if my_events or groups or any(m for _, m in listed):

@@ -203,3 +203,27 @@ def test_a_backup_error_comes_back_from_the_helper_with_all_its_problems(offload
     assert (refused.value.problems, refused.value.too_large, refused.value.field, str(refused.value)) == (
         inline.value.problems, False, "backup", str(inline.value))
     assert len(refused.value.problems) == 21 and refused.value.problems[-1].startswith("... and ")
+
+
+def test_the_home_page_lists_an_imported_game_from_its_check_without_replaying_it(
+        client: FlaskClient, app: Flask, helper: Offloader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import's check (off the loop) outlines the game; the home page, which lists it next,
+    shows that outline instead of replaying the game on the loop, exactly as derived."""
+    from scorepad.games import derived
+
+    finished = {**FAMILY, "title": "All of it"}
+    under_way = {**FAMILY, "title": "Half of it", "hands": FAMILY["hands"][:5]}
+    for record in (finished, under_way):
+        scorer_token(send_file(client, json.dumps(record).encode()))
+    app.extensions.pop("scorepad.derived_games", None)
+
+    def no_replay(game: Any) -> Any:
+        raise AssertionError(f"the home page replayed {game.title!r}")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(derived, "derived", no_replay)
+        outlined = client.get("/").get_data(as_text=True)
+    app.extensions.pop("scorepad.game_outlines")  # as after a restart: derived again
+    assert client.get("/").get_data(as_text=True) == outlined
+    assert "Half of it" in outlined.split('id="progress-h"', 1)[1].split("</section>", 1)[0]
+    assert "All of it" in outlined.split('id="recent-h"', 1)[1].split("</section>", 1)[0]
