@@ -53,7 +53,7 @@ from scorepad.models import (
     utcnow,
 )
 from scorepad.rules import VARIANT_MODULES, get_variant
-from scorepad.rules.base import RuleError, RuleErrors, key_field, quoted
+from scorepad.rules.base import RuleError, RuleErrors, forget_derived, key_field, quoted
 from scorepad.rules.errors import M, Message, from_said
 from scorepad.rules.record import HANDS_MAX, NAME_MAX, TITLE_MAX, parse_record
 
@@ -848,10 +848,13 @@ def _forget(event_id: int, game_ids: list[int]) -> None:
     """Drop what the formats cached for these row ids while checking: an id rolled back is given
     again (SQLite), and a cache keyed by it must not answer for another event or game.
 
-    The caches: events/military.py's set-up, extras and derived hands (by event id), and
-    events/bid_whist/matches.py's match outcomes (by game id and last change)."""
+    The caches: events/military.py's set-up, extras and derived hands (by event id), with what the
+    rules' derived_once keeps for those hands, and events/bid_whist/matches.py's match outcomes (by
+    game id and last change)."""
     for name in ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events"):
-        current_app.extensions.get(name, {}).pop(event_id, None)
+        found = current_app.extensions.get(name, {}).pop(event_id, None)
+        if name == "scorepad.events" and found is not None:
+            forget_derived(found[1].setup, found[1].hands)
     outcomes = current_app.extensions.get("scorepad.outcomes", {})
     for key in [k for k in outcomes if k[0] in game_ids]:
         outcomes.pop(key, None)

@@ -354,6 +354,16 @@ def forget_derivations() -> None:
         kept.clear()
 
 
+def forget_derived(setup: Setup, hands: Sequence[RawHand]) -> None:
+    """Drop what `derived_once` keeps for these very set-up and hands objects (a derivation made to
+    check rows that nobody asks for again: a restored event's, kept, was 450,000 objects for the
+    garbage collector to walk on every full pass)."""
+    for kept in _KEPT_DERIVATIONS:
+        found = kept.get((id(setup), id(hands)))
+        if found is not None and found[0] is setup and found[1] is hands:  # type: ignore[index]
+            del kept[(id(setup), id(hands))]
+
+
 
 def derived_once(derive: Callable[..., _Derivation]) -> Callable[..., _Derivation]:
     """Keep what `derive(..., setup, hands)` gave for the very same setup and hands objects.

@@ -227,3 +227,15 @@ def test_the_home_page_lists_an_imported_game_from_its_check_without_replaying_i
     assert client.get("/").get_data(as_text=True) == outlined
     assert "Half of it" in outlined.split('id="progress-h"', 1)[1].split("</section>", 1)[0]
     assert "All of it" in outlined.split('id="recent-h"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_restore_keeps_nothing_it_derived_to_check_the_rows(client: FlaskClient, app: Flask) -> None:
+    """What a restore derives to check its rows is dropped after the commit, the rules' kept replays
+    of those very hands too: restores in a loop must not grow the worker's heap, whose every full
+    garbage-collector pass walks all of it (bench/heavy_neighbours.py: passes of 1-2 s)."""
+    from scorepad.rules.base import _KEPT_DERIVATIONS
+
+    data = download(client, military_playoff(client, app))
+    before = sum(len(kept) for kept in _KEPT_DERIVATIONS)
+    assert upload(client, data).status_code == 303
+    assert sum(len(kept) for kept in _KEPT_DERIVATIONS) == before
