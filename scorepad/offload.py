@@ -20,11 +20,11 @@ runs inline, the same limit kept with a thread semaphore.
 Why a process and not gevent's hub threadpool (`get_hub().threadpool.apply`): gevent's own docs
 call the threadpool for functions that release the GIL, and these hold it. Measured with a
 64-table x 500-hand Military record checked three times beside a loop doing a request's worth of
-SQLite queries and Python every 10 ms, on one core (docs/benchmarks.md): on the threadpool the
-loop waited 6.6 ms at the median and 310-330 ms at p99 (max 440-610 ms), the waits being the GIL's
-switch interval and, for the long ones, the garbage collector's full passes over the job's objects,
-which hold the GIL; in a helper process 1.4 ms and 10.7 ms (max 28), at `nice` 10 1.3 and 7.5 ms
-(max 18). The standard library's ProcessPoolExecutor and multiprocessing.Pool hang under gevent's
+SQLite queries and Python every 10 ms, on one core (bench/offload_choice.py; docs/benchmarks.md):
+on the threadpool the loop waited 6.5 ms at the median and 230-330 ms at p99 (max 440-610 ms), the
+waits being the GIL's switch interval and, for the long ones, the garbage collector's full passes
+over the job's objects, which hold the GIL; in a helper process 1.4 ms and 6-11 ms (max 12-28), at
+`nice` 10 1.3-1.4 and 7.5-13 ms (max 18-26). The standard library's ProcessPoolExecutor and multiprocessing.Pool hang under gevent's
 monkey-patched threads (gevent's documentation of patch_thread), hence this small pool of its own:
 gevent's cooperative subprocess pipes, one pickled request and answer at a time.
 
