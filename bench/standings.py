@@ -62,8 +62,7 @@ from scorepad.models import Event  # noqa: E402
 from scorepad.pushes.boards import board_context  # noqa: E402
 
 TARGET_MS = 10.0
-CACHES = ("scorepad.kept", "scorepad.event_setups", "scorepad.event_extras", "scorepad.events",
-          "scorepad.derived_games")
+CACHES = ("scorepad.kept",)  # what a worker keeps (scorepad/kept.py): every kind
 
 
 def build_military(tables: int, hands: int) -> str:

@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from flask import current_app
+from flask import Flask, current_app
 
 V = TypeVar("V")
 CHECK = "SCOREPAD_CHECK_KEPT_VIEWS"
@@ -84,10 +84,20 @@ class Kept(Generic[V]):
             while len(entries) > self.size:
                 entries.popitem(last=False)
 
-    def forget(self, key: Hashable) -> None:
+    def forget(self, key: Hashable) -> V | None:
+        """Drop what is kept for `key` (whatever its stamp); the value dropped, or None."""
         lock, entries = self._entries()
         with lock:
-            entries.pop(key, None)
+            found = entries.pop(key, None)
+        return found[1] if found is not None else None
 
     def __len__(self) -> int:
         return len(self._entries()[1])
+
+
+def drop(app: Flask, *names: str) -> None:
+    """Drop what `app` keeps of these kinds (every kind when none is named): as a worker just started
+    (the benchmarks' cold runs, the tests of a restart)."""
+    kept: dict[str, object] = app.extensions.get("scorepad.kept", {})
+    for name in names or list(kept):
+        kept.pop(name, None)

@@ -139,6 +139,21 @@ def test_relay_handlers_are_registered_by_create_app_alone() -> None:
     assert offenders == []
 
 
+# What may still keep something in app.extensions by itself, and why it is not derived state
+NOT_KEPT = {
+    "scorepad.kept": "the one mechanism itself",
+    "scorepad.views.pwa": "the static files' content hashes, by file and modification time: not rows",
+    "scorepad.pushes.boards": "the push engine's schedule and the board each screen shows now: not a cache",
+}
+
+
+def test_derived_state_is_kept_by_one_mechanism() -> None:
+    """Issue 27, item 3: every value derived from the rows and kept between requests goes through
+    scorepad/kept.py (one staleness rule, one eviction rule, one check against a fresh derivation)."""
+    keeping = {name for name, path in MODULES.items() if "extensions.setdefault(" in path.read_text()}
+    assert keeping == set(NOT_KEPT)
+
+
 def test_the_house_checks_see_a_publishing_view() -> None:
     assert ANNOUNCING.findall("    core.announce(event)\n    publish (event)") == ["announce", "publish"]
 

@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from flask import current_app, g
+from flask import g
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorepad.events import core
 from scorepad.extensions import db
+from scorepad.kept import Kept
 from scorepad.form_input import valid_pin, whole_number
 from scorepad.formats import military as fmt
 from scorepad.models import (
@@ -47,16 +48,14 @@ MAX_LOSS = military.flags_for(military.CARDS)  # the most flags a table can lose
 
 
 def setup_of(event: Event) -> Setup:
-    """The event's set-up as the rules read it (kept per revision: it is read on every request)."""
-    cache: dict[int, tuple[int, Setup]] = current_app.extensions.setdefault("scorepad.event_setups", {})
-    found = cache.get(event.id)
-    if found is not None and found[0] == event.revision:
-        return found[1]
-    setup = parse_record(_record(event, [])).setup
-    if found is not None and found[1] == setup:
-        setup = found[1]  # the very same object: the rules' derivations are kept by identity
-    cache[event.id] = (event.revision, setup)
-    return setup
+    """The event's set-up as the rules read it (kept per revision: it is read on every request). A
+    set-up equal to the one kept before is that very object: the rules' derivations are kept by
+    identity."""
+    def derive(before: Setup | None) -> Setup:
+        setup = parse_record(_record(event, [])).setup
+        return before if before is not None and before == setup else setup
+
+    return _SETUPS.get(event.id, event.revision, derive)
 
 
 def _record(event: Event, hands: Sequence[RawHand]) -> dict[str, object]:
@@ -121,12 +120,7 @@ def _committed_extras(event: Event) -> Extras:
 
     Only for the committed state: a write checking its own pending change reads the database.
     """
-    cache: dict[int, tuple[int, Extras]] = current_app.extensions.setdefault("scorepad.event_extras", {})
-    found = cache.get(event.id)
-    if found is None or found[0] != event.revision:
-        found = (event.revision, _hand_extras(event))
-        cache[event.id] = found
-    return found[1]
+    return _EXTRAS.get(event.id, event.revision, lambda _: _hand_extras(event))
 
 
 def raw_hand(event: Event, number: int, pending_change: bool = False) -> RawHand:
@@ -165,23 +159,26 @@ class _Derived:
     sheet: ScoreSheet
 
 
+# What a worker keeps of its events (scorepad/kept.py), by event id at the event's revision, which
+# every change to the event moves (a result, a loan, a name, a new hand)
+_SETUPS: Kept[Setup] = Kept("Military set-ups", size=64)
+_EXTRAS: Kept[Extras] = Kept("Military moves and loans", size=64)
+_DERIVED: Kept[_Derived] = Kept("Military complete hands", size=64)
+
+
 def _derived(event: Event, setup: Setup) -> _Derived:
     """The complete hands' derivation, kept per event. Most changes to an event (every table's
     result for the hand in play) move its revision but leave the complete hands as they were:
     those are read again and compared, and the derivation is replayed only when they differ (the
     director opened the next hand, a result of an earlier hand was corrected). The hands are a
     tuple, so the rules' ledger, sheet and previews share one replay (rules.base.derived_once)."""
-    cache: dict[int, tuple[int, _Derived]] = current_app.extensions.setdefault("scorepad.events", {})
-    found = cache.get(event.id)
-    if found is not None and found[0] == event.revision:
-        return found[1]
-    hands = tuple(raw_hands(event))
-    if found is not None and found[1].setup is setup and found[1].hands == hands:
-        derived = found[1]
-    else:
-        derived = _Derived(setup, hands, military.ledger(setup, hands), military.VARIANT.score(setup, hands))
-    cache[event.id] = (event.revision, derived)
-    return derived
+    def derive(before: _Derived | None) -> _Derived:
+        hands = tuple(raw_hands(event))
+        if before is not None and before.setup is setup and before.hands == hands:
+            return before
+        return _Derived(setup, hands, military.ledger(setup, hands), military.VARIANT.score(setup, hands))
+
+    return _DERIVED.get(event.id, event.revision, derive)
 
 
 def record_of(event: Event) -> dict[str, object]:
@@ -876,10 +873,11 @@ class _Military(core.OneView):
     def forget(self, event_id: int, game_ids: Sequence[int]) -> None:
         """The event's set-up, extras and derived hands, kept by event id, with what the rules'
         derived_once keeps for those hands."""
-        for name in ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events"):
-            found = current_app.extensions.get(name, {}).pop(event_id, None)
-            if name == "scorepad.events" and found is not None:
-                forget_derived(found[1].setup, found[1].hands)
+        _SETUPS.forget(event_id)
+        _EXTRAS.forget(event_id)
+        found = _DERIVED.forget(event_id)
+        if found is not None:
+            forget_derived(found.setup, found.hands)
 
     def status(self, event: Event) -> str:
         ev = view(event)

@@ -12,14 +12,13 @@ still the game's; a copy that is not is derived again. Nothing here scores: the 
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from flask import current_app
 from sqlalchemy import select
 
 from scorepad.extensions import db
+from scorepad.kept import Kept
 from scorepad.models import Game, Hand
 from scorepad.rules import get_variant
 from scorepad.rules.base import RawHand, ScoreSheet, Setup
@@ -52,40 +51,45 @@ def setup_record(game: Game) -> dict[str, object]:
     return data
 
 
-def _key(game: Game) -> tuple[object, ...]:
-    """What the copy must match: the hands' revision and the set-up columns as stored (a renamed
-    player or a changed option gives another set-up, hence another sheet). Compared with ==, which
-    for these few small values costs less than hashing them."""
+def stamp(game: Game) -> tuple[object, ...]:
+    """What a kept derivation must match: the hands' revision and the set-up columns as stored (a
+    renamed player or a changed option gives another set-up, hence another sheet). Compared with
+    ==, which for these few small values costs less than hashing them."""
     return (game.hands_revision, game.variant, game.title, game.first_dealer, game.options, game.players,
             game.teams)
 
 
-def _kept() -> OrderedDict[str, tuple[tuple[object, ...], Derived]]:
-    kept: OrderedDict[str, tuple[tuple[object, ...], Derived]] = current_app.extensions.setdefault(
-        "scorepad.derived_games", OrderedDict())
-    return kept
+# By the game's public link, not its row id: a row id can be given again to another game (SQLite,
+# after a rolled-back restore), a secret link cannot.
+_GAMES: Kept[Derived] = Kept("game derivations", size=KEPT)
+_OUTLINES: Kept[Outline] = Kept("game outlines", size=KEPT)
+
+
+def _derive(game: Game, hands: tuple[RawHand, ...] | None = None) -> Derived:
+    setup = parse_record(setup_record(game)).setup
+    entries = tuple(h.entry for h in game.hands) if hands is None else hands
+    return Derived(setup, entries, get_variant(game.variant).score(setup, entries))
 
 
 def derived(game: Game) -> Derived:
     """The game's set-up, recorded hands and sheet: this worker's copy when it is still the game's,
-    else derived from the rows (and kept). Keyed by the public link, not the row id: a row id can be
-    given again to another game (SQLite, after a rolled-back restore), a secret link cannot."""
-    kept = _kept()
-    key = _key(game)
-    found = kept.get(game.public_id)
-    if found is not None and found[0] == key:
-        kept.move_to_end(game.public_id)
-        return found[1]
-    setup = parse_record(setup_record(game)).setup
-    hands = tuple(h.entry for h in game.hands)
-    return _keep(game, key, Derived(setup, hands, get_variant(game.variant).score(setup, hands)))
+    else derived from the rows (and kept)."""
+    return _GAMES.get(game.public_id, stamp(game), lambda _: _derive(game), stamp_now=lambda: _stored_stamp(game))
+
+
+def _stored_stamp(game: Game) -> tuple[object, ...]:
+    """The stamp as the database holds it now (the row this request read may be older): the suite's
+    check forgives a kept copy that differs from a fresh one when another request wrote between."""
+    columns = (Game.hands_revision, Game.variant, Game.title, Game.first_dealer, Game.options, Game.players,
+               Game.teams)
+    found = db.session.execute(select(*columns).where(Game.id == game.id)).first()
+    return tuple(found) if found is not None else ()
 
 
 def derived_all(games: Sequence[Game]) -> list[Derived]:
     """`derived(game)` for each of the games (a group's page), the recorded hands of those this
     worker has no copy of read in one query per 500 games rather than one per game."""
-    kept = _kept()
-    stale = [g for g in games if (found := kept.get(g.public_id)) is None or found[0] != _key(g)]
+    stale = [g for g in games if _GAMES.peek(g.public_id, stamp(g)) is None]
     for start in range(0, len(stale), 500):
         some = stale[start:start + 500]
         hands: dict[int, list[RawHand]] = {g.id: [] for g in some}
@@ -93,40 +97,25 @@ def derived_all(games: Sequence[Game]) -> list[Derived]:
                 Hand.game_id.in_(list(hands))).order_by(Hand.game_id, Hand.number)):
             hands[game_id].append(entry)
         for game in some:
-            setup = parse_record(setup_record(game)).setup
-            entries = tuple(hands[game.id])
-            _keep(game, _key(game), Derived(setup, entries, get_variant(game.variant).score(setup, entries)))
+            _GAMES.put(game.public_id, stamp(game), _derive(game, tuple(hands[game.id])))
     return [derived(g) for g in games]
-
-
-def _keep(game: Game, key: tuple[object, ...], result: Derived) -> Derived:
-    """Keep `result` as this worker's copy of the game (the most recently used), dropping the least
-    recently used copies past KEPT."""
-    kept = _kept()
-    kept[game.public_id] = (key, result)
-    kept.move_to_end(game.public_id)
-    while len(kept) > KEPT:
-        kept.popitem(last=False)
-    return result
 
 
 def appended(game: Game, before: Derived, entry: RawHand) -> Derived:
     """The game's derivation after `entry` was saved as its next hand (committed): `before` plus that
-    hand, the hands already recorded not loaded again. Only when the row read now is `before`'s game
-    one hand later (this save alone moved it); else derived from the rows."""
-    kept = _kept()
-    found = kept.get(game.public_id)
-    key = _key(game)
-    if found is None or found[1] is not before or key != (found[0][0] + 1, *found[0][1:]):
+    hand, the hands already recorded not loaded again. Only when what is kept is `before`, at the
+    row's revision one hand earlier (this save alone moved it); else derived from the rows."""
+    now = stamp(game)
+    if _GAMES.peek(game.public_id, (now[0] - 1, *now[1:])) is not before:  # type: ignore[operator]
         return derived(game)
-    hands = (*before.hands, entry)
-    return _keep(game, key, Derived(before.setup, hands, get_variant(game.variant).score(before.setup, hands)))
 
+    def advance(previous: Derived | None) -> Derived:
+        if previous is not before:  # from nothing (the suite's check compares the two)
+            return _derive(game)
+        hands = (*before.hands, entry)
+        return Derived(before.setup, hands, get_variant(game.variant).score(before.setup, hands))
 
-def _outlines() -> OrderedDict[str, tuple[tuple[object, ...], Outline]]:
-    outlines: OrderedDict[str, tuple[tuple[object, ...], Outline]] = current_app.extensions.setdefault(
-        "scorepad.game_outlines", OrderedDict())
-    return outlines
+    return _GAMES.get(game.public_id, now, advance)
 
 
 def outline(game: Game) -> Outline:
@@ -135,28 +124,25 @@ def outline(game: Game) -> Outline:
     valid while the row is as then, nothing in hand), else derived. An imported 64-table Military
     game of 500 hands made every home page after it replay it on the worker's loop (2.3 s) and keep
     its 450,000 objects (issue 33)."""
-    key = _key(game)
-    found = _kept().get(game.public_id)
-    if found is None or found[0] != key:
-        noted = _outlines().get(game.public_id)
-        if noted is not None and noted[0] == key and game.pending is None:
-            _outlines().move_to_end(game.public_id)
-            return noted[1]
+    now = stamp(game)
+    if game.pending is None and _GAMES.peek(game.public_id, now) is None \
+            and _OUTLINES.peek(game.public_id, now) is not None:
+        return _OUTLINES.get(game.public_id, now, lambda _: _outline_now(game))
+    return _outline_now(game)
+
+
+def _outline_now(game: Game) -> Outline:
     kept = derived(game)
     return outline_of(kept.setup, kept.hands, kept.sheet, game.pending)
 
 
 def keep_outline(game: Game, made: Outline) -> None:
     """Keep the outline of a game just stored with no hand in hand (its import's), under its row
-    as now; the least recently used go first past KEPT, as the copies above."""
-    outlines = _outlines()
-    outlines[game.public_id] = (_key(game), made)
-    outlines.move_to_end(game.public_id)
-    while len(outlines) > KEPT:
-        outlines.popitem(last=False)
+    as now."""
+    _OUTLINES.put(game.public_id, stamp(game), made)
 
 
 def forget(game: Game) -> None:
     """Drop this worker's copy (a deleted game)."""
-    _kept().pop(game.public_id, None)
-    _outlines().pop(game.public_id, None)
+    _GAMES.forget(game.public_id)
+    _OUTLINES.forget(game.public_id)

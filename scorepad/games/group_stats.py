@@ -17,19 +17,18 @@ time, by the date a game finished (its last hand's entry, in the server's UTC cl
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import TypeVar
 
-from flask import current_app
 from flask_babel import lazy_gettext
 
+from scorepad.games import derived
 from scorepad.games.groups import Group, GroupGame
+from scorepad.kept import Kept
 from scorepad.models import utcnow
 from scorepad.rules import VARIANT_MODULES, stats
-from scorepad.rules.base import ScoreSheet
 from scorepad.rules.stats import HeadToHead, PlayedGame, PlayerStats, ResultPoint, SeasonRow, VariantRecords
 
 SEASONS = {"year": lazy_gettext("This year"), "12m": lazy_gettext("Last 12 months"), "all": lazy_gettext("All time")}
@@ -151,37 +150,18 @@ class Figures:
         return self._once(("versus", a, b), work)
 
 
-_Mark = tuple[tuple[ScoreSheet, ...], tuple[tuple[object, ...], ...]]
+def _stamp(rows: Sequence[GroupGame]) -> tuple[tuple[object, ...], ...]:
+    """What kept figures must match: each finished game's link, its derivation's stamp (its hands'
+    revision and set-up: `derived.stamp`), its finish date and its players."""
+    return tuple((r.game.public_id, derived.stamp(r.game), r.finished_at, r.players) for r in rows
+                 if r.finished_at is not None and r.sheet.finished)
 
 
-def _mark(games: Sequence[PlayedGame], rows: Sequence[GroupGame]) -> _Mark:
-    """What kept figures must match: each finished game's sheet object (compared by identity: games'
-    kept derivation gives a new one for any change to the game's hands or set-up, and the kept
-    figures hold the old ones, so no new sheet can take an old one's id), and its link, finish date
-    and players."""
-    finished = [r for r in rows if r.finished_at is not None and r.sheet.finished]
-    return (tuple(g.sheet for g in games),
-            tuple((r.game.public_id, r.finished_at, r.players) for r in finished))
-
-
-def _same(a: _Mark, b: _Mark) -> bool:
-    return (len(a[0]) == len(b[0]) and all(x is y for x, y in zip(a[0], b[0]))) and a[1] == b[1]
+# By the group's secret link; the same games give the same figures (compared by their played games)
+_FIGURES: Kept[Figures] = Kept("group figures", size=KEPT, same=lambda a, b: a.games == b.games)
 
 
 def figures(group: Group, rows: Sequence[GroupGame]) -> Figures:
     """The group's figures for its games `rows` (as `games_of` read them in this request): this
     worker's when its games are the same, else new ones (kept)."""
-    kept: OrderedDict[str, tuple[_Mark, Figures]] = current_app.extensions.setdefault(
-        "scorepad.group_figures", OrderedDict())
-    games = played(rows)
-    mark = _mark(games, rows)
-    found = kept.get(group.token)
-    if found is not None and _same(found[0], mark):
-        kept.move_to_end(group.token)
-        return found[1]
-    result = Figures(games)
-    kept[group.token] = (mark, result)
-    kept.move_to_end(group.token)
-    while len(kept) > KEPT:
-        kept.popitem(last=False)
-    return result
+    return _FIGURES.get(group.token, _stamp(rows), lambda _: Figures(played(rows)))

@@ -470,9 +470,11 @@ def test_the_same_hand_saved_at_the_same_moment_is_a_409(app: Flask, client: Fla
 
     def view_then_other_request_saves(game: Game) -> games.GameView:
         found = real_view(game)
-        with db.engine.begin() as other:  # another connection: the other request's commit
-            other.execute(db.text("INSERT INTO hand (game_id, number, entry, entered_at) "
+        with db.engine.begin() as other:  # another connection: the other request's commit, which moves the
+            other.execute(db.text("INSERT INTO hand (game_id, number, entry, entered_at) "  # revisions as any does
                                   "VALUES (:g, 1, :e, CURRENT_TIMESTAMP)"), {"g": game_id, "e": json.dumps(theirs)})
+            other.execute(db.text("UPDATE game SET hands_revision = hands_revision + 1, revision = revision + 1 "
+                                  "WHERE id = :g"), {"g": game_id})
         monkeypatch.setattr(games, "view", real_view)
         return found
 

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 from sqlalchemy import event as sa_event
 
+from scorepad import kept
 from scorepad.extensions import db
 from scorepad.games import records
 from scorepad.games import service as games
@@ -98,7 +99,7 @@ def post_other_games(app: Flask, count: int, hands: int = 1) -> None:
 
 def forget_kept(app: Flask) -> None:
     """A worker that has derived nothing yet (what a request pays on another worker, or after a restart)."""
-    app.extensions.pop("scorepad.derived_games", None)
+    kept.drop(app, "game derivations")
 
 
 def spy_on_derivations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:

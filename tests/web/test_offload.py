@@ -16,6 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad import kept
 from scorepad.events.backup import BackupError
 from scorepad.extensions import db
 from scorepad.models import Game
@@ -235,13 +236,14 @@ def test_the_home_page_lists_an_imported_game_from_its_check_without_replaying_i
         client: FlaskClient, app: Flask, helper: Offloader, monkeypatch: pytest.MonkeyPatch) -> None:
     """The import's check (off the loop) outlines the game; the home page, which lists it next,
     shows that outline instead of replaying the game on the loop, exactly as derived."""
+    app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False  # counts work: the fresh derivations of the check are not
     from scorepad.games import derived
 
     finished = {**FAMILY, "title": "All of it"}
     under_way = {**FAMILY, "title": "Half of it", "hands": FAMILY["hands"][:5]}
     for record in (finished, under_way):
         scorer_token(send_file(client, json.dumps(record).encode()))
-    app.extensions.pop("scorepad.derived_games", None)
+    kept.drop(app, "game derivations")
 
     def no_replay(game: Any) -> Any:
         raise AssertionError(f"the home page replayed {game.title!r}")
@@ -249,7 +251,7 @@ def test_the_home_page_lists_an_imported_game_from_its_check_without_replaying_i
     with monkeypatch.context() as patched:
         patched.setattr(derived, "derived", no_replay)
         outlined = client.get("/").get_data(as_text=True)
-    app.extensions.pop("scorepad.game_outlines")  # as after a restart: derived again
+    kept.drop(app, "game outlines")  # as after a restart: derived again
     assert client.get("/").get_data(as_text=True) == outlined
     assert "Half of it" in outlined.split('id="progress-h"', 1)[1].split("</section>", 1)[0]
     assert "All of it" in outlined.split('id="recent-h"', 1)[1].split("</section>", 1)[0]
@@ -259,6 +261,7 @@ def test_a_restore_keeps_nothing_it_derived_to_check_the_rows(client: FlaskClien
     """What a restore derives to check its rows is dropped after the commit, the rules' kept replays
     of those very hands too: restores in a loop must not grow the worker's heap, whose every full
     garbage-collector pass walks all of it (bench/heavy_neighbours.py: passes of 1-2 s)."""
+    app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False  # counts work: the fresh derivations of the check are not
     from scorepad.rules.base import _KEPT_DERIVATIONS
 
     data = download(client, military_playoff(client, app))
