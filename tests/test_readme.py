@@ -43,3 +43,14 @@ def test_ci_installs_the_reverse_proxies_of_the_https_tests() -> None:
     line = next(x for x in ci.splitlines() if "apt-get install" in x and "nginx" in x)
     assert "caddy" in line and "openssl" in line and "/usr/sbin/nginx" in line
     assert ci.index(line) < ci.index(_commands()[1])
+
+
+def test_both_commands_install_the_tested_versions() -> None:
+    """Issue 29, item 6: constraints.txt pins what the tests pass with; the README's commands (and so
+    CI) install from it, and it pins only packages from PyPI, never the app itself."""
+    for command in _commands():
+        assert "pip install -q -c constraints.txt -e " in command
+    pins = [line for line in (ROOT / "constraints.txt").read_text().splitlines() if line and not line.startswith("#")]
+    assert pins and all(re.fullmatch(r"[A-Za-z0-9_.\-]+==[A-Za-z0-9_.!+\-]+", pin) for pin in pins), pins
+    names = {pin.split("==")[0].lower().replace("_", "-") for pin in pins}
+    assert "scorepad" not in names and {"gunicorn", "gevent", "flask", "pytest", "platformdirs"} <= names
