@@ -9,7 +9,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     SCOREPAD_DATA=/data \
-    SCOREPAD_PORT=5000
+    SCOREPAD_PORT=5000 \
+    GUNICORN_CMD_ARGS="--worker-tmp-dir /dev/shm"
+# (gunicorn's workers keep a heartbeat file: in memory, so a read-only or slow root file system is no matter)
 
 WORKDIR /src
 # the versions the tests pass with (constraints.txt), installed as a plain package: no build tools needed
