@@ -74,6 +74,15 @@ def run(fn: Callable[..., T], *args: Any) -> T:
     return offloader.run(fn, *args)
 
 
+def off_loop() -> bool:
+    """Whether this app's heavy jobs run in helper processes (under gevent, or as set): a job may
+    then do what the worker's loop must not, as making an app of its own."""
+    from flask import current_app
+
+    offloader: Offloader = current_app.extensions[EXTENSION]
+    return offloader.processes
+
+
 def on_gevent() -> bool:
     """Whether this process serves under gevent's monkey-patching (gunicorn's gevent worker)."""
     gevent = sys.modules.get("gevent")

@@ -147,6 +147,32 @@ def test_a_restore_checked_in_a_helper_process_answers_as_inline(client: FlaskCl
     assert beside_upload(refused) == beside_upload(inline) and "results #1" in beside_upload(refused)
 
 
+def test_off_the_loop_a_restore_is_derived_by_its_format_in_the_helper_alone(
+        client: FlaskClient, app: Flask, helper: Offloader, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The format's check of the rows (seconds for a big event, and inside the write transaction)
+    runs in the helper's scratch database; the worker writes the rows and derives nothing. What that
+    check refuses is refused with the same words as inline, and nothing is stored."""
+    from scorepad.events import backup
+    from tests.web.test_backup import tournament_bracket
+    from tests.web.test_columns import dump
+
+    data = download(client, tournament_bracket(client, app))
+    bad = json.loads(data)
+    bad["event"]["options"]["seed"] = "s2"  # a round not as its seed draws it: only the format's check sees it
+    checked: list[int] = []
+    real = backup._derive
+    monkeypatch.setattr(backup, "_derive", lambda event: (checked.append(event.id), real(event))[1])
+    assert client.get(f"/d/{token_of(upload(client, data))}").status_code == 200
+    before = dump(app)
+    refused = upload(client, json.dumps(bad).encode())
+    assert refused.status_code == 422 and dump(app) == before
+    assert checked == []  # derived in the helper, not on the worker
+    app.extensions[EXTENSION] = Offloader(1, processes=False)
+    inline = upload(client, json.dumps(bad).encode())
+    assert inline.status_code == 422 and len(checked) == 1
+    assert beside_upload(refused) == beside_upload(inline) and "round 1's matches are not the draw" in beside_upload(refused)
+
+
 def test_a_backup_download_and_a_result_card_drawn_in_a_helper_process_are_as_inline(
         client: FlaskClient, app: Flask, helper: Offloader) -> None:
     token = military_playoff(client, app)
