@@ -117,9 +117,11 @@ class Client:
     """One phone or browser: a keep-alive connection, its session cookie and CSRF token; `page` is the
     last answer's text (the fragment htmx swapped in), where the next form comes from."""
 
+    timeout = 30.0  # seconds an answer may take (bench/heavy_neighbours.py waits out whole restores)
+
     def __init__(self, port: int, page: str) -> None:
         self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=self.timeout)
         self.cookie = ""
         body = self.request("GET", page, htmx=False)[1]
         found = CSRF.search(body)
@@ -145,7 +147,7 @@ class Client:
                 break
             except (http.client.HTTPException, ConnectionError):
                 self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
                 if attempt:
                     raise
         cookie = response.getheader("Set-Cookie")

@@ -62,8 +62,8 @@ from scorepad.models import Event  # noqa: E402
 from scorepad.pushes.boards import board_context  # noqa: E402
 
 TARGET_MS = 10.0
-CACHES = ("scorepad.event_setups", "scorepad.event_extras", "scorepad.events", "scorepad.bid_whist_boards",
-          "scorepad.outcomes", "scorepad.derived_games")
+CACHES = ("scorepad.kept", "scorepad.event_setups", "scorepad.event_extras", "scorepad.events",
+          "scorepad.derived_games")
 
 
 def build_military(tables: int, hands: int) -> str:
@@ -147,7 +147,7 @@ def measure(app: Flask, title: str, public_id: str, repeat: int) -> None:
     print(line("standings, warm (caches kept)", timed(derive, repeat, lambda: fresh_session(app))))
     if event_format == "bid_whist":
         def one_changed() -> None:
-            app.extensions.get("scorepad.bid_whist_boards", {}).clear()
+            app.extensions.get("scorepad.kept", {}).pop("Bid Whist board views", None)
             fresh_session(app)
         print(line("standings, kept board dropped", timed(derive, repeat, one_changed), None))
 

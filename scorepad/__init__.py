@@ -28,7 +28,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     from scorepad import commands, data_folder
     from scorepad import config as settings
-    from scorepad import i18n, idempotency, live, live_pg, pushes, security, views
+    from scorepad import i18n, idempotency, live, live_pg, offload, pushes, security, views
     from scorepad.extensions import compress, csrf, db, htmx, migrate
 
     app = Flask(
@@ -52,6 +52,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     live.init_app(app)
     live_pg.init_app(app)
     pushes.init_app(app)  # what each announced change shows, in every worker (never a blueprint's)
+    offload.init_app(app)
     views.register(app)
     commands.register(app)
     idempotency.init_app(app)  # last: see its docstring

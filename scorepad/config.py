@@ -70,6 +70,9 @@ def from_environment(instance_path: Path) -> dict[str, Any]:
         # workers `scorepad run` starts (several need the PostgreSQL broker)
         "SCOREPAD_BROKER": os.environ.get("SCOREPAD_BROKER", "auto"),
         "SCOREPAD_WORKERS": int(os.environ.get("SCOREPAD_WORKERS", "1")),
+        # heavy jobs (a record's or a backup's check, a big export's encoding) at once per worker, each in
+        # a helper process off the worker's loop (offload.py); the next ones wait in line
+        "SCOREPAD_HEAVY_JOBS": int(os.environ.get("SCOREPAD_HEAVY_JOBS", "1")),
         # Reverse proxies in front of the app (docs/https.md): their X-Forwarded-For, -Proto and
         # -Host headers are believed, the last this many of each. 0 (the default, a LAN): none is,
         # since anyone can send them.

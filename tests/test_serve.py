@@ -12,8 +12,10 @@ SQLite file."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import select
 import signal
 import socket
 import sqlite3
@@ -27,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from scorepad import serve
-from tests.serving import SCOREPAD, ScorepadRun
+from tests.serving import SCOREPAD, ScorepadRun, read_answer
 from tests.slowness import scaled
 
 STREAMS = 300
@@ -260,3 +262,59 @@ def test_on_windows_the_server_runs_as_a_child_waited_for(tmp_path: Path) -> Non
             "replace_process([sys.executable, '-c', 'print(\"the server\"); raise SystemExit(3)'], spawn=True)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(60))
     assert result.returncode == 3 and result.stdout == "the server\n", result
+
+
+def _helpers_of(run: ScorepadRun, server: str = "gunicorn") -> list[int]:
+    """The worker's helper processes (scorepad/offload.py) running now (gevent's own server is its
+    own worker: its helpers are its children)."""
+    assert run.process is not None
+    workers, found = set(run.workers()) if server == "gunicorn" else {run.process.pid}, []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent in workers and b"scorepad.offload" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_heavy_import_is_checked_off_the_loop_while_the_worker_answers_others(
+        tmp_path: Path, runs: list[ScorepadRun], server: str) -> None:
+    """Issue 33, item 7: the largest game record (a Military game of 64 tables and 500 hands, seconds
+    of CPU to check) is checked in the worker's helper process, and a request sent once the check has
+    begun there is answered while the import still waits for it: the order the answers come in,
+    not how long they took."""
+    run = ScorepadRun(tmp_path, SCOREPAD_DEMO="0", SCOREPAD_SERVER=server)
+    runs.append(run)
+    run.start()
+    status, headers, page = run.get("/")
+    cookie = headers["set-cookie"].split(";", 1)[0]
+    csrf = re.search(rb'name="csrf-token" content="([^"]+)"', page)
+    assert status == 200 and csrf
+    teams = [{"name": f"Team {i}", "players": [f"A{i}", f"B{i}", f"X{i}", f"Y{i}"]} for i in range(1, 65)]
+    hands = [{"results": [{"tricks": 3 + (hand * 7 + table * 5) % 9} for table in range(64)]} for hand in range(500)]
+    record = json.dumps({"variant": "military", "options": {"days": [100] * 5}, "teams": teams, "hands": hands})
+    boundary = "scorepad-serve-test"
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n{csrf.group(1).decode()}\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="final.json"\r\n'
+            f"Content-Type: application/json\r\n\r\n{record}\r\n--{boundary}--\r\n").encode()
+    assert not _helpers_of(run, server)  # started for the first heavy job
+    importing = socket.create_connection(("127.0.0.1", run.port), timeout=scaled(120))
+    importing.sendall(f"POST /games/import HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n"
+                      f"Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {len(body)}\r\n"
+                      f"Connection: close\r\n\r\n".encode() + body)
+    deadline = time.monotonic() + scaled(60)
+    while not _helpers_of(run, server):  # the worker has read the record and handed it to its helper
+        assert time.monotonic() < deadline, run.output()
+        assert not select.select([importing], [], [], 0)[0], "the import answered before a helper checked it"
+        time.sleep(0.01)
+    assert run.get("/healthz")[0] == 200
+    assert not select.select([importing], [], [], 0)[0], "the import answered before the request sent after it"
+    status, headers, _ = read_answer(importing)
+    importing.close()
+    assert status == 303 and headers["location"].startswith("/g/"), run.output()
+    assert _helpers_of(run, server)  # kept for the next job

@@ -25,9 +25,10 @@ from datetime import datetime, timezone
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import inspect, select
+from sqlalchemy import insert, inspect, select
 from sqlalchemy.exc import DataError, IntegrityError, SQLAlchemyError
 
+from scorepad import offload
 from scorepad.events import core
 from scorepad.events.bid_whist import matches as bid_whist_matches
 from scorepad.events.bid_whist import registration
@@ -78,6 +79,17 @@ class BackupError(Exception):
             self.problems.append(M("... and %(count)s more problems", count=len(problems) - PROBLEMS_MAX))
         self.too_large = too_large
         super().__init__("; ".join(self.problems))
+
+    def __reduce__(self) -> tuple[Callable[..., BackupError], tuple[object, ...]]:
+        """Pickled as it is (a file checked in another process is refused here with the same words):
+        made again without cutting its problems a second time."""
+        return _backup_error, (self.args, self.__dict__)
+
+
+def _backup_error(args: tuple[object, ...], state: dict[str, object]) -> BackupError:
+    error = BackupError.__new__(BackupError, *args)
+    error.__dict__.update(state)
+    return error
 
 
 # --------------------------------------------------------------------------- field checks
@@ -388,17 +400,69 @@ def _out(value: object) -> object:
 
 def export_event(event: Event) -> dict[str, object]:
     """The whole event as a backup (see docs/event-backup.md): tokens and PIN hashes left out."""
-    games = list(db.session.scalars(select(Game).where(Game.event_id == event.id).order_by(Game.id)))
-    place = {g.id: i for i, g in enumerate(games, start=1)}
-    out: dict[str, object] = {"scorepad_event": VERSION, "kind": KIND, "exported_at": _out(utcnow()),
-                              "event": {k: _out(getattr(event, k)) for k in EVENT_FIELDS}}
+    return _shaped(_rows_of(event))
+
+
+def download(event: Event) -> tuple[bytes, str]:
+    """The backup file's bytes and its name (the control room's "Download backup"): the rows read
+    in plain SQL, the database session ended, then shaped and encoded off the worker's loop (for a
+    64-table event of 500 hands, a second of CPU: scorepad/offload.py)."""
+    rows, name = _rows_of(event), file_name(event)
+    core.end_session()  # nothing more is read: the request waits in line holding no connection
+    return offload.run(backup_file, rows), name
+
+
+def backup_file(rows: _Rows) -> bytes:
+    """The backup file of the rows `_rows_of` read. Pure."""
+    return dumps(_shaped(rows))
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """An event's rows as the database gives them: the event's fields, each section's (the game's
+    place in `games` for GAME_REF), each game's fields and hands, in the order of the file."""
+
+    event: dict[str, object]
+    sections: dict[str, list[tuple[object, ...]]]
+    games: list[tuple[dict[str, object], list[tuple[object, ...]]]]
+
+
+_GAME_COLUMNS = tuple(k for k in GAME_FIELDS if k != "hands")
+
+
+def _rows_of(event: Event) -> _Rows:
+    """Read in plain SQL, in each relationship's order: no row objects (32,000 results of a 64-table
+    event as objects cost a download a second)."""
+    games = list(db.session.execute(select(Game.id, *(getattr(Game, k) for k in _GAME_COLUMNS)).where(
+        Game.event_id == event.id).order_by(Game.id)))
+    place = {g[0]: i for i, g in enumerate(games, start=1)}
+    hands: dict[int, list[tuple[object, ...]]] = {g[0]: [] for g in games}
+    if games:
+        for game_id, *fields in db.session.execute(select(Hand.game_id, *(getattr(Hand, k) for k in HAND_FIELDS)).where(
+                Hand.game_id.in_(list(hands))).order_by(Hand.game_id, Hand.number)):
+            hands[game_id].append(tuple(fields))
+    sections = {}
     for section in SECTIONS:
-        rows = []
-        for row in section.rows(event):
-            rows.append({k: place.get(row.game_id) if k == GAME_REF else _out(getattr(row, k)) for k in section.fields})
-        out[section.key] = rows
-    out["games"] = [{**{k: _out(getattr(g, k)) for k in GAME_FIELDS if k != "hands"},
-                     "hands": [{k: _out(getattr(h, k)) for k in HAND_FIELDS} for h in g.hands]} for g in games]
+        model: Any = section.model
+        columns = [model.game_id if k == GAME_REF else getattr(model, k) for k in section.fields]
+        order = inspect(Event).relationships[section.key].order_by
+        ref = list(section.fields).index(GAME_REF) if GAME_REF in section.fields else None
+        found = db.session.execute(select(*columns).where(model.event_id == event.id).order_by(*order))
+        sections[section.key] = [tuple(place.get(v) if i == ref else v for i, v in enumerate(row)) for row in found]
+    return _Rows({k: getattr(event, k) for k in EVENT_FIELDS}, sections,
+                 [(dict(zip(_GAME_COLUMNS, g[1:])), hands[g[0]]) for g in games])
+
+
+def _shaped(rows: _Rows) -> dict[str, object]:
+    """The backup document of the rows read (moments in ISO 8601, UTC). Pure."""
+    out: dict[str, object] = {"scorepad_event": VERSION, "kind": KIND, "exported_at": _out(utcnow()),
+                              "event": {k: _out(v) for k, v in rows.event.items()}}
+    for section in SECTIONS:
+        keys = list(section.fields)
+        out[section.key] = [{k: _out(v) for k, v in zip(keys, row)} for row in rows.sections[section.key]]
+    out["games"] = [{**{k: _out(v) for k, v in fields.items()},
+                     "hands": [{k: _out(v) for k, v in zip(HAND_FIELDS, hand)} for hand in hands]}
+                    for fields, hands in rows.games]
     return out
 
 
@@ -428,8 +492,12 @@ def limit_bytes() -> int:
 
 
 def too_large(size: int) -> BackupError:
+    return _too_large(size, limit_bytes())
+
+
+def _too_large(size: int, limit: int) -> BackupError:
     return BackupError([M("the file is too large for a backup: %(size)s KB, at most %(most)s KB",
-                          size=size // 1024, most=limit_bytes() // 1024)], too_large=True)
+                          size=size // 1024, most=limit // 1024)], too_large=True)
 
 
 class _Constant(ValueError):
@@ -442,8 +510,12 @@ def _constant(name: str) -> object:
 
 def parse(raw: bytes) -> object:
     """The file's JSON, its size checked first; every way it can fail is one clear BackupError."""
-    if len(raw) > limit_bytes():
-        raise too_large(len(raw))
+    return _parse(raw, limit_bytes())
+
+
+def _parse(raw: bytes, limit: int) -> object:
+    if len(raw) > limit:
+        raise _too_large(len(raw), limit)
     try:
         return json.loads(raw.decode("utf-8-sig"), parse_constant=_constant)
     except UnicodeDecodeError:
@@ -673,31 +745,97 @@ def restore(data: object, *, pin: str = "", actor: str = "director") -> Event:
 
     BackupError names every problem found; nothing is written then. The recovery code of a new
     PIN is on the event as `recovery_code`, to be shown once (core.apply_pin)."""
+    _check_pin(pin)
+    return _write(_read(data), pin, actor)
+
+
+def restore_file(raw: bytes, *, pin: str = "", actor: str = "director") -> Event:
+    """`restore` of a backup file's bytes (the restore page's upload): the file read and checked
+    (`read_file`, the heavy part: a 64-table event of 500 hands is seconds of CPU) off the worker's
+    loop and before this request touches the database (scorepad/offload.py), then written.
+
+    Off the loop, the helper also restores the plan into a scratch database of its own and lets the
+    format derive everything from it (`read_and_rehearse`), so the worker only writes the rows: the
+    format's check of a big event is a second or two of CPU, and it would otherwise run inside the
+    write transaction, holding up the loop and every writer waiting on SQLite's lock."""
+    _check_pin(pin)
+    if offload.off_loop():
+        return _write(offload.run(read_and_rehearse, raw, limit_bytes()), pin, actor, rehearsed=True)
+    return _write(offload.run(read_file, raw, limit_bytes()), pin, actor)
+
+
+def read_file(raw: bytes, limit: int) -> _Plan:
+    """A backup file's bytes read (`parse`, at most `limit` bytes) and checked completely, field by
+    field, reference by reference, each game by its rules (`_read`): the plan of its rows. Pure."""
+    return _read(_parse(raw, limit))
+
+
+SCRATCH = {"SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "scratch", "SCOREPAD_DEMO": False, "TESTING": True}
+
+
+def read_and_rehearse(raw: bytes, limit: int) -> _Plan:
+    """`read_file`, then the plan restored into a scratch database (an app of the helper process's
+    own, in memory, made for this job alone) and derived there by the event's format exactly as
+    `_write` does before a commit: BackupError with the format's words, else the plan. Run by the
+    offload helper, never on the worker's loop (it makes an app)."""
+    plan = read_file(raw, limit)
+    from scorepad import create_app
+
+    app = create_app(dict(SCRATCH))
+    with app.app_context():
+        db.create_all()
+        try:
+            _write(plan, "", "director", commit=False)
+        finally:
+            db.session.remove()
+            for engine in db.engines.values():
+                engine.dispose()
+    return plan
+
+
+def _check_pin(pin: str) -> None:
     if pin and not valid_pin(pin):
         raise BackupError([M("the new PIN is 4 to 8 digits (or leave it empty)")], field="pin")
-    plan = _read(data)
+
+
+def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: bool = True) -> Event:
+    """The plan's rows in one transaction, derived by the event's format before the commit
+    (`rehearsed`: the helper did so in its scratch database already, `read_and_rehearse`; `commit`
+    False: a rehearsal, rolled back).
+
+    The rows of each section go in as one INSERT (a row object each cost the ORM 0.3 ms: 32,000
+    results of a 64-table event of 500 hands were seconds). What the format derived to check them
+    is forgotten after the commit too: kept, a 64-table event's 450,000 objects stayed in the
+    worker for every restore, and each full pass of the garbage collector walked them all (4 clients
+    restoring in a loop: passes of 2-7 s, bench/heavy_neighbours.py); the control room derives it
+    again when it is opened."""
     event = Event(**plan.event)
     core.apply_pin(event, pin)
-    for section in SECTIONS:
-        rows = [section.model(**{k: v for k, v in row.items() if k != GAME_REF}) for row in plan.sections[section.key]]
-        setattr(event, section.key, rows)
     games: list[Game] = []
     try:
         db.session.add(event)
         db.session.flush()
         for raw in plan.games:
             game = Game(event_id=event.id, **{k: v for k, v in raw.items() if k != "hands"})
-            game.hands = [Hand(**h) for h in raw["hands"]]
             games.append(game)
         db.session.add_all(games)
         db.session.flush()
-        for section in (s for s in SECTIONS if GAME_REF in s.fields):
-            for row, made in zip(plan.sections[section.key], getattr(event, section.key)):
-                if row[GAME_REF] is not None:
-                    made.game_id = games[row[GAME_REF] - 1].id
-        db.session.flush()
-        db.session.expire_all()  # the format reads the rows back as any later request will
-        _derive(event)
+        hands = [{**h, "game_id": game.id} for game, raw in zip(games, plan.games) for h in raw["hands"]]
+        if hands:
+            db.session.execute(insert(Hand), hands)
+        for section in SECTIONS:
+            rows = [{**{k: v for k, v in row.items() if k != GAME_REF}, "event_id": event.id,
+                     **({"game_id": None if row[GAME_REF] is None else games[row[GAME_REF] - 1].id}
+                        if GAME_REF in section.fields else {})}
+                    for row in plan.sections[section.key]]
+            if rows:
+                db.session.execute(insert(section.model), rows)
+        if not rehearsed:
+            db.session.expire_all()  # the format reads the rows back as any later request will
+            _derive(event)
+        if not commit:
+            _abandon(event, games)
+            return event
         db.session.add(core.audit_entry(actor[:40], "restored", event_id=event.id, note=M(
             "restored from a backup made %(when)s UTC: every link (director, tables, teams, scorers) is new",
             when=f"{plan.exported_at:%Y-%m-%d %H:%M}") if plan.exported_at else M(

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 from flask_babel import format_date, gettext
 from PIL import Image, ImageDraw, ImageFont
 
-from scorepad import i18n
+from scorepad import i18n, offload
+from scorepad.extensions import db
 from scorepad.games.presenters import place
 
 if TYPE_CHECKING:
@@ -176,6 +177,13 @@ def fingerprint(card: Card) -> str:
 
 
 _ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
+
+
+def png_file(card: Card) -> bytes:
+    """`png(card)` drawn off the worker's loop (scorepad/offload.py: some 150 ms of Pillow for a big
+    game's card), the request's database session ended first: a card needs nothing more from it."""
+    db.session.remove()
+    return offload.run(png, card)
 
 
 def png(card: Card) -> bytes:

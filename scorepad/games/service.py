@@ -21,12 +21,12 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorepad import live
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
-from scorepad.games.derived import Derived, appended, derived, derived_all, forget
+from scorepad.games.derived import Derived, appended, derived, forget, outline
 from scorepad.games.records import record_of
 from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, GameState, Message, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
-from scorepad.rules.record import HANDS_MAX, parse_record
+from scorepad.rules.record import HANDS_MAX, Outline, parse_record
 
 
 class AlreadyRecorded(Exception):
@@ -133,6 +133,20 @@ def sheet_of(game: Game) -> ScoreSheet:
     """The game's score sheet alone: what a board needs, without the hand in progress (whose
     pending part another request may be changing at this very moment)."""
     return derived(game).sheet
+
+
+@dataclass(frozen=True)
+class Outlined:
+    """One of this browser's games as the home page lists it: its row, its variant and its outline."""
+
+    game: Game
+    variant: Variant
+    outline: Outline
+
+
+def outlined(game: Game) -> Outlined:
+    """The game as the home page lists it, without replaying it when its import outlined it."""
+    return Outlined(game, get_variant(game.variant), outline(game))
 
 
 def view(game: Game) -> GameView:
@@ -455,12 +469,6 @@ def by_scorer_tokens(tokens: Sequence[str]) -> list[Game]:
         return []
     return list(db.session.scalars(select(Game).where(Game.scorer_token.in_(list(tokens)), *_HOME)
                                    .order_by(Game.updated_at.desc(), Game.id.desc())))
-
-
-def views(games: Sequence[Game]) -> list[GameView]:
-    """`view(game)` for each of the games, the hands of those this worker has not derived read in
-    one query rather than one per game."""
-    return [_view_of(game, kept) for game, kept in zip(games, derived_all(games))]
 
 
 @dataclass(frozen=True)

@@ -402,6 +402,25 @@ class StatsFacts:
 
 _Derivation = TypeVar("_Derivation")
 DERIVED_KEPT = 2048  # derivations kept per derive function (a sheet of 25 hands is a few KB)
+_KEPT_DERIVATIONS: list[dict[tuple[int, int], object]] = []  # each derive function's, for forget_derivations
+
+
+def forget_derivations() -> None:
+    """Drop every derivation kept by `derived_once` (a process that checks one record after another,
+    scorepad/offload.py's helper, never asks for the same hands twice)."""
+    for kept in _KEPT_DERIVATIONS:
+        kept.clear()
+
+
+def forget_derived(setup: Setup, hands: Sequence[RawHand]) -> None:
+    """Drop what `derived_once` keeps for these very set-up and hands objects (a derivation made to
+    check rows that nobody asks for again: a restored event's, kept, was 450,000 objects for the
+    garbage collector to walk on every full pass)."""
+    for kept in _KEPT_DERIVATIONS:
+        found = kept.get((id(setup), id(hands)))
+        if found is not None and found[0] is setup and found[1] is hands:  # type: ignore[index]
+            del kept[(id(setup), id(hands))]
+
 
 
 def derived_once(derive: Callable[..., _Derivation]) -> Callable[..., _Derivation]:
@@ -413,6 +432,7 @@ def derived_once(derive: Callable[..., _Derivation]) -> Callable[..., _Derivatio
     without replaying the game. Only tuples are kept, and their hands must not be changed in place:
     a list is derived anew every time. Errors are not kept (they are raised again)."""
     kept: dict[tuple[int, int], tuple[Setup, tuple[RawHand, ...], _Derivation]] = {}
+    _KEPT_DERIVATIONS.append(kept)  # type: ignore[arg-type]
 
     @functools.wraps(derive)
     def once(*args: Any) -> _Derivation:

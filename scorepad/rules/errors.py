@@ -4,6 +4,7 @@ speaks, kept apart from `base` so that `cards` can use it without importing the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Self
 
 
 class Message(str):
@@ -19,9 +20,10 @@ class Message(str):
     template: str
     params: Mapping[str, object]
 
-    def __new__(cls, template: str, /, **params: object) -> Message:
-        text = template % {key: str(value) for key, value in params.items()} if params else template
-        message = super().__new__(cls, text)
+    def __new__(cls, template: str, /, **params: object) -> Self:
+        # %(name)s already says each param as str() would: no copy of the params made for it (a
+        # 64-table Military sheet makes some 180,000 messages; issue 33)
+        message = super().__new__(cls, template % params if params else template)
         message.template = template
         message.params = params
         return message
@@ -72,6 +74,10 @@ class RuleError(ValueError):
         self.message = message
         self.hand = hand
 
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, str, int | None], dict[str, object]]:
+        """Pickled as made, with its notes (a check run in another process raises the same error here)."""
+        return type(self), (self.field, self.message, self.hand), self.__dict__
+
     def at_hand(self, hand: int) -> RuleError:
         """Return this error located at `hand` (used when checking a whole record)."""
         return RuleError(self.field, self.message, hand)
@@ -87,6 +93,9 @@ class RuleErrors(ValueError):
     def __init__(self, errors: Sequence[RuleError]) -> None:
         self.errors = tuple(errors)
         super().__init__("; ".join(str(e) for e in self.errors))
+
+    def __reduce__(self) -> tuple[type[RuleErrors], tuple[tuple[RuleError, ...]], dict[str, object]]:
+        return type(self), (self.errors,), self.__dict__
 
 
 class ErrorCollector:

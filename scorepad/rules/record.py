@@ -254,6 +254,33 @@ def score_record(data: object) -> ScoreSheet:
     return get_variant(record.setup.variant).score(record.setup, record.hands)
 
 
+@dataclass(frozen=True)
+class Outline:
+    """What a list of games shows of one (the home page): its columns, the sheet's one-line summary,
+    how many hands are recorded, and whether it is over."""
+
+    columns: tuple[str, ...]
+    summary: str
+    hands: int
+    over: bool
+
+
+def outline_of(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, pending: RawHand | None = None) -> Outline:
+    """The outline of a game whose complete `hands` gave `sheet` (`pending`: the hand in hand)."""
+    over = get_variant(setup.variant).state(setup, hands, pending).over
+    return Outline(tuple(sheet.columns), sheet.summary, len(sheet.lines), over)
+
+
+def checked(raw: bytes) -> tuple[Record, Outline]:
+    """A record file read as `read_json` reads it and checked completely (its set-up, then every hand
+    by its variant's rules, as `score_record`): the record as parsed and its outline, or the
+    RuleError / RuleErrors saying why not. The home page's import runs it off the worker's loop
+    (scorepad/offload.py)."""
+    record = parse_record(read_json(raw))
+    sheet = get_variant(record.setup.variant).score(record.setup, record.hands)
+    return record, outline_of(record.setup, record.hands, sheet)
+
+
 def to_json(record: Record) -> dict[str, object]:
     """The record as a JSON object, the export format."""
     setup = record.setup

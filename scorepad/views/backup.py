@@ -57,7 +57,7 @@ def restore() -> tuple[str, int] | BaseResponse:
         return _form(422, {"backup": NO_FILE})
     raw = upload.stream.read(backup.limit_bytes() + 1)
     try:
-        event = backup.restore(backup.parse(raw), pin=request.form.get("pin", "").strip())
+        event = backup.restore_file(raw, pin=request.form.get("pin", "").strip())
     except backup.BackupError as e:
         message = _words(e) if e.field == "backup" else gettext("The PIN is 4 to 8 digits (or leave it empty).")
         return _form(413 if e.too_large else 422, {e.field: message})

@@ -293,8 +293,8 @@ def pin(event: Event) -> tuple[str, int]:
 @director_only
 def download_backup(event: Event) -> Response:
     """Download the whole event as one file to restore on another server (docs/event-backup.md)."""
-    return Response(backup.dumps(backup.export_event(event)), mimetype="application/json",
-                    headers={"Content-Disposition": f'attachment; filename="{backup.file_name(event)}"'})
+    data, name = backup.download(event)
+    return Response(data, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 # --------------------------------------------------------------------------- QR codes

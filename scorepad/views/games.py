@@ -426,7 +426,7 @@ def _card_response(public_id: str, kind: str) -> BaseResponse:
     if request.if_none_match.contains(etag):
         response: BaseResponse = Response(status=304)
     elif kind == "png":
-        response = Response(cards.png(card), mimetype="image/png")
+        response = Response(cards.png_file(card), mimetype="image/png")
     else:
         response = Response(render_template("games/card.svg", card=card, paper=cards.PAPER),
                             mimetype="image/svg+xml")

@@ -86,13 +86,13 @@ def index() -> BaseResponse:
     (their totals, whose turn): the others are listed from their rows, so the page costs the same
     whatever other visitors posted."""
     tokens = list(session.get(MY_GAMES, []))
-    own = games.views(games.by_scorer_tokens(tokens))
+    own = [games.outlined(g) for g in games.by_scorer_tokens(tokens)]  # an imported game: from its check
     others = [(g, get_variant(g.variant).name) for g in games.recent_others(but=tokens)]
     my_events = _my_events()
     groups = my_groups()
     response = make_response(render_template(
         "home/index.html", variants=all_variants(), notices=get_flashed_messages(),
-        in_progress=[v for v in own if not v.state.over], finished=[v for v in own if v.state.over],
+        in_progress=[g for g in own if not g.outline.over], finished=[g for g in own if g.outline.over],
         others=others, my_events=my_events,
         recent_events=[(e, format_name(get_format(e.format).title), tables) for e, tables in core.recent_events()],
         my_groups=groups, errors={}, problems=[], typed={}, record_max_kb=RECORD_MAX_BYTES // 1024))

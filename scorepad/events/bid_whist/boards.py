@@ -21,15 +21,14 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any, TypeVar, cast
 
-from flask import current_app
 from sqlalchemy import Executable, Text, bindparam, func, inspect, select, type_coerce
 
 from scorepad.extensions import db
+from scorepad.kept import Kept
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, Game
 
-CACHE = "scorepad.bid_whist_boards"  # app.extensions key: event id -> (fingerprint, view)
-KEPT = 64  # events kept per worker (a server runs a handful at a time)
 View = TypeVar("View")  # derived.TournamentView (which imports this module)
+_KEPT: Kept[Any] = Kept("Bid Whist board views", size=64)  # by event id; a server runs a handful at a time
 
 
 class Row(SimpleNamespace):
@@ -41,21 +40,14 @@ def board_view(event: Event, derive: Callable[[Event], View]) -> View:
     changed.
 
     The fingerprint is read before the view is derived: a change committed in between is then in
-    the view but not in the key, and the next request derives again (never the other way round)."""
-    key = fingerprint(event)
-    cache: dict[int, tuple[tuple[Any, ...], Any]] = current_app.extensions.setdefault(CACHE, {})
-    found = cache.get(event.id)
-    if found is not None and found[0] == key:
-        if current_app.config.get("SCOREPAD_CHECK_KEPT_VIEWS"):  # the test suite: a kept view must be the same
-            fresh = detached(derive(event))  # (unless a write came in meanwhile: then it may differ)
-            assert fresh == found[1] or fingerprint(event) != key, \
-                f"a kept Bid Whist board differs from the event's rows (event {event.id})"
-        return cast(View, found[1])
-    tv = detached(derive(event))
-    if len(cache) >= KEPT and event.id not in cache:
-        cache.pop(next(iter(cache)), None)  # the oldest kept (another request may have dropped it)
-    cache[event.id] = (key, tv)
-    return tv
+    the view but not in the stamp, and the next request derives again (never the other way round)."""
+    return cast(View, _KEPT.get(event.id, fingerprint(event), lambda _: detached(derive(event)),
+                                stamp_now=lambda: fingerprint(event)))
+
+
+def forget(event_id: int) -> None:
+    """Drop the view kept for this row id (a restore rolled back leaves ids SQLite gives again)."""
+    _KEPT.forget(event_id)
 
 
 def fingerprint(event: Event) -> tuple[Any, ...]:

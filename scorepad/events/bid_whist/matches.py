@@ -20,14 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from flask import current_app
-
 from scorepad.events import core
 from scorepad.extensions import db
 from scorepad.games import service as games
+from scorepad.kept import Kept
 from scorepad.models import AuditEntry, Event, EventEntrant, EventMatch, Game, utcnow
 from scorepad.rules import bid_whist
-from scorepad.rules.base import RuleError, RuleErrors
+from scorepad.rules.base import RuleError, RuleErrors, ScoreSheet
 from scorepad.rules.errors import M, Message
 from scorepad.rules.record import NAME_MAX
 
@@ -84,39 +83,40 @@ class MatchView:
 
 def forget_outcomes(game_ids: Sequence[int]) -> None:
     """Drop the outcomes kept for these games (`outcome`), whatever their last change."""
-    outcomes = current_app.extensions.get("scorepad.outcomes", {})
-    for key in [k for k in outcomes if k[0] in game_ids]:
-        outcomes.pop(key, None)
+    for game_id in game_ids:
+        _OUTCOMES.forget(game_id)
 
 
 def outcome_known(game: Game) -> bool:
     """Whether `outcome(game)` is kept (it reads nothing else of the game then)."""
-    return (game.id, game.updated_at) in current_app.extensions.get("scorepad.outcomes", {})
+    return _OUTCOMES.peek(game.id, game.updated_at) is not None
 
 
 def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
     """Points and winner of a match from its game's sheet (rounds won first, then points).
 
-    Kept per app by (game, last change): a board of 64 matches is drawn after every hand entered
+    Kept per game at its last change: a board of 64 matches is drawn after every hand entered
     anywhere, and loading and replaying the 63 games that did not change would make it slow (a
-    cached outcome does not even load the game's hands). Every write to a game or its hands moves
-    its `updated_at` (entries, undo, corrections), so a changed game is never served stale."""
+    kept outcome does not even load the game's hands). Every write to a game or its hands moves
+    its `updated_at` (entries, undo, corrections), so a changed game is never served stale. A
+    writer that derived the game already (`view`) keeps its outcome from that."""
     if game is None:
         return Outcome((0, 0), 0, False, None)
-    cache: dict[tuple[int, object], Outcome] = current_app.extensions.setdefault("scorepad.outcomes", {})
-    key = (game.id, game.updated_at)
-    found = cache.get(key)
-    if found is not None and view is None:
+    if view is not None:
+        found = _outcome_of(game, view.sheet)
+        _OUTCOMES.put(game.id, game.updated_at, found)
         return found
-    sheet = view.sheet if view is not None else games.sheet_of(game)
+    return _OUTCOMES.get(game.id, game.updated_at, lambda _: _outcome_of(game, games.sheet_of(game)))
+
+
+def _outcome_of(game: Game, sheet: ScoreSheet) -> Outcome:
     last = sheet.lines[-1].cells if sheet.lines else None
     points = (int(last[0].total), int(last[1].total)) if last else (0, 0)
     winner = sheet.winners[0] if sheet.finished and len(sheet.winners) == 1 else None
-    result = Outcome(points, games.hand_count(game), sheet.finished, winner)
-    if len(cache) > 20000:
-        cache.clear()
-    cache[key] = result
-    return result
+    return Outcome(points, games.hand_count(game), sheet.finished, winner)
+
+
+_OUTCOMES: Kept[Outcome] = Kept("match outcomes", size=20_000)  # by game id: a few dozen bytes each
 
 
 def team_record(entrant: EventEntrant | None, number: int) -> dict[str, object]:

@@ -1,0 +1,93 @@
+"""Derived state a worker keeps between requests: one mechanism for all of it.
+
+Scores, ledgers, standings and boards are derived from the stored rows by the rules; deriving them
+on every request is what a busy hall cannot afford. A `Kept` holds one kind of derived value per
+key (an event, a game, a group), with the stamp it was derived at: the revision of the rows it is
+derived from, which every write to them moves (a game's `hands_revision` and set-up, an event's
+`revision`, a tournament's row fingerprint). One staleness rule: a value is served only while the
+stamp read now is the one it was derived at. One eviction rule: at most `size` keys, the least
+recently used goes first. One check: with `SCOREPAD_CHECK_KEPT_VIEWS` (the test suite) every value
+served is compared with a fresh derivation, so a stamp that misses a write fails a test.
+
+A derivation may start from the value kept before (`derive(previous)`): a new entry advances the
+kept state instead of replaying every stored hand; the check still compares it with one derived
+from nothing.
+
+Each app has its own (in `app.extensions`), so tests never share state; each worker process its
+own, which is why the stamp is read from the database: a write by another worker moves it too.
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+from flask import current_app
+
+V = TypeVar("V")
+CHECK = "SCOREPAD_CHECK_KEPT_VIEWS"
+
+
+class Kept(Generic[V]):
+    """One kind of derived value, kept per key under its stamp (see the module's docstring)."""
+
+    def __init__(self, name: str, size: int, same: Callable[[V, V], bool] = operator.eq) -> None:
+        self.name, self.size, self.same = name, size, same
+
+    def _entries(self) -> tuple[threading.Lock, OrderedDict[Hashable, tuple[object, V]]]:
+        kept: dict[str, tuple[threading.Lock, OrderedDict[Hashable, tuple[object, V]]]] = \
+            current_app.extensions.setdefault("scorepad.kept", {})
+        return kept.setdefault(self.name, (threading.Lock(), OrderedDict()))
+
+    def get(self, key: Hashable, stamp: object, derive: Callable[[V | None], V],
+            stamp_now: Callable[[], object] | None = None) -> V:
+        """The value kept for `key` at `stamp`, else `derive(the value kept before, or None)`, kept.
+
+        `stamp_now` reads the stamp again: the check forgives a kept value that differs from a fresh
+        one when a write came in between (the fresh one then holds it, the stamp moved)."""
+        lock, entries = self._entries()
+        with lock:
+            found = entries.get(key)
+            if found is not None:
+                entries.move_to_end(key)
+        if found is not None and found[0] == stamp:
+            if current_app.config.get(CHECK):
+                fresh = derive(None)
+                assert self.same(fresh, found[1]) or (stamp_now is not None and stamp_now() != stamp), \
+                    f"kept {self.name} for {key!r} differs from one derived afresh"
+            return found[1]
+        value = derive(found[1] if found is not None else None)
+        if current_app.config.get(CHECK) and found is not None:  # an advanced value must be a fresh one
+            fresh = derive(None)
+            assert self.same(fresh, value) or (stamp_now is not None and stamp_now() != stamp), \
+                f"{self.name} for {key!r} advanced from the kept one differs from one derived afresh"
+        self.put(key, stamp, value)
+        return value
+
+    def peek(self, key: Hashable, stamp: object) -> V | None:
+        """The value kept for `key` at `stamp`, or None (nothing is derived)."""
+        lock, entries = self._entries()
+        with lock:
+            found = entries.get(key)
+        return found[1] if found is not None and found[0] == stamp else None
+
+    def put(self, key: Hashable, stamp: object, value: V) -> None:
+        """Keep `value` for `key` at `stamp` (a write that derived it already), evicting the least
+        recently used past `size`."""
+        lock, entries = self._entries()
+        with lock:
+            entries[key] = (stamp, value)
+            entries.move_to_end(key)
+            while len(entries) > self.size:
+                entries.popitem(last=False)
+
+    def forget(self, key: Hashable) -> None:
+        lock, entries = self._entries()
+        with lock:
+            entries.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._entries()[1])

@@ -1,0 +1,80 @@
+"""The one mechanism for derived state a worker keeps (scorepad/kept.py): served while its stamp
+holds, advanced from the value kept before when a derivation can, the least recently used evicted,
+and, in the test apps, every value served compared with a fresh derivation."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from scorepad.kept import Kept
+
+
+def test_a_value_is_served_while_its_stamp_holds_and_derived_again_when_it_moves(app: Flask) -> None:
+    calls: list[int | None] = []
+    squares = Kept[int]("squares", size=8)
+
+    def derive(previous: int | None) -> int:
+        calls.append(previous)
+        return 9
+
+    with app.app_context():
+        app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False
+        assert squares.get("a", 1, derive) == 9 and calls == [None]
+        assert squares.get("a", 1, derive) == 9 and calls == [None]  # kept: not derived again
+        assert squares.get("a", 2, derive) == 9 and calls == [None, 9]  # the stamp moved: from the one before
+        assert squares.peek("a", 2) == 9 and squares.peek("a", 1) is None
+        squares.forget("a")
+        assert squares.peek("a", 2) is None
+
+
+def test_the_least_recently_used_goes_first(app: Flask) -> None:
+    kept = Kept[str]("letters", size=2)
+    with app.app_context():
+        app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False
+        for key in "abc":
+            kept.get(key, 0, lambda _, key=key: key.upper())  # type: ignore[misc]
+        assert len(kept) == 2 and kept.peek("a", 0) is None and kept.peek("c", 0) == "C"
+        kept.get("b", 0, lambda _: "never")  # b used: c is now the oldest
+        kept.put("d", 0, "D")
+        assert kept.peek("c", 0) is None and kept.peek("b", 0) == "B"
+
+
+def test_each_app_keeps_its_own(app: Flask) -> None:
+    from scorepad import create_app
+    from tests.conftest import config_for
+
+    other = create_app(config_for("sqlite://"))
+    kept = Kept[int]("numbers", size=4)
+    with app.app_context():
+        kept.put("x", 0, 1)
+    with other.app_context():
+        assert kept.peek("x", 0) is None
+
+
+def test_the_check_catches_a_kept_value_a_stamp_missed(app: Flask) -> None:
+    """A write the stamp does not see (here: the rows change, the stamp does not) fails a test run."""
+    rows = {"total": 10}
+    totals = Kept[int]("totals", size=4)
+    with app.app_context():
+        assert app.config["SCOREPAD_CHECK_KEPT_VIEWS"]
+        assert totals.get("event", 1, lambda _: rows["total"]) == 10
+        rows["total"] = 11
+        with pytest.raises(AssertionError, match="kept totals for 'event' differs"):
+            totals.get("event", 1, lambda _: rows["total"])
+        # ... unless the stamp read again shows a write came in between
+        assert totals.get("event", 1, lambda _: rows["total"], stamp_now=lambda: 2) == 10
+
+
+def test_the_check_catches_an_advance_that_differs_from_a_fresh_derivation(app: Flask) -> None:
+    hands = [3, 4]
+    sums = Kept[int]("sums", size=4)
+
+    def wrong_advance(previous: int | None) -> int:
+        return sum(hands) if previous is None else previous + hands[-1] + 1  # one too many
+
+    with app.app_context():
+        assert sums.get("game", 1, wrong_advance) == 7
+        hands.append(5)
+        with pytest.raises(AssertionError, match="advanced from the kept one differs"):
+            sums.get("game", 2, wrong_advance)
