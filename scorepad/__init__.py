@@ -26,7 +26,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build an app; `config` overrides the environment (tests pass an in-memory database)."""
     from flask import Flask
 
-    from scorepad import commands
+    from scorepad import commands, data_folder
     from scorepad import config as settings
     from scorepad import i18n, idempotency, live, live_pg, offload, pushes, security, views
     from scorepad.extensions import compress, csrf, db, htmx, migrate
@@ -36,6 +36,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         template_folder=_asset_dir("templates"),
         static_folder=_asset_dir("static"),
         instance_relative_config=True,
+        instance_path=str(data_folder.folder()),  # never inside the install (data_folder.py)
     )
     app.config.from_mapping(settings.from_environment(Path(app.instance_path)))
     if config:

@@ -48,10 +48,16 @@ def proxy_hops(raw: str) -> int:
     return hops
 
 
+def database_url_for(instance_path: Path) -> str:
+    """DATABASE_URL, else the SQLite file in the data folder (`instance_path`: data_folder.py)."""
+    return database_url_of(os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'scorepad.sqlite3'}")
+
+
 def from_environment(instance_path: Path) -> dict[str, Any]:
-    """Settings read from SECRET_KEY, DATABASE_URL and SCOREPAD_* variables."""
+    """Settings read from SECRET_KEY, DATABASE_URL and SCOREPAD_* variables; the SQLite database and
+    the secret key are kept in `instance_path`, the data folder (data_folder.py)."""
     instance_path.mkdir(parents=True, exist_ok=True)
-    database_url = database_url_of(os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'scorepad.sqlite3'}")
+    database_url = database_url_for(instance_path)
     return {
         "SECRET_KEY": _secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url,

@@ -51,7 +51,7 @@ def _sqlite_setting(name: str, default: str, allowed: tuple[str, ...]) -> str:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """WAL lets the projector read while phones write; foreign keys keep hands tied to games.
 
-    WAL with synchronous=NORMAL is the choice (README, "Durability"): no fsync on each commit, a
+    WAL with synchronous=NORMAL is the choice (docs/operations.md, "SQLite's settings"): no fsync on each commit, a
     commit survives the server being killed at any moment (bench/durability.py: 0 lost under kill -9),
     and only a power cut may lose the last commits. SCOREPAD_SQLITE_JOURNAL and
     SCOREPAD_SQLITE_SYNCHRONOUS change them, for the benchmarks that compare (bench/two_phones.py)."""

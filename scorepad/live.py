@@ -31,7 +31,7 @@ QUEUE_SIZE = 16
 # Room for a signal from each table of a 1,024-team hall; the messages are shared, so a place costs
 # a pointer (a stalled page still drops its oldest beyond that).
 PREFIX_QUEUE_SIZE = 512
-# Open live streams: in all (the README's gunicorn worker holds 1,000 connections: leave some for
+# Open live streams: in all (a worker of `scorepad run` holds 1,000 connections, serve.py: leave some for
 # requests), and per client address (a venue's phones each have their own on the LAN).
 MAX_STREAMS, MAX_STREAMS_PER_CLIENT = 800, 20
 

@@ -243,6 +243,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes]) -> None:
 if __name__ == "__main__":
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a print() in a job goes to the log, never into the answers
-    os.nice(HELPER_NICE)
+    if hasattr(os, "nice"):  # not on Windows (scorepad run serves there with gevent's own server)
+        os.nice(HELPER_NICE)
     gc.freeze()  # the modules imported so far: out of the full passes
     serve(sys.stdin.buffer, answers)

@@ -9,7 +9,10 @@ runs every other test's app on PostgreSQL too (a longer run, to look for what di
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +24,12 @@ from flask_migrate import upgrade
 
 from scorepad import create_app
 from tests.postgres import Cluster, binaries_or_skip
+
+# Every app the tests make, and every `scorepad` they start, keeps its data folder (the secret key;
+# the SQLite file unless the test names one) in a folder of this test process, never the user's.
+if not os.environ.get("SCOREPAD_DATA"):
+    os.environ["SCOREPAD_DATA"] = tempfile.mkdtemp(prefix="scorepad-test-data-")
+    atexit.register(shutil.rmtree, os.environ["SCOREPAD_DATA"], True)
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"

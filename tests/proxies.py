@@ -17,6 +17,7 @@ from pathlib import Path
 
 from tests.postgres import under_ci
 from tests.serving import CHECKOUT, free_port
+from tests.slowness import scaled
 
 HOST = "scorepad.lan"
 DOC = CHECKOUT / "docs" / "https.md"
@@ -61,7 +62,7 @@ def certificate(folder: Path) -> tuple[Path, Path]:
     cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-keyout", str(key),
                     "-out", str(cert), "-subj", f"/CN={HOST}", "-addext", f"subjectAltName=DNS:{HOST}"],
-                   check=True, capture_output=True, timeout=60)
+                   check=True, capture_output=True, timeout=scaled(60))
     return cert, key
 
 
@@ -127,7 +128,7 @@ class Proxy:
         with self.log.open("w") as out:
             self.process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env,
                                             start_new_session=True, cwd=self.folder)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + scaled(30)
         while time.monotonic() < deadline:
             assert self.process.poll() is None, f"{self.kind} stopped:\n{self.output()}"
             try:
@@ -145,7 +146,7 @@ class Proxy:
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=scaled(10))
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+                self.process.wait(timeout=scaled(10))

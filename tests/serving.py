@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.slowness import scaled
+
 SCOREPAD = Path(sys.executable).with_name("scorepad")
 CHECKOUT = Path(__file__).resolve().parent.parent  # the server runs this checkout's code, not an install's
 
@@ -56,7 +58,7 @@ class ScorepadRun:
             self.process = subprocess.Popen(
                 [str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(self.port), *self.args], env=self.env,
                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=self.folder)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + scaled(60)
         while time.monotonic() < deadline:
             if "Press Ctrl+C" in self.output():
                 return self.output()
@@ -70,7 +72,7 @@ class ScorepadRun:
     def get(self, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
         """A plain GET (with `headers`, names with '_' for '-'): status, headers (lower-case names), body."""
         extra = "".join(f"{name.replace('_', '-')}: {value}\r\n" for name, value in headers.items())
-        with socket.create_connection(("127.0.0.1", self.port), timeout=30) as s:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=scaled(30)) as s:
             s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}Connection: close\r\n\r\n".encode())
             return read_answer(s)
 
@@ -78,7 +80,7 @@ class ScorepadRun:
         """`kill -9` of the whole server, master and worker: no clean shutdown."""
         assert self.process is not None
         os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=scaled(10))
         self.kills += 1
 
     def stop(self) -> None:
@@ -98,7 +100,7 @@ class ScorepadRun:
                 found.append(int(stat.parent.name))
         return sorted(found)
 
-    def worker_of(self, client: socket.socket, timeout: float = 5.0) -> int:
+    def worker_of(self, client: socket.socket, timeout: float = scaled(5.0)) -> int:
         """The worker that accepted `client`'s connection (Linux: the server side's socket in
         /proc/net/tcp, then the worker holding it among its open files)."""
         mine = client.getsockname()[1]

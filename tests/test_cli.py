@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.slowness import scaled
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").glob("*.json") if not p.name.endswith(".expected.json"))
 SCOREPAD = str(Path(sys.executable).with_name("scorepad"))
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([SCOREPAD, *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+    return subprocess.run([SCOREPAD, *args], capture_output=True, text=True, cwd=cwd, timeout=scaled(60))
 
 
 def test_every_variant_has_examples() -> None:
@@ -107,7 +109,7 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
 def test_flask_cli_has_the_same_command() -> None:
     flask = str(Path(sys.executable).with_name("flask"))
     result = subprocess.run([flask, "--app", "scorepad", "score", "--json", str(EXAMPLES[0])],
-                            capture_output=True, text=True, cwd=ROOT, timeout=60)
+                            capture_output=True, text=True, cwd=ROOT, timeout=scaled(60))
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["finished"] is True
 

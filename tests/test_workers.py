@@ -31,6 +31,7 @@ from tests.conftest import config_for, release
 from tests.postgres import PORT, Cluster
 from tests.serving import SCOREPAD, ScorepadRun, read_answer
 from tests.web.test_games import nomination_form
+from tests.slowness import scaled
 
 WORKERS = 3
 TABLES = 10  # results of hand 1, one per table of the Military Whist event
@@ -86,7 +87,7 @@ def server(tmp_path_factory: pytest.TempPathFactory, setup: Setup, postgresql: C
                       SCOREPAD_MAX_STREAMS_PER_CLIENT="1000",)
     printed = run.start()
     assert f"{WORKERS} workers; live updates through the postgresql broker" in printed
-    wait_for(lambda: listeners(setup, postgresql) == WORKERS, timeout=30)  # each worker listens before it serves
+    wait_for(lambda: listeners(setup, postgresql) == WORKERS, timeout=scaled(30))  # each worker listens before it serves
     yield run
     run.stop()
 
@@ -96,7 +97,7 @@ class Stream(threading.Thread):
 
     def __init__(self, run: ScorepadRun, path: str) -> None:
         super().__init__(daemon=True)
-        self.sock = socket.create_connection(("127.0.0.1", run.port), timeout=30)
+        self.sock = socket.create_connection(("127.0.0.1", run.port), timeout=scaled(30))
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n".encode())
         self.worker = run.worker_of(self.sock)
         self.messages: list[tuple[str, str]] = []
@@ -163,7 +164,7 @@ class Phone:
         self.csrf = found.group(1)
 
     def connect(self) -> tuple[socket.socket, int]:
-        sock = socket.create_connection(("127.0.0.1", self.run.port), timeout=30)
+        sock = socket.create_connection(("127.0.0.1", self.run.port), timeout=scaled(30))
         return sock, self.run.worker_of(sock)
 
     def bytes_of(self, method: str, path: str, form: dict[str, str] | None = None, cookie: str | None = None) -> bytes:
@@ -209,7 +210,7 @@ def listeners(setup: Setup, postgresql: Cluster) -> int:
     return int(row[0]) if row else 0
 
 
-def wait_for(check: object, timeout: float = 10.0) -> None:
+def wait_for(check: object, timeout: float = scaled(10.0)) -> None:
     deadline = time.monotonic() + timeout
     while not check() and time.monotonic() < deadline:  # type: ignore[operator]
         time.sleep(0.05)
@@ -360,7 +361,7 @@ def test_several_workers_on_sqlite_are_refused_with_the_reason(tmp_path: Path) -
     import subprocess
 
     done = subprocess.run([str(SCOREPAD), "run", "--port", str(run.port), "--workers", "3"], env=run.env,
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+                          capture_output=True, text=True, timeout=scaled(60), cwd=tmp_path)
     assert done.returncode != 0
     assert "--workers 3 needs a shared broker for live updates" in done.stderr
     assert "PostgreSQL" in done.stderr and "Traceback" not in done.stderr

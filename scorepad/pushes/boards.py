@@ -63,7 +63,7 @@ OWN_EVENT = re.compile(r"(table-(\d{1,4}|\*))|(team-\d{1,4})")
 BOARD_EVENTS = frozenset({"board", "patch"})  # the pushes drawn in their reader's language
 # Seconds: the leaderboard shows a burst of entries at most this much later. Short, because a screen's
 # wait from an entry is mostly this window; long enough that a burst of entries is drawn once (the
-# measurements behind the figure are in the README's load benchmark section).
+# measurements behind the figure are in docs/benchmarks.md).
 PUSH_WINDOW = 0.025
 
 

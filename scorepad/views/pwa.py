@@ -71,7 +71,13 @@ def manifest() -> Response:
         return {"src": url_for("static", filename=f"icons/{name}"), "sizes": size,
                 "type": "image/png", "purpose": purpose}
 
+    def screenshot(name: str, size: str, form_factor: str, label: str) -> dict[str, str]:
+        return {"src": url_for("static", filename=f"screenshots/{name}"), "sizes": size, "type": "image/png",
+                "form_factor": form_factor, "label": label}
+
     data = {
+        # the app's identity once installed: the start page may change, the installed app stays one
+        "id": "/",
         "name": "Scorepad",
         "short_name": "Scorepad",
         "description": gettext("Keep score for whist games: at the table, at home, at the club."),
@@ -82,6 +88,12 @@ def manifest() -> Response:
         "theme_color": "#14532d",
         "icons": [icon("icon-192.png", "192x192"), icon("icon-512.png", "512x512"),
                   icon("maskable-512.png", "512x512", "maskable")],
+        # what an install prompt shows (Chrome's richer dialog): a phone and a hall's projector
+        "screenshots": [
+            screenshot("phone-bidding.png", "585x1140", "narrow",
+                       gettext("Scoring a hand of Nomination Whist on a phone")),
+            screenshot("projector.png", "1280x720", "wide", gettext("An event's live leaderboard on the projector")),
+        ],
     }
     response = current_app.json.response(data)
     response.mimetype = "application/manifest+json"

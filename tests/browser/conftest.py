@@ -12,10 +12,12 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserType, expect
 from werkzeug.serving import make_server
 
+from tests.slowness import scaled_ms
+
 # The suite runs in four processes on a 2-core machine (pytest-xdist, pyproject.toml): a push, a
 # refresh or a page can take longer than Playwright's 5 s default while other processes drive
 # their own browsers. Each `expect` waits for a real thing, so a longer bound costs nothing when it passes.
-expect.set_options(timeout=12_000)
+expect.set_options(timeout=scaled_ms(12_000))
 
 CHROMIUM = "/usr/bin/chromium"
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"

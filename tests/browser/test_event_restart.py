@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE, PROJECTOR
 from tests.serving import ScorepadRun
+from tests.slowness import scaled_ms
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ScorepadRun]:
@@ -60,7 +61,7 @@ def test_a_restart_in_the_middle_of_an_event_loses_nothing(server: ScorepadRun, 
 
     # ---- the server dies without a clean shutdown, and comes back on the same port and database
     server.kill()
-    expect(projector.locator(".offline-banner")).to_be_visible(timeout=15_000)
+    expect(projector.locator(".offline-banner")).to_be_visible(timeout=scaled_ms(15_000))
     server.start()
 
     # the second phone enters with the page (form, CSRF token, cookie) it had before the restart
@@ -68,10 +69,10 @@ def test_a_restart_in_the_middle_of_an_event_loses_nothing(server: ScorepadRun, 
     expect(phones[1].locator(".recorded")).to_contain_text("5")
 
     # the projector and the control room reconnected by themselves and show both results
-    expect(projector.locator(".offline-banner")).to_be_hidden(timeout=15_000)
-    expect(projector.locator(".board-status")).to_contain_text("2 tables still playing", timeout=15_000)
+    expect(projector.locator(".offline-banner")).to_be_hidden(timeout=scaled_ms(15_000))
+    expect(projector.locator(".board-status")).to_contain_text("2 tables still playing", timeout=scaled_ms(15_000))
     assert projector.evaluate("window.__noReload") is True
-    expect(director.get_by_role("link", name="Correct hand 6 at table 1: 7 tricks")).to_be_visible(timeout=15_000)
+    expect(director.get_by_role("link", name="Correct hand 6 at table 1: 7 tricks")).to_be_visible(timeout=scaled_ms(15_000))
     expect(director.get_by_role("link", name="Correct hand 6 at table 2: 5 tricks")).to_be_visible()
 
     # the first phone, reloaded, still has its result: a second entry of hand 6 is not offered

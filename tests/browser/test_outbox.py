@@ -19,6 +19,7 @@ from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import IdempotentRequest
 from tests.browser.conftest import LAN, PHONE
+from tests.slowness import scaled, scaled_ms
 
 
 
@@ -112,7 +113,7 @@ def test_an_answer_lost_after_the_server_recorded_it_is_resent_and_counted_once(
 
     page.route("**/entry", drop_the_answer)
     page.get_by_role("button", name="Bob bids 0").click()
-    expect(page.locator(".bids-so-far")).to_contain_text("Bob 0", timeout=15000)  # resent, same key
+    expect(page.locator(".bids-so-far")).to_contain_text("Bob 0", timeout=scaled_ms(15000))  # resent, same key
     expect(page.locator(".outbox-bar")).to_have_text(sent_once("Bob bids 0"))
     assert lost and lost[0].startswith("tap-")
     assert (lost[0], 200) in keys(app)  # the resend was answered from the stored answer
@@ -149,7 +150,7 @@ def test_a_resent_tap_undone_meanwhile_is_said_as_it_stands_now(
     expect(error).to_contain_text(re.compile(
         r'Your entry "Bob bids 0" \(tapped at \d\d:\d\d\): This entry was recorded when it first arrived, and the '
         r"game has changed since \(an undo, a correction or another phone's entry\): 0 hands are recorded now"),
-        timeout=15000)
+        timeout=scaled_ms(15000))
     expect(page.locator(".outbox-bar")).not_to_contain_text("recorded once")
     expect(page.locator(".offline-banner")).to_be_hidden()  # the server answered: not "You are offline"
     page.screenshot(path=str(screenshot_dir / "outbox-changed-since.png"), full_page=True)
@@ -168,7 +169,7 @@ def test_a_waiting_tap_survives_a_reload(app: Flask, live_server: str, lan_brows
     expect(page.locator(".outbox-bar")).to_contain_text("1 entry waiting to send (first: Bob bids 0")
     assert bids(app, token) is None
     page.unroute("**/entry")  # ... and once writes get through again, the waiting bid is sent
-    expect(page.locator(".bids-so-far")).to_contain_text("Bob 0", timeout=20000)
+    expect(page.locator(".bids-so-far")).to_contain_text("Bob 0", timeout=scaled_ms(20000))
     expect(page.locator(".outbox-bar")).to_have_text(sent_once("Bob bids 0"))
     context.close()
 
@@ -260,7 +261,7 @@ def test_a_whole_hand_saved_offline_is_recorded_once_when_the_connection_is_back
     context.set_offline(False)
     context.unroute("**/entry")
     page.goto(f"{lan(live_server)}/g/{token}")  # the player reloads once the Wi-Fi is back
-    expect(bar).to_have_text(sent_once("Save hand 1"), timeout=15000)
+    expect(bar).to_have_text(sent_once("Save hand 1"), timeout=scaled_ms(15000))
     expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
     expect(page.locator("#hand-1 td.num .total")).to_have_text(["2", "0"])  # 8 tricks: 2 odd to Robins
     page.screenshot(path=str(screenshot_dir / "outbox-whole-hand-sent.png"), full_page=True)
@@ -276,7 +277,7 @@ def test_a_whole_hand_saved_offline_is_recorded_once_when_the_connection_is_back
     context.close()
 
 
-def cached_copy_holds(page: Page, marker: str, timeout: float = 10.0) -> None:
+def cached_copy_holds(page: Page, marker: str, timeout: float = scaled(10.0)) -> None:
     """Wait until the service worker's copy of this page holds `marker` (copies are sent after a swap)."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(
@@ -353,11 +354,11 @@ def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
 
     context.set_offline(False)  # the Wi-Fi is back: the waiting hand goes by itself, once
     context.unroute("**/entry")
-    expect(bar).to_have_text(sent_once("Save hand 2"), timeout=15000)
+    expect(bar).to_have_text(sent_once("Save hand 2"), timeout=scaled_ms(15000))
     expect(page.locator("#hand-2 td.num .total")).to_have_text(["3", "2"])  # Wrens took 8: 2 odd
     expect(page.locator("#hand-panel h2")).to_have_text("Hand 3")
     assert [n for n, _ in hands(app, token)] == [1, 2]
-    expect(watcher.locator("#hand-2")).to_be_visible(timeout=15000)  # the spectators' copy is brought up to date
+    expect(watcher.locator("#hand-2")).to_be_visible(timeout=scaled_ms(15000))  # the spectators' copy is brought up to date
     context.close()
 
 
@@ -428,7 +429,7 @@ def test_with_the_server_gone_the_service_worker_says_what_was_not_sent(
         expect(page.locator(".outbox-bar")).to_contain_text(re.compile(r"^Offline since \d\d:\d\d\. This page is as it was last seen"))
 
         server.start()  # back on the same port: the copy is replaced by the server's page by itself
-        expect(page.locator(".outbox-bar")).to_be_hidden(timeout=20000)
+        expect(page.locator(".outbox-bar")).to_be_hidden(timeout=scaled_ms(20000))
         expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
         context.close()
     finally:

@@ -21,6 +21,7 @@ from scorepad import live
 from scorepad.events import core
 from scorepad.events import military as events
 from tests.browser.conftest import PROJECTOR
+from tests.slowness import scaled, scaled_ms
 
 
 def test_the_projector_pages_through_forty_teams(app: Flask, live_server: str, browser: Browser,
@@ -50,7 +51,7 @@ def test_the_projector_pages_through_forty_teams(app: Flask, live_server: str, b
     # every visible row is on the screen, none cut off at the bottom
     assert shown["bottom"] <= PROJECTOR["viewport"]["height"]
     first_team = shown["first"]
-    expect(note).to_have_text("Page 2 of %d" % pages, timeout=5000)
+    expect(note).to_have_text("Page 2 of %d" % pages, timeout=scaled_ms(5000))
     assert visible.first.locator("th").inner_text() != first_team
     no_axe_violations(page)
 
@@ -79,14 +80,14 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
                 events.enter_result(event, table, hand, (hand + table) % 14, None, f"table {table}")
                 publish_now(app, event)
         if hand == 1:  # every table is in: the wall shows the next hand's moves before the director opens it
-            expect(page.locator("#movement-title")).to_contain_text("Next: hand 2", timeout=5000)
+            expect(page.locator("#movement-title")).to_contain_text("Next: hand 2", timeout=scaled_ms(5000))
         with app.app_context():
             event = core.by_public_id(public)
             assert event is not None
             events.advance(event)
             publish_now(app, event)
         if hand % 4 == 0 and hand < 12:  # the screen has caught up with the last push
-            expect(page.locator(".board-status")).to_contain_text(f"Hand {hand + 1} of 12", timeout=5000)
+            expect(page.locator(".board-status")).to_contain_text(f"Hand {hand + 1} of 12", timeout=scaled_ms(5000))
     page.wait_for_timeout(1500)  # a few page turns and heartbeats with nothing new
     assert page.evaluate("window.__noReload") is True
     expect(page.locator("#board .board-rows tr")).to_have_count(40)
@@ -153,7 +154,7 @@ def stream_open(app: Flask, public: str) -> None:
     """Wait until the board's page has its stream open: it opens once the page's scripts ran, on a busy
     machine after the rows show, and a push published before then reaches nobody."""
     with app.app_context():
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + scaled(10)
         while live.broker().count(f"event:{public}") < 1 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert live.broker().count(f"event:{public}") == 1
@@ -369,7 +370,7 @@ def test_a_projector_kept_up_by_patches_shows_what_a_fresh_page_shows(app: Flask
             assert event is not None
             events.enter_result(event, table, 1, (table * 5) % 14, None, f"table {table}")
             publish_now(app, event)
-        expect(page.locator(".board-status")).to_contain_text(f"{30 - table} table", timeout=5000)
+        expect(page.locator(".board-status")).to_contain_text(f"{30 - table} table", timeout=scaled_ms(5000))
     pushes = page.evaluate("window.__pushes")
     assert pushes["patch"] >= 20 and pushes["board"] <= 2, pushes
     assert len(fetched) <= 1, fetched  # no patch fell back on fetching the whole board

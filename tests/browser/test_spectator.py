@@ -44,6 +44,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser import taps
 from tests.browser.conftest import PHONE
+from tests.slowness import scaled, scaled_ms
 
 PLAYERS = ("Ann", "Bob", "Cat", "Dan")
 WIDTH = PHONE["viewport"]["width"]
@@ -106,7 +107,7 @@ def expect_live_totals(page: Page, want: dict[str, int]) -> None:
     rows = page.locator("section.totals .standings li")
     for name, total in want.items():
         row = rows.filter(has=page.locator(".name", has_text=re.compile(f"^{name}$")))
-        expect(row.locator(".total")).to_have_text(str(total), timeout=LIVE_SECONDS * 1000)
+        expect(row.locator(".total")).to_have_text(str(total), timeout=scaled_ms(LIVE_SECONDS * 1000))
     assert totals(page) == want
 
 
@@ -191,7 +192,7 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
     spectator.wait_for_function("() => window.__sseOpens >= 1")
     channel = f"game:{public_id}"
     broker = app.extensions["scorepad.live"]
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + scaled(5)
     while broker.count(channel) < 1 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert broker.count(channel) == 1, "the server has the spectator's stream"
@@ -232,7 +233,7 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
     scorer.get_by_role("button", name="↶ Undo last entry: saving hand 2").click()
     expect(scorer.get_by_role("status")).to_have_text("Undone: saving hand 2.")
     expect_live_totals(spectator, AFTER_WRONG_1)
-    expect(spectator.locator("#hand-2")).to_have_count(0, timeout=LIVE_SECONDS * 1000)
+    expect(spectator.locator("#hand-2")).to_have_count(0, timeout=scaled_ms(LIVE_SECONDS * 1000))
     scorer.get_by_role("button", name="↷ Redo: saving hand 2").click()  # and back again
     expect(scorer.get_by_role("status")).to_have_text("Redone: saving hand 2.")
     expect_live_totals(spectator, AFTER_WRONG_2)
@@ -289,7 +290,7 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
         source.close();
         source.dispatchEvent(new Event("error"));
     }""")
-    spectator.wait_for_function("() => window.__sseOpens >= 2", timeout=10_000)
+    spectator.wait_for_function("() => window.__sseOpens >= 2", timeout=scaled_ms(10_000))
     # the extension made a new EventSource half a second after the error; its first try was
     # refused, and the browser itself tried again (Chromium waits about 3 s) and got through
     assert len(attempts) >= 2, attempts
@@ -300,7 +301,7 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
     play_hand(scorer, 3, HANDS[2], HANDS[2].tricks)
     expect(scorer.get_by_role("heading", name="Game over")).to_be_visible()
     expect(scorer.locator(".finished .result")).to_have_text("Bob wins with 32")
-    expect(spectator.get_by_role("heading", name="Final totals")).to_be_visible(timeout=LIVE_SECONDS * 1000)
+    expect(spectator.get_by_role("heading", name="Final totals")).to_be_visible(timeout=scaled_ms(LIVE_SECONDS * 1000))
     expect_live_totals(spectator, FINAL)
     expect(spectator.locator("section.totals .summary")).to_have_text("Bob wins with 32")
     expect(spectator.locator("section.totals .standings li .name")).to_have_text(["Bob", "Dan", "Ann", "Cat"])

@@ -47,6 +47,7 @@ from tests.web.test_tournament_registration import create as create_tournament
 from tests.web.test_whist_drive import create as create_drive
 from tests.web.test_whist_drive import enter as enter_deal
 from tests.web.test_whist_drive import tokens as drive_tables
+from tests.slowness import scaled
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PIN = "2468"
@@ -714,7 +715,7 @@ def test_the_scorepad_entry_point_runs_both_commands(tmp_path: Path) -> None:
     def scorepad(*args: str) -> subprocess.CompletedProcess[str]:
         code = "import sys; from scorepad.cli import main; sys.argv[0] = 'scorepad'; sys.exit(main())"
         return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
-                              env=env, timeout=120)
+                              env=env, timeout=scaled(120))
 
     other = create_app(config_for(env["DATABASE_URL"]))
     migrate(other)

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from scorepad import live
 from scorepad.pushes import board_parts
 from tests.web.test_events import HX, create, enter, snapshot, table_tokens
+from tests.slowness import scaled
 
 VERSION = re.compile(r' data-version="[0-9a-f]+"')
 
@@ -51,13 +52,13 @@ def test_a_push_is_the_changed_rows_and_makes_the_board_a_fresh_page_shows(app: 
         patches = live.broker().subscribe(f"event:{public}", frozenset({"board", "patch"}))
         wholes = live.broker().subscribe(f"event:{public}", frozenset({"board"}))
     assert enter(client, tables[0], 1, 10)[0] == 200
-    first = patches.queue.get(timeout=3)
-    assert first.event == "board" and wholes.queue.get(timeout=3).event == "board"  # nothing was sent before
+    first = patches.queue.get(timeout=scaled(3))
+    assert first.event == "board" and wholes.queue.get(timeout=scaled(3)).event == "board"  # nothing was sent before
     shown = first.data
     for table, tricks in ((1, 3), (2, 7), (3, 9)):
         assert enter(client, tables[table], 1, tricks)[0] == 200
-        message = patches.queue.get(timeout=3)
-        whole = wholes.queue.get(timeout=3)
+        message = patches.queue.get(timeout=scaled(3))
+        whole = wholes.queue.get(timeout=scaled(3))
         assert whole.event == "board"
         if table < 3:  # a result of the hand in play: its status line and the rows it moved
             assert message.event == "patch" and len(message.data) < len(whole.data) / 2
@@ -79,7 +80,7 @@ def test_an_old_page_s_stream_asking_for_the_board_alone_gets_the_whole_board(ap
     kinds: list[str] = []
     for table in range(2):  # each entry's push waited for: two pushes, the second one a patch elsewhere
         assert enter(client, tables[table], 1, 8)[0] == 200
-        kinds.append(everything.queue.get(timeout=3).event)
+        kinds.append(everything.queue.get(timeout=scaled(3)).event)
         while kinds[-1] != "board":
-            kinds.append(everything.queue.get(timeout=3).event)
+            kinds.append(everything.queue.get(timeout=scaled(3)).event)
     assert kinds.count("board") == 2 and "patch" not in kinds

@@ -21,6 +21,7 @@ from scorepad.games import service as games
 from scorepad.models import Event, EventTable, Game
 from tests.web.test_events import HX, field_error, text
 from tests.web.test_games import nomination_form
+from tests.slowness import scaled
 
 
 def create(client: FlaskClient, **form: str) -> str:
@@ -115,7 +116,7 @@ def test_an_entry_at_a_table_reaches_the_club_board_live(client: FlaskClient, ap
     try:
         form = {"number": "1", "action": "trump", "trump": "H"}
         assert client.post(f"/g/{scorer}/entry", data=form, headers=HX).status_code in (200, 422)
-        message = subscription.queue.get(timeout=3)
+        message = subscription.queue.get(timeout=scaled(3))
         assert message.event == "board" and "Ann" in message.data
     finally:
         with app.app_context():
@@ -194,7 +195,7 @@ def test_a_tap_that_changes_nothing_on_the_board_wakes_no_board(client: FlaskCli
         subscription = live.broker().subscribe(f"event:{public_id(app, token)}", frozenset({"board"}))
     try:
         assert client.post(f"/g/{scorer}/entry", data={"action": "trump", "trump": "H"}, headers=HX).status_code == 200
-        assert subscription.queue.get(timeout=3).event == "board"  # the first push: nothing was sent before
+        assert subscription.queue.get(timeout=scaled(3)).event == "board"  # the first push: nothing was sent before
         assert client.post(f"/g/{scorer}/entry", data={"action": "bid", "bid": "0"}, headers=HX).status_code == 200
         time.sleep(0.5)  # past the push window
         assert subscription.queue.empty(), "the same board was pushed again"

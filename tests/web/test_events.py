@@ -29,6 +29,7 @@ from scorepad.events import military as events
 from scorepad.extensions import db
 from scorepad.formats.military import Board
 from scorepad.models import Event
+from tests.slowness import scaled
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCOREPAD = str(Path(sys.executable).with_name("scorepad"))
@@ -683,7 +684,7 @@ def test_export_scores_to_the_same_totals_as_the_board(client: FlaskClient, app:
     path = tmp_path / "event.json"
     path.write_text(json.dumps(record))
     result = subprocess.run([SCOREPAD, "score", "--json", str(path)], capture_output=True, text=True,
-                            cwd=ROOT, timeout=60)
+                            cwd=ROOT, timeout=scaled(60))
     assert result.returncode == 0, result.stderr
     sheet = json.loads(result.stdout)
     expected = {"Aces": 23, "Kings": 23, "Queens": 24, "Jacks": 26}

@@ -20,6 +20,7 @@ from scorepad.live import Message, Relay
 from tests.conftest import config_for, release
 from tests.postgres import Cluster
 from tests.web.test_games import nomination_form, post, start
+from tests.slowness import scaled
 
 HX = {"HX-Request": "true"}
 
@@ -97,7 +98,7 @@ def watched_game(first: Flask, second: Flask) -> tuple[FlaskClient, str, live.Su
     return client, token, there
 
 
-def messages(subscription: live.Subscription, count: int, timeout: float = 5.0) -> list[Message]:
+def messages(subscription: live.Subscription, count: int, timeout: float = scaled(5.0)) -> list[Message]:
     got: list[Message] = []
     deadline = time.monotonic() + timeout
     while len(got) < count:
@@ -143,7 +144,7 @@ def test_an_event_s_entry_reaches_another_worker_s_board_coalesced_there(workers
         response = client.post(f"/t/{token}/result", data={"hand": "1", "tricks": str(6 + number), "revoke": "none"},
                                headers=HX)
         assert response.status_code == 200, response.get_data(as_text=True)
-    heard = messages(board, 10, timeout=2.0)
+    heard = messages(board, 10, timeout=scaled(2.0))
     assert [m.data for m in heard if m.event == "changed"] == ["1", "1"]  # one per entry, none doubled
     boards = [m.data for m in heard if m.event == "board"]
     assert 1 <= len(boards) <= 2 and 'data-waiting=""' in boards[-1]  # the last shows every table in
@@ -157,7 +158,7 @@ def test_a_listener_whose_connection_is_cut_connects_again_and_shows_pages_afres
     assert isinstance(relay, PostgresRelay)
     caplog.set_level(logging.WARNING, logger="scorepad.live")
     postgresql.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN {CHANNEL}'")
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + scaled(10)
     while "listening to the other workers again" not in caplog.text and time.monotonic() < deadline:
         time.sleep(0.05)
     assert "lost the database connection" in caplog.text

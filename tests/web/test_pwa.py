@@ -24,6 +24,22 @@ def test_manifest_names_the_app_and_its_icons(client: FlaskClient) -> None:
             assert image.status_code == 200 and image.mimetype == "image/png"
 
 
+def test_manifest_has_an_id_and_screenshots_of_their_stated_size(client: FlaskClient) -> None:
+    """Issue 29, item 6: `id` keeps the installed app one app; screenshots, a narrow and a wide one,
+    fill the install dialog. Each is served, a PNG of the size the manifest states."""
+    import struct
+
+    data = client.get("/manifest.webmanifest").get_json(force=True)
+    assert data["id"] == "/"
+    assert {shot["form_factor"] for shot in data["screenshots"]} == {"narrow", "wide"}
+    for shot in data["screenshots"]:
+        assert shot["label"] and shot["type"] == "image/png"
+        with client.get(shot["src"]) as image:
+            assert image.status_code == 200 and image.mimetype == "image/png"
+            width, height = struct.unpack(">II", image.get_data()[16:24])
+        assert shot["sizes"] == f"{width}x{height}"
+
+
 def test_service_worker_caches_the_shell_and_handles_fetch(client: FlaskClient) -> None:
     response = client.get("/sw.js")
     assert response.status_code == 200

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from scorepad.games import service as games
 from tests.web.test_games import HX, bid_round_one, game_of, start, state_of
+from tests.slowness import scaled
 
 
 def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, token: str,
@@ -21,7 +22,7 @@ def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, token: str,
     """Send `posts` (path under the game, form) from separate browsers, each held after the
     in-process check until all have passed it (as requests on several workers would be), then let
     go together."""
-    passed = threading.Barrier(len(posts), timeout=10)
+    passed = threading.Barrier(len(posts), timeout=scaled(10))
     check = games.refuse_if_stale
 
     def held(game: games.Game, seen: str) -> None:

@@ -1,4 +1,4 @@
-"""SQLite's journal and fsync settings (README, "Load benchmark"): WAL with synchronous=NORMAL by
+"""SQLite's journal and fsync settings (docs/operations.md, docs/benchmarks.md): WAL with synchronous=NORMAL by
 default, the choice bench/durability.py and bench/two_phones.py support; the benchmarks compare
 others through SCOREPAD_SQLITE_JOURNAL and SCOREPAD_SQLITE_SYNCHRONOUS, and a wrong value is said."""
 
