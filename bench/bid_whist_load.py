@@ -72,10 +72,28 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from loadkit import (Baseline, Client, Clock, FormMissing, Phase, Run, StreamReader,  # noqa: E402
-                     StreamsProcess, arguments, board_stream,
-                     database, find_form, in_app, moments, report, serve, server_words,
-                     stop, together, wait_until)
+from loadkit import (
+    Baseline,
+    Client,
+    Clock,
+    FormMissing,
+    Phase,
+    Run,
+    StreamReader,
+    StreamsProcess,
+    arguments,
+    board_stream,
+    database,
+    find_form,
+    in_app,
+    moments,
+    report,
+    serve,
+    server_words,
+    stop,
+    together,
+    wait_until,
+)
 
 ROW = re.compile(rb'data-table="(\d+)" data-hands="(\d+)"')
 HANDS = 4  # a preliminary round's match
@@ -119,7 +137,7 @@ def panel_state(page: str) -> str:
     """What a team's panel shows of its round's sheet: "final", "signed" (its own team's tick),
     "open" (its Sign button), or "playing" (none of them: the round is not over, as far as it knows)."""
     found = PANEL.search(page)
-    panel = page[found.start():] if found else ""
+    panel = page[found.start() :] if found else ""
     if "sheet final" in panel:
         return "final"
     if 'class="signed"' in panel:
@@ -148,9 +166,13 @@ class TeamPages(StreamReader):
                 raise RuntimeError(f"/team/{token}: no sse-connect, or no team panel with hx-get and hx-trigger")
             self.panels.append(panel)
             paths.append(html.unescape(connect.group(1)))
-        print(f"team pages: {len(tokens)} phones with their team's page open; the first's stream {paths[0]}; its GET "
-              f"{self.panels[0][0].replace(tokens[0], '<token>')} on "
-              + ", ".join(f"sse:{n}" for n in sorted(self.panels[0][1])) + " (the first team's)", flush=True)
+        print(
+            f"team pages: {len(tokens)} phones with their team's page open; the first's stream {paths[0]}; its GET "
+            f"{self.panels[0][0].replace(tokens[0], '<token>')} on "
+            + ", ".join(f"sse:{n}" for n in sorted(self.panels[0][1]))
+            + " (the first team's)",
+            flush=True,
+        )
         self.guard = threading.Lock()
         self.busy = [False] * len(tokens)
         self.queued = [False] * len(tokens)
@@ -206,9 +228,15 @@ class TeamPages(StreamReader):
                 self.queued[i] = False
 
 
-def team_page_figures(signing: Phase, pages: list[tuple[int, int]], seen: list[dict[Any, float]],
-                      signed_at: dict[tuple[int, int], float], since: float, events: int,
-                      errors: list[str]) -> list[str]:
+def team_page_figures(
+    signing: Phase,
+    pages: list[tuple[int, int]],
+    seen: list[dict[Any, float]],
+    signed_at: dict[tuple[int, int], float],
+    since: float,
+    events: int,
+    errors: list[str],
+) -> list[str]:
     """The team pages' figures under the signing phase: its latency kinds ("panel GET", "to team
     page (event)" and "(shown)"), and lines for the report; what went wrong is added to `errors`
     (the pages' own). `pages[i]`: page i's (table, side); `signed_at`: each signature POST's start
@@ -232,8 +260,14 @@ def team_page_figures(signing: Phase, pages: list[tuple[int, int]], seen: list[d
                 signing.latency.setdefault("panel GET", []).append(end - start)
         for k, (at, signer) in enumerate(sorted(order.get(table, []))):
             # its own team's name (`team-<n>`: it hears no other's) or its table's (a page drawn with `table-*`)
-            came = min((t for key, t in seen[i].items() if key[0] == "event" and t >= at
-                        and (key[1].startswith("team-") or key[1] == f"table-{table}")), default=None)
+            came = min(
+                (
+                    t
+                    for key, t in seen[i].items()
+                    if key[0] == "event" and t >= at and (key[1].startswith("team-") or key[1] == f"table-{table}")
+                ),
+                default=None,
+            )
             if came is None:  # a page that hears no table's own name (before 12d544f: `orders`): the next event
                 came = min((t for key, t in seen[i].items() if key[0] == "event" and t >= at), default=None)
             if came is None:
@@ -247,23 +281,28 @@ def team_page_figures(signing: Phase, pages: list[tuple[int, int]], seen: list[d
                 continue
             shown = next((end for end, _, s in answers if end >= at and s in states), None)
             if shown is None:
-                errors.append(f"team page {i} (table {table}): signature {k + 1} never shown "
-                              f"({' or '.join(sorted(states))})")
+                errors.append(
+                    f"team page {i} (table {table}): signature {k + 1} never shown ({' or '.join(sorted(states))})"
+                )
             else:
                 signing.latency.setdefault("to team page (shown)", []).append(shown - at)
     made = len(signed_at)
     expected = sum(open_at[table] for table, _ in signed_at)
-    return [f"team pages: {len(pages)} open; {during} panel GETs for {made} signatures, {during / max(made, 1):.2f} "
-            f"a signature ({expected / max(made, 1):.2f} expected: the signing table's own pages); {before} while the "
-            f"hands were played ({len(pages)} expected: each page once, when its match's last hand is saved)",
-            f"team pages: {events / max(len(pages), 1):.0f} events read on each page's stream in the run; "
-            f"errors: {len(errors)}"]
+    return [
+        f"team pages: {len(pages)} open; {during} panel GETs for {made} signatures, {during / max(made, 1):.2f} "
+        f"a signature ({expected / max(made, 1):.2f} expected: the signing table's own pages); {before} while the "
+        f"hands were played ({len(pages)} expected: each page once, when its match's last hand is saved)",
+        f"team pages: {events / max(len(pages), 1):.0f} events read on each page's stream in the run; "
+        f"errors: {len(errors)}",
+    ]
 
 
 def make_tournament(database: str, teams: int) -> tuple[str, list[tuple[int, str, str, str, str, str]]]:
     """Register the teams and start (straight in the database): (public id, [(table, scorer token,
     the N/S team's code, the E/W team's code, the N/S team's token, the E/W team's token)])."""
-    public, tables = in_app(database, f"""
+    public, tables = in_app(
+        database,
+        f"""
 from scorepad.events.bid_whist import matches, registration, writes
 e = writes.create("Bench", rounds=3)
 for n in range({teams}):
@@ -273,23 +312,32 @@ codes = {{x.number: matches.team_code(x) for x in e.entrants}}
 tokens = {{x.number: x.token for x in e.entrants}}
 print(json.dumps([e.public_id, [[m.table, m.game.scorer_token, codes.get(m.home, ''), codes.get(m.away, ''),
                                  tokens.get(m.home, ''), tokens.get(m.away, '')] for m in e.matches]]))
-""")
+""",
+    )
     return public, [(int(t), str(s), str(home), str(away), str(th), str(ta)) for t, s, home, away, th, ta in tables]
 
 
 def main() -> int:
     def sizes(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--teams", type=int)
-        parser.add_argument("--team-pages", type=int,
-                            help="teams with their own page open on a phone, from the start (default: every "
-                                 "team; 0: none)")
-        parser.add_argument("--sign-window", type=float,
-                            help="every table signs within this many seconds of the signing period (default: "
-                                 "all of it, --hand-seconds; 0: at once)")
+        parser.add_argument(
+            "--team-pages",
+            type=int,
+            help="teams with their own page open on a phone, from the start (default: every team; 0: none)",
+        )
+        parser.add_argument(
+            "--sign-window",
+            type=float,
+            help="every table signs within this many seconds of the signing period (default: "
+            "all of it, --hand-seconds; 0: at once)",
+        )
 
-    args = arguments(__doc__.split("\n")[0],
-                     {"teams": 128, "streams": 200, "hand_seconds": 10.0, "burst_hands": 1},
-                     {"teams": 16, "streams": 20, "hand_seconds": 3.0}, sizes)
+    args = arguments(
+        __doc__.split("\n")[0],
+        {"teams": 128, "streams": 200, "hand_seconds": 10.0, "burst_hands": 1},
+        {"teams": 16, "streams": 20, "hand_seconds": 3.0},
+        sizes,
+    )
     if not 0 <= args.burst_hands <= HANDS:
         sys.exit(f"--burst-hands: 0 to {HANDS} (a match's hands)")
     if args.team_pages is None:
@@ -304,13 +352,16 @@ def run(args: argparse.Namespace, database: str) -> int:
     public, tables = make_tournament(database, args.teams)
     server, port = serve(database, args.workers, args.server_cpus)
     try:
-        print(f"{server_words(database, args.workers, args.server_cpus)} on port {port}; "
-              f"{args.teams} teams, {len(tables)} tables, "
-              f"{HANDS} hands ({args.burst_hands} of them a burst) and signing, {args.streams} leaderboard streams")
+        print(
+            f"{server_words(database, args.workers, args.server_cpus)} on port {port}; "
+            f"{args.teams} teams, {len(tables)} tables, "
+            f"{HANDS} hands ({args.burst_hands} of them a burst) and signing, {args.streams} leaderboard streams"
+        )
         streams = StreamsProcess(Streams, port, board_stream(public, args), args.streams)
         # the teams' own pages, open from the start, in the order of the tables (both teams of a table)
-        pages = [(table, side, token) for table, _, _, _, *tokens in tables
-                 for side, token in enumerate(tokens) if token][:args.team_pages]
+        pages = [
+            (table, side, token) for table, _, _, _, *tokens in tables for side, token in enumerate(tokens) if token
+        ][: args.team_pages]
         team_pages = StreamsProcess(TeamPages, port, [token for *_, token in pages]) if pages else None
         phones = {table: Client(port, f"/g/{scorer}") for table, scorer, *_ in tables}
         codes = {table: (home, away) for table, _, home, away, *_ in tables}  # from the teams' cards
@@ -320,13 +371,23 @@ def run(args: argparse.Namespace, database: str) -> int:
 
         record = Run()
         n, seconds = len(tables), args.hand_seconds
-        steady = record.phase("steady", n * (len(CALLS) + 1) / seconds,
-                              f"{n} tables x 5 posts, each at a random moment of every {seconds:g} s")
-        burst = record.phase("burst", n * (len(CALLS) + 1) / seconds,
-                             f"{n} tables x 5 posts every {seconds:g} s, all {together(args.burst_window)}")
+        steady = record.phase(
+            "steady",
+            n * (len(CALLS) + 1) / seconds,
+            f"{n} tables x 5 posts, each at a random moment of every {seconds:g} s",
+        )
+        burst = record.phase(
+            "burst",
+            n * (len(CALLS) + 1) / seconds,
+            f"{n} tables x 5 posts every {seconds:g} s, all {together(args.burst_window)}",
+        )
         sign_window = seconds if args.sign_window is None else min(args.sign_window, seconds)
-        signing = record.phase("signing", n * 2 / seconds, f"{n} tables x 2 signatures within {seconds:g} s"
-                               + (f", all {together(sign_window)}" if sign_window < seconds else ""))
+        signing = record.phase(
+            "signing",
+            n * 2 / seconds,
+            f"{n} tables x 2 signatures within {seconds:g} s"
+            + (f", all {together(sign_window)}" if sign_window < seconds else ""),
+        )
         rng = random.Random(args.seed)
 
         def play(phase: Phase, hand: int, table: int, at: list[float]) -> None:
@@ -343,8 +404,13 @@ def run(args: argparse.Namespace, database: str) -> int:
                 wait_until(at[-1])
                 form = find_form(phone.page, "/entry", action="result", number=str(hand))
                 books = 10 if hand % 4 in (0, 2) else 5
-                record.timed(phase, "entry", lambda: phone.submit(form, trump="S", books=str(books), renege="none"),
-                             f"{what} result", key=(table, hand))
+                record.timed(
+                    phase,
+                    "entry",
+                    lambda: phone.submit(form, trump="S", books=str(books), renege="none"),
+                    f"{what} result",
+                    key=(table, hand),
+                )
             except FormMissing as e:
                 record.error(f"{what}: {e}")
 
@@ -390,14 +456,29 @@ def run(args: argparse.Namespace, database: str) -> int:
             seen_by_page, page_errors = team_pages.finish()
             if team_pages.connected < len(pages):
                 page_errors.append(f"team pages: only {team_pages.connected} of {len(pages)} streams connected")
-            notes["signing"] = team_page_figures(signing, [(t, side) for t, side, _ in pages], seen_by_page, signed_at,
-                                                 signing_started, team_pages.traffic.get("event", 0), page_errors)
+            notes["signing"] = team_page_figures(
+                signing,
+                [(t, side) for t, side, _ in pages],
+                seen_by_page,
+                signed_at,
+                signing_started,
+                team_pages.traffic.get("event", 0),
+                page_errors,
+            )
             record.errors.extend(page_errors)
 
         posts = sum(len(p.entries()) for p in record.phases.values())
         results = sum(len(p.sent) for p in record.phases.values())
-        ok = report(f"ran {posts} POSTs ({results} hands) in {elapsed:.1f} s", record, prober.samples,
-                    seen_by_stream, streams.connected, args.streams, streams.traffic, notes)
+        ok = report(
+            f"ran {posts} POSTs ({results} hands) in {elapsed:.1f} s",
+            record,
+            prober.samples,
+            seen_by_stream,
+            streams.connected,
+            args.streams,
+            streams.traffic,
+            notes,
+        )
         return 0 if ok else 1
     finally:
         stop(server)

@@ -36,10 +36,18 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.serving import ScorepadRun  # noqa: E402
+from tests.serving import ScorepadRun
 
-FORM = {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan",
-        "first_dealer": "0", "action": "start"}
+FORM = {
+    "team.0": "Us",
+    "team.1": "Them",
+    "name.0": "Ann",
+    "name.1": "Bob",
+    "name.2": "Cat",
+    "name.3": "Dan",
+    "first_dealer": "0",
+    "action": "start",
+}
 
 
 class Client(threading.Thread):
@@ -74,8 +82,11 @@ class Client(threading.Thread):
             key = "durable-" + uuid.uuid4().hex
             body = urlencode({**FORM, "title": title, "csrf_token": self.csrf})
             while True:
-                headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": self.cookie,
-                           "Origin": f"http://127.0.0.1:{self.port}"}
+                headers = {
+                    "Content-Type": "application/x-www-form-urlencoded",
+                    "Cookie": self.cookie,
+                    "Origin": f"http://127.0.0.1:{self.port}",
+                }
                 if self.use_keys:
                     headers["Idempotency-Key"] = key
                 try:
@@ -103,8 +114,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--entries", type=int, default=10000)
     parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--kill-every", type=float, nargs=2, default=(20.0, 30.0), metavar=("MIN", "MAX"),
-                        help="seconds between two kills (random in this range)")
+    parser.add_argument(
+        "--kill-every",
+        type=float,
+        nargs=2,
+        default=(20.0, 30.0),
+        metavar=("MIN", "MAX"),
+        help="seconds between two kills (random in this range)",
+    )
     parser.add_argument("--without-keys", action="store_true", help="send no Idempotency-Key (expect doubles)")
     args = parser.parse_args()
 
@@ -112,7 +129,7 @@ def main() -> int:
     server = ScorepadRun(folder, database="durability.db", SECRET_KEY="durability", SCOREPAD_DEMO="0")
     server.start()
     titles = [f"D{n:05d}" for n in range(args.entries)]
-    clients = [Client(server.port, titles[i::args.clients], not args.without_keys) for i in range(args.clients)]
+    clients = [Client(server.port, titles[i :: args.clients], not args.without_keys) for i in range(args.clients)]
     started = time.monotonic()
     for client in clients:
         client.start()
@@ -132,8 +149,10 @@ def main() -> int:
     acknowledged = [t for c in clients for t in c.acknowledged]
     lost = [t for t in acknowledged if stored[t] == 0]
     doubled = [t for t, n in stored.items() if n > 1]
-    print(f"{len(acknowledged)} entries acknowledged in {elapsed:.0f} s by {args.clients} retrying clients "
-          f"({sum(c.retries for c in clients)} retries); the server killed with kill -9 {server.kills} times")
+    print(
+        f"{len(acknowledged)} entries acknowledged in {elapsed:.0f} s by {args.clients} retrying clients "
+        f"({sum(c.retries for c in clients)} retries); the server killed with kill -9 {server.kills} times"
+    )
     print(f"Idempotency-Key: {'no' if args.without_keys else 'yes'}; SQLite WAL, synchronous=NORMAL")
     print(f"acknowledged but missing: {len(lost)}")
     print(f"recorded twice: {len(doubled)}")

@@ -44,10 +44,27 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from loadkit import (Baseline, Client, Clock, FormMissing, Phase, Run, StreamReader,  # noqa: E402
-                     StreamsProcess, arguments, board_stream,
-                     database, find_form, in_app, report, serve, server_words, stop,
-                     together, wait_until)
+from loadkit import (
+    Baseline,
+    Client,
+    Clock,
+    FormMissing,
+    Phase,
+    Run,
+    StreamReader,
+    StreamsProcess,
+    arguments,
+    board_stream,
+    database,
+    find_form,
+    in_app,
+    report,
+    serve,
+    server_words,
+    stop,
+    together,
+    wait_until,
+)
 
 
 class Streams(StreamReader):
@@ -68,8 +85,8 @@ class Streams(StreamReader):
             end = buffer.find(b'"', waiting_at + 14) if waiting_at >= 0 else -1
             if end < 0:
                 break
-            hand = int(buffer[start + 11:buffer.find(b'"', start + 11)])
-            waiting = {int(t) for t in buffer[waiting_at + 14:end].split(b",") if t}
+            hand = int(buffer[start + 11 : buffer.find(b'"', start + 11)])
+            waiting = {int(t) for t in buffer[waiting_at + 14 : end].split(b",") if t}
             for table in range(1, self.tables + 1):
                 if table not in waiting and (hand, table) not in seen:
                     seen[(hand, table)] = now
@@ -82,12 +99,15 @@ class Streams(StreamReader):
 
 def make_event(database: str, tables: int, hands: int) -> tuple[str, str, list[str]]:
     """Create the event straight in the database; return (public id, director token, table tokens)."""
-    public, director, tokens = in_app(database, f"""
+    public, director, tokens = in_app(
+        database,
+        f"""
 from scorepad.events import military
 days = [min({hands}, 30)] + ([{hands} - 30] if {hands} > 30 else [])
 e = military.create_event("Bench", [f"Team {{i + 1}}" for i in range({tables})], days)
 print(json.dumps([e.public_id, e.director_token, [t.token for t in e.tables]]))
-""")
+""",
+    )
     return public, director, tokens
 
 
@@ -96,9 +116,12 @@ def main() -> int:
         parser.add_argument("--tables", type=int)
         parser.add_argument("--hands", type=int)
 
-    args = arguments(__doc__.split("\n")[0],
-                     {"tables": 64, "hands": 50, "streams": 200, "hand_seconds": 2.0, "burst_hands": 5},
-                     {"tables": 8, "hands": 3, "streams": 20, "burst_hands": 1}, sizes)
+    args = arguments(
+        __doc__.split("\n")[0],
+        {"tables": 64, "hands": 50, "streams": 200, "hand_seconds": 2.0, "burst_hands": 5},
+        {"tables": 8, "hands": 3, "streams": 20, "burst_hands": 1},
+        sizes,
+    )
     with database(args) as url:
         return run(args, url)
 
@@ -107,9 +130,11 @@ def run(args: argparse.Namespace, database: str) -> int:
     public, director_token, tokens = make_event(database, args.tables, args.hands)
     server, port = serve(database, args.workers, args.server_cpus)
     try:
-        print(f"{server_words(database, args.workers, args.server_cpus)} on port {port}; "
-              f"{args.tables} tables, {args.hands} hands "
-              f"({args.burst_hands} of them a burst), {args.streams} leaderboard streams")
+        print(
+            f"{server_words(database, args.workers, args.server_cpus)} on port {port}; "
+            f"{args.tables} tables, {args.hands} hands "
+            f"({args.burst_hands} of them a burst), {args.streams} leaderboard streams"
+        )
         streams = StreamsProcess(Streams, port, board_stream(public, args), args.streams, args.tables)
         phones = [Client(port, f"/t/{t}") for t in tokens]
         director = Client(port, f"/d/{director_token}")
@@ -118,10 +143,12 @@ def run(args: argparse.Namespace, database: str) -> int:
 
         record = Run()
         rate = args.tables / args.hand_seconds
-        steady = record.phase("steady", rate, f"{args.tables} tables, each at a random moment of every "
-                                              f"{args.hand_seconds:g} s")
-        burst = record.phase("burst", rate, f"{args.tables} tables every {args.hand_seconds:g} s, all "
-                                            f"{together(args.burst_window)}")
+        steady = record.phase(
+            "steady", rate, f"{args.tables} tables, each at a random moment of every {args.hand_seconds:g} s"
+        )
+        burst = record.phase(
+            "burst", rate, f"{args.tables} tables every {args.hand_seconds:g} s, all {together(args.burst_window)}"
+        )
         rng = random.Random(args.seed)
 
         def play(phase: Phase, hand: int, table: int, at: float, tricks: int) -> None:
@@ -134,8 +161,12 @@ def run(args: argparse.Namespace, database: str) -> int:
                 tapped = find_form(phone.page, "/preview", hand=str(hand))
                 if str(tricks) not in tapped.choices("tricks"):
                     raise FormMissing(f"no {tricks} on the tricks pad")
-                if not record.timed(phase, "preview POST", lambda: phone.submit(tapped, tricks=str(tricks),
-                                                                                revoke="none"), f"{what} preview"):
+                if not record.timed(
+                    phase,
+                    "preview POST",
+                    lambda: phone.submit(tapped, tricks=str(tricks), revoke="none"),
+                    f"{what} preview",
+                ):
                     return
                 confirm = find_form(phone.page, "/result", hand=str(hand))
                 record.timed(phase, "entry", lambda: phone.submit(confirm), f"{what} result", key=(hand, table))
@@ -164,8 +195,15 @@ def run(args: argparse.Namespace, database: str) -> int:
         record.errors.extend(stream_errors + prober.errors)
 
         entries = sum(len(p.entries()) for p in record.phases.values())
-        ok = report(f"ran {entries} entries in {elapsed:.1f} s", record, prober.samples, seen_by_stream,
-                    streams.connected, args.streams, streams.traffic)
+        ok = report(
+            f"ran {entries} entries in {elapsed:.1f} s",
+            record,
+            prober.samples,
+            seen_by_stream,
+            streams.connected,
+            args.streams,
+            streams.traffic,
+        )
         return 0 if ok else 1
     finally:
         stop(server)

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
 
-from scorepad import create_app  # noqa: E402
-from tests.fuzz import build_world, request_for, routes, send, summary  # noqa: E402
+from scorepad import create_app
+from tests.fuzz import build_world, request_for, routes, send, summary
 
 
 def main() -> int:
@@ -52,8 +52,15 @@ def main() -> int:
 def fuzz(args: argparse.Namespace, database_url: str) -> int:
     from flask_migrate import upgrade
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False, "SCOREPAD_DEMO": False,
-                      "SQLALCHEMY_DATABASE_URI": database_url})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "fuzz",
+            "WTF_CSRF_ENABLED": False,
+            "SCOREPAD_DEMO": False,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+        }
+    )
     with app.app_context():
         upgrade(directory=app.extensions["migrate"].directory)
     world = build_world(app)
@@ -64,8 +71,13 @@ def fuzz(args: argparse.Namespace, database_url: str) -> int:
     by_route: dict[str, int] = {}
 
     @seed(args.seed)
-    @settings(max_examples=args.requests, deadline=None, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=args.requests,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(data=st.data())
     def one(data: st.DataObject) -> None:
         rule, method = data.draw(st.sampled_from(table))
@@ -79,8 +91,10 @@ def fuzz(args: argparse.Namespace, database_url: str) -> int:
             frames = traceback.extract_tb(sys.exc_info()[2])
             where = next((f for f in reversed(frames) if "/scorepad/" in f.filename), frames[-1])
             error = sys.exc_info()[1]
-            key = (f"{type(error).__name__} at {where.filename}:{where.lineno}: "
-                   f"{(str(error).splitlines() or [''])[0][:120]}")
+            key = (
+                f"{type(error).__name__} at {where.filename}:{where.lineno}: "
+                f"{(str(error).splitlines() or [''])[0][:120]}"
+            )
             count, first, text = crashes.get(key, (0, repr(request)[:600], traceback.format_exc()))
             crashes[key] = (count + 1, first, text)
         statuses.append(status)
@@ -95,8 +109,10 @@ def fuzz(args: argparse.Namespace, database_url: str) -> int:
     seconds = time.perf_counter() - started
     counts = summary(statuses)
     errors = sum(n for s, n in counts.items() if s >= 500)
-    print(f"fuzz_routes: {len(statuses)} requests over {len(table)} routes in {seconds:.0f} s "
-          f"({len(statuses) / seconds:.0f}/s), seed {args.seed}, on {database_url.split(':')[0]}")
+    print(
+        f"fuzz_routes: {len(statuses)} requests over {len(table)} routes in {seconds:.0f} s "
+        f"({len(statuses) / seconds:.0f}/s), seed {args.seed}, on {database_url.split(':')[0]}"
+    )
     print("answers by status: " + ", ".join(f"{s}: {n}" for s, n in counts.items()))
     print(f"5xx: {errors}")
     for name, n in sorted(by_route.items(), key=lambda kv: -kv[1]):

@@ -53,7 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from loadkit import Client, FormMissing, find_form, in_app, percentile, serve, server_words, stop  # noqa: I001
+from loadkit import Client, FormMissing, find_form, in_app, percentile, serve, server_words, stop
 
 from scorepad.rules.military import ledger  # the backup's days closed, as the event would close them
 from scorepad.rules.record import parse_record
@@ -65,15 +65,25 @@ MS = 1000.0
 
 # --- the heavy documents ------------------------------------------------------------------------
 
+
 def largest_record(tables: int = 64, days: tuple[int, ...] = (100,) * 5, seed: int = 33) -> dict[str, object]:
     """A Military Whist game record of `tables` tables and every scheduled hand, as "Import a game
     record" takes it."""
     rng = random.Random(seed)
-    teams = [{"name": f"Team {i + 1}", "players": [f"A{i + 1}", f"B{i + 1}", f"X{i + 1}", f"Y{i + 1}"]}
-             for i in range(tables)]
+    teams = [
+        {"name": f"Team {i + 1}", "players": [f"A{i + 1}", f"B{i + 1}", f"X{i + 1}", f"Y{i + 1}"]}
+        for i in range(tables)
+    ]
     hands = [{"results": [{"tricks": rng.randint(3, 11)} for _ in range(tables)]} for _ in range(sum(days))]
-    return {"scorepad": 1, "variant": "military", "title": "The provincial final", "options": {"days": list(days)},
-            "teams": teams, "first_dealer": 0, "hands": hands}
+    return {
+        "scorepad": 1,
+        "variant": "military",
+        "title": "The provincial final",
+        "options": {"days": list(days)},
+        "teams": teams,
+        "first_dealer": 0,
+        "hands": hands,
+    }
 
 
 def largest_backup(tables: int = 64, days: tuple[int, ...] = (100,) * 5, seed: int = 34) -> dict[str, object]:
@@ -86,38 +96,79 @@ def largest_backup(tables: int = 64, days: tuple[int, ...] = (100,) * 5, seed: i
     ends = [sum(days[:d]) for d in range(1, len(days) + 1)]
     at = "2026-06-07T09:00:00+00:00"
     total = sum(days)
-    results = [{"hand": n, "table": t + 1, "tricks": result["tricks"], "revoke": None, "entered_by": f"table {t + 1}",
-                "entered_at": at}
-               for n, hand in enumerate(record["hands"], start=1)  # type: ignore[arg-type]
-               for t, result in enumerate(hand["results"])]
+    results = [
+        {
+            "hand": n,
+            "table": t + 1,
+            "tricks": result["tricks"],
+            "revoke": None,
+            "entered_by": f"table {t + 1}",
+            "entered_at": at,
+        }
+        for n, hand in enumerate(record["hands"], start=1)  # type: ignore[arg-type]
+        for t, result in enumerate(hand["results"])
+    ]
     return {
-        "scorepad_event": 1, "kind": "backup", "exported_at": at,
-        "event": {"name": "The provincial final", "format": "military",
-                  "options": {"days": list(days), "revoke_tricks": 2, "loans": "auto"}, "auto_advance": False,
-                  "late_minutes": 12, "current_hand": total + 1, "started_at": at, "created_at": at,
-                  "updated_at": at},
+        "scorepad_event": 1,
+        "kind": "backup",
+        "exported_at": at,
+        "event": {
+            "name": "The provincial final",
+            "format": "military",
+            "options": {"days": list(days), "revoke_tricks": 2, "loans": "auto"},
+            "auto_advance": False,
+            "late_minutes": 12,
+            "current_hand": total + 1,
+            "started_at": at,
+            "created_at": at,
+            "updated_at": at,
+        },
         "tables": [{"number": t + 1, "team": f"Team {t + 1}", "players": [], "game": None} for t in range(tables)],
         "hands": [{"number": n, "moves": None, "opened_at": at} for n in range(1, total + 1)],
-        "results": results, "loans": [], "playoffs": [],
-        "days_closed": [{"day": d, "held": list(rows[end - 1].held), "owed": list(rows[end - 1].owed), "closed_at": at}
-                        for d, end in enumerate(ends, start=1)],
-        "entrants": [], "matches": [], "decisions": [],
-        "audit": [{"at": at, "actor": "director", "action": "advance", "hand": n, "table": None, "old": None,
-                   "new": None, "note": f"hand {n} opened",
-                   "said": {"template": "hand %(hand)s opened", "params": {"hand": n}}} for n in range(2, total + 2)],
+        "results": results,
+        "loans": [],
+        "playoffs": [],
+        "days_closed": [
+            {"day": d, "held": list(rows[end - 1].held), "owed": list(rows[end - 1].owed), "closed_at": at}
+            for d, end in enumerate(ends, start=1)
+        ],
+        "entrants": [],
+        "matches": [],
+        "decisions": [],
+        "audit": [
+            {
+                "at": at,
+                "actor": "director",
+                "action": "advance",
+                "hand": n,
+                "table": None,
+                "old": None,
+                "new": None,
+                "note": f"hand {n} opened",
+                "said": {"template": "hand %(hand)s opened", "params": {"hand": n}},
+            }
+            for n in range(2, total + 2)
+        ],
         "games": [],
     }
 
 
 def multipart(fields: dict[str, str], name: str, filename: str, data: bytes) -> bytes:
-    parts = [f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
-             for key, value in fields.items()]
-    parts.append(f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-                 f"Content-Type: application/json\r\n\r\n".encode() + data + b"\r\n")
+    parts = [
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+        for key, value in fields.items()
+    ]
+    parts.append(
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+        f"Content-Type: application/json\r\n\r\n".encode()
+        + data
+        + b"\r\n"
+    )
     return b"".join(parts) + f"--{BOUNDARY}--\r\n".encode()
 
 
 # --- the server's CPU ---------------------------------------------------------------------------
+
 
 def server_cpu(group: int) -> tuple[float, float]:
     """(all, off the loop): CPU seconds (user + system) of every process in the server's process
@@ -147,6 +198,7 @@ def server_cpu(group: int) -> tuple[float, float]:
 
 # --- what one phase records ---------------------------------------------------------------------
 
+
 @dataclass
 class Samples:
     latency: dict[str, list[float]] = field(default_factory=dict)
@@ -170,8 +222,9 @@ class Connection:
         self.port = port
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
 
-    def send(self, method: str, path: str, body: bytes | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    def send(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         for attempt in range(2):
             try:
                 self.conn.request(method, path, body=body, headers=headers or {})
@@ -211,8 +264,12 @@ class Tables:
         try:
             timed(samples, "table panel GET", lambda: phone.get(f"/t/{token}/panel"), what)
             tapped = find_form(phone.page, "/preview", hand=str(self.hand))
-            timed(samples, "table preview POST",
-                  lambda: phone.submit(tapped, tricks=str(self.rng.randint(3, 11)), revoke="none"), what)
+            timed(
+                samples,
+                "table preview POST",
+                lambda: phone.submit(tapped, tricks=str(self.rng.randint(3, 11)), revoke="none"),
+                what,
+            )
             confirm = find_form(phone.page, "/result", hand=str(self.hand))
             timed(samples, ENTRY, lambda: phone.submit(confirm), what)
             self.table += 1
@@ -258,9 +315,11 @@ class Probes:
             conn = Connection(self.port)
             return lambda: self._get(conn, samples, kind, path)
 
-        threads = [threading.Thread(target=loop, args=(0.02, getting(HEALTHZ, "/healthz"))),
-                   threading.Thread(target=loop, args=(0.1, getting(HOME, "/"))),
-                   threading.Thread(target=loop, args=(0.1, lambda: self.tables.step(samples)))]
+        threads = [
+            threading.Thread(target=loop, args=(0.02, getting(HEALTHZ, "/healthz"))),
+            threading.Thread(target=loop, args=(0.1, getting(HOME, "/"))),
+            threading.Thread(target=loop, args=(0.1, lambda: self.tables.step(samples))),
+        ]
         for thread in threads:
             thread.start()
         time.sleep(seconds)
@@ -276,6 +335,7 @@ class Probes:
 
 
 # --- the heavy requests -------------------------------------------------------------------------
+
 
 @dataclass
 class Heavy:
@@ -294,8 +354,9 @@ class Visitor(Phone):
 
     def post_file(self, path: str, fields: dict[str, str], name: str, data: bytes) -> tuple[int, dict[str, str]]:
         body = multipart({"csrf_token": self.csrf, **fields}, name, "heavy.json", data)
-        status, headers, _ = self.keep.send("POST", path, body, {
-            "Content-Type": f"multipart/form-data; boundary={BOUNDARY}", "Cookie": self.cookie})
+        status, headers, _ = self.keep.send(
+            "POST", path, body, {"Content-Type": f"multipart/form-data; boundary={BOUNDARY}", "Cookie": self.cookie}
+        )
         return status, headers
 
     def fetch(self, path: str) -> int:
@@ -312,10 +373,18 @@ def heavy_kinds(record: bytes, backup: bytes, director: str, public_event: str, 
     def restored(client: Client) -> int:
         return client.post_file("/events/restore", {"pin": ""}, "backup", backup)[0]  # type: ignore[attr-defined]
 
-    exports = [f"/d/{director}/backup", f"/b/{public_event}/event.json", f"/w/{public_game}/game.json",
-               f"/w/{public_game}/sheet.csv", f"/w/{public_game}/result.png"]
-    return [Heavy("import", [imported]), Heavy("restore", [restored]),
-            Heavy("exports", [lambda client, path=path: client.fetch(path) for path in exports])]  # type: ignore[attr-defined]
+    exports = [
+        f"/d/{director}/backup",
+        f"/b/{public_event}/event.json",
+        f"/w/{public_game}/game.json",
+        f"/w/{public_game}/sheet.csv",
+        f"/w/{public_game}/result.png",
+    ]
+    return [
+        Heavy("import", [imported]),
+        Heavy("restore", [restored]),
+        Heavy("exports", [lambda client, path=path: client.fetch(path) for path in exports]),
+    ]  # type: ignore[attr-defined]
 
 
 def loop_heavy(port: int, kind: Heavy, clients: int, done: threading.Event, samples: Samples) -> list[threading.Thread]:
@@ -348,6 +417,7 @@ def loop_heavy(port: int, kind: Heavy, clients: int, done: threading.Event, samp
 
 # --- the report ---------------------------------------------------------------------------------
 
+
 def latency_lines(samples: Samples) -> list[str]:
     base = samples.latency.get(HEALTHZ, [])
     b50, b99 = percentile(base, 50) * MS, percentile(base, 99) * MS
@@ -375,8 +445,11 @@ def cost_pass(group: int, label: str, count: int, action: Callable[[], int], bas
     off = (after[1] - before[1]) / count
     ratio = f"  (x{cpu / base_cpu:.0f} healthz)" if base_cpu else ""
     bad = [s for s in statuses if s not in (200, 303)]
-    print(f"  {label:24} p50 {percentile(took, 50) * MS:8.1f} ms  CPU {cpu * MS:8.2f} ms a request"
-          f" ({off * MS:.1f} of it off the loop){ratio}  ({count}){f'  HTTP {bad[:3]}' if bad else ''}", flush=True)
+    print(
+        f"  {label:24} p50 {percentile(took, 50) * MS:8.1f} ms  CPU {cpu * MS:8.2f} ms a request"
+        f" ({off * MS:.1f} of it off the loop){ratio}  ({count}){f'  HTTP {bad[:3]}' if bad else ''}",
+        flush=True,
+    )
     return cpu
 
 
@@ -386,8 +459,11 @@ def main() -> int:
     parser.add_argument("--heavy-clients", type=int, default=4)
     parser.add_argument("--kinds", default="import,restore,exports", help="the heavy kinds, a phase each")
     parser.add_argument("--tables", type=int, default=64, help="tables of the heavy record and backup")
-    parser.add_argument("--server-cpus", type=lambda text: {int(n) for n in text.split(",")},
-                        help="the server runs on these CPUs (e.g. 0), this load generator on the others")
+    parser.add_argument(
+        "--server-cpus",
+        type=lambda text: {int(n) for n in text.split(",")},
+        help="the server runs on these CPUs (e.g. 0), this load generator on the others",
+    )
     args = parser.parse_args()
     if args.server_cpus:
         others = os.sched_getaffinity(0) - args.server_cpus
@@ -397,17 +473,23 @@ def main() -> int:
     record = json.dumps(largest_record(args.tables)).encode()
     backup = (json.dumps(largest_backup(args.tables), ensure_ascii=False, indent=1) + "\n").encode()
     database = f"sqlite:///{Path(tempfile.mkdtemp(prefix='scorepad-heavy-')) / 'bench.db'}"
-    _, director, tokens = in_app(database, """
+    _, director, tokens = in_app(
+        database,
+        """
 from scorepad.events import military
 e = military.create_event("Tables", [f"Team {i + 1}" for i in range(8)], [100] * 5)
 print(json.dumps([e.public_id, e.director_token, [t.token for t in e.tables]]))
-""")
+""",
+    )
     server, port = serve(database, 1, args.server_cpus)
     try:
         group = server.pid
-        print(f"{server_words(database, 1, args.server_cpus)} on port {port}; the record {len(record) // 1024} KB, "
-              f"the backup {len(backup) // 1024} KB; heavy clients: {args.heavy_clients}; load average "
-              f"{os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"{server_words(database, 1, args.server_cpus)} on port {port}; the record {len(record) // 1024} KB, "
+            f"the backup {len(backup) // 1024} KB; heavy clients: {args.heavy_clients}; load average "
+            f"{os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         tables = Tables(port, director, tokens)
         home = Connection(port)
         visitor = Visitor(port, "/")
@@ -416,8 +498,13 @@ print(json.dumps([e.public_id, e.director_token, [t.token for t in e.tables]]))
         base = cost_pass(group, HEALTHZ, 200, lambda: home.get("/healthz"), None)
         cost_pass(group, HOME, 50, lambda: home.get("/"), base)
         solo = Samples()
-        cost_pass(group, "table (panel, preview, entry)", 24,
-                  lambda: (tables.step(solo), 200 if not solo.errors else 500)[1], base)
+        cost_pass(
+            group,
+            "table (panel, preview, entry)",
+            24,
+            lambda: (tables.step(solo), 200 if not solo.errors else 500)[1],
+            base,
+        )
         status, headers = visitor.post_file("/games/import", {"text": ""}, "file", record)
         game_page = headers.get("location", "")
         cost_pass(group, "import", 1, lambda: visitor.post_file("/games/import", {"text": ""}, "file", record)[0], base)
@@ -426,8 +513,9 @@ print(json.dumps([e.public_id, e.director_token, [t.token for t in e.tables]]))
         if status != 303 or not game_page:
             print(f"  the heavy set-up failed: restore HTTP {status}, import to {game_page!r}")
             return 1
-        cost_pass(group, "restore", 1,
-                  lambda: visitor.post_file("/events/restore", {"pin": ""}, "backup", backup)[0], base)
+        cost_pass(
+            group, "restore", 1, lambda: visitor.post_file("/events/restore", {"pin": ""}, "backup", backup)[0], base
+        )
         director_token = control.rsplit("/", 1)[-1]
         cost_pass(group, "its control room", 1, lambda: visitor.fetch(control), base)  # the restore's redirect
         cost_pass(group, "the game's page", 1, lambda: visitor.fetch(game_page), base)  # the import's redirect
@@ -436,12 +524,18 @@ print(json.dumps([e.public_id, e.director_token, [t.token for t in e.tables]]))
         page = visitor.page_of(game_page)
         public_game = re.search(r"/w/([A-Za-z0-9_-]+)", page).group(1)  # type: ignore[union-attr]
         kinds = heavy_kinds(record, backup, director_token, public_event, public_game)
-        for path in (f"/d/{director_token}/backup", f"/b/{public_event}/event.json", f"/w/{public_game}/game.json",
-                     f"/w/{public_game}/sheet.csv", f"/w/{public_game}/result.png"):
+        for path in (
+            f"/d/{director_token}/backup",
+            f"/b/{public_event}/event.json",
+            f"/w/{public_game}/game.json",
+            f"/w/{public_game}/sheet.csv",
+            f"/w/{public_game}/result.png",
+        ):
             cost_pass(group, path.split("/")[-1] + " export", 2, lambda p=path: visitor.fetch(p), base)
 
-        phases = [("alone", None)] + [(f"while {args.heavy_clients} clients loop {k.name}", k)
-                                      for k in kinds if k.name in args.kinds.split(",")]
+        phases = [("alone", None)] + [
+            (f"while {args.heavy_clients} clients loop {k.name}", k) for k in kinds if k.name in args.kinds.split(",")
+        ]
         for title, kind in phases:
             samples = Samples()
             done = threading.Event()
@@ -452,8 +546,11 @@ print(json.dumps([e.public_id, e.director_token, [t.token for t in e.tables]]))
             for thread in heavy:
                 thread.join()
             after, wall = server_cpu(group), time.perf_counter() - start
-            print(f"{title} ({wall:.0f} s; the server's CPU {(after[0] - before[0]) / wall:.2f} s a second, "
-                  f"{(after[1] - before[1]) / wall:.2f} of it off the loop):", flush=True)
+            print(
+                f"{title} ({wall:.0f} s; the server's CPU {(after[0] - before[0]) / wall:.2f} s a second, "
+                f"{(after[1] - before[1]) / wall:.2f} of it off the loop):",
+                flush=True,
+            )
             for line in latency_lines(samples):
                 print(line, flush=True)
         print(f"load average {os.getloadavg()[0]:.1f}")

@@ -58,7 +58,7 @@ import brotli
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.serving import ScorepadRun, free_port  # noqa: E402
+from tests.serving import ScorepadRun, free_port
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
 OPTIONS = {"sequence": "up", "cycles": 2}  # 26 rounds: hands 12 and 25 deal 12 cards, hand 1 one
@@ -109,8 +109,12 @@ def make_peer_games(folder: Path, count: int, hands: int) -> list[str]:
     ids = []
     for _ in range(count):
         game = secrets.token_hex(8)
-        data = {"players": PLAYERS, "hands": [{"bids": h["bids"], "tricks": h["tricks"]}
-                                              for h in (filled_hand(n) for n in range(1, hands + 1))]}
+        data = {
+            "players": PLAYERS,
+            "hands": [
+                {"bids": h["bids"], "tricks": h["tricks"]} for h in (filled_hand(n) for n in range(1, hands + 1))
+            ],
+        }
         (folder / f"{game}.json").write_text(json.dumps(data))
         ids.append(game)
     return ids
@@ -120,9 +124,26 @@ def serve_peer(folder: Path, data: Path) -> tuple[subprocess.Popen[bytes], int]:
     """The peer under the settings serve.py gives Scorepad's gunicorn (gevent, 1 worker)."""
     port = free_port()
     env = {**os.environ, "PEER_DIR": str(data)}
-    argv = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", "1",
-            "--worker-connections", "1000", "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "3",
-            "--log-level", "warning", "--chdir", str(ROOT / "bench"), "peer_scorer:create_app()"]
+    argv = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--worker-class",
+        "gevent",
+        "--workers",
+        "1",
+        "--worker-connections",
+        "1000",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--graceful-timeout",
+        "3",
+        "--log-level",
+        "warning",
+        "--chdir",
+        str(ROOT / "bench"),
+        "peer_scorer:create_app()",
+    ]
     with (folder / "peer.log").open("w") as log:
         server = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     for _ in range(200):
@@ -146,8 +167,9 @@ class Phone:
         self.body_bytes = self.header_bytes = self.raw_bytes = self.gzip_bytes = 0
         self.encodings: set[str] = set()
 
-    def send(self, method: str, path: str, form: dict[str, str] | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, str]:
+    def send(
+        self, method: str, path: str, form: dict[str, str] | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, str]:
         sent = dict(HEADERS if headers is None else headers)
         if self.cookie:
             sent["Cookie"] = self.cookie
@@ -159,8 +181,11 @@ class Phone:
         response = self.conn.getresponse()
         raw = response.read()
         self.body_bytes += len(raw)
-        self.header_bytes += len(f"HTTP/1.1 {response.status} {response.reason}\r\n") + 2 + sum(
-            len(k) + len(v) + 4 for k, v in response.getheaders())
+        self.header_bytes += (
+            len(f"HTTP/1.1 {response.status} {response.reason}\r\n")
+            + 2
+            + sum(len(k) + len(v) + 4 for k, v in response.getheaders())
+        )
         cookie = response.getheader("Set-Cookie")
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
@@ -214,8 +239,9 @@ def scorepad_play(phone: Phone, token: str, hand: int) -> int:
         found = forms(page).get(action)
         if found is None:
             raise RoundError(f"hand {hand}: no {action} form on the page")
-        status, answer = phone.send("POST", f"/g/{token}/entry", {**found[0], **extra},
-                                    {**HEADERS, "X-CSRFToken": phone.csrf})  # type: ignore[attr-defined]
+        status, answer = phone.send(
+            "POST", f"/g/{token}/entry", {**found[0], **extra}, {**HEADERS, "X-CSRFToken": phone.csrf}
+        )  # type: ignore[attr-defined]
         posts += 1
         if status != 200:
             raise RoundError(f"hand {hand} {action}: HTTP {status}")
@@ -338,16 +364,16 @@ def main() -> int:
         for clients in (1, args.clients):
             queues = {}
             for hand in HANDS:
-                queues[hand] = {kind: games[kind][hand][:clients * args.rounds] for kind in games}
+                queues[hand] = {kind: games[kind][hand][: clients * args.rounds] for kind in games}
                 for kind in games:
-                    games[kind][hand] = games[kind][hand][clients * args.rounds:]
+                    games[kind][hand] = games[kind][hand][clients * args.rounds :]
             # ABBA twice over: Scorepad and the peer take turns, and the hands are played 1, 12, 25 in the
             # first half and 25, 12, 1 in the second, so a drift in the machine's load (or in the server
             # as it stores more) falls on every hand alike rather than on the later ones
             for part, hands in ((0, HANDS), (1, HANDS[::-1])):
                 for hand in hands:
-                    for kind in (("scorepad", "peer") if part == 0 else ("peer", "scorepad")):
-                        mine = [queues[hand][kind][c * args.rounds:(c + 1) * args.rounds] for c in range(clients)]
+                    for kind in ("scorepad", "peer") if part == 0 else ("peer", "scorepad"):
+                        mine = [queues[hand][kind][c * args.rounds : (c + 1) * args.rounds] for c in range(clients)]
                         mine = [m[:half] if part == 0 else m[half:] for m in mine]
                         run_block(kind, ports[kind], mine, hand, results.setdefault((kind, clients, hand), Result()))
         return report(results, args)
@@ -358,17 +384,25 @@ def main() -> int:
 
 
 def report(results: dict[tuple[str, int, int], Result], args: argparse.Namespace) -> int:
-    print(f"Nomination Whist, 4 players; {args.rounds} rounds per client per configuration; gunicorn + gevent, "
-          f"1 worker each; Scorepad on SQLite, the peer on JSON files")
-    print(f"{'':24} {'posts':>5} {'p50 ms':>8} {'p99 ms':>8} {'ms/post':>7} {'body B':>7} {'+hdrs B':>8} {'rounds':>6} "
-          f"{'errors':>6}")
-    for (kind, clients, hand), r in sorted(results.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0] != "scorepad")):
-        print(f"{kind:8} {clients} client{'s' if clients > 1 else ' '} hand {hand:2}  "
-              f"{statistics.median(r.posts) if r.posts else 0:5.0f} {percentile(r.times, 50):8.1f} "
-              f"{percentile(r.times, 99):8.1f} {percentile(r.times, 50) / max(1, statistics.median(r.posts or [1])):7.1f} "
-              f"{statistics.median(r.bodies) if r.bodies else 0:7.0f} "
-              f"{statistics.median([b + h for b, h in zip(r.bodies, r.headers)]) if r.bodies else 0:8.0f} "
-              f"{len(r.times):6} {len(r.errors):6}")
+    print(
+        f"Nomination Whist, 4 players; {args.rounds} rounds per client per configuration; gunicorn + gevent, "
+        f"1 worker each; Scorepad on SQLite, the peer on JSON files"
+    )
+    print(
+        f"{'':24} {'posts':>5} {'p50 ms':>8} {'p99 ms':>8} {'ms/post':>7} {'body B':>7} {'+hdrs B':>8} {'rounds':>6} "
+        f"{'errors':>6}"
+    )
+    for (kind, clients, hand), r in sorted(
+        results.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0] != "scorepad")
+    ):
+        print(
+            f"{kind:8} {clients} client{'s' if clients > 1 else ' '} hand {hand:2}  "
+            f"{statistics.median(r.posts) if r.posts else 0:5.0f} {percentile(r.times, 50):8.1f} "
+            f"{percentile(r.times, 99):8.1f} {percentile(r.times, 50) / max(1, statistics.median(r.posts or [1])):7.1f} "
+            f"{statistics.median(r.bodies) if r.bodies else 0:7.0f} "
+            f"{statistics.median([b + h for b, h in zip(r.bodies, r.headers)]) if r.bodies else 0:8.0f} "
+            f"{len(r.times):6} {len(r.errors):6}"
+        )
     print("targets:")
     ok = True
     p50 = {key: percentile(r.times, 50) for key, r in results.items()}
@@ -376,28 +410,37 @@ def report(results: dict[tuple[str, int, int], Result], args: argparse.Namespace
         for hand in HANDS:
             ratio = p50[("scorepad", clients, hand)] / p50[("peer", clients, hand)]
             ok &= ratio <= 2
-            print(f"  round p50 vs the peer's, {clients} client{'s' if clients > 1 else ''}, hand {hand:2}: "
-                  f"x{ratio:.2f} (at most x2) {verdict(ratio <= 2)}")
+            print(
+                f"  round p50 vs the peer's, {clients} client{'s' if clients > 1 else ''}, hand {hand:2}: "
+                f"x{ratio:.2f} (at most x2) {verdict(ratio <= 2)}"
+            )
     for kind in ("scorepad", "peer"):
         for clients in (1, args.clients):
             change = p50[(kind, clients, 25)] / p50[(kind, clients, 1)] - 1
             if kind == "scorepad":
                 ok &= abs(change) <= 0.10
-            print(f"  {kind} round p50, hand 25 vs hand 1, {clients} client{'s' if clients > 1 else ''}: "
-                  f"{change:+.0%} (within 10 %) {verdict(abs(change) <= 0.10) if kind == 'scorepad' else '(peer, for scale)'}")
+            print(
+                f"  {kind} round p50, hand 25 vs hand 1, {clients} client{'s' if clients > 1 else ''}: "
+                f"{change:+.0%} (within 10 %) {verdict(abs(change) <= 0.10) if kind == 'scorepad' else '(peer, for scale)'}"
+            )
             stored = p50[(kind, clients, 25)] / p50[(kind, clients, 12)] - 1
             print(f"    hand 25 vs hand 12, both of 12 cards (the 13 more hands stored alone): {stored:+.0%}")
     for hand in (1, 25):
         sent = max(statistics.median(results[("scorepad", c, hand)].bodies) for c in (1, args.clients))
         raw = max(statistics.median(results[("scorepad", c, hand)].raw) for c in (1, args.clients))
         gzipped = max(statistics.median(results[("scorepad", c, hand)].gzip) for c in (1, args.clients))
-        with_headers = max(statistics.median([b + h for b, h in zip(results[("scorepad", c, hand)].bodies,
-                                                                     results[("scorepad", c, hand)].headers)])
-                           for c in (1, args.clients))
+        with_headers = max(
+            statistics.median(
+                [b + h for b, h in zip(results[("scorepad", c, hand)].bodies, results[("scorepad", c, hand)].headers)]
+            )
+            for c in (1, args.clients)
+        )
         ok &= sent <= 4096
-        print(f"  bytes sent per round, hand {hand:2}: {sent / 1024:.2f} KB of bodies, compressed "
-              f"({with_headers / 1024:.2f} KB with the headers, {raw / 1024:.1f} KB uncompressed; {gzipped / 1024:.2f} KB as gzip, what a phone asks for over plain "
-              f"HTTP) (at most 4 KB) {verdict(sent <= 4096)}")
+        print(
+            f"  bytes sent per round, hand {hand:2}: {sent / 1024:.2f} KB of bodies, compressed "
+            f"({with_headers / 1024:.2f} KB with the headers, {raw / 1024:.1f} KB uncompressed; {gzipped / 1024:.2f} KB as gzip, what a phone asks for over plain "
+            f"HTTP) (at most 4 KB) {verdict(sent <= 4096)}"
+        )
     for kind in ("scorepad", "peer"):
         seen = set().union(*(r.encodings for (k, _, _), r in results.items() if k == kind))
         print(f"  ({kind}'s answers came as: {', '.join(sorted(seen))})")

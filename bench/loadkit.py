@@ -74,6 +74,7 @@ def percentile(values: list[float], p: float) -> float:
 
 # --- forms --------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Form:
     """One `<form>` of an answer: where it posts, its hidden fields, its submit buttons (name, value)."""
@@ -91,9 +92,13 @@ def forms(page: str) -> list[Form]:
     found = []
     for attributes, body in FORM.findall(page):
         url = FORM_ACTION.search(attributes)
-        found.append(Form(html.unescape(url.group(1)) if url else "",
-                          {k: html.unescape(v) for k, v in HIDDEN.findall(body)},
-                          [(k, html.unescape(v)) for k, v in BUTTON.findall(body)]))
+        found.append(
+            Form(
+                html.unescape(url.group(1)) if url else "",
+                {k: html.unescape(v) for k, v in HIDDEN.findall(body)},
+                [(k, html.unescape(v)) for k, v in BUTTON.findall(body)],
+            )
+        )
     return found
 
 
@@ -113,6 +118,7 @@ def find_form(page: str, url_ends: str, **hidden: str) -> Form:
 
 # --- phones and the baseline --------------------------------------------------------------------
 
+
 class Client:
     """One phone or browser: a keep-alive connection, its session cookie and CSRF token; `page` is the
     last answer's text (the fragment htmx swapped in), where the next form comes from."""
@@ -130,8 +136,9 @@ class Client:
         self.csrf = found.group(1).decode()
         self.page = body.decode()
 
-    def request(self, method: str, path: str, form: dict[str, str] | None = None,
-                htmx: bool = True) -> tuple[int, bytes]:
+    def request(
+        self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = True
+    ) -> tuple[int, bytes]:
         headers = {"HX-Request": "true"} if htmx else {}
         if self.cookie:
             headers["Cookie"] = self.cookie
@@ -199,6 +206,7 @@ class Baseline(threading.Thread):
 
 
 # --- streams ------------------------------------------------------------------------------------
+
 
 class StreamReader(threading.Thread):
     """Many leaderboards read by one thread (selectors), so the client does not starve the server.
@@ -304,18 +312,31 @@ class StreamsProcess:
 
 # --- serving this checkout ----------------------------------------------------------------------
 
+
 def app_env(database: str, **extra: str) -> dict[str, str]:
     """The environment of every process that runs the app's code: this checkout first on the path."""
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    return {**os.environ, "DATABASE_URL": database, "SECRET_KEY": "bench", "SCOREPAD_DEMO": "0",
-            "PYTHONPATH": path, **extra}
+    return {
+        **os.environ,
+        "DATABASE_URL": database,
+        "SECRET_KEY": "bench",
+        "SCOREPAD_DEMO": "0",
+        "PYTHONPATH": path,
+        **extra,
+    }
 
 
 def check_checkout(env: dict[str, str]) -> None:
     """Refuse to measure another checkout's code: the interpreter may come from a virtualenv whose
     editable install points elsewhere (another worktree), and its path would win without ours."""
-    out = subprocess.run([sys.executable, "-c", "import scorepad; print(scorepad.__file__)"], env=env, cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", "import scorepad; print(scorepad.__file__)"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     if not Path(out).resolve().is_relative_to(ROOT):
         sys.exit(f"the server would run {out}, not this checkout ({ROOT})")
 
@@ -323,11 +344,14 @@ def check_checkout(env: dict[str, str]) -> None:
 def in_app(database: str, code: str) -> Any:
     """Run `code` (which prints JSON last) in the app's context on `database`, migrated first; the
     benchmark's event is built straight through the services, not timed."""
-    prelude = ("import json\nfrom flask_migrate import upgrade\nfrom scorepad import create_app\n"
-               "app = create_app()\nctx = app.app_context()\nctx.push()\n"
-               "upgrade(directory=app.extensions['migrate'].directory)\n")
-    out = subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True,
-                         env=app_env(database), cwd=ROOT)
+    prelude = (
+        "import json\nfrom flask_migrate import upgrade\nfrom scorepad import create_app\n"
+        "app = create_app()\nctx = app.app_context()\nctx.push()\n"
+        "upgrade(directory=app.extensions['migrate'].directory)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", prelude + code], capture_output=True, text=True, env=app_env(database), cwd=ROOT
+    )
     if out.returncode:
         sys.exit(out.stderr)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -342,11 +366,33 @@ def serve(database: str, workers: int = 1, cpus: set[int] | None = None) -> tupl
     env = app_env(database, SCOREPAD_MAX_STREAMS="1500", SCOREPAD_MAX_STREAMS_PER_CLIENT="1500")
     check_checkout(env)
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", str(workers), "--worker-connections", "2000",
-         "-b", f"127.0.0.1:{port}", "--log-level", "warning", "--chdir", str(ROOT), "--graceful-timeout", "3",
-         "--config", "python:scorepad.gunicorn_conf", "scorepad:create_app()"],
-        cwd=ROOT, env=env, start_new_session=True,
-        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-k",
+            "gevent",
+            "-w",
+            str(workers),
+            "--worker-connections",
+            "2000",
+            "-b",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "--chdir",
+            str(ROOT),
+            "--graceful-timeout",
+            "3",
+            "--config",
+            "python:scorepad.gunicorn_conf",
+            "scorepad:create_app()",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
+    )
     for _ in range(100):
         try:
             http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
@@ -410,35 +456,54 @@ def board_stream(public_id: str, args: argparse.Namespace) -> str:
 
 def server_words(database: str, workers: int, cpus: set[int] | None = None) -> str:
     kind = "PostgreSQL, LISTEN/NOTIFY" if database.startswith("postgresql") else "SQLite"
-    where = (f"; on CPU {','.join(map(str, sorted(cpus)))}, the load generator on CPU "
-             f"{','.join(map(str, sorted(os.sched_getaffinity(0))))}" if cpus else "")
+    where = (
+        f"; on CPU {','.join(map(str, sorted(cpus)))}, the load generator on CPU "
+        f"{','.join(map(str, sorted(os.sched_getaffinity(0))))}"
+        if cpus
+        else ""
+    )
     return f"gunicorn (gevent, {workers} worker{'s' if workers > 1 else ''}, {kind}{where})"
 
 
 # --- arguments ----------------------------------------------------------------------------------
 
-def arguments(description: str, defaults: dict[str, Any], quick: dict[str, Any],
-              extra: Callable[[argparse.ArgumentParser], None]) -> argparse.Namespace:
+
+def arguments(
+    description: str, defaults: dict[str, Any], quick: dict[str, Any], extra: Callable[[argparse.ArgumentParser], None]
+) -> argparse.Namespace:
     """The flags both benchmarks take, with each one's full-size `defaults`; `--quick` swaps in the
     smoke-run sizes `quick` (flags given still win), for a run of under a minute."""
     parser = argparse.ArgumentParser(description=description)
     extra(parser)
     parser.add_argument("--streams", type=int, help="leaderboard streams (server-sent events)")
-    parser.add_argument("--hand-seconds", type=float,
-                        help="the period of a hand: each table acts at a random moment within each period")
+    parser.add_argument(
+        "--hand-seconds", type=float, help="the period of a hand: each table acts at a random moment within each period"
+    )
     parser.add_argument("--burst-hands", type=int, help="the last hands, played as a burst")
-    parser.add_argument("--burst-window", type=float,
-                        help="in a burst hand every table posts within this many seconds (0: at the same instant)")
+    parser.add_argument(
+        "--burst-window",
+        type=float,
+        help="in a burst hand every table posts within this many seconds (0: at the same instant)",
+    )
     parser.add_argument("--workers", type=int, help="gunicorn workers (several: on PostgreSQL)")
     parser.add_argument("--postgresql", action="store_true", help="a throwaway PostgreSQL server, not SQLite")
     parser.add_argument("--seed", type=int, help="of the random moments and results")
-    parser.add_argument("--whole-boards", action="store_true",
-                        help="the streams ask for whole boards only, as pages did before patches (for comparison)")
-    parser.add_argument("--server-cpus", type=lambda text: {int(n) for n in text.split(",")},
-                        help="the server runs on these CPUs (e.g. 0) and this load generator and its streams' "
-                             "reader on the others, so that they do not compete for the server's cores")
-    parser.add_argument("--quick", action="store_true", help="a smoke run: " + ", ".join(
-        f"--{k.replace('_', '-')} {v}" for k, v in quick.items()))
+    parser.add_argument(
+        "--whole-boards",
+        action="store_true",
+        help="the streams ask for whole boards only, as pages did before patches (for comparison)",
+    )
+    parser.add_argument(
+        "--server-cpus",
+        type=lambda text: {int(n) for n in text.split(",")},
+        help="the server runs on these CPUs (e.g. 0) and this load generator and its streams' "
+        "reader on the others, so that they do not compete for the server's cores",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: " + ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in quick.items()),
+    )
     parser.set_defaults(**{"burst_window": 0.0, "workers": 1, "seed": 7, **defaults})
     if parser.parse_args().quick:
         parser.set_defaults(**quick)
@@ -446,14 +511,15 @@ def arguments(description: str, defaults: dict[str, Any], quick: dict[str, Any],
     if args.server_cpus:
         others = os.sched_getaffinity(0) - args.server_cpus
         if not others or not args.server_cpus <= os.sched_getaffinity(0):
-            parser.error(f"--server-cpus: this machine's CPUs are {sorted(os.sched_getaffinity(0))}; "
-                         "give some, not all")
+            parser.error(
+                f"--server-cpus: this machine's CPUs are {sorted(os.sched_getaffinity(0))}; give some, not all"
+            )
         os.sched_setaffinity(0, others)  # this process and what it starts (the streams' reader)
     return args
 
 
-
 # --- the schedule -------------------------------------------------------------------------------
+
 
 def wait_until(moment: float) -> None:
     delay = moment - time.perf_counter()
@@ -488,6 +554,7 @@ class Clock:
 
 
 # --- what a run records, and the report ---------------------------------------------------------
+
 
 @dataclass
 class Phase:
@@ -547,9 +614,16 @@ class Run:
         phase.seconds += max(time.perf_counter(), start + clock.seconds) - start
 
 
-def report(title: str, run: Run, baseline: list[float], seen_by_stream: list[dict[Any, float]],
-           connected: int, streams: int, traffic: dict[str, int] | None = None,
-           notes: dict[str, list[str]] | None = None) -> bool:
+def report(
+    title: str,
+    run: Run,
+    baseline: list[float],
+    seen_by_stream: list[dict[Any, float]],
+    connected: int,
+    streams: int,
+    traffic: dict[str, int] | None = None,
+    notes: dict[str, list[str]] | None = None,
+) -> bool:
     """Print the run's figures, phase by phase, and each target as PASS or MISS; True when all pass.
     `notes`: more lines a benchmark prints under a phase's own (by its name), after its latencies."""
     ms = 1000.0
@@ -558,20 +632,26 @@ def report(title: str, run: Run, baseline: list[float], seen_by_stream: list[dic
         errors.append(f"only {connected} of {streams} streams connected")
     base50, base99 = percentile(baseline, 50) * ms, percentile(baseline, 99) * ms
     print(title)
-    print(f"baseline GET /healthz    p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(baseline)} requests, "
-          f"the whole run)")
+    print(
+        f"baseline GET /healthz    p50 {base50:7.1f} ms  p99 {base99:7.1f} ms  ({len(baseline)} requests, "
+        f"the whole run)"
+    )
     targets: list[tuple[bool, str]] = []
     expected = {key: at for phase in run.phases.values() for key, at in phase.sent.items()}
     for phase in run.phases.values():
         entries = phase.entries()
         rate = len(entries) / phase.seconds if phase.seconds else float("nan")
-        print(f"{phase.name}: {len(entries)} entries in {phase.seconds:.1f} s, {rate:.1f} entries/s "
-              f"(intended {phase.intended:.1f}/s{': ' + phase.note if phase.note else ''})")
+        print(
+            f"{phase.name}: {len(entries)} entries in {phase.seconds:.1f} s, {rate:.1f} entries/s "
+            f"(intended {phase.intended:.1f}/s{': ' + phase.note if phase.note else ''})"
+        )
         for kind, values in phase.latency.items():
             p50, p99 = percentile(values, 50) * ms, percentile(values, 99) * ms
             scale = f"  (x{p50 / base50:.1f} / x{p99 / base99:.1f} the baseline)" if kind == "entry" else ""
-            print(f"  {'entry POST' if kind == 'entry' else kind:22} p50 {p50:7.1f} ms  p99 {p99:7.1f} ms"
-                  f"  ({len(values)}){scale}")
+            print(
+                f"  {'entry POST' if kind == 'entry' else kind:22} p50 {p50:7.1f} ms  p99 {p99:7.1f} ms"
+                f"  ({len(values)}){scale}"
+            )
         delays = [max(0.0, seen[key] - at) for seen in seen_by_stream for key, at in phase.sent.items() if key in seen]
         s50, s99 = percentile(delays, 50) * ms, percentile(delays, 99) * ms
         if phase.sent:
@@ -581,28 +661,41 @@ def report(title: str, run: Run, baseline: list[float], seen_by_stream: list[dic
         if entries:
             e99 = percentile(entries, 99) * ms
             targets.append((e99 < ENTRY_P99_MS, f"{phase.name}: entry p99 {e99:.1f} ms < {ENTRY_P99_MS:.0f} ms"))
-            targets.append((e99 <= ENTRY_BASELINE_RATIO * base99,
-                            f"{phase.name}: entry p99 {e99:.1f} ms <= {ENTRY_BASELINE_RATIO:.0f} x the baseline's "
-                            f"p99 ({ENTRY_BASELINE_RATIO * base99:.1f} ms)"))
+            targets.append(
+                (
+                    e99 <= ENTRY_BASELINE_RATIO * base99,
+                    f"{phase.name}: entry p99 {e99:.1f} ms <= {ENTRY_BASELINE_RATIO:.0f} x the baseline's "
+                    f"p99 ({ENTRY_BASELINE_RATIO * base99:.1f} ms)",
+                )
+            )
         if phase.sent:
-            targets.append((s99 < SCREEN_P99_MS,
-                            f"{phase.name}: entry-to-screen p99 {s99:.1f} ms < {SCREEN_P99_MS:.0f} ms"))
+            targets.append(
+                (s99 < SCREEN_P99_MS, f"{phase.name}: entry-to-screen p99 {s99:.1f} ms < {SCREEN_P99_MS:.0f} ms")
+            )
     counts = [sum(1 for key in expected if key in seen) for seen in seen_by_stream]
     spread = Counter(counts)
     short = [i for i, n in enumerate(counts) if n < len(expected)]
-    print(f"streams: {connected} of {streams} connected; boards seen per stream: " + ", ".join(
-        f"{n} of {len(expected)} on {spread[n]}" for n in sorted(spread, reverse=True))
-          + (f" (short: {', '.join(map(str, short[:10]))}{'...' if len(short) > 10 else ''})" if short else ""))
+    print(
+        f"streams: {connected} of {streams} connected; boards seen per stream: "
+        + ", ".join(f"{n} of {len(expected)} on {spread[n]}" for n in sorted(spread, reverse=True))
+        + (f" (short: {', '.join(map(str, short[:10]))}{'...' if len(short) > 10 else ''})" if short else "")
+    )
     if traffic and streams:
         pushes = traffic.get("board", 0) + traffic.get("patch", 0)
-        print(f"streams: {traffic.get('bytes', 0) / streams / 1024:.0f} KB read per stream; {pushes / streams:.0f} pushes "
-              f"each ({traffic.get('board', 0) / streams:.0f} whole boards, {traffic.get('patch', 0) / streams:.0f} "
-              f"patches), {traffic.get('bytes', 0) / max(pushes, 1) / 1024:.1f} KB a push on average (uncompressed)")
+        print(
+            f"streams: {traffic.get('bytes', 0) / streams / 1024:.0f} KB read per stream; {pushes / streams:.0f} pushes "
+            f"each ({traffic.get('board', 0) / streams:.0f} whole boards, {traffic.get('patch', 0) / streams:.0f} "
+            f"patches), {traffic.get('bytes', 0) / max(pushes, 1) / 1024:.1f} KB a push on average (uncompressed)"
+        )
     print(f"errors: {len(errors)}" + "".join(f"\n  {e}" for e in errors[:10]))
     targets.insert(0, (not errors, f"{len(errors)} errors"))
-    targets.append((connected == streams and not short and bool(expected),
-                    f"every stream received every board ({len(counts) - len(short)} of {streams} streams "
-                    f"saw all {len(expected)})"))
+    targets.append(
+        (
+            connected == streams and not short and bool(expected),
+            f"every stream received every board ({len(counts) - len(short)} of {streams} streams "
+            f"saw all {len(expected)})",
+        )
+    )
     print("targets:")
     for ok, words in targets:
         print(f"  {'PASS' if ok else 'MISS'} {words}")

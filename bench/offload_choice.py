@@ -44,8 +44,10 @@ from heavy_neighbours import largest_record
 
 from scorepad.rules.record import read_json, score_record
 
-CHILD = ("import os, sys; os.nice(int(sys.argv[1])); from scorepad.rules.record import read_json, score_record; "
-         "print(len(score_record(read_json(sys.stdin.buffer.read())).lines))")
+CHILD = (
+    "import os, sys; os.nice(int(sys.argv[1])); from scorepad.rules.record import read_json, score_record; "
+    "print(len(score_record(read_json(sys.stdin.buffer.read())).lines))"
+)
 
 
 def main() -> None:
@@ -68,9 +70,12 @@ def main() -> None:
             return check()
         if args.mode == "thread":
             return int(gevent.get_hub().threadpool.apply(check))
-        child = subprocess.Popen([sys.executable, "-c", CHILD, "10" if args.mode == "process10" else "0"],
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 env={**os.environ, "PYTHONPATH": root})
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, "10" if args.mode == "process10" else "0"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": root},
+        )
         out, _ = child.communicate(raw)
         return int(out)
 
@@ -105,9 +110,11 @@ def main() -> None:
     def at(values: list[float], p: float) -> float:
         return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))] * 1000 if values else float("nan")
 
-    print(f"{args.mode:9} 3 checks in {took:.1f} s; a table's request, from when it was due: alone p50 "
-          f"{at(alone, 50):.1f} p99 {at(alone, 99):.1f} ms; during the checks ({len(during)} requests) p50 "
-          f"{at(during, 50):.1f} p99 {at(during, 99):.1f} max {at(during, 100):.0f} ms")
+    print(
+        f"{args.mode:9} 3 checks in {took:.1f} s; a table's request, from when it was due: alone p50 "
+        f"{at(alone, 50):.1f} p99 {at(alone, 99):.1f} ms; during the checks ({len(during)} requests) p50 "
+        f"{at(during, 50):.1f} p99 {at(during, 99):.1f} max {at(during, 100):.0f} ms"
+    )
 
 
 if __name__ == "__main__":

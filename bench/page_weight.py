@@ -17,20 +17,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from flask_migrate import upgrade  # noqa: E402
+from flask_migrate import upgrade
 
-from scorepad import create_app  # noqa: E402
-from scorepad.extensions import db  # noqa: E402
-from scorepad.games import records  # noqa: E402
-from scorepad.models import Game  # noqa: E402
+from scorepad import create_app
+from scorepad.extensions import db
+from scorepad.games import records
+from scorepad.models import Game
 
 ENCODINGS = {"identity": "identity", "gzip (HTTP)": "gzip, deflate", "brotli (HTTPS)": "gzip, deflate, br"}
 
 
 def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="scorepad-weight-"))
-    app = create_app({"TESTING": True, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "SCOREPAD_DEMO": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'weight.db'}"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "bench",
+            "WTF_CSRF_ENABLED": False,
+            "SCOREPAD_DEMO": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'weight.db'}",
+        }
+    )
     with app.app_context():
         upgrade(directory=app.extensions["migrate"].directory)
         records.load_demo_games()

@@ -47,19 +47,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import brotli  # noqa: E402
-from flask import Flask, render_template  # noqa: E402
-from flask_migrate import upgrade  # noqa: E402
+import brotli
+from flask import Flask, render_template
+from flask_migrate import upgrade
 
-from scorepad import create_app  # noqa: E402
-from scorepad.events import core, military  # noqa: E402
-from scorepad.events.bid_whist import matches, registration, writes  # noqa: E402
-from scorepad.events.registry import get_format  # noqa: E402
-from scorepad.extensions import db  # noqa: E402
-from scorepad.games import service as games  # noqa: E402
-from scorepad.games.entry import tap  # noqa: E402
-from scorepad.models import Event  # noqa: E402
-from scorepad.pushes.boards import board_context  # noqa: E402
+from scorepad import create_app
+from scorepad.events import core, military
+from scorepad.events.bid_whist import matches, registration, writes
+from scorepad.events.registry import get_format
+from scorepad.extensions import db
+from scorepad.games import service as games
+from scorepad.games.entry import tap
+from scorepad.models import Event
+from scorepad.pushes.boards import board_context
 
 TARGET_MS = 10.0
 CACHES = ("scorepad.kept",)  # what a worker keeps (scorepad/kept.py): every kind
@@ -124,8 +124,7 @@ def fresh_session(app: Flask) -> None:
 def line(label: str, samples: list[float], target: float | None = TARGET_MS) -> str:
     median = statistics.median(samples)
     verdict = "" if target is None else ("  PASS" if median < target else "  MISS") + f" (target < {target:.0f} ms)"
-    return (f"  {label:34} median {median:8.2f} ms  min {min(samples):8.2f}  max {max(samples):8.2f}"
-            f"{verdict}")
+    return f"  {label:34} median {median:8.2f} ms  min {min(samples):8.2f}  max {max(samples):8.2f}{verdict}"
 
 
 def measure(app: Flask, title: str, public_id: str, repeat: int) -> None:
@@ -145,9 +144,11 @@ def measure(app: Flask, title: str, public_id: str, repeat: int) -> None:
     print(line("standings, cold (caches cleared)", timed(derive, repeat, lambda: clear_caches(app))))
     print(line("standings, warm (caches kept)", timed(derive, repeat, lambda: fresh_session(app))))
     if event_format == "bid_whist":
+
         def one_changed() -> None:
             app.extensions.get("scorepad.kept", {}).pop("Bid Whist board views", None)
             fresh_session(app)
+
         print(line("standings, kept board dropped", timed(derive, repeat, one_changed), None))
 
     def push() -> str:
@@ -156,8 +157,10 @@ def measure(app: Flask, title: str, public_id: str, repeat: int) -> None:
 
     html = push().encode()
     print(line("board push: derive + render, warm", timed(push, repeat, lambda: fresh_session(app)), None))
-    print(f"  one board push: {len(html) / 1024:.1f} KB raw, {len(gzip.compress(html, 6)) / 1024:.1f} KB gzip, "
-          f"{len(brotli.compress(html, quality=4)) / 1024:.1f} KB brotli (q4)")
+    print(
+        f"  one board push: {len(html) / 1024:.1f} KB raw, {len(gzip.compress(html, 6)) / 1024:.1f} KB gzip, "
+        f"{len(brotli.compress(html, quality=4)) / 1024:.1f} KB brotli (q4)"
+    )
 
 
 def main() -> int:
@@ -170,8 +173,14 @@ def main() -> int:
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="scorepad-standings-"))
-    app = create_app({"SECRET_KEY": "bench", "SCOREPAD_DEMO": False, "SERVER_NAME": "bench.local",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'standings.db'}"})
+    app = create_app(
+        {
+            "SECRET_KEY": "bench",
+            "SCOREPAD_DEMO": False,
+            "SERVER_NAME": "bench.local",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'standings.db'}",
+        }
+    )
     with app.app_context():
         upgrade(directory=app.extensions["migrate"].directory)
         start = time.perf_counter()
@@ -180,12 +189,18 @@ def main() -> int:
         start = time.perf_counter()
         bw = build_bid_whist(args.teams, args.rounds)
         built_bw = time.perf_counter() - start
-    print(f"built in {built_mil:.0f} s and {built_bw:.0f} s (SQLite file, through the services); "
-          f"median of {args.repeat} runs each")
+    print(
+        f"built in {built_mil:.0f} s and {built_bw:.0f} s (SQLite file, through the services); "
+        f"median of {args.repeat} runs each"
+    )
     with app.test_request_context("/"):
         measure(app, f"Military Whist, {args.tables} tables x {args.hands} hands", mil, args.repeat)
-        measure(app, f"Bid Whist, {args.teams} teams, {args.rounds} preliminary rounds played "
-                     f"({args.teams // 2} matches each)", bw, args.repeat)
+        measure(
+            app,
+            f"Bid Whist, {args.teams} teams, {args.rounds} preliminary rounds played ({args.teams // 2} matches each)",
+            bw,
+            args.repeat,
+        )
     return 0
 
 

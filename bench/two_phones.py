@@ -33,10 +33,19 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.serving import ScorepadRun  # noqa: E402
+from tests.serving import ScorepadRun
 
-GAME = {"team.0": "Robins", "team.1": "Wrens", "name.0": "Ann", "name.1": "Bea", "name.2": "Cal", "name.3": "Dan",
-        "first_dealer": "0", "opt.deals": "100", "action": "start"}
+GAME = {
+    "team.0": "Robins",
+    "team.1": "Wrens",
+    "name.0": "Ann",
+    "name.1": "Bea",
+    "name.2": "Cal",
+    "name.3": "Dan",
+    "first_dealer": "0",
+    "opt.deals": "100",
+    "action": "start",
+}
 HANDS_PER_GAME = 100  # a whist drive of 100 deals: no game or rubber ends it early
 TRUMPS = "HDCS"
 
@@ -55,8 +64,9 @@ class Phone:
         assert found and self.cookie, "no session or form token"
         self.csrf = found.group(1)
 
-    def send(self, method: str, path: str, form: dict[str, str] | None = None,
-             **extra: str) -> tuple[int, dict[str, str], str]:
+    def send(
+        self, method: str, path: str, form: dict[str, str] | None = None, **extra: str
+    ) -> tuple[int, dict[str, str], str]:
         headers = {"Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}", **extra}
         body = None
         if form is not None:
@@ -114,8 +124,14 @@ def main() -> int:
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="scorepad-two-phones-"))
-    server = ScorepadRun(folder, database="two.db", SECRET_KEY="two-phones", SCOREPAD_DEMO="0",
-                         SCOREPAD_SQLITE_JOURNAL=args.journal, SCOREPAD_SQLITE_SYNCHRONOUS=args.synchronous)
+    server = ScorepadRun(
+        folder,
+        database="two.db",
+        SECRET_KEY="two-phones",
+        SCOREPAD_DEMO="0",
+        SCOREPAD_SQLITE_JOURNAL=args.journal,
+        SCOREPAD_SQLITE_SYNCHRONOUS=args.synchronous,
+    )
     server.start()
     phones = [Phone(server.port), Phone(server.port)]
     start_line = threading.Barrier(2)
@@ -137,12 +153,21 @@ def main() -> int:
         answers: list[tuple[int, str, float]] = [(0, "", 0.0), (0, "", 0.0)]
 
         def send(i: int) -> None:
-            form = {"action": "result", "number": str(number), "trump": TRUMPS[n % 4], "tricks": str(robins[i]),
-                    "honours": ""}
+            form = {
+                "action": "result",
+                "number": str(number),
+                "trump": TRUMPS[n % 4],
+                "tricks": str(robins[i]),
+                "honours": "",
+            }
             start_line.wait()
             t0 = time.perf_counter()
-            status, _, page = phones[i].send("POST", f"/g/{token}/entry", form, **{
-                "HX-Request": "true", "Idempotency-Key": f"phone{i}-{uuid.uuid4().hex}"})
+            status, _, page = phones[i].send(
+                "POST",
+                f"/g/{token}/entry",
+                form,
+                **{"HX-Request": "true", "Idempotency-Key": f"phone{i}-{uuid.uuid4().hex}"},
+            )
             answers[i] = (status, page, time.perf_counter() - t0)
 
         threads = [threading.Thread(target=send, args=(i,)) for i in (0, 1)]
@@ -160,27 +185,37 @@ def main() -> int:
     server.stop()
 
     with sqlite3.connect(folder / "two.db") as db:
-        rows = db.execute("SELECT g.scorer_token, h.number, h.entry FROM hand h JOIN game g ON g.id = h.game_id").fetchall()
+        rows = db.execute(
+            "SELECT g.scorer_token, h.number, h.entry FROM hand h JOIN game g ON g.id = h.game_id"
+        ).fetchall()
     stored: Counter[tuple[str, int]] = Counter((token, number) for token, number, _ in rows)
     doubled = [k for k, count in stored.items() if count > 1]
     missing = [k for k in sent if stored[k] == 0]
     server_errors = sum(count for status, count in statuses.items() if status >= 500)
     ms = sorted(x * 1000 for x in latencies)
 
-    print(f"{args.rounds} rounds of two phones sending the same hand at once, in {elapsed:.0f} s "
-          f"({len(games)} games of up to {HANDS_PER_GAME} hands); SQLite journal_mode={args.journal}, "
-          f"synchronous={args.synchronous}")
-    print(f"rounds with exactly one recorded: {winners_per_round[1]}; with none: {winners_per_round[0]}; "
-          f"with both: {winners_per_round[2]}")
+    print(
+        f"{args.rounds} rounds of two phones sending the same hand at once, in {elapsed:.0f} s "
+        f"({len(games)} games of up to {HANDS_PER_GAME} hands); SQLite journal_mode={args.journal}, "
+        f"synchronous={args.synchronous}"
+    )
+    print(
+        f"rounds with exactly one recorded: {winners_per_round[1]}; with none: {winners_per_round[0]}; "
+        f"with both: {winners_per_round[2]}"
+    )
     print(f"hands in the database: {len(rows)} (twice: {len(doubled)}, missing: {len(missing)})")
     print("answers: " + ", ".join(f"{status}: {count}" for status, count in sorted(statuses.items())))
     for what, count in refusals.most_common(5):
         print(f"  {count} x {what}")
     print(f"5xx answers: {server_errors}")
-    print(f"write latency: p50 {statistics.median(ms):.1f} ms, p99 {ms[int(len(ms) * 0.99) - 1]:.1f} ms, "
-          f"max {ms[-1]:.1f} ms")
-    costs = ", ".join(f"{j}/{y} {commit_cost(folder, j, y):.2f} ms"
-                      for j, y in (("wal", "normal"), ("wal", "full"), ("delete", "full")))
+    print(
+        f"write latency: p50 {statistics.median(ms):.1f} ms, p99 {ms[int(len(ms) * 0.99) - 1]:.1f} ms, "
+        f"max {ms[-1]:.1f} ms"
+    )
+    costs = ", ".join(
+        f"{j}/{y} {commit_cost(folder, j, y):.2f} ms"
+        for j, y in (("wal", "normal"), ("wal", "full"), ("delete", "full"))
+    )
     print(f"one small commit on this disk (median of 500): {costs}")
     ok = winners_per_round[1] == args.rounds and not doubled and not missing and not server_errors
     return 0 if ok else 1

@@ -26,9 +26,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build an app; `config` overrides the environment (tests pass an in-memory database)."""
     from flask import Flask
 
-    from scorepad import commands, data_folder
+    from scorepad import commands, data_folder, i18n, idempotency, live, live_pg, offload, pushes, security, views
     from scorepad import config as settings
-    from scorepad import i18n, idempotency, live, live_pg, offload, pushes, security, views
     from scorepad.extensions import compress, csrf, db, htmx, migrate
 
     app = Flask(

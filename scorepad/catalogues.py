@@ -24,7 +24,12 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent  # the checkout: babel.cfg, templates/, scorepad/
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES = ("fr", "es")  # English is the source language
-KEYWORDS = {**DEFAULT_KEYWORDS, "M": None, "lazy_gettext": None, "lazy_ngettext": (1, 2)}  # M(...): a rule's message (scorepad/rules/errors.py)
+KEYWORDS = {
+    **DEFAULT_KEYWORDS,
+    "M": None,
+    "lazy_gettext": None,
+    "lazy_ngettext": (1, 2),
+}  # M(...): a rule's message (scorepad/rules/errors.py)
 
 
 def extract() -> Catalog:
@@ -33,8 +38,8 @@ def extract() -> Catalog:
         method_map, options_map = parse_mapping_cfg(config)
     catalog = Catalog(project="Scorepad", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
-            strip_comment_tags=True):
+        str(ROOT), method_map, options_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
+    ):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return catalog
 

@@ -30,8 +30,9 @@ def _create_app() -> Flask:
         return create_app()
     except OSError as e:  # the data folder cannot be made or written
         where = e.filename or data_folder.folder()
-        raise click.ClickException(f"Cannot use the data folder ({where}: {e.strerror or e}): name another with "
-                                   f"--data or SCOREPAD_DATA.") from None
+        raise click.ClickException(
+            f"Cannot use the data folder ({where}: {e.strerror or e}): name another with --data or SCOREPAD_DATA."
+        ) from None
 
 
 class ScorepadGroup(FlaskGroup):
@@ -51,7 +52,9 @@ class ScorepadGroup(FlaskGroup):
 
 
 main = ScorepadGroup(
-    create_app=_create_app, add_default_commands=False, add_version_option=False,
+    create_app=_create_app,
+    add_default_commands=False,
+    add_version_option=False,
     help="Scorepad: keep score for whist games.",
 )
 for _command in COMMANDS:
@@ -64,27 +67,45 @@ def _name_data_folder(ctx: click.Context, param: click.Parameter, value: Path | 
 
 
 data_option = click.option(
-    "--data", type=click.Path(file_okay=False, path_type=Path), default=None, expose_value=False, is_eager=True,
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    expose_value=False,
+    is_eager=True,
     callback=_name_data_folder,
-    help="The folder of the SQLite database and secret key (default: SCOREPAD_DATA, else the user's data folder).")
+    help="The folder of the SQLite database and secret key (default: SCOREPAD_DATA, else the user's data folder).",
+)
 
 
 @main.command("run")
 @click.option("--host", default=None, help="Address to listen on (default: all, so phones can reach it).")
 @click.option("--port", default=None, type=int, help="Port (default 5000, or SCOREPAD_PORT).")
-@click.option("--workers", default=None, type=int,
-              help="gunicorn worker processes (default 1, or SCOREPAD_WORKERS); several need PostgreSQL.")
+@click.option(
+    "--workers",
+    default=None,
+    type=int,
+    help="gunicorn worker processes (default 1, or SCOREPAD_WORKERS); several need PostgreSQL.",
+)
 @click.option("--dev", is_flag=True, help="Werkzeug's development server with the reloader, for working on the code.")
-@click.option("--behind-proxy", is_flag=True,
-              help="Served through one reverse proxy that terminates HTTPS (docs/https.md): believe its "
-                   "X-Forwarded-* headers (SCOREPAD_PROXY_HOPS=1) and listen on 127.0.0.1 unless --host says otherwise.")
-@click.option("--server", "server_choice", type=click.Choice(["auto", "gunicorn", "gevent"]), default=None,
-              help="gunicorn (several workers; Linux and macOS) or gevent's own server (one process; the choice on "
-                   "Windows). Default: auto, or SCOREPAD_SERVER.")
+@click.option(
+    "--behind-proxy",
+    is_flag=True,
+    help="Served through one reverse proxy that terminates HTTPS (docs/https.md): believe its "
+    "X-Forwarded-* headers (SCOREPAD_PROXY_HOPS=1) and listen on 127.0.0.1 unless --host says otherwise.",
+)
+@click.option(
+    "--server",
+    "server_choice",
+    type=click.Choice(["auto", "gunicorn", "gevent"]),
+    default=None,
+    help="gunicorn (several workers; Linux and macOS) or gevent's own server (one process; the choice on "
+    "Windows). Default: auto, or SCOREPAD_SERVER.",
+)
 @data_option
 @with_appcontext
-def run_command(host: str | None, port: int | None, workers: int | None, dev: bool,
-                behind_proxy: bool, server_choice: str | None) -> None:
+def run_command(
+    host: str | None, port: int | None, workers: int | None, dev: bool, behind_proxy: bool, server_choice: str | None
+) -> None:
     """Migrate the database, load the demo games, print the URLs and where the data is, and serve
     the app (gunicorn with gevent workers, or gevent's server on Windows; see serve.py)."""
     from flask_migrate import upgrade
@@ -124,8 +145,10 @@ def run_command(host: str | None, port: int | None, workers: int | None, dev: bo
     lines = ["Scorepad is running. Open it in a browser:"] + [f"  {url}" for url in network.urls(host, port)]
     base = network.urls(host, port)[-1].split()[0].rstrip("/")  # the LAN address when there is one
     if demo is not None:
-        lines += [f"Demo Military Whist event: director {base}/d/{demo.director_token}",
-                  f"  projector {base}/b/{demo.public_id}"]
+        lines += [
+            f"Demo Military Whist event: director {base}/d/{demo.director_token}",
+            f"  projector {base}/b/{demo.public_id}",
+        ]
     lines.append(f"New event: {base}/events/new")
     lines.append(data_folder.describe(app.config["SQLALCHEMY_DATABASE_URI"]))
     if not dev and server == "gevent":
@@ -133,8 +156,10 @@ def run_command(host: str | None, port: int | None, workers: int | None, dev: bo
     if workers > 1:
         lines.append(f"{workers} workers; live updates through the {relay.name} broker.")
     if app.config["SCOREPAD_PROXY_HOPS"]:
-        lines.append(f"Behind a reverse proxy (SCOREPAD_PROXY_HOPS={app.config['SCOREPAD_PROXY_HOPS']}): its X-Forwarded-For, -Proto and "
-                     f"-Host headers are believed; open the app at the proxy's https:// address.")
+        lines.append(
+            f"Behind a reverse proxy (SCOREPAD_PROXY_HOPS={app.config['SCOREPAD_PROXY_HOPS']}): its X-Forwarded-For, -Proto and "
+            f"-Host headers are believed; open the app at the proxy's https:// address."
+        )
     db.session.remove()
     db.engine.dispose()  # no connection of this process may outlive it into the server
     if not dev:
@@ -159,6 +184,7 @@ def _known_revision(directory: str) -> Any:
             return scripts.get_revision(revision) is not None
         except (ResolutionError, CommandError):  # a revision this version never had
             return False
+
     return known
 
 
@@ -192,8 +218,9 @@ def restore_command(file: Path, force: bool) -> None:
 
     directory = current_app.extensions["migrate"].directory
     try:
-        said = whole_backup.restore(current_app.config["SQLALCHEMY_DATABASE_URI"], file,
-                                    _known_revision(directory), force)
+        said = whole_backup.restore(
+            current_app.config["SQLALCHEMY_DATABASE_URI"], file, _known_revision(directory), force
+        )
     except whole_backup.Refused as e:
         raise click.ClickException(str(e)) from None
     upgrade(directory=directory)  # a backup made by an older version is brought up to date now
@@ -201,9 +228,14 @@ def restore_command(file: Path, force: bool) -> None:
 
 
 @main.command("init-postgres")
-@click.option("--admin", "admin_url", default=None, metavar="URL",
-              help="Connect as a PostgreSQL superuser at this address and create them now "
-                   "(e.g. postgresql://postgres:PASSWORD@localhost/postgres). Without it, print the commands.")
+@click.option(
+    "--admin",
+    "admin_url",
+    default=None,
+    metavar="URL",
+    help="Connect as a PostgreSQL superuser at this address and create them now "
+    "(e.g. postgresql://postgres:PASSWORD@localhost/postgres). Without it, print the commands.",
+)
 @click.option("--database", "name", default="scorepad", show_default=True, help="The database to create.")
 @click.option("--user", default="scorepad", show_default=True, help="The user (role) that owns it.")
 def init_postgres_command(admin_url: str | None, name: str, user: str) -> None:
@@ -218,6 +250,8 @@ def init_postgres_command(admin_url: str | None, name: str, user: str) -> None:
         url = postgres_setup.create(admin_url, name, user, password)
     except postgres_setup.Refused as e:
         raise click.ClickException(str(e)) from None
-    click.echo(f"Created the PostgreSQL user {user!r} and its database {name!r}. Start Scorepad with:\n"
-               f"  DATABASE_URL='{url}' scorepad run\n"
-               f"(keep that address private: it holds the password).")
+    click.echo(
+        f"Created the PostgreSQL user {user!r} and its database {name!r}. Start Scorepad with:\n"
+        f"  DATABASE_URL='{url}' scorepad run\n"
+        f"(keep that address private: it holds the password)."
+    )

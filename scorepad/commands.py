@@ -83,14 +83,20 @@ def load_demo_command() -> None:
     count = records.load_demo_games()
     click.echo(f"Loaded {count} demo games." if count else "Demo games already loaded.")
     event = military.load_demo_event()
-    click.echo(f"Loaded the demo event: director's link /d/{event.director_token}" if event
-               else "Demo event already loaded.")
+    click.echo(
+        f"Loaded the demo event: director's link /d/{event.director_token}" if event else "Demo event already loaded."
+    )
 
 
 @click.command("export-event")
 @click.argument("link")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the backup to this file (default: standard output).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the backup to this file (default: standard output).",
+)
 @with_appcontext
 def export_event_command(link: str, output: Path | None) -> None:
     """Write the backup of the event whose director's LINK (or token) is given: everything but its
@@ -127,8 +133,17 @@ def import_event_command(file: Path, ask_pin: bool, url: str) -> None:
         if file.stat().st_size > backup.limit_bytes():
             raise backup.too_large(file.stat().st_size)
         data = backup.parse(file.read_bytes())
-        pin = click.prompt("New director's PIN (4 to 8 digits)", hide_input=True, confirmation_prompt=True,
-                           default="", show_default=False) if ask_pin else ""
+        pin = (
+            click.prompt(
+                "New director's PIN (4 to 8 digits)",
+                hide_input=True,
+                confirmation_prompt=True,
+                default="",
+                show_default=False,
+            )
+            if ask_pin
+            else ""
+        )
         event = backup.restore(data, pin=pin, actor="command line")
     except OSError as e:
         _fail([f"{file}: cannot read the file ({e.strerror or e})"])

@@ -32,7 +32,7 @@ def database_url_of(url: str) -> str:
     (`postgresql+psycopg2://`) is kept as it is."""
     for scheme in ("postgres://", "postgresql://"):
         if url.startswith(scheme):
-            return "postgresql+psycopg://" + url[len(scheme):]
+            return "postgresql+psycopg://" + url[len(scheme) :]
     return url
 
 
@@ -43,8 +43,10 @@ def proxy_hops(raw: str) -> int:
     except ValueError:
         hops = -1
     if not 0 <= hops <= 5:
-        raise ValueError(f"SCOREPAD_PROXY_HOPS must be the number of reverse proxies in front of Scorepad "
-                         f"(0 to 5, usually 1), not {raw!r}")
+        raise ValueError(
+            f"SCOREPAD_PROXY_HOPS must be the number of reverse proxies in front of Scorepad "
+            f"(0 to 5, usually 1), not {raw!r}"
+        )
     return hops
 
 

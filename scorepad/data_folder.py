@@ -60,7 +60,9 @@ def describe(database_url: str) -> str:
         return f"Data: {path} (back it up with: scorepad backup FILE)"
     url = make_url(database_url)
     where = f" on {url.host}" if url.host else ""
-    return f"Data: {url.get_backend_name()} database {url.database}{where} (back it up with pg_dump: docs/operations.md)"
+    return (
+        f"Data: {url.get_backend_name()} database {url.database}{where} (back it up with pg_dump: docs/operations.md)"
+    )
 
 
 def adopt_old_database(new: Path | None = None, old: Path | None = None) -> str | None:
@@ -86,8 +88,10 @@ def adopt_old_database(new: Path | None = None, old: Path | None = None) -> str 
     for leftover in (source.with_name(source.name + "-wal"), source.with_name(source.name + "-shm")):
         leftover.unlink(missing_ok=True)  # their commits are in the copy (and were checkpointed)
     source.replace(source.with_name(source.name + MOVED_SUFFIX))
-    return (f"Moved the database from {source} to {target}: Scorepad keeps its data outside the install now "
-            f"(the old file is kept as {source.name}{MOVED_SUFFIX}).")
+    return (
+        f"Moved the database from {source} to {target}: Scorepad keeps its data outside the install now "
+        f"(the old file is kept as {source.name}{MOVED_SUFFIX})."
+    )
 
 
 def copy_database(source: Path, target: Path) -> None:

@@ -10,7 +10,6 @@ from typing import Any
 
 from scorepad.serve import BANNER
 
-
 # gunicorn would itself take the scheme from X-Forwarded-Proto on a connection from 127.0.0.1:
 # whether such headers are believed is SCOREPAD_PROXY_HOPS's alone (security.py), so a spoofed
 # header from a local program is not believed by default either.

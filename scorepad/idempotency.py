@@ -29,13 +29,13 @@ import json
 import random
 import re
 from datetime import datetime, timedelta
-from typing import IO
+from typing import IO, Any
 
 from flask import Flask, Response, g, has_request_context, request
 from flask_babel import lazy_gettext, ngettext
 from sqlalchemy import delete, event, func, insert, select, update
-from sqlalchemy.orm import Session
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from scorepad.extensions import db
 from scorepad.models import Game, Hand, IdempotentRequest, utcnow
@@ -46,13 +46,24 @@ UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 KEEP = timedelta(days=2)  # a phone asleep over night still gets its answer in the morning
 STALE = timedelta(seconds=30)  # a first request "in progress" this long died with its worker
 MAX_BODY = 512 * 1024
-REPLAYED_HEADERS = ("Content-Type", "Location", "HX-Trigger", "HX-Redirect", "HX-Refresh", "HX-Retarget",
-                    "HX-Reswap", "HX-Push-Url", "Retry-After")
+REPLAYED_HEADERS = (
+    "Content-Type",
+    "Location",
+    "HX-Trigger",
+    "HX-Redirect",
+    "HX-Refresh",
+    "HX-Retarget",
+    "HX-Reswap",
+    "HX-Push-Url",
+    "Retry-After",
+)
 TABLE = IdempotentRequest.__table__
 
 BAD_KEY = lazy_gettext("The Idempotency-Key header must be 8 to 64 letters, digits, '-', '_', '.' or ':'.")
-OTHER_REQUEST = lazy_gettext("This Idempotency-Key was already used for a different request: nothing was done. "
-                             "Send each new entry with a key of its own.")
+OTHER_REQUEST = lazy_gettext(
+    "This Idempotency-Key was already used for a different request: nothing was done. "
+    "Send each new entry with a key of its own."
+)
 IN_PROGRESS = lazy_gettext("This entry is still being recorded: its answer comes in a moment (try again in a second).")
 
 
@@ -101,26 +112,33 @@ def _recorded_now(game_id: int) -> Response:
     """The replay of an entry whose game changed since: what is recorded now, not the old answer."""
     with db.engine.begin() as conn:
         hands = conn.execute(select(func.count()).select_from(Hand).where(Hand.game_id == game_id)).scalar_one()
-    words = ngettext("This entry was recorded when it first arrived, and the game has changed since (an undo, a "
-                     "correction or another phone's entry): %(num)s hand is recorded now, as the page shows.",
-                     "This entry was recorded when it first arrived, and the game has changed since (an undo, a "
-                     "correction or another phone's entry): %(num)s hands are recorded now, as the page shows.", hands)
-    return Response(words, status=200, mimetype="text/plain",
-                    headers={"Idempotent-Replayed": "true", "Idempotent-Changed": "true", "HX-Refresh": "true"})
+    words = ngettext(
+        "This entry was recorded when it first arrived, and the game has changed since (an undo, a "
+        "correction or another phone's entry): %(num)s hand is recorded now, as the page shows.",
+        "This entry was recorded when it first arrived, and the game has changed since (an undo, a "
+        "correction or another phone's entry): %(num)s hands are recorded now, as the page shows.",
+        hands,
+    )
+    return Response(
+        words,
+        status=200,
+        mimetype="text/plain",
+        headers={"Idempotent-Replayed": "true", "Idempotent-Changed": "true", "HX-Refresh": "true"},
+    )
 
 
-def _replay(row: object) -> Response:
+def _replay(row: Any) -> Response:
     """The stored answer; for a request whose changes were committed but whose answer was never
     stored (its worker was killed in between), a plain "recorded", never a second run; for one whose
     game changed since, what is recorded now."""
-    status, body = getattr(row, "status"), getattr(row, "body")
+    status, body = row.status, row.body
     changed = _changed_since(getattr(row, "written", None))
     if changed is not None:
         return _recorded_now(changed)
     if status == RECORDED:
         return Response(RECORDED_WORDS, status=200, mimetype="text/plain", headers={"Idempotent-Replayed": "true"})
     response = Response(RECORDED_WORDS if body is None else body, status=status)
-    for name, value in (getattr(row, "headers") or {}).items():
+    for name, value in (row.headers or {}).items():
         response.headers[name] = value
     response.headers["Idempotent-Replayed"] = "true"
     return response
@@ -135,8 +153,9 @@ def _reserve(key: str, seen: str) -> Response | None:
             conn.execute(delete(TABLE).where(TABLE.c.created_at < now - KEEP))
     try:
         with db.engine.begin() as conn:
-            conn.execute(insert(TABLE).values(key=key, fingerprint=seen, status=None, headers={}, body=None,
-                                              created_at=now))
+            conn.execute(
+                insert(TABLE).values(key=key, fingerprint=seen, status=None, headers={}, body=None, created_at=now)
+            )
         return None
     except IntegrityError:
         pass
@@ -151,8 +170,11 @@ def _reserve(key: str, seen: str) -> Response | None:
     if now - row.created_at < STALE:
         return _refusal(409, IN_PROGRESS, **{"Retry-After": "1"})
     with db.engine.begin() as conn:  # its first request died unanswered: this one takes it over
-        taken = conn.execute(update(TABLE).where(TABLE.c.key == key, TABLE.c.status.is_(None),
-                                                 TABLE.c.created_at == row.created_at).values(created_at=now))
+        taken = conn.execute(
+            update(TABLE)
+            .where(TABLE.c.key == key, TABLE.c.status.is_(None), TABLE.c.created_at == row.created_at)
+            .values(created_at=now)
+        )
     return None if taken.rowcount else _refusal(409, IN_PROGRESS, **{"Retry-After": "1"})
 
 
@@ -226,9 +248,16 @@ def init_app(app: Flask) -> None:
         written = g.pop("idempotency_written", None) or None
         _let_go_of_the_session()
         with db.engine.begin() as conn:
-            conn.execute(update(TABLE).where(TABLE.c.key == key).values(
-                status=response.status_code, headers=headers, body=body if len(body) <= MAX_BODY else None,
-                written=written))
+            conn.execute(
+                update(TABLE)
+                .where(TABLE.c.key == key)
+                .values(
+                    status=response.status_code,
+                    headers=headers,
+                    body=body if len(body) <= MAX_BODY else None,
+                    written=written,
+                )
+            )
         return response
 
     @app.teardown_request

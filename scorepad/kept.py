@@ -38,12 +38,18 @@ class Kept(Generic[V]):
         self.name, self.size, self.same = name, size, same
 
     def _entries(self) -> tuple[threading.Lock, OrderedDict[Hashable, tuple[object, V]]]:
-        kept: dict[str, tuple[threading.Lock, OrderedDict[Hashable, tuple[object, V]]]] = \
+        kept: dict[str, tuple[threading.Lock, OrderedDict[Hashable, tuple[object, V]]]] = (
             current_app.extensions.setdefault("scorepad.kept", {})
+        )
         return kept.setdefault(self.name, (threading.Lock(), OrderedDict()))
 
-    def get(self, key: Hashable, stamp: object, derive: Callable[[V | None], V],
-            stamp_now: Callable[[], object] | None = None) -> V:
+    def get(
+        self,
+        key: Hashable,
+        stamp: object,
+        derive: Callable[[V | None], V],
+        stamp_now: Callable[[], object] | None = None,
+    ) -> V:
         """The value kept for `key` at `stamp`, else `derive(the value kept before, or None)`, kept.
 
         `stamp_now` reads the stamp again: the check forgives a kept value that differs from a fresh
@@ -56,14 +62,16 @@ class Kept(Generic[V]):
         if found is not None and found[0] == stamp:
             if current_app.config.get(CHECK):
                 fresh = derive(None)
-                assert self.same(fresh, found[1]) or (stamp_now is not None and stamp_now() != stamp), \
+                assert self.same(fresh, found[1]) or (stamp_now is not None and stamp_now() != stamp), (
                     f"kept {self.name} for {key!r} differs from one derived afresh"
+                )
             return found[1]
         value = derive(found[1] if found is not None else None)
         if current_app.config.get(CHECK) and found is not None:  # an advanced value must be a fresh one
             fresh = derive(None)
-            assert self.same(fresh, value) or (stamp_now is not None and stamp_now() != stamp), \
+            assert self.same(fresh, value) or (stamp_now is not None and stamp_now() != stamp), (
                 f"{self.name} for {key!r} advanced from the kept one differs from one derived afresh"
+            )
         self.put(key, stamp, value)
         return value
 

@@ -71,8 +71,9 @@ class Subscription:
     would wake hundreds of projector and phone streams for nothing. `language`: the page's, when the
     pushes are drawn once per language (a home game's spectators); empty when they are not."""
 
-    def __init__(self, broker: Broker, channel: str, only: frozenset[str] | None = None, client: str = "",
-                 language: str = "") -> None:
+    def __init__(
+        self, broker: Broker, channel: str, only: frozenset[str] | None = None, client: str = "", language: str = ""
+    ) -> None:
         self.broker = broker
         self.channel = channel
         self.only = only
@@ -125,19 +126,29 @@ class Broker:
         self._clients: dict[str, int] = {}  # open streams by client address
         self.most, self.most_per_client = most, most_per_client
 
-    def subscribe(self, channel: str, only: frozenset[str] | None = None, client: str = "",
-                  language: str = "") -> Subscription:
+    def subscribe(
+        self, channel: str, only: frozenset[str] | None = None, client: str = "", language: str = ""
+    ) -> Subscription:
         """A new listener; TooManyStreams when the server, or this client, holds as many as allowed
         (each open stream holds a connection of the worker: a thousand from one client would leave
         none for the phones entering scores)."""
         subscription = Subscription(self, channel, only, client, language)
         with self._lock:
             if sum(self._clients.values()) >= self.most:
-                raise TooManyStreams(gettext("The server is following as many live pages as it can; this page "
-                                             "will try again by itself in a moment."))
+                raise TooManyStreams(
+                    gettext(
+                        "The server is following as many live pages as it can; this page "
+                        "will try again by itself in a moment."
+                    )
+                )
             if self._clients.get(client, 0) >= self.most_per_client:
-                raise TooManyStreams(gettext("This device already has %(count)s live pages open: close some tabs, "
-                                             "and this one will try again by itself.", count=self.most_per_client))
+                raise TooManyStreams(
+                    gettext(
+                        "This device already has %(count)s live pages open: close some tabs, "
+                        "and this one will try again by itself.",
+                        count=self.most_per_client,
+                    )
+                )
             self._channels.setdefault(channel, set()).add(subscription)
             self._clients[client] = self._clients.get(client, 0) + 1
         return subscription
@@ -161,8 +172,15 @@ class Broker:
         with self._lock:
             return sum(self._clients.values()) if client is None else self._clients.get(client, 0)
 
-    def publish(self, channel: str, event: str, data: str, background: bool = False,
-                fallback: tuple[str, str] | None = None, language: str | None = None) -> int:
+    def publish(
+        self,
+        channel: str,
+        event: str,
+        data: str,
+        background: bool = False,
+        fallback: tuple[str, str] | None = None,
+        language: str | None = None,
+    ) -> int:
         """Send to every subscriber of `channel` (those whose page is in `language`, when given);
         returns how many there were.
 
@@ -188,8 +206,11 @@ class Broker:
         `events`: of those pages only that take one of these event names (an event's leaderboards,
         not its control rooms and table phones, which are told a hand number)."""
         with self._lock:
-            return {s.language for s in self._channels.get(channel, ())
-                    if events is None or s.only is None or s.only & events}
+            return {
+                s.language
+                for s in self._channels.get(channel, ())
+                if events is None or s.only is None or s.only & events
+            }
 
     def channels(self) -> list[str]:
         """The channels someone listens to now."""
@@ -278,8 +299,10 @@ class Relay:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["scorepad.live"] = Broker(app.config.get("SCOREPAD_MAX_STREAMS", MAX_STREAMS),
-                                             app.config.get("SCOREPAD_MAX_STREAMS_PER_CLIENT", MAX_STREAMS_PER_CLIENT))
+    app.extensions["scorepad.live"] = Broker(
+        app.config.get("SCOREPAD_MAX_STREAMS", MAX_STREAMS),
+        app.config.get("SCOREPAD_MAX_STREAMS_PER_CLIENT", MAX_STREAMS_PER_CLIENT),
+    )
     app.extensions["scorepad.relay"] = Relay(app)  # the in-process one; live_pg.init_app may choose another
 
 

@@ -42,8 +42,9 @@ def connect_kwargs(url: str) -> dict[str, Any]:
     """psycopg.connect's keywords for a SQLAlchemy URL (whatever driver it names): host, port,
     user, password, dbname, and the query's options (a socket folder as ?host=..., sslmode...)."""
     parsed = make_url(url)
-    kwargs: dict[str, Any] = {k: v for k, v in parsed.translate_connect_args(username="user", database="dbname").items()
-                              if v is not None}
+    kwargs: dict[str, Any] = {
+        k: v for k, v in parsed.translate_connect_args(username="user", database="dbname").items() if v is not None
+    }
     kwargs.update({k: v if isinstance(v, str) else v[-1] for k, v in parsed.query.items()})
     return kwargs
 
@@ -72,7 +73,9 @@ class PostgresRelay(Relay):
         committed, and this worker's own streams are told anyway."""
         payload = json.dumps({"o": self.origin, "k": kind, "key": key, "d": dict(data)}, separators=(",", ":"))
         if len(payload.encode()) > MAX_PAYLOAD:
-            raise ValueError(f"a live notice of {len(payload.encode())} bytes: NOTIFY carries what changed, not the page")
+            raise ValueError(
+                f"a live notice of {len(payload.encode())} bytes: NOTIFY carries what changed, not the page"
+            )
         import psycopg
 
         with self._sending:
@@ -85,8 +88,13 @@ class PostgresRelay(Relay):
                 except psycopg.Error as e:
                     self._close_sender()
                     if attempt == 2:
-                        log.warning("Live update for %s:%s not sent to the other workers (%s); their screens "
-                                    "catch up on the next one.", kind, key, e.__class__.__name__)
+                        log.warning(
+                            "Live update for %s:%s not sent to the other workers (%s); their screens "
+                            "catch up on the next one.",
+                            kind,
+                            key,
+                            e.__class__.__name__,
+                        )
 
     def _connect_kwargs(self) -> dict[str, Any]:
         from scorepad.extensions import db
@@ -133,8 +141,9 @@ class PostgresRelay(Relay):
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
                     if tries:
-                        log.warning("Live updates: listening to the other workers again; showing every open "
-                                    "page afresh.")
+                        log.warning(
+                            "Live updates: listening to the other workers again; showing every open page afresh."
+                        )
                         self._run(self.refresh)
                     tries = 0
                     while not self._stopping.is_set():
@@ -144,9 +153,12 @@ class PostgresRelay(Relay):
                 self.listening.clear()
                 wait = RETRY_SECONDS[min(tries, len(RETRY_SECONDS) - 1)]
                 tries += 1
-                log.warning("Live updates: lost the database connection that hears the other workers (%s); "
-                            "trying again in %.1f s.", str(e).strip().splitlines()[0] if str(e).strip() else
-                            e.__class__.__name__, wait)
+                log.warning(
+                    "Live updates: lost the database connection that hears the other workers (%s); "
+                    "trying again in %.1f s.",
+                    str(e).strip().splitlines()[0] if str(e).strip() else e.__class__.__name__,
+                    wait,
+                )
                 self._stopping.wait(wait)
 
     def receive(self, payload: str) -> None:
@@ -186,8 +198,10 @@ def relay_for(app: Flask) -> Relay:
         return Relay(app)
     if choice == "postgresql":
         if not on_postgresql:
-            raise ValueError("SCOREPAD_BROKER=postgresql uses the app's own database: set DATABASE_URL to a "
-                             "PostgreSQL database, or leave SCOREPAD_BROKER unset on SQLite.")
+            raise ValueError(
+                "SCOREPAD_BROKER=postgresql uses the app's own database: set DATABASE_URL to a "
+                "PostgreSQL database, or leave SCOREPAD_BROKER unset on SQLite."
+            )
         return PostgresRelay(app)
     raise ValueError(f"SCOREPAD_BROKER={choice}: choose memory or postgresql, or leave it unset (auto).")
 

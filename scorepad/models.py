@@ -8,7 +8,7 @@ state are always recomputed from these facts by `scorepad.rules`.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from sqlalchemy import JSON, ForeignKey, LargeBinary, String, UniqueConstraint, event
@@ -19,7 +19,7 @@ from scorepad.rules.record import NAME_MAX
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def new_token() -> str:
@@ -67,7 +67,7 @@ def new_director_code() -> str:
     return new_short_code(DIRECTOR_CODE_LENGTH)
 
 
-class Game(db.Model):  # type: ignore[name-defined,misc]
+class Game(db.Model):  # type: ignore[name-defined]
     """One game of one variant, from set-up to its last hand."""
 
     __tablename__ = "game"
@@ -90,8 +90,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="SET NULL"))
     # A game played at an event (a Bid Whist match, a club night table): the event's pages find it,
     # and once both teams have signed it (or the director closed it) it is locked against changes.
-    event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True,
-                                                 default=None)
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True, default=None)
     locked_at: Mapped[datetime | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
@@ -114,7 +113,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     )
 
 
-class Hand(db.Model):  # type: ignore[name-defined,misc]
+class Hand(db.Model):  # type: ignore[name-defined]
     """One hand as entered: the raw entry, its number in the game, and when it was entered."""
 
     __tablename__ = "hand"
@@ -142,8 +141,11 @@ def hands_changed(session: Session, _context: object, _instances: object) -> Non
                 game = obj.game if obj.game is not None else session.get(Game, obj.game_id)
                 if game is not None:
                     changed.add(game)
-            elif isinstance(obj, Game) and obj in session.dirty and attributes.get_history(
-                    obj, "hands", attributes.PASSIVE_NO_INITIALIZE).has_changes():  # never loads the hands
+            elif (
+                isinstance(obj, Game)
+                and obj in session.dirty
+                and attributes.get_history(obj, "hands", attributes.PASSIVE_NO_INITIALIZE).has_changes()
+            ):  # never loads the hands
                 changed.add(obj)
     for game in changed:
         if game not in session.deleted and attributes.instance_state(game).has_identity:
@@ -156,7 +158,7 @@ def hands_changed(session: Session, _context: object, _instances: object) -> Non
 GROUP_NAME_MAX = 60  # a group's name ("The Tuesday club at the Red Lion")
 
 
-class Group(db.Model):  # type: ignore[name-defined,misc]
+class Group(db.Model):  # type: ignore[name-defined]
     """Players who come back to the table together (a family, a Tuesday club): their games and who
     played in each. No accounts: whoever has the group's secret link (`token`) keeps it."""
 
@@ -168,10 +170,11 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     players: Mapped[list[GroupPlayer]] = relationship(
-        back_populates="group", order_by="GroupPlayer.key", cascade="all, delete-orphan")
+        back_populates="group", order_by="GroupPlayer.key", cascade="all, delete-orphan"
+    )
 
 
-class GroupPlayer(db.Model):  # type: ignore[name-defined,misc]
+class GroupPlayer(db.Model):  # type: ignore[name-defined]
     """One person of a group, under the name the group gives them now; or, when `merged_into_id` is
     set, another spelling of that person ("Granny" merged into "Gran"): an alias, which a game's
     name finds as it finds the person's own. `key` makes a name unique in the group whatever its
@@ -184,14 +187,15 @@ class GroupPlayer(db.Model):  # type: ignore[name-defined,misc]
     group_id: Mapped[int] = mapped_column(ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))  # as a game's names
     key: Mapped[str] = mapped_column(String(3 * NAME_MAX))  # the name case-folded (at most 3 code points a character)
-    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("group_player.id", ondelete="CASCADE"),
-                                                       index=True, default=None)
+    merged_into_id: Mapped[int | None] = mapped_column(
+        ForeignKey("group_player.id", ondelete="CASCADE"), index=True, default=None
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     group: Mapped[Group] = relationship(back_populates="players")
 
 
-class KeptGame(db.Model):  # type: ignore[name-defined,misc]
+class KeptGame(db.Model):  # type: ignore[name-defined]
     """A game kept in a group's history: a game is in at most one group (its unique key). A row of
     its own rather than a column of `game`, so the game's row (and a migration on SQLite, which
     would copy it) is left alone."""
@@ -204,7 +208,7 @@ class KeptGame(db.Model):  # type: ignore[name-defined,misc]
     kept_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class GameSeat(db.Model):  # type: ignore[name-defined,misc]
+class GameSeat(db.Model):  # type: ignore[name-defined]
     """Who of the group played in column `sheet_column` of a game's score sheet: one row per player
     (a partnership's column has one per named partner). The link, never a copy of the name: renaming
     or merging a player changes the group's whole history at once."""
@@ -221,7 +225,7 @@ class GameSeat(db.Model):  # type: ignore[name-defined,misc]
 # --------------------------------------------------------------------------- events
 
 
-class Event(db.Model):  # type: ignore[name-defined,misc]
+class Event(db.Model):  # type: ignore[name-defined]
     """A tournament run by a director: tables with their own secret links, hands opened in turn.
 
     `current_hand` is the hand open for entry (results of earlier hands are all in); past the
@@ -259,29 +263,40 @@ class Event(db.Model):  # type: ignore[name-defined,misc]
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     tables: Mapped[list[EventTable]] = relationship(
-        back_populates="event", order_by="EventTable.number", cascade="all, delete-orphan")
+        back_populates="event", order_by="EventTable.number", cascade="all, delete-orphan"
+    )
     hands: Mapped[list[EventHand]] = relationship(
-        back_populates="event", order_by="EventHand.number", cascade="all, delete-orphan")
+        back_populates="event", order_by="EventHand.number", cascade="all, delete-orphan"
+    )
     results: Mapped[list[EventResult]] = relationship(
-        back_populates="event", order_by="[EventResult.hand, EventResult.table]", cascade="all, delete-orphan")
+        back_populates="event", order_by="[EventResult.hand, EventResult.table]", cascade="all, delete-orphan"
+    )
     loans: Mapped[list[EventLoan]] = relationship(
-        back_populates="event", order_by="EventLoan.id", cascade="all, delete-orphan")
+        back_populates="event", order_by="EventLoan.id", cascade="all, delete-orphan"
+    )
     playoffs: Mapped[list[EventPlayoff]] = relationship(
-        back_populates="event", order_by="EventPlayoff.number", cascade="all, delete-orphan")
+        back_populates="event", order_by="EventPlayoff.number", cascade="all, delete-orphan"
+    )
     days_closed: Mapped[list[DayClose]] = relationship(
-        back_populates="event", order_by="DayClose.day", cascade="all, delete-orphan")
+        back_populates="event", order_by="DayClose.day", cascade="all, delete-orphan"
+    )
     audit: Mapped[list[AuditEntry]] = relationship(
-        back_populates="event", order_by="AuditEntry.id", cascade="all, delete-orphan")
+        back_populates="event", order_by="AuditEntry.id", cascade="all, delete-orphan"
+    )
     entrants: Mapped[list[EventEntrant]] = relationship(
-        back_populates="event", order_by="EventEntrant.number", cascade="all, delete-orphan")
+        back_populates="event", order_by="EventEntrant.number", cascade="all, delete-orphan"
+    )
     matches: Mapped[list[EventMatch]] = relationship(
-        back_populates="event", order_by="[EventMatch.stage, EventMatch.number, EventMatch.table]",
-        cascade="all, delete-orphan")
+        back_populates="event",
+        order_by="[EventMatch.stage, EventMatch.number, EventMatch.table]",
+        cascade="all, delete-orphan",
+    )
     decisions: Mapped[list[EventDecision]] = relationship(
-        back_populates="event", order_by="EventDecision.id", cascade="all, delete-orphan")
+        back_populates="event", order_by="EventDecision.id", cascade="all, delete-orphan"
+    )
 
 
-class EventTable(db.Model):  # type: ignore[name-defined,misc]
+class EventTable(db.Model):  # type: ignore[name-defined]
     """Table `number` (from 1) and the team at home there; `token` is in its QR code."""
 
     __tablename__ = "event_table"
@@ -302,7 +317,7 @@ class EventTable(db.Model):  # type: ignore[name-defined,misc]
     event: Mapped[Event] = relationship(back_populates="tables")
 
 
-class EventHand(db.Model):  # type: ignore[name-defined,misc]
+class EventHand(db.Model):  # type: ignore[name-defined]
     """A hand once the director has opened it: when, and the director's moves if they replace the schedule's."""
 
     __tablename__ = "event_hand"
@@ -317,7 +332,7 @@ class EventHand(db.Model):  # type: ignore[name-defined,misc]
     event: Mapped[Event] = relationship(back_populates="hands")
 
 
-class EventResult(db.Model):  # type: ignore[name-defined,misc]
+class EventResult(db.Model):  # type: ignore[name-defined]
     """What a host table reported for a hand: the visitors' tricks as taken, and any revoke."""
 
     __tablename__ = "event_result"
@@ -335,7 +350,7 @@ class EventResult(db.Model):  # type: ignore[name-defined,misc]
     event: Mapped[Event] = relationship(back_populates="results")
 
 
-class EventLoan(db.Model):  # type: ignore[name-defined,misc]
+class EventLoan(db.Model):  # type: ignore[name-defined]
     """Flags the director lent a table during a hand, net of flags it gave back (one row per table
     and hand; negative when the table returned more than it was lent in that hand)."""
 
@@ -352,7 +367,7 @@ class EventLoan(db.Model):  # type: ignore[name-defined,misc]
     event: Mapped[Event] = relationship(back_populates="loans")
 
 
-class EventPlayoff(db.Model):  # type: ignore[name-defined,misc]
+class EventPlayoff(db.Model):  # type: ignore[name-defined]
     """A tie-break hand after the schedule: the two teams (from 1), the winner, any bye."""
 
     __tablename__ = "event_playoff"
@@ -369,7 +384,7 @@ class EventPlayoff(db.Model):  # type: ignore[name-defined,misc]
     event: Mapped[Event] = relationship(back_populates="playoffs")
 
 
-class DayClose(db.Model):  # type: ignore[name-defined,misc]
+class DayClose(db.Model):  # type: ignore[name-defined]
     """The director closed a day: each table's flags as counted (held, owed) when it closed."""
 
     __tablename__ = "event_day_close"
@@ -385,7 +400,7 @@ class DayClose(db.Model):  # type: ignore[name-defined,misc]
     event: Mapped[Event] = relationship(back_populates="days_closed")
 
 
-class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
+class AuditEntry(db.Model):  # type: ignore[name-defined]
     """Who changed what and when: corrections (old and new value), loans, tokens, days closed.
 
     `actor` and `action` are keys written in the code ("director", "table 3", "correction"): the
@@ -410,7 +425,7 @@ class AuditEntry(db.Model):  # type: ignore[name-defined,misc]
     event: Mapped[Event] = relationship(back_populates="audit")
 
 
-class EventEntrant(db.Model):  # type: ignore[name-defined,misc]
+class EventEntrant(db.Model):  # type: ignore[name-defined]
     """A registered team (Bid Whist: two players) or player (whist drive), by its number from 1.
 
     `token` is in the entrant's own link: where to sit next, its results, signing its round's sheet."""
@@ -431,7 +446,7 @@ class EventEntrant(db.Model):  # type: ignore[name-defined,misc]
     event: Mapped[Event] = relationship(back_populates="entrants")
 
 
-class EventMatch(db.Model):  # type: ignore[name-defined,misc]
+class EventMatch(db.Model):  # type: ignore[name-defined]
     """Two entrants meeting at a table: a preliminary round's match or a bracket match.
 
     The hands are those of `game` (a home game of the format's variant, entered on the table's
@@ -460,7 +475,7 @@ class EventMatch(db.Model):  # type: ignore[name-defined,misc]
     game: Mapped[Game | None] = relationship()
 
 
-class EventDecision(db.Model):  # type: ignore[name-defined,misc]
+class EventDecision(db.Model):  # type: ignore[name-defined]
     """A director's decision the format needs as input: a cut playoff's winner, a bracket swap, a pairing."""
 
     __tablename__ = "event_decision"
@@ -480,7 +495,7 @@ class EventDecision(db.Model):  # type: ignore[name-defined,misc]
 # --------------------------------------------------------------------------- replays
 
 
-class IdempotentRequest(db.Model):  # type: ignore[name-defined,misc]
+class IdempotentRequest(db.Model):  # type: ignore[name-defined]
     """A write sent with an `Idempotency-Key` header, and the answer it got: the same key again (a
     phone re-sending a tap whose answer it never heard) gets that answer back, and nothing is done
     twice. `status` is None while the first request is still being served. See idempotency.py."""

@@ -26,5 +26,6 @@ def urls(host: str, port: int) -> list[str]:
     """URLs to print at start-up: this machine first, then each LAN address when listening on all."""
     if host not in ("0.0.0.0", ""):
         return [f"http://{host}:{port}/"]
-    return [f"http://localhost:{port}/"] + [f"http://{a}:{port}/  (phones on the same network)"
-                                            for a in lan_addresses()]
+    return [f"http://localhost:{port}/"] + [
+        f"http://{a}:{port}/  (phones on the same network)" for a in lan_addresses()
+    ]

@@ -155,8 +155,13 @@ class Helper:
             from gevent import subprocess
         else:
             import subprocess
-        self.process = subprocess.Popen([sys.executable, "-m", "scorepad.offload"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, env=env, close_fds=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "scorepad.offload"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            close_fds=True,
+        )
 
     def call(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
         stdin, stdout = self.process.stdin, self.process.stdout
@@ -165,10 +170,11 @@ class Helper:
             _send(stdin, (fn, args))
             ok, value = _receive(stdout)
         except (OSError, EOFError, pickle.UnpicklingError) as e:
-            raise HelperFailed(f"the helper process stopped before answering ({e!r}, "
-                               f"exit status {self.process.poll()})") from None
+            raise HelperFailed(
+                f"the helper process stopped before answering ({e!r}, exit status {self.process.poll()})"
+            ) from None
         if ok:
-            return value  # type: ignore[no-any-return]
+            return value
         raise value
 
     def close(self) -> None:
@@ -214,14 +220,14 @@ def _answer(fn: Callable[..., object], args: tuple[Any, ...]) -> tuple[bool, obj
     gc.disable()  # what the job makes is freed when it ends; one full pass after it (see the docstring)
     try:
         answer: tuple[bool, object] = (True, fn(*args))
-    except Exception as e:  # noqa: BLE001 - every failure goes back to the request that asked
+    except Exception as e:
         e.add_note("in the helper process (scorepad.offload):\n" + traceback.format_exc())
         answer = (False, e)
     finally:
         gc.enable()
     try:
         pickle.dumps(answer[1], protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         answer = (False, RuntimeError(f"{answer[1]!r} (its answer could not be sent back: {e!r})"))
     return answer
 

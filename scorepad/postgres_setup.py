@@ -23,14 +23,16 @@ def _libpq(url: str) -> str:
 
 
 def commands(name: str, user: str, password: str) -> str:
-    return "\n".join([
-        "Run these on the PostgreSQL server's machine, as its administrator (Debian, Ubuntu, Raspberry Pi OS):",
-        f"  sudo -u postgres psql -c \"CREATE ROLE {user} LOGIN PASSWORD '{password}'\"",
-        f"  sudo -u postgres createdb --owner={user} --encoding=UTF8 --template=template0 {name}",
-        "Then start Scorepad with (on another machine, the server's name in place of localhost):",
-        f"  DATABASE_URL='postgresql://{user}:{password}@localhost/{name}' scorepad run",
-        "Or let this command do it: scorepad init-postgres --admin postgresql://postgres:PASSWORD@localhost/postgres",
-    ])
+    return "\n".join(
+        [
+            "Run these on the PostgreSQL server's machine, as its administrator (Debian, Ubuntu, Raspberry Pi OS):",
+            f"  sudo -u postgres psql -c \"CREATE ROLE {user} LOGIN PASSWORD '{password}'\"",
+            f"  sudo -u postgres createdb --owner={user} --encoding=UTF8 --template=template0 {name}",
+            "Then start Scorepad with (on another machine, the server's name in place of localhost):",
+            f"  DATABASE_URL='postgresql://{user}:{password}@localhost/{name}' scorepad run",
+            "Or let this command do it: scorepad init-postgres --admin postgresql://postgres:PASSWORD@localhost/postgres",
+        ]
+    )
 
 
 def create(admin_url: str, name: str, user: str, password: str) -> str:
@@ -42,17 +44,26 @@ def create(admin_url: str, name: str, user: str, password: str) -> str:
     try:
         conninfo = _libpq(admin_url)
     except ArgumentError as e:
-        raise Refused(f"--admin is not a PostgreSQL address (postgresql://postgres:PASSWORD@host/postgres): {e}") from None
+        raise Refused(
+            f"--admin is not a PostgreSQL address (postgresql://postgres:PASSWORD@host/postgres): {e}"
+        ) from None
     try:
         with psycopg.connect(conninfo, autocommit=True, connect_timeout=10) as conn:
             if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (user,)).fetchone():
-                raise Refused(f'PostgreSQL already has a user "{user}": name another with --user, '
-                              f"or put that one's password in DATABASE_URL.")
+                raise Refused(
+                    f'PostgreSQL already has a user "{user}": name another with --user, '
+                    f"or put that one's password in DATABASE_URL."
+                )
             if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
                 raise Refused(f'PostgreSQL already has a database "{name}": name another with --database.')
-            conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(user), sql.Literal(password)))
-            conn.execute(sql.SQL("CREATE DATABASE {} OWNER {} ENCODING 'UTF8' TEMPLATE template0").format(
-                sql.Identifier(name), sql.Identifier(user)))
+            conn.execute(
+                sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(user), sql.Literal(password))
+            )
+            conn.execute(
+                sql.SQL("CREATE DATABASE {} OWNER {} ENCODING 'UTF8' TEMPLATE template0").format(
+                    sql.Identifier(name), sql.Identifier(user)
+                )
+            )
     except psycopg.Error as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise Refused(f"PostgreSQL refused: {first} (is --admin a superuser's address?)") from None

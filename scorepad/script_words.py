@@ -16,7 +16,7 @@ from __future__ import annotations
 from flask_babel import get_translations
 
 
-def N_(text: str) -> str:  # noqa: N802 (gettext's own name for a message marked, not said, here)
+def N_(text: str) -> str:
     """Mark a message for the catalogues (a keyword of their extraction); it is said by `words`."""
     return text
 
@@ -29,8 +29,9 @@ def ngettext(one: str, other: str) -> tuple[str, str]:
 
 MESSAGES = {
     # app.js
-    "server-error": N_("The server could not do that (error %(status)s). Nothing was saved: reload the page and try "
-                       "again."),
+    "server-error": N_(
+        "The server could not do that (error %(status)s). Nothing was saved: reload the page and try again."
+    ),
     "other-side": N_("%(team)s took %(count)s."),
     # outbox.js
     "sent-by-themselves": N_("They are sent by themselves when the connection is back."),
@@ -38,32 +39,39 @@ MESSAGES = {
     "back-online-updating": N_("Back online: the page is being brought up to date."),
     "back-online-one": N_("Back online: your entry %(entry)s was sent and recorded once."),
     "back-online-many": N_("Back online: %(count)s entries %(entries)s were sent and recorded once."),  # 2 or more
-    "entry-tapped": N_("\"%(label)s\" (tapped at %(time)s)"),
+    "entry-tapped": N_('"%(label)s" (tapped at %(time)s)'),
     "and-more": N_("%(entries)s and more"),
     "copy-seen": N_("This page is as it was last seen, at %(time)s."),
-    "copy-seen-until-back": N_("This page is as it was last seen, at %(time)s: it is brought up to date when the "
-                               "connection is back."),
+    "copy-seen-until-back": N_(
+        "This page is as it was last seen, at %(time)s: it is brought up to date when the connection is back."
+    ),
     "your-entry": N_("your entry"),
     "refused": N_("the server refused it (error %(status)s)"),
-    "not-applied": N_("Your entry \"%(label)s\" (tapped at %(time)s) was not applied: %(words)s"),
-    "changed-since": N_("Your entry \"%(label)s\" (tapped at %(time)s): %(words)s"),
-    "not-sent-yet": N_("Not sent yet: your entry \"%(label)s\" is still waiting to be sent, and this one depends on "
-                       "it. Tap again once it has gone (it is sent as soon as the connection is back)."),
-    "waiting": N_("Waiting to send: %(label)s (tapped at %(time)s). It is sent by itself when the connection is "
-                  "back."),
-    "not-sent-offline": N_("Not sent: this phone is offline, so nothing was saved. What you entered is still here: "
-                           "send it again once the connection is back."),
+    "not-applied": N_('Your entry "%(label)s" (tapped at %(time)s) was not applied: %(words)s'),
+    "changed-since": N_('Your entry "%(label)s" (tapped at %(time)s): %(words)s'),
+    "not-sent-yet": N_(
+        'Not sent yet: your entry "%(label)s" is still waiting to be sent, and this one depends on '
+        "it. Tap again once it has gone (it is sent as soon as the connection is back)."
+    ),
+    "waiting": N_("Waiting to send: %(label)s (tapped at %(time)s). It is sent by itself when the connection is back."),
+    "not-sent-offline": N_(
+        "Not sent: this phone is offline, so nothing was saved. What you entered is still here: "
+        "send it again once the connection is back."
+    ),
     # projector.js
     "page-of": N_("Page %(page)s of %(pages)s"),
 }
 
 # A message whose words follow a count of 1 or more (`tr(key, [one, other], {count: n})` in the scripts).
 PLURALS = {
-    "sending": ngettext("Sending %(count)s entry waiting to send (first: %(label)s, tapped at %(time)s).",
-                        "Sending %(count)s entries waiting to send (first: %(label)s, tapped at %(time)s)."),
+    "sending": ngettext(
+        "Sending %(count)s entry waiting to send (first: %(label)s, tapped at %(time)s).",
+        "Sending %(count)s entries waiting to send (first: %(label)s, tapped at %(time)s).",
+    ),
     "offline-waiting": ngettext(
         "Offline since %(since)s · %(count)s entry waiting to send (first: %(label)s, tapped at %(time)s).",
-        "Offline since %(since)s · %(count)s entries waiting to send (first: %(label)s, tapped at %(time)s)."),
+        "Offline since %(since)s · %(count)s entries waiting to send (first: %(label)s, tapped at %(time)s).",
+    ),
 }
 
 

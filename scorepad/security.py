@@ -47,11 +47,14 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Pages reached by a secret link (the director's, a table's, a scorer's, a team's, the QR sheet, a
 # group's): kept out of the browser's and any proxy's cache, so a shared phone does not keep them.
 SECRET_PATHS = ("/d/", "/t/", "/g/", "/team/", "/qr/", "/group/")
-HOLDS_NUL = lazy_gettext("What was sent holds a NUL character (\\0), which no address or field of Scorepad takes, "
-                         "so it was refused; nothing was saved.")
+HOLDS_NUL = lazy_gettext(
+    "What was sent holds a NUL character (\\0), which no address or field of Scorepad takes, "
+    "so it was refused; nothing was saved."
+)
 HSTS = f"max-age={365 * 24 * 3600}"  # this host only: a club's other sites may still be plain HTTP
-CROSS_ORIGIN = lazy_gettext("This request came from another site, so it was refused; nothing was saved. Open Scorepad "
-                            "itself and try again.")
+CROSS_ORIGIN = lazy_gettext(
+    "This request came from another site, so it was refused; nothing was saved. Open Scorepad itself and try again."
+)
 
 
 class _SessionInterface(SecureCookieSessionInterface):
@@ -72,8 +75,12 @@ class WholeBodyRequest(Request):
     @cached_property
     def stream(self) -> IO[bytes]:
         limit = self.max_content_length
-        if self.shallow or self.content_length is not None or limit is None \
-                or not self.environ.get("wsgi.input_terminated"):
+        if (
+            self.shallow
+            or self.content_length is not None
+            or limit is None
+            or not self.environ.get("wsgi.input_terminated")
+        ):
             return super().stream
         raw, body = self.environ["wsgi.input"], bytearray()
         while len(body) <= limit and (chunk := raw.read(min(64 * 1024, limit + 1 - len(body)))):
@@ -109,24 +116,40 @@ def holds_nul(form: bool = True) -> bool:
     takes one, and PostgreSQL refuses it in any text, even a look-up's."""
     if "\x00" in request.path:
         return True
-    return any("\x00" in key or any("\x00" in value for value in values)
-               for fields in ((request.args, request.form) if form else (request.args,)) for key, values in fields.lists())
+    return any(
+        "\x00" in key or any("\x00" in value for value in values)
+        for fields in ((request.args, request.form) if form else (request.args,))
+        for key, values in fields.lists()
+    )
 
 
 def trust_proxies(app: Flask, hops: int) -> None:
     """Believe the last `hops` values of X-Forwarded-For, -Proto and -Host (what the proxies set);
     never X-Forwarded-Port or -Prefix, which the documented proxies do not set, so a phone could."""
     if hops:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=0,  # type: ignore[method-assign]
-                                x_prefix=0)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app,
+            x_for=hops,
+            x_proto=hops,
+            x_host=hops,
+            x_port=0,
+            x_prefix=0,
+        )
 
 
 def init_app(app: Flask) -> None:
     app.request_class = WholeBodyRequest
     trust_proxies(app, int(app.config.get("SCOREPAD_PROXY_HOPS") or 0))
     # HSTS is ours, below: Talisman's would also believe a bare X-Forwarded-Proto header
-    Talisman(app, force_https=False, strict_transport_security=False, session_cookie_secure=False,
-             content_security_policy=CSP, frame_options="DENY", referrer_policy="same-origin")
+    Talisman(
+        app,
+        force_https=False,
+        strict_transport_security=False,
+        session_cookie_secure=False,
+        content_security_policy=CSP,
+        frame_options="DENY",
+        referrer_policy="same-origin",
+    )
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
     app.session_interface = _SessionInterface()
 

@@ -54,23 +54,44 @@ def refusal(workers: int, relay_name: str, shared: bool, server: str = "gunicorn
     if workers < 1:
         return f"--workers {workers}: at least one worker is needed."
     if workers > 1 and server != "gunicorn":
-        return (f"--workers {workers} needs gunicorn, which does not run on Windows: here Scorepad serves in one "
-                f"process, which holds {WORKER_CONNECTIONS} connections (a whole hall of phones and projectors). "
-                f"For several workers, serve from Linux or macOS, or from the container (docs/install.md).")
+        return (
+            f"--workers {workers} needs gunicorn, which does not run on Windows: here Scorepad serves in one "
+            f"process, which holds {WORKER_CONNECTIONS} connections (a whole hall of phones and projectors). "
+            f"For several workers, serve from Linux or macOS, or from the container (docs/install.md)."
+        )
     if workers > 1 and not shared:
-        return (f"--workers {workers} needs a shared broker for live updates, and this server has the "
-                f"{relay_name} one: a screen served by one worker would never hear of an entry made on another. "
-                f"Serve SQLite with one worker (it holds {WORKER_CONNECTIONS} connections, a whole hall of phones "
-                f"and projectors), or set DATABASE_URL to a PostgreSQL database: its LISTEN/NOTIFY carries the "
-                f"updates between workers.")
+        return (
+            f"--workers {workers} needs a shared broker for live updates, and this server has the "
+            f"{relay_name} one: a screen served by one worker would never hear of an entry made on another. "
+            f"Serve SQLite with one worker (it holds {WORKER_CONNECTIONS} connections, a whole hall of phones "
+            f"and projectors), or set DATABASE_URL to a PostgreSQL database: its LISTEN/NOTIFY carries the "
+            f"updates between workers."
+        )
     return None
 
 
 def gunicorn_argv(host: str, port: int, workers: int = 1) -> list[str]:
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    return [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers", str(workers),
-            "--worker-connections", str(WORKER_CONNECTIONS), "--bind", bind, "--graceful-timeout", "3",
-            "--log-level", "warning", "--config", "python:scorepad.gunicorn_conf", "scorepad:create_app()"]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--worker-class",
+        "gevent",
+        "--workers",
+        str(workers),
+        "--worker-connections",
+        str(WORKER_CONNECTIONS),
+        "--bind",
+        bind,
+        "--graceful-timeout",
+        "3",
+        "--log-level",
+        "warning",
+        "--config",
+        "python:scorepad.gunicorn_conf",
+        "scorepad:create_app()",
+    ]
 
 
 def gevent_argv(host: str, port: int) -> list[str]:

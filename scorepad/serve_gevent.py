@@ -15,9 +15,9 @@ from gevent import monkey
 monkey.patch_all()
 
 # (imported after the patch, on purpose)
-import os
-import signal
-import sys
+import os  # noqa: E402
+import signal  # noqa: E402
+import sys  # noqa: E402
 
 GRACE_SECONDS = 3  # as gunicorn's --graceful-timeout: open streams are closed after this
 

@@ -50,9 +50,11 @@ def backup(database_url: str, file: Path, force: bool = False) -> str:
     """Copy the whole database to `file`; what was done, in a line."""
     path = sqlite_path(database_url)
     if path is None:
-        raise Refused(f"The database is on PostgreSQL: back it up with pg_dump, e.g.\n"
-                      f"  pg_dump --format=custom --file {file} '{_postgres_url(database_url)}'\n"
-                      f"(docs/operations.md says how to restore it).")
+        raise Refused(
+            f"The database is on PostgreSQL: back it up with pg_dump, e.g.\n"
+            f"  pg_dump --format=custom --file {file} '{_postgres_url(database_url)}'\n"
+            f"(docs/operations.md says how to restore it)."
+        )
     if not path.is_file():
         raise Refused(f"There is no database at {path} yet: nothing to back up.")
     if file.exists() and not force:
@@ -80,16 +82,21 @@ def check_backup(file: Path, known_revision: Callable[[str], bool]) -> str:
     try:
         with sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True) as con:
             tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            revision = con.execute("SELECT version_num FROM alembic_version").fetchone() \
-                if "alembic_version" in tables else None
+            revision = (
+                con.execute("SELECT version_num FROM alembic_version").fetchone()
+                if "alembic_version" in tables
+                else None
+            )
         con.close()
     except sqlite3.Error as e:
         raise Refused(f"{file} is not a usable Scorepad backup ({e}).") from e
     if revision is None or not {"game", "event"} <= tables:
         raise Refused(f"{file} is not a Scorepad backup (it has no Scorepad tables).")
     if not known_revision(revision[0]):
-        raise Refused(f"{file} was made by a newer version of Scorepad (database version {revision[0]}): "
-                      f"upgrade Scorepad first (docs/operations.md), then restore it.")
+        raise Refused(
+            f"{file} was made by a newer version of Scorepad (database version {revision[0]}): "
+            f"upgrade Scorepad first (docs/operations.md), then restore it."
+        )
     return str(revision[0])
 
 
@@ -98,16 +105,20 @@ def restore(database_url: str, file: Path, known_revision: Callable[[str], bool]
     replaced is kept beside it (`scorepad.sqlite3.before-restore-<time>`)."""
     path = sqlite_path(database_url)
     if path is None:
-        raise Refused(f"The database is on PostgreSQL: restore a pg_dump backup with pg_restore, e.g.\n"
-                      f"  pg_restore --clean --if-exists --no-owner --dbname '{_postgres_url(database_url)}' {file}\n"
-                      f"(stop Scorepad first; docs/operations.md).")
+        raise Refused(
+            f"The database is on PostgreSQL: restore a pg_dump backup with pg_restore, e.g.\n"
+            f"  pg_restore --clean --if-exists --no-owner --dbname '{_postgres_url(database_url)}' {file}\n"
+            f"(stop Scorepad first; docs/operations.md)."
+        )
     check_backup(file, known_revision)
     kept = None
     if path.is_file():
         if not force:
             games, events = counts(path) if _is_scorepad(path) else (0, 0)
-            raise Refused(f"{path} already holds {_said(games, events)}: stop Scorepad and add --force to "
-                          f"replace them with the backup (the current database is kept beside it).")
+            raise Refused(
+                f"{path} already holds {_said(games, events)}: stop Scorepad and add --force to "
+                f"replace them with the backup (the current database is kept beside it)."
+            )
         kept = path.with_name(f"{path.name}.before-restore-{time.strftime('%Y%m%d-%H%M%S')}")
         copy_database(path, kept)
     path.parent.mkdir(parents=True, exist_ok=True)

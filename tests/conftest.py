@@ -43,9 +43,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def config_for(database_url: str, **more: object) -> dict[str, object]:
-    return {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url,
-            "WTF_CSRF_ENABLED": False, "SCOREPAD_DEMO": False,
-            "SCOREPAD_CHECK_KEPT_VIEWS": True, **more}
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "WTF_CSRF_ENABLED": False,
+        "SCOREPAD_DEMO": False,
+        "SCOREPAD_CHECK_KEPT_VIEWS": True,
+        **more,
+    }
 
 
 def migrate(app: Flask) -> None:

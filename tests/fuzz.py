@@ -34,23 +34,138 @@ from scorepad.games import service as games
 from scorepad.models import AuditEntry, Event, Game, GameSeat, GroupPlayer, KeptGame
 
 FIELDS = (
-    "action", "auto_advance", "bid", "bidder", "books", "bracket", "bye", "call", "days", "deal", "deals",
-    "direction", "first", "first_dealer", "flags", "hand", "hidden", "honours", "in", "kind", "late_minutes",
-    "loans", "made_scores", "match", "movement", "moves", "name", "nt_fifth", "number", "out", "per_change",
-    "pin", "player1", "player2", "players", "preset", "reason", "renege", "renege.called_by", "renege.offender",
-    "revoke", "round", "rounds", "scoring", "second", "side", "single", "stage", "state", "table", "tables",
-    "team", "teams", "title", "top", "tricks", "trump", "variant", "walkover", "winner",
+    "action",
+    "auto_advance",
+    "bid",
+    "bidder",
+    "books",
+    "bracket",
+    "bye",
+    "call",
+    "days",
+    "deal",
+    "deals",
+    "direction",
+    "first",
+    "first_dealer",
+    "flags",
+    "hand",
+    "hidden",
+    "honours",
+    "in",
+    "kind",
+    "late_minutes",
+    "loans",
+    "made_scores",
+    "match",
+    "movement",
+    "moves",
+    "name",
+    "nt_fifth",
+    "number",
+    "out",
+    "per_change",
+    "pin",
+    "player1",
+    "player2",
+    "players",
+    "preset",
+    "reason",
+    "renege",
+    "renege.called_by",
+    "renege.offender",
+    "revoke",
+    "round",
+    "rounds",
+    "scoring",
+    "second",
+    "side",
+    "single",
+    "stage",
+    "state",
+    "table",
+    "tables",
+    "team",
+    "teams",
+    "title",
+    "top",
+    "tricks",
+    "trump",
+    "variant",
+    "walkover",
+    "winner",
     *(f"{prefix}.{i}" for prefix in ("name", "bids", "tricks", "team", "teams.0.players") for i in range(8)),
-    "player.1.A", "player.2.X", "team.1", "team1", "team2", "opt.target", "opt.rounds", "opt.days", "opt.bracket",
-    "opt.sequence", "opt.custom_sequence", "opt.cycles", "opt.deals", "group", "into", "season", "a", "b",
+    "player.1.A",
+    "player.2.X",
+    "team.1",
+    "team1",
+    "team2",
+    "opt.target",
+    "opt.rounds",
+    "opt.days",
+    "opt.bracket",
+    "opt.sequence",
+    "opt.custom_sequence",
+    "opt.cycles",
+    "opt.deals",
+    "group",
+    "into",
+    "season",
+    "a",
+    "b",
 )
-WORDS = ("", " ", "0", "1", "2", "7", "13", "-1", "1.5", "²", "٣", "1e9", "9" * 5000, "on", "off", "none", "start",
-         "add", "remove.0", "result", "visitors", "home", "S", "H", "NT", "uptown", "downtown", "pass", "close",
-         "reopen", "dispute", "single", "custom", "area", "auto", "books", "4:1", "1:99", "\x00", "<script>x</script>",
-         "=cmd|' /C calc'!A0", "a" * 300, "é" * 61,
-         "Loner", "p0a", "Ghost 1",  # names already playing in the world's events (one name, one player)
-         # counts past every cap a form could once set (issue 33): a list of 5,000 rounds or days, 3,000 players
-         ", ".join(["13"] * 5000), "30 " * 5000, "\n".join(f"P{n}" for n in range(3000)))
+WORDS = (
+    "",
+    " ",
+    "0",
+    "1",
+    "2",
+    "7",
+    "13",
+    "-1",
+    "1.5",
+    "²",
+    "٣",
+    "1e9",
+    "9" * 5000,
+    "on",
+    "off",
+    "none",
+    "start",
+    "add",
+    "remove.0",
+    "result",
+    "visitors",
+    "home",
+    "S",
+    "H",
+    "NT",
+    "uptown",
+    "downtown",
+    "pass",
+    "close",
+    "reopen",
+    "dispute",
+    "single",
+    "custom",
+    "area",
+    "auto",
+    "books",
+    "4:1",
+    "1:99",
+    "\x00",
+    "<script>x</script>",
+    "=cmd|' /C calc'!A0",
+    "a" * 300,
+    "é" * 61,
+    "Loner",
+    "p0a",
+    "Ghost 1",  # names already playing in the world's events (one name, one player)
+    # counts past every cap a form could once set (issue 33): a list of 5,000 rounds or days, 3,000 players
+    ", ".join(["13"] * 5000),
+    "30 " * 5000,
+    "\n".join(f"P{n}" for n in range(3000)),
+)
 
 
 @dataclass
@@ -84,23 +199,46 @@ def build_world(app: Flask) -> World:
         registration.register_single(writes.create("Fuzz open", rounds=2), "Loner")  # still registering
         drive.create("Fuzz drive", [f"Player {n}" for n in range(8)], deals=4)
         night = club.create("Fuzz night", "whist", 2)
-        club.start_game(night.tables[0], {"variant": "whist", "teams": [
-            {"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}]})
+        club.start_game(
+            night.tables[0],
+            {
+                "variant": "whist",
+                "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+            },
+        )
         for row in db.session.scalars(db.select(Event)):
             played = list(db.session.scalars(db.select(Game).where(Game.event_id == row.id)))
             # with the short links to type (`/d/<code>`, `/t/<code>`, `/team/<code>`), which name the event too
             # and the QR sheet's own address, as a printed footer shows it: it opens nothing in a fresh browser
-            world.add(f"event {row.id}", d=[row.director_token, row.director_code], qr=[core.print_token(row)],
-                      b=[row.public_id], t=[*(t.token for t in row.tables), *(t.short_code for t in row.tables)],
-                      team=[*(e.token for e in row.entrants), *(e.short_code for e in row.entrants)],
-                      g=[g.scorer_token for g in played],
-                      w=[g.public_id for g in played], s=[games.short_code(g) for g in played])
+            world.add(
+                f"event {row.id}",
+                d=[row.director_token, row.director_code],
+                qr=[core.print_token(row)],
+                b=[row.public_id],
+                t=[*(t.token for t in row.tables), *(t.short_code for t in row.tables)],
+                team=[*(e.token for e in row.entrants), *(e.short_code for e in row.entrants)],
+                g=[g.scorer_token for g in played],
+                w=[g.public_id for g in played],
+                s=[games.short_code(g) for g in played],
+            )
         family = kept.create("Fuzz family")  # a group and its games: their links name the group
-        played = [kept.start_game(family, {"variant": "nomination", "players": ["Ann", "Bob", "Gran", "Dan"]}),
-                  kept.start_game(family, {"variant": "whist", "teams": [
-                      {"name": "Boys", "players": []}, {"name": "Us", "players": ["Gran", "Cat"]}]})]
-        world.add(f"group {family.id}", group=[family.token], g=[g.scorer_token for g in played],
-                  w=[g.public_id for g in played], s=[games.short_code(g) for g in played])
+        played = [
+            kept.start_game(family, {"variant": "nomination", "players": ["Ann", "Bob", "Gran", "Dan"]}),
+            kept.start_game(
+                family,
+                {
+                    "variant": "whist",
+                    "teams": [{"name": "Boys", "players": []}, {"name": "Us", "players": ["Gran", "Cat"]}],
+                },
+            ),
+        ]
+        world.add(
+            f"group {family.id}",
+            group=[family.token],
+            g=[g.scorer_token for g in played],
+            w=[g.public_id for g in played],
+            s=[games.short_code(g) for g in played],
+        )
         in_groups = {g.id for g in played}
         for g in db.session.scalars(db.select(Game).where(Game.event_id.is_(None))):
             if g.id not in in_groups:
@@ -116,26 +254,49 @@ def fingerprints(app: Flask) -> dict[str, object]:
         db.session.expire_all()
         group_of = dict(db.session.execute(db.select(KeptGame.game_id, KeptGame.group_id)).all())
         for g in db.session.scalars(db.select(Game).options(selectinload(Game.hands))):
-            key = (f"event {g.event_id}" if g.event_id is not None else
-                   f"group {group_of[g.id]}" if g.id in group_of else f"game {g.id}")
+            key = (
+                f"event {g.event_id}"
+                if g.event_id is not None
+                else f"group {group_of[g.id]}"
+                if g.id in group_of
+                else f"game {g.id}"
+            )
             found.setdefault(key, []).append(  # type: ignore[union-attr]
-                (g.id, g.title, [h.entry for h in g.hands], g.pending, g.locked_at, g.players, g.teams))
-        audits = dict(db.session.execute(
-            db.select(AuditEntry.event_id, func.count()).where(AuditEntry.action != "wrong PIN")
-            .group_by(AuditEntry.event_id)).all())
-        for e in db.session.scalars(db.select(Event).options(
-                *(selectinload(getattr(Event, r)) for r in ("tables", "entrants", "matches", "results")))):
+                (g.id, g.title, [h.entry for h in g.hands], g.pending, g.locked_at, g.players, g.teams)
+            )
+        audits = dict(
+            db.session.execute(
+                db.select(AuditEntry.event_id, func.count())
+                .where(AuditEntry.action != "wrong PIN")
+                .group_by(AuditEntry.event_id)
+            ).all()
+        )
+        for e in db.session.scalars(
+            db.select(Event).options(
+                *(selectinload(getattr(Event, r)) for r in ("tables", "entrants", "matches", "results"))
+            )
+        ):
             audit = audits.get(e.id, 0)
             found.setdefault(f"event {e.id}", []).append(  # type: ignore[union-attr]
-                (e.name, e.revision, e.current_hand, e.director_pin, e.options, audit,
-                 [(t.number, t.team, t.token, t.game_id) for t in e.tables],
-                 [(x.number, x.name) for x in e.entrants], [(m.id, m.closed_by, m.dispute) for m in e.matches],
-                 [(r.hand, r.table, r.tricks) for r in e.results]))
+                (
+                    e.name,
+                    e.revision,
+                    e.current_hand,
+                    e.director_pin,
+                    e.options,
+                    audit,
+                    [(t.number, t.team, t.token, t.game_id) for t in e.tables],
+                    [(x.number, x.name) for x in e.entrants],
+                    [(m.id, m.closed_by, m.dispute) for m in e.matches],
+                    [(r.hand, r.table, r.tricks) for r in e.results],
+                )
+            )
         for p in db.session.scalars(db.select(GroupPlayer).order_by(GroupPlayer.id)):
             found.setdefault(f"group {p.group_id}", []).append((p.id, p.name, p.merged_into_id))  # type: ignore[union-attr]
         for seat in db.session.scalars(db.select(GameSeat).order_by(GameSeat.id)):
             found.setdefault(f"group {group_of.get(seat.game_id)}", []).append(  # type: ignore[union-attr]
-                (seat.game_id, seat.sheet_column, seat.player_id))
+                (seat.game_id, seat.sheet_column, seat.player_id)
+            )
         db.session.remove()
     return found
 
@@ -152,9 +313,12 @@ def routes(app: Flask) -> list[tuple[Rule, str]]:
 
 
 def junk() -> st.SearchStrategy[str]:
-    return st.one_of(st.sampled_from(WORDS), st.text(max_size=40),
-                     st.text(alphabet=string.ascii_letters + string.digits + "-_", min_size=30, max_size=48),
-                     st.integers(-10**6, 10**12).map(str))
+    return st.one_of(
+        st.sampled_from(WORDS),
+        st.text(max_size=40),
+        st.text(alphabet=string.ascii_letters + string.digits + "-_", min_size=30, max_size=48),
+        st.integers(-(10**6), 10**12).map(str),
+    )
 
 
 def path_value(world: World, converter: str, kind: str) -> st.SearchStrategy[object]:
@@ -163,8 +327,12 @@ def path_value(world: World, converter: str, kind: str) -> st.SearchStrategy[obj
     if converter == "IntegerConverter":
         return st.one_of(st.integers(0, 12), st.integers(0, 12), st.integers(0, 10**9))
     right = world.kinds.get(kind) or world.links
-    return st.one_of(*[st.sampled_from(right)] * 6, st.sampled_from(world.links), junk(),
-                     st.sampled_from(("whist", "bid_whist", "military", "nomination", "australian", "close", "reopen")))
+    return st.one_of(
+        *[st.sampled_from(right)] * 6,
+        st.sampled_from(world.links),
+        junk(),
+        st.sampled_from(("whist", "bid_whist", "military", "nomination", "australian", "close", "reopen")),
+    )
 
 
 @st.composite
@@ -172,13 +340,17 @@ def request_for(draw: st.DrawFn, world: World, rule: Rule, method: str) -> dict[
     """A URL for `rule` (every argument from another object's links, or junk), a body of known and
     unknown fields (repeated, missing, of every type), and sometimes htmx's headers."""
     kind = rule.rule.strip("/").split("/")[0]
-    values = {arg: draw(path_value(world, type(rule._converters[arg]).__name__, kind)) for arg in sorted(rule.arguments)}
+    values = {
+        arg: draw(path_value(world, type(rule._converters[arg]).__name__, kind)) for arg in sorted(rule.arguments)
+    }
     path = rule.build(values, append_unknown=False)[1]  # type: ignore[index]
     names = draw(st.lists(st.one_of(st.sampled_from(FIELDS), st.text(max_size=12)), max_size=12))
     body = MultiDict([(n, draw(st.one_of(junk(), st.sampled_from(world.links)))) for n in names])
     if draw(st.integers(0, 19)) == 0:  # now and then a body past the request limit (64 KB): a 413, nothing stored
         body.add(draw(st.sampled_from(FIELDS)), "9" * (70 * 1024))
-    headers = draw(st.sampled_from(({}, {"HX-Request": "true"}, {"HX-Request": "true", "HX-History-Restore-Request": "true"})))
+    headers = draw(
+        st.sampled_from(({}, {"HX-Request": "true"}, {"HX-Request": "true", "HX-History-Restore-Request": "true"}))
+    )
     chunked = method != "GET" and draw(st.integers(0, 4)) == 0  # sent without a length, as Transfer-Encoding: chunked
     return {"method": method, "path": path, "body": body, "headers": headers, "chunked": chunked}
 
@@ -194,13 +366,20 @@ def send(client: object, request: dict[str, object]) -> object:
     if request["method"] == "GET":
         return client.get(request["path"], query_string=body, headers=request["headers"])  # type: ignore[attr-defined]
     if request.get("chunked"):  # the server dechunks it and says the input ends (`wsgi.input_terminated`)
-        return client.open(request["path"], method=request["method"],  # type: ignore[attr-defined]
-                           input_stream=io.BytesIO(urlencode(list(body.items(multi=True))).encode()),  # type: ignore[attr-defined]
-                           content_type="application/x-www-form-urlencoded",
-                           headers={**request["headers"], "Transfer-Encoding": "chunked"},  # type: ignore[dict-item]
-                           environ_overrides={"wsgi.input_terminated": True})
-    return client.open(request["path"], method=request["method"], data=body,  # type: ignore[attr-defined]
-                       headers=request["headers"])
+        return client.open(
+            request["path"],
+            method=request["method"],  # type: ignore[attr-defined]
+            input_stream=io.BytesIO(urlencode(list(body.items(multi=True))).encode()),  # type: ignore[attr-defined]
+            content_type="application/x-www-form-urlencoded",
+            headers={**request["headers"], "Transfer-Encoding": "chunked"},  # type: ignore[dict-item]
+            environ_overrides={"wsgi.input_terminated": True},
+        )
+    return client.open(
+        request["path"],
+        method=request["method"],
+        data=body,  # type: ignore[attr-defined]
+        headers=request["headers"],
+    )
 
 
 def changed(before: dict[str, object], after: dict[str, object]) -> set[str]:

@@ -49,4 +49,6 @@ def refuse_backup() -> None:
     """A backup with many problems, read as the restore reads one (BackupError)."""
     from scorepad.events.backup import read_file
 
-    read_file(b'{"scorepad_event": 1, "kind": "backup", ' + b", ".join(b'"x%d": 1' % i for i in range(25)) + b"}", 10**6)
+    read_file(
+        b'{"scorepad_event": 1, "kind": "backup", ' + b", ".join(b'"x%d": 1' % i for i in range(25)) + b"}", 10**6
+    )

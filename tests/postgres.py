@@ -40,8 +40,10 @@ def find_binaries() -> Path | None:
     on_path = shutil.which("initdb")
     if on_path and shutil.which("pg_ctl", path=str(Path(on_path).resolve().parent)):
         return Path(on_path).resolve().parent
-    found = sorted(glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: [int(x) if x.isdigit() else 0 for x in Path(p).parts[-3].split(".")])
+    found = sorted(
+        glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: [int(x) if x.isdigit() else 0 for x in Path(p).parts[-3].split(".")],
+    )
     return Path(found[-1]).parent if found else None
 
 
@@ -57,8 +59,10 @@ def binaries_or_skip() -> Path:
 
     found = find_binaries()
     if found is None:
-        why = ("PostgreSQL is not installed: no initdb on PATH or in /usr/lib/postgresql/*/bin "
-               "(apt-get install postgresql; .ci/run does)")
+        why = (
+            "PostgreSQL is not installed: no initdb on PATH or in /usr/lib/postgresql/*/bin "
+            "(apt-get install postgresql; .ci/run does)"
+        )
         if under_ci():
             pytest.fail(f"{why}. CI is set, so the PostgreSQL tests must run, not be skipped.", pytrace=False)
         pytest.skip(why)
@@ -85,15 +89,32 @@ class Cluster:
         self.root.chmod(0o700)  # only its owner (the tests' user, or postgres for root's tests) gets in
 
     def _run(self, *args: str) -> None:
-        result = subprocess.run([str(self.binaries / args[0]), *args[1:]], user=self._user, cwd=self.root,
-                                capture_output=True, text=True, check=False)
+        result = subprocess.run(
+            [str(self.binaries / args[0]), *args[1:]],
+            user=self._user,
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if result.returncode != 0:
             log = self.log.read_text() if self.log.exists() else ""
             raise RuntimeError(f"{args[0]} failed ({result.returncode}):\n{result.stdout}{result.stderr}{log}")
 
     def start(self) -> None:
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
-                  "--locale=C.UTF-8", "--no-sync")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
+        )
         with (self.data / "postgresql.conf").open("a") as conf:
             for name, value in {**SETTINGS, "unix_socket_directories": f"'{self.root}'", "port": str(PORT)}.items():
                 conf.write(f"{name} = {value}\n")
@@ -114,8 +135,9 @@ class Cluster:
         """Run statements in the `postgres` database, outside a transaction (CREATE/DROP DATABASE)."""
         import psycopg
 
-        with psycopg.connect(host=str(self.root), port=PORT, user="postgres", dbname="postgres",
-                             autocommit=True) as conn:
+        with psycopg.connect(
+            host=str(self.root), port=PORT, user="postgres", dbname="postgres", autocommit=True
+        ) as conn:
             for statement in statements:
                 conn.execute(statement.encode())
 

@@ -29,8 +29,9 @@ def binary_or_skip(kind: str) -> str:
     """The proxy's program, else skip; under CI, fail instead: CI must run these tests."""
     import pytest
 
-    found = shutil.which(BINARIES[kind]) or next((p for p in (f"/usr/sbin/{kind}", f"/usr/bin/{kind}")
-                                                  if os.access(p, os.X_OK)), None)
+    found = shutil.which(BINARIES[kind]) or next(
+        (p for p in (f"/usr/sbin/{kind}", f"/usr/bin/{kind}") if os.access(p, os.X_OK)), None
+    )
     missing = [] if shutil.which("openssl") else ["openssl"]
     if found is None:
         missing.insert(0, BINARIES[kind])
@@ -60,16 +61,40 @@ def replaced(text: str, old: str, new: str, *, pattern: bool = False) -> str:
 def certificate(folder: Path) -> tuple[Path, Path]:
     """A self-signed certificate for HOST, good for a day."""
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-keyout", str(key),
-                    "-out", str(cert), "-subj", f"/CN={HOST}", "-addext", f"subjectAltName=DNS:{HOST}"],
-                   check=True, capture_output=True, timeout=scaled(60))
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-subj",
+            f"/CN={HOST}",
+            "-addext",
+            f"subjectAltName=DNS:{HOST}",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=scaled(60),
+    )
     return cert, key
 
 
 def spki_hash(cert: Path) -> str:
     """The certificate's public key hash as Chromium's --ignore-certificate-errors-spki-list takes it."""
-    key = subprocess.run(["openssl", "x509", "-pubkey", "-noout", "-in", str(cert)], check=True, capture_output=True).stdout
-    der = subprocess.run(["openssl", "pkey", "-pubin", "-outform", "der"], input=key, check=True, capture_output=True).stdout
+    key = subprocess.run(
+        ["openssl", "x509", "-pubkey", "-noout", "-in", str(cert)], check=True, capture_output=True
+    ).stdout
+    der = subprocess.run(
+        ["openssl", "pkey", "-pubin", "-outform", "der"], input=key, check=True, capture_output=True
+    ).stdout
     import base64
     import hashlib
 
@@ -100,34 +125,46 @@ class Proxy:
         site = replaced(site, r"ssl_certificate /\S+;", f"ssl_certificate {self.cert};", pattern=True)
         site = replaced(site, r"ssl_certificate_key /\S+;", f"ssl_certificate_key {self.key};", pattern=True)
         site = replaced(site, "proxy_pass http://127.0.0.1:5000;", f"proxy_pass http://127.0.0.1:{self.upstream};")
-        temp = "\n".join(f"    {name}_temp_path {self.folder / name};" for name in
-                         ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        temp = "\n".join(
+            f"    {name}_temp_path {self.folder / name};"
+            for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
         conf = self.folder / "nginx.conf"
-        conf.write_text(f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\n"
-                        f"error_log {self.folder / 'error.log'} warn;\n"
-                        + ("user root;\n" if os.geteuid() == 0 else "")
-                        + "events { worker_connections 1024; }\n"
-                        f"http {{\n    access_log off;\n{temp}\n{site}}}\n")
+        conf.write_text(
+            f"daemon off;\nworker_processes 1;\npid {self.folder / 'nginx.pid'};\n"
+            f"error_log {self.folder / 'error.log'} warn;\n"
+            + ("user root;\n" if os.geteuid() == 0 else "")
+            + "events { worker_connections 1024; }\n"
+            f"http {{\n    access_log off;\n{temp}\n{site}}}\n"
+        )
         return [self.program, "-p", str(self.folder), "-e", str(self.folder / "error.log"), "-c", str(conf)]
 
     def caddy_argv(self) -> list[str]:
         site = documented("caddy")
-        site = replaced(site, f"{PUBLIC} {{", f"https://{HOST}:{self.port} {{\n    bind 127.0.0.1\n"
-                                              f"    tls {self.cert} {self.key}")
+        site = replaced(
+            site, f"{PUBLIC} {{", f"https://{HOST}:{self.port} {{\n    bind 127.0.0.1\n    tls {self.cert} {self.key}"
+        )
         site = replaced(site, "reverse_proxy 127.0.0.1:5000", f"reverse_proxy 127.0.0.1:{self.upstream}")
         conf = self.folder / "Caddyfile"
-        conf.write_text("{\n    admin off\n    auto_https disable_redirects\n"
-                        f"    storage file_system {self.folder / 'data'}\n}}\n\n{site}")
+        conf.write_text(
+            "{\n    admin off\n    auto_https disable_redirects\n"
+            f"    storage file_system {self.folder / 'data'}\n}}\n\n{site}"
+        )
         return [self.program, "run", "--config", str(conf), "--adapter", "caddyfile"]
 
     def start(self) -> None:
         argv = self.nginx_argv() if self.kind == "nginx" else self.caddy_argv()
-        env = {**os.environ, "HOME": str(self.folder), "XDG_DATA_HOME": str(self.folder / "data"),
-               "XDG_CONFIG_HOME": str(self.folder / "config")}
+        env = {
+            **os.environ,
+            "HOME": str(self.folder),
+            "XDG_DATA_HOME": str(self.folder / "data"),
+            "XDG_CONFIG_HOME": str(self.folder / "config"),
+        }
         self.log = self.folder / "run.log"
         with self.log.open("w") as out:
-            self.process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                            start_new_session=True, cwd=self.folder)
+            self.process = subprocess.Popen(
+                argv, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True, cwd=self.folder
+            )
         deadline = time.monotonic() + scaled(30)
         while time.monotonic() < deadline:
             assert self.process.poll() is None, f"{self.kind} stopped:\n{self.output()}"

@@ -39,14 +39,17 @@ class ScorepadRun:
     on the same port and SQLite file across restarts; each start's output goes to a file of its own
     (an unread pipe would stall the server)."""
 
-    def __init__(self, folder: Path, *args: str, port: int | None = None, database: str = "run.db",
-                 **env: str) -> None:
+    def __init__(self, folder: Path, *args: str, port: int | None = None, database: str = "run.db", **env: str) -> None:
         self.folder, self.args = folder, args
         self.port = port or free_port()
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / database}", "SECRET_KEY": "scorepad-run",
-                    "SCOREPAD_DEMO": "1", "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT),
-                                                                                      os.environ.get("PYTHONPATH")])),
-                    **env}
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{folder / database}",
+            "SECRET_KEY": "scorepad-run",
+            "SCOREPAD_DEMO": "1",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")])),
+            **env,
+        }
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = self.kills = 0
 
@@ -56,8 +59,13 @@ class ScorepadRun:
         self.starts += 1
         with self.log.open("w") as out:
             self.process = subprocess.Popen(
-                [str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(self.port), *self.args], env=self.env,
-                stdout=out, stderr=subprocess.STDOUT, start_new_session=True, cwd=self.folder)
+                [str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(self.port), *self.args],
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                cwd=self.folder,
+            )
         deadline = time.monotonic() + scaled(60)
         while time.monotonic() < deadline:
             if "Press Ctrl+C" in self.output():

@@ -85,12 +85,15 @@ def test_invalid_hand_names_the_hand_and_the_field(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("content, words", [
-    ("{not json", "not valid JSON"),
-    ("[]", "JSON object"),
-    ('{"variant": "bridge"}', "not a known variant"),
-    ('{"variant": "australian", "players": ["Ann"]}', "players"),
-])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("{not json", "not valid JSON"),
+        ("[]", "JSON object"),
+        ('{"variant": "bridge"}', "not a known variant"),
+        ('{"variant": "australian", "players": ["Ann"]}', "players"),
+    ],
+)
 def test_malformed_files_exit_2_without_traceback(tmp_path: Path, content: str, words: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
@@ -108,8 +111,13 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
 
 def test_flask_cli_has_the_same_command() -> None:
     flask = str(Path(sys.executable).with_name("flask"))
-    result = subprocess.run([flask, "--app", "scorepad", "score", "--json", str(EXAMPLES[0])],
-                            capture_output=True, text=True, cwd=ROOT, timeout=scaled(60))
+    result = subprocess.run(
+        [flask, "--app", "scorepad", "score", "--json", str(EXAMPLES[0])],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=scaled(60),
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["finished"] is True
 
@@ -117,16 +125,22 @@ def test_flask_cli_has_the_same_command() -> None:
 def _nomination_text(hand_field: str = "", first_dealer: str = "0") -> str:
     """A Nomination record as JSON text, with raw JSON spliced into its first hand or first dealer."""
     extra = f', "bids": {hand_field}' if hand_field else ""
-    return ('{"variant": "nomination", "players": ["Ann", "Bob", "Cat", "Dan"], "first_dealer": '
-            f'{first_dealer}, "hands": [{{"trump": "H", "tricks": [0, 1, 0, 0]{extra}}}]}}')
+    return (
+        '{"variant": "nomination", "players": ["Ann", "Bob", "Cat", "Dan"], "first_dealer": '
+        f'{first_dealer}, "hands": [{{"trump": "H", "tricks": [0, 1, 0, 0]{extra}}}]}}'
+    )
 
 
-@pytest.mark.parametrize("content, words", [
-    ("[" * 100_000 + "]" * 100_000, "lists or objects nested too deeply"),
-    (_nomination_text(hand_field="[" * 3000 + "]" * 3000), "lists or objects nested too deeply"),
-    (_nomination_text(first_dealer="9" * 5000), "a number longer than 4300 digits"),
-    (_nomination_text(hand_field="[" + "9" * 5000 + ", 0, 0, 0]"), "a number longer than 4300 digits"),
-], ids=["top level 100000 deep", "hand field 3000 deep", "first dealer 5000 digits", "bid 5000 digits"])
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("[" * 100_000 + "]" * 100_000, "lists or objects nested too deeply"),
+        (_nomination_text(hand_field="[" * 3000 + "]" * 3000), "lists or objects nested too deeply"),
+        (_nomination_text(first_dealer="9" * 5000), "a number longer than 4300 digits"),
+        (_nomination_text(hand_field="[" + "9" * 5000 + ", 0, 0, 0]"), "a number longer than 4300 digits"),
+    ],
+    ids=["top level 100000 deep", "hand field 3000 deep", "first dealer 5000 digits", "bid 5000 digits"],
+)
 def test_records_python_cannot_read_exit_2_in_one_line(tmp_path: Path, content: str, words: str) -> None:
     # these used to print a RecursionError or ValueError traceback and exit 1
     path = tmp_path / "bad.json"
@@ -143,7 +157,8 @@ def test_a_key_with_a_newline_is_one_problem_on_one_line(tmp_path: Path) -> None
     result = run("score", str(path))
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        f"{path}: hand 1, tri\\ncks: 'tri\\ncks' is not part of a Nomination Whist hand"]
+        f"{path}: hand 1, tri\\ncks: 'tri\\ncks' is not part of a Nomination Whist hand"
+    ]
 
 
 def test_terminal_control_characters_are_printed_escaped(tmp_path: Path) -> None:

@@ -58,8 +58,12 @@ def test_no_request_is_a_5xx_or_changes_what_it_does_not_name(fuzz_app: tuple[Fl
     # derandomize: the same requests on every run of this code (seeded by the test itself), so the
     # share answered below is a fact about the generator, not a draw that fails one CI run in
     # twenty; bench/fuzz_routes.py is the long run with fresh random requests
-    @settings(max_examples=EXAMPLES[_database(app)], deadline=None, derandomize=True,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=EXAMPLES[_database(app)],
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(data=st.data())
     def one_request(data: st.DataObject) -> None:
         rule, method = data.draw(st.sampled_from(routes(app)), label="route")

@@ -95,10 +95,11 @@ def test_the_finder_sees_a_circle_and_every_kind_of_import() -> None:
     """The checks below can fail: a planted circle is found, and so are imports in a function, under
     TYPE_CHECKING, relative ones and `from package import module`."""
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
-    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from scorepad.models import Game\n"
-              "def f():\n    from scorepad.events import core\nfrom . import live\n")
-    assert imports_of("scorepad.views.games", source) == {"scorepad.models", "scorepad.events.core",
-                                                          "scorepad.views"}
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from scorepad.models import Game\n"
+        "def f():\n    from scorepad.events import core\nfrom . import live\n"
+    )
+    assert imports_of("scorepad.views.games", source) == {"scorepad.models", "scorepad.events.core", "scorepad.views"}
 
 
 def test_no_import_circle_in_scorepad() -> None:
@@ -134,8 +135,11 @@ def test_views_publish_nothing(name: str) -> None:
 def test_relay_handlers_are_registered_by_create_app_alone() -> None:
     """No blueprint registers a relay handler (`record_once(... live.on ...)`): `pushes.init_app`,
     called by create_app, is the one place that says what each kind of change shows."""
-    offenders = [name for name, path in MODULES.items() if name != "scorepad.pushes"
-                 and re.search(r"\blive\.on\(|\bon\(app,", path.read_text())]
+    offenders = [
+        name
+        for name, path in MODULES.items()
+        if name != "scorepad.pushes" and re.search(r"\blive\.on\(|\bon\(app,", path.read_text())
+    ]
     assert offenders == []
 
 
@@ -158,14 +162,17 @@ def test_the_house_checks_see_a_publishing_view() -> None:
     assert ANNOUNCING.findall("    core.announce(event)\n    publish (event)") == ["announce", "publish"]
 
 
-DISPATCH = re.compile(r"""\.format\s*[!=]=\s*["']|\{\s*["'](%s)["']\s*:""" % "|".join(FORMAT_KEYS))
+DISPATCH = re.compile(r"""\.format\s*[!=]=\s*["']|\{{\s*["']({})["']\s*:""".format("|".join(FORMAT_KEYS)))
 
 
 def test_only_the_registry_knows_the_formats() -> None:
     """No `if event.format == "..."` and no dict keyed by format outside events/registry.py (a
     format's own module may compare with its own KEY, which is not a literal)."""
-    offenders = [str(path.relative_to(PACKAGE.parent)) for name, path in MODULES.items()
-                 if name != "scorepad.events.registry" and DISPATCH.search(path.read_text())]
+    offenders = [
+        str(path.relative_to(PACKAGE.parent))
+        for name, path in MODULES.items()
+        if name != "scorepad.events.registry" and DISPATCH.search(path.read_text())
+    ]
     assert offenders == []
 
 
@@ -199,14 +206,22 @@ def _names_a_variant(node: ast.AST, keys: frozenset[str]) -> bool:
     """A variant's key as a literal, or read off a variant module (`whist.VARIANT.key`)."""
     if isinstance(node, ast.Constant):
         return node.value in keys
-    return (isinstance(node, ast.Attribute) and node.attr == "key"
-            and (isinstance(node.value, ast.Name) and node.value.id == "VARIANT"
-                 or isinstance(node.value, ast.Attribute) and node.value.attr == "VARIANT"))
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "key"
+        and (
+            isinstance(node.value, ast.Name)
+            and node.value.id == "VARIANT"
+            or isinstance(node.value, ast.Attribute)
+            and node.value.attr == "VARIANT"
+        )
+    )
 
 
 def variant_branches(source: str, keys: frozenset[str]) -> list[int]:
     """The lines of `source` that branch on a variant's key: a comparison with one (`==`, `in` a
     tuple or a set of them), a dict keyed by one, a set holding one, a `case` of one."""
+
     def named(node: ast.AST) -> bool:
         items = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
         return any(_names_a_variant(item, keys) for item in items)
@@ -227,15 +242,17 @@ def test_the_finder_sees_every_kind_of_branch_on_a_variant() -> None:
     """What issue 27 found (rules/stats.py's dicts keyed by variant and its Whist branch, club_night's
     set of variants ranked by points, the adapters' copied ranges), and what is not a branch."""
     keys = frozenset({"whist", "bid_whist", "nomination"})
-    source = ('if game.variant == whist.VARIANT.key:\n    pass\n'          # 1
-              'FACTS = {nomination.VARIANT.key: 1}\n'                    # 3
-              'RANKED = frozenset({"bid_whist"})\n'                      # 4
-              'ok = variant in ("nomination", "whist")\n'                # 5
-              'ADAPTERS = {"nomination": 3}\n'                           # 6
-              'match v:\n    case "whist":\n        pass\n'              # 8
-              'if VARIANT.key != key:\n    pass\n'                       # 10
-              'KEY = "bid_whist"\nbp = Blueprint("bid_whist")\ng = Game(variant="whist")\n'
-              'form = {"variant": DEFAULT}\nif event.format == KEY:\n    pass\n')
+    source = (
+        "if game.variant == whist.VARIANT.key:\n    pass\n"  # 1
+        "FACTS = {nomination.VARIANT.key: 1}\n"  # 3
+        'RANKED = frozenset({"bid_whist"})\n'  # 4
+        'ok = variant in ("nomination", "whist")\n'  # 5
+        'ADAPTERS = {"nomination": 3}\n'  # 6
+        'match v:\n    case "whist":\n        pass\n'  # 8
+        "if VARIANT.key != key:\n    pass\n"  # 10
+        'KEY = "bid_whist"\nbp = Blueprint("bid_whist")\ng = Game(variant="whist")\n'
+        'form = {"variant": DEFAULT}\nif event.format == KEY:\n    pass\n'
+    )
     assert variant_branches(source, keys) == [1, 3, 4, 5, 6, 8, 10]
 
 
@@ -245,8 +262,11 @@ def test_only_the_registries_branch_on_a_variant() -> None:
     (docs/architecture.md, "Adding a sixth variant"), read through `get_variant`. A variant's own
     module may name itself."""
     keys = _variant_keys()
-    found = {name: variant_branches(path.read_text(), keys) for name, path in MODULES.items()
-             if name not in {f"scorepad.rules.{key}" for key in keys}}
+    found = {
+        name: variant_branches(path.read_text(), keys)
+        for name, path in MODULES.items()
+        if name not in {f"scorepad.rules.{key}" for key in keys}
+    }
     offenders = {name: lines for name, lines in found.items() if lines and name not in VARIANT_REGISTRIES}
     assert offenders == {}
     assert all(found[name] for name in VARIANT_REGISTRIES), "an exception no longer needed: take it off the list"
@@ -256,13 +276,20 @@ def template_branch(keys: frozenset[str]) -> re.Pattern[str]:
     """A template's or a script's comparison with a variant's key (`== 'whist'`, `in ['whist']`,
     `case "whist":`), or an object keyed by one (`{"whist": ...}`)."""
     key = "(" + "|".join(sorted(keys)) + ")"
-    return re.compile(r"""(==|!=|\bin\b|\bcase\b)\s*[(\[]?\s*["']""" + key + r"""["']|["']""" + key + r"""["']\s*(==|!=|:)""")
+    return re.compile(
+        r"""(==|!=|\bin\b|\bcase\b)\s*[(\[]?\s*["']""" + key + r"""["']|["']""" + key + r"""["']\s*(==|!=|:)"""
+    )
 
 
 def test_the_template_finder_sees_a_branch_on_a_variant() -> None:
     branch = template_branch(frozenset({"whist", "bid_whist"}))
-    for found in ("{% if gv.game.variant == 'whist' %}", "{% if key in ('bid_whist', 'x') %}", 'case "whist":',
-                  'const rows = {"bid_whist": 2}', "{% if 'whist' != key %}"):
+    for found in (
+        "{% if gv.game.variant == 'whist' %}",
+        "{% if key in ('bid_whist', 'x') %}",
+        'case "whist":',
+        'const rows = {"bid_whist": 2}',
+        "{% if 'whist' != key %}",
+    ):
         assert branch.search(found), found
     for fine in ("{{ variant.name }}", '{{ url_for("bid_whist.team") }}', "<p>Whist in a rubber</p>"):
         assert not branch.search(fine), fine
@@ -272,8 +299,12 @@ def test_no_template_or_script_branches_on_a_variant() -> None:
     """Templates and scripts format what the variant's rules and facts say; none compares a key."""
     branch = template_branch(_variant_keys())
     root = PACKAGE.parent
-    offenders = [str(path.relative_to(root)) for folder, pattern in (("templates", "*.html"), ("static/js", "*.js"))
-                 for path in sorted((root / folder).rglob(pattern)) if branch.search(path.read_text())]
+    offenders = [
+        str(path.relative_to(root))
+        for folder, pattern in (("templates", "*.html"), ("static/js", "*.js"))
+        for path in sorted((root / folder).rglob(pattern))
+        if branch.search(path.read_text())
+    ]
     assert offenders == []
 
 
@@ -281,15 +312,16 @@ def test_no_template_or_script_branches_on_a_variant() -> None:
 
 
 def _protocol_members(protocol: type) -> set[str]:
-    return set(protocol.__annotations__) | {name for name, value in vars(protocol).items()
-                                             if callable(value) and not name.startswith("_")}
+    return set(protocol.__annotations__) | {
+        name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")
+    }
 
 
 def _section(title: str) -> str:
     text = (PACKAGE.parent / "docs" / "architecture.md").read_text()
     start = text.index(f"\n## {title}\n")
     end = text.find("\n## ", start + 1)
-    return text[start:end if end != -1 else len(text)]
+    return text[start : end if end != -1 else len(text)]
 
 
 def test_the_add_a_variant_checklist_names_every_fact_of_a_variant() -> None:

@@ -25,8 +25,14 @@ def scorepad(*args: str, data: Path | None = None, **env: str) -> subprocess.Com
     environ.update({"PYTHONPATH": str(CHECKOUT), "SCOREPAD_DEMO": "0", **env})
     if data is not None:
         environ["SCOREPAD_DATA"] = str(data)
-    return subprocess.run([str(SCOREPAD), *args], env=environ, capture_output=True, text=True,
-                          timeout=scaled(120), cwd=data.parent if data else None)
+    return subprocess.run(
+        [str(SCOREPAD), *args],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=scaled(120),
+        cwd=data.parent if data else None,
+    )
 
 
 def rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -73,17 +79,23 @@ def test_backup_and_restore_round_trip_a_database_with_games_and_an_event(tmp_pa
 
     done = scorepad("backup", str(tmp_path / "saturday.sqlite3"), data=tmp_path / "hall")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"Backed up {games} games and 1 event from {database} to {tmp_path / 'saturday.sqlite3'}")
+    assert done.stdout.startswith(
+        f"Backed up {games} games and 1 event from {database} to {tmp_path / 'saturday.sqlite3'}"
+    )
     again = scorepad("backup", str(tmp_path / "saturday.sqlite3"), data=tmp_path / "hall")
     assert again.returncode == 1
-    assert again.stderr.strip() == (f"Error: {tmp_path / 'saturday.sqlite3'} already exists: give another name, "
-                                    f"or add --force to overwrite it.")
+    assert again.stderr.strip() == (
+        f"Error: {tmp_path / 'saturday.sqlite3'} already exists: give another name, or add --force to overwrite it."
+    )
 
     # on another machine (another data folder): restored whole, the event's links as they were
     done = scorepad("restore", str(tmp_path / "saturday.sqlite3"), "--data", str(tmp_path / "laptop"))
     assert done.returncode == 0, done.stderr
     restored = tmp_path / "laptop" / "scorepad.sqlite3"
-    assert done.stdout.strip() == f"Restored {games} games and 1 event from {tmp_path / 'saturday.sqlite3'} into {restored}."
+    assert (
+        done.stdout.strip()
+        == f"Restored {games} games and 1 event from {tmp_path / 'saturday.sqlite3'} into {restored}."
+    )
     assert rows(restored) == rows(database)
     exported = scorepad("export-event", director, data=tmp_path / "laptop")
     assert exported.returncode == 0 and '"format": "military"' in exported.stdout, exported.stderr
@@ -91,9 +103,11 @@ def test_backup_and_restore_round_trip_a_database_with_games_and_an_event(tmp_pa
     # a restore over a database refuses without --force, and with it keeps the one it replaces
     refused = scorepad("restore", str(tmp_path / "saturday.sqlite3"), data=tmp_path / "laptop")
     assert refused.returncode == 1
-    assert refused.stderr.strip() == (f"Error: {restored} already holds {games} games and 1 event: stop Scorepad "
-                                      f"and add --force to replace them with the backup (the current database is "
-                                      f"kept beside it).")
+    assert refused.stderr.strip() == (
+        f"Error: {restored} already holds {games} games and 1 event: stop Scorepad "
+        f"and add --force to replace them with the backup (the current database is "
+        f"kept beside it)."
+    )
     with sqlite3.connect(restored) as con:
         con.execute("DELETE FROM hand")
     con.close()
@@ -127,8 +141,10 @@ def test_on_postgresql_backup_and_restore_say_what_to_run(tmp_path: Path) -> Non
     assert "pg_dump --format=custom --file club.dump 'postgresql://club@db.example/scorepad'" in backup.stderr
     restore = scorepad("restore", "club.dump", data=tmp_path, DATABASE_URL=url)
     assert restore.returncode == 1
-    assert "pg_restore --clean --if-exists --no-owner --dbname 'postgresql://club@db.example/scorepad' club.dump" \
+    assert (
+        "pg_restore --clean --if-exists --no-owner --dbname 'postgresql://club@db.example/scorepad' club.dump"
         in restore.stderr
+    )
     assert "secret" not in backup.stderr + restore.stderr
 
 
@@ -146,14 +162,17 @@ def old_database(folder: Path) -> None:
     con.close()
 
 
-def test_an_old_database_in_the_install_is_moved_to_the_data_folder_and_said(tmp_path: Path,
-                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_old_database_in_the_install_is_moved_to_the_data_folder_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     old, new = tmp_path / "venv" / "var" / "scorepad-instance", tmp_path / "data"
     old_database(old)
     monkeypatch.delenv("DATABASE_URL", raising=False)
     said = data_folder.adopt_old_database(new, old)
-    assert said == (f"Moved the database from {old / 'scorepad.sqlite3'} to {new / 'scorepad.sqlite3'}: Scorepad "
-                    f"keeps its data outside the install now (the old file is kept as scorepad.sqlite3.moved).")
+    assert said == (
+        f"Moved the database from {old / 'scorepad.sqlite3'} to {new / 'scorepad.sqlite3'}: Scorepad "
+        f"keeps its data outside the install now (the old file is kept as scorepad.sqlite3.moved)."
+    )
     assert rows(new / "scorepad.sqlite3") == {"game": [("Friday",), ("Saturday",)]}
     assert (new / "secret_key").read_text() == "the old key"  # the phones' sessions stay valid
     assert sorted(p.name for p in old.iterdir()) == ["scorepad.sqlite3.moved", "secret_key"]
@@ -161,7 +180,8 @@ def test_an_old_database_in_the_install_is_moved_to_the_data_folder_and_said(tmp
 
 
 def test_an_old_database_is_not_moved_over_a_new_one_nor_when_another_is_named(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     old, new = tmp_path / "old", tmp_path / "data"
     old_database(old)
     monkeypatch.setenv("DATABASE_URL", "postgresql://club@db/scorepad")
@@ -186,19 +206,32 @@ def test_the_command_moves_an_old_database_before_it_starts(tmp_path: Path, monk
     assert (tmp_path / "data" / "scorepad.sqlite3").is_file()
 
 
-@pytest.mark.parametrize("url, said", [
-    ("postgresql://scorepad:pw@127.0.0.1:9/scorepad",
-     "Error: Cannot reach PostgreSQL at 127.0.0.1:9: start it (sudo systemctl start postgresql), or correct the "
-     "host and port in DATABASE_URL (docs/operations.md)."),
-    ("sqlite:////nonexistent/folder/scorepad.sqlite3",
-     "Error: Cannot open the SQLite database /nonexistent/folder/scorepad.sqlite3: check that its folder exists and "
-     "can be written (--data or SCOREPAD_DATA names another folder)."),
-    ("mysql://club@db/scorepad",
-     "Error: DATABASE_URL names a database Scorepad has no driver for: leave it unset for SQLite, or give a "
-     "postgresql:// address (docs/operations.md)."),
-    ("not a url", "Error: DATABASE_URL is not a database address (postgresql://user:password@host/name) "
-                  "(docs/operations.md)."),
-], ids=["postgresql not running", "sqlite folder missing", "no driver", "not an address"])
+@pytest.mark.parametrize(
+    "url, said",
+    [
+        (
+            "postgresql://scorepad:pw@127.0.0.1:9/scorepad",
+            "Error: Cannot reach PostgreSQL at 127.0.0.1:9: start it (sudo systemctl start postgresql), or correct the "
+            "host and port in DATABASE_URL (docs/operations.md).",
+        ),
+        (
+            "sqlite:////nonexistent/folder/scorepad.sqlite3",
+            "Error: Cannot open the SQLite database /nonexistent/folder/scorepad.sqlite3: check that its folder exists and "
+            "can be written (--data or SCOREPAD_DATA names another folder).",
+        ),
+        (
+            "mysql://club@db/scorepad",
+            "Error: DATABASE_URL names a database Scorepad has no driver for: leave it unset for SQLite, or give a "
+            "postgresql:// address (docs/operations.md).",
+        ),
+        (
+            "not a url",
+            "Error: DATABASE_URL is not a database address (postgresql://user:password@host/name) "
+            "(docs/operations.md).",
+        ),
+    ],
+    ids=["postgresql not running", "sqlite folder missing", "no driver", "not an address"],
+)
 def test_a_database_that_cannot_be_used_is_one_plain_line(tmp_path: Path, url: str, said: str) -> None:
     done = scorepad("run", "--port", "1", data=tmp_path, DATABASE_URL=url)
     assert done.returncode == 1
@@ -213,18 +246,23 @@ def test_a_data_folder_that_cannot_be_made_is_one_plain_line(tmp_path: Path) -> 
     assert len(done.stderr.splitlines()) == 1
 
 
-def test_a_missing_postgresql_database_is_one_line_and_init_postgres_makes_it(tmp_path: Path,
-                                                                              postgresql: Cluster) -> None:
+def test_a_missing_postgresql_database_is_one_line_and_init_postgres_makes_it(
+    tmp_path: Path, postgresql: Cluster
+) -> None:
     admin = postgresql.url("postgres").replace("postgresql+psycopg://", "postgresql://")
     done = scorepad("run", "--port", "1", data=tmp_path, DATABASE_URL=admin.replace("@/postgres", "@/clubdb"))
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
         'Error: PostgreSQL has no database "clubdb": create it and its user with `scorepad init-postgres` '
-        "(docs/operations.md), or correct DATABASE_URL."]
-    done = scorepad("run", "--port", "1", data=tmp_path, DATABASE_URL=admin.replace("postgres@/postgres", "clubuser@/clubdb"))
+        "(docs/operations.md), or correct DATABASE_URL."
+    ]
+    done = scorepad(
+        "run", "--port", "1", data=tmp_path, DATABASE_URL=admin.replace("postgres@/postgres", "clubuser@/clubdb")
+    )
     assert done.stderr.splitlines() == [
         'Error: PostgreSQL has no user "clubuser": create it and the database with `scorepad init-postgres` '
-        "(docs/operations.md), or correct DATABASE_URL."]
+        "(docs/operations.md), or correct DATABASE_URL."
+    ]
 
     printed = scorepad("init-postgres", "--database", "clubdb", "--user", "clubuser", data=tmp_path)
     assert printed.returncode == 0

@@ -64,8 +64,11 @@ def test_windows_gets_the_run_command_in_powershell() -> None:
     quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```powershell\n(.+?)\n```", quick, re.S)
     assert len(blocks) == 1 and "**Windows**" in quick
-    assert blocks[0].splitlines() == ["py -m venv .venv", ".venv\\Scripts\\pip install -q -c constraints.txt -e .",
-                                      ".venv\\Scripts\\scorepad run"]
+    assert blocks[0].splitlines() == [
+        "py -m venv .venv",
+        ".venv\\Scripts\\pip install -q -c constraints.txt -e .",
+        ".venv\\Scripts\\scorepad run",
+    ]
     install = (ROOT / "docs" / "install.md").read_text()
     assert f"```powershell\n{blocks[0]}\n```" in install and f"```sh\n{_commands()[0]}\n```" in install
 

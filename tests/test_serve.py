@@ -63,8 +63,9 @@ def test_run_serves_and_holds_hundreds_of_live_streams(tmp_path: Path, runs: lis
     streams = []
     for _ in range(STREAMS):  # projectors and phones following the event, all open at once
         s = socket.create_connection(("127.0.0.1", run.port), timeout=scaled(30))
-        s.sendall(f"GET /b/{public.group(1)}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                  f"Accept: text/event-stream\r\n\r\n".encode())
+        s.sendall(
+            f"GET /b/{public.group(1)}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
         streams.append(s)
     try:
         for s in streams:
@@ -96,8 +97,9 @@ def test_sigterm_stops_the_gevent_server_cleanly(tmp_path: Path, runs: list[Scor
 
 
 @pytest.mark.parametrize("server", SERVERS)
-def test_kill_9_of_the_server_leaves_no_worker_on_the_port(tmp_path: Path, runs: list[ScorepadRun],
-                                                          server: str) -> None:
+def test_kill_9_of_the_server_leaves_no_worker_on_the_port(
+    tmp_path: Path, runs: list[ScorepadRun], server: str
+) -> None:
     run = ScorepadRun(tmp_path, SCOREPAD_DEMO="0", SCOREPAD_SERVER=server)
     runs.append(run)
     run.start()
@@ -113,7 +115,9 @@ def test_kill_9_of_the_server_leaves_no_worker_on_the_port(tmp_path: Path, runs:
         time.sleep(0.2)
     else:
         raise AssertionError("an orphan worker still answers on the port")
-    again = ScorepadRun(tmp_path, port=run.port, SCOREPAD_DEMO="0", SCOREPAD_SERVER=server)  # the same port serves again at once
+    again = ScorepadRun(
+        tmp_path, port=run.port, SCOREPAD_DEMO="0", SCOREPAD_SERVER=server
+    )  # the same port serves again at once
     runs.append(again)
     again.start()
     assert again.get("/healthz")[0] == 200
@@ -124,10 +128,19 @@ def test_a_port_in_use_is_said_plainly(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = subprocess.run([str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(port)],
-                                env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}",
-                                     "SECRET_KEY": "serve-test", "SCOREPAD_DEMO": "0"},
-                                capture_output=True, text=True, timeout=scaled(60), cwd=tmp_path)
+        result = subprocess.run(
+            [str(SCOREPAD), "run", "--host", "127.0.0.1", "--port", str(port)],
+            env={
+                **os.environ,
+                "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}",
+                "SECRET_KEY": "serve-test",
+                "SCOREPAD_DEMO": "0",
+            },
+            capture_output=True,
+            text=True,
+            timeout=scaled(60),
+            cwd=tmp_path,
+        )
     assert result.returncode == 1
     assert f"port {port} is already in use (another Scorepad?): try --port {port + 1}" in result.stderr
     assert "Scorepad is running" not in result.stdout
@@ -155,7 +168,9 @@ FORWARDED = {"X_Forwarded_Proto": "https", "X_Forwarded_Host": "whist.club.examp
 
 
 @pytest.mark.parametrize("server", SERVERS)
-def test_forwarded_headers_are_believed_only_behind_a_proxy(tmp_path: Path, runs: list[ScorepadRun], server: str) -> None:
+def test_forwarded_headers_are_believed_only_behind_a_proxy(
+    tmp_path: Path, runs: list[ScorepadRun], server: str
+) -> None:
     """Issue 13, item 5: gunicorn itself believes X-Forwarded-Proto from 127.0.0.1 unless told not to;
     by default no program on the machine (or phone on the LAN) can make the links say https, and
     `--behind-proxy` (one proxy, SCOREPAD_PROXY_HOPS=1) makes them say the proxy's address."""
@@ -169,8 +184,9 @@ def test_forwarded_headers_are_believed_only_behind_a_proxy(tmp_path: Path, runs
     assert "strict-transport-security" not in headers
     plain.stop()
 
-    proxied = ScorepadRun(tmp_path, "--behind-proxy", port=plain.port, database="plain.db",
-                          SCOREPAD_SERVER=server)  # the same demo event
+    proxied = ScorepadRun(
+        tmp_path, "--behind-proxy", port=plain.port, database="plain.db", SCOREPAD_SERVER=server
+    )  # the same demo event
     runs.append(proxied)
     printed = proxied.start()
     assert "Behind a reverse proxy (SCOREPAD_PROXY_HOPS=1)" in printed
@@ -193,20 +209,24 @@ def test_a_chunked_form_past_the_limit_is_refused_whole(tmp_path: Path, runs: li
     cookie = headers["set-cookie"].split(";")[0]
     token = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"|name="csrf-token" content="([^"]+)"', page)
     assert token, page[:500]
-    form = (f"csrf_token={(token.group(1) or token.group(2)).decode()}&team.0=Us&team.1=Them&name.0=Ann&name.1=Bob"
-            f"&name.2=Cat&name.3=Dan&first_dealer=0&action=start&pad=").encode()
+    form = (
+        f"csrf_token={(token.group(1) or token.group(2)).decode()}&team.0=Us&team.1=Them&name.0=Ann&name.1=Bob"
+        f"&name.2=Cat&name.3=Dan&first_dealer=0&action=start&pad="
+    ).encode()
 
     def post(body: bytes) -> int:
         """The form, chunked; its answer read while it is sent (the server may answer a body past the
         limit before the rest arrives, and close the connection on what is left)."""
         with socket.create_connection(("127.0.0.1", run.port), timeout=scaled(30)) as s:
-            s.sendall(f"POST /new/whist HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\nConnection: close\r\n"
-                      "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n".encode())
+            s.sendall(
+                f"POST /new/whist HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\nConnection: close\r\n"
+                "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
+            )
 
             def send() -> None:
                 try:
                     for start in range(0, len(body), 16 * 1024):
-                        chunk = body[start:start + 16 * 1024]
+                        chunk = body[start : start + 16 * 1024]
                         s.sendall(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
                     s.sendall(b"0\r\n\r\n")
                 except OSError:
@@ -246,9 +266,14 @@ def test_the_server_is_chosen_by_platform_and_can_be_forced(monkeypatch: pytest.
 
 
 def test_several_workers_need_gunicorn(tmp_path: Path) -> None:
-    result = subprocess.run([str(SCOREPAD), "run", "--server", "gevent", "--workers", "2"],
-                            env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}", "SCOREPAD_DEMO": "0"},
-                            capture_output=True, text=True, timeout=scaled(60), cwd=tmp_path)
+    result = subprocess.run(
+        [str(SCOREPAD), "run", "--server", "gevent", "--workers", "2"],
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}", "SCOREPAD_DEMO": "0"},
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
+        cwd=tmp_path,
+    )
     assert result.returncode == 1
     assert result.stderr.startswith("Error: --workers 2 needs gunicorn, which does not run on Windows")
     assert "Traceback" not in result.stderr
@@ -258,8 +283,10 @@ def test_on_windows_the_server_runs_as_a_child_waited_for(tmp_path: Path) -> Non
     """Windows has no exec (os.execv there ends this process and the console takes its prompt back
     while the server runs): `replace_process` runs it as a child, waits, and exits with its status,
     sitting out the Ctrl+C that reaches both."""
-    code = ("import sys; from scorepad.serve import replace_process; "
-            "replace_process([sys.executable, '-c', 'print(\"the server\"); raise SystemExit(3)'], spawn=True)")
+    code = (
+        "import sys; from scorepad.serve import replace_process; "
+        "replace_process([sys.executable, '-c', 'print(\"the server\"); raise SystemExit(3)'], spawn=True)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(60))
     assert result.returncode == 3 and result.stdout == "the server\n", result
 
@@ -282,7 +309,8 @@ def _helpers_of(run: ScorepadRun, server: str = "gunicorn") -> list[int]:
 
 @pytest.mark.parametrize("server", SERVERS)
 def test_a_heavy_import_is_checked_off_the_loop_while_the_worker_answers_others(
-        tmp_path: Path, runs: list[ScorepadRun], server: str) -> None:
+    tmp_path: Path, runs: list[ScorepadRun], server: str
+) -> None:
     """Issue 33, item 7: the largest game record (a Military game of 64 tables and 500 hands, seconds
     of CPU to check) is checked in the worker's helper process, and a request sent once the check has
     begun there is answered while the import still waits for it: the order the answers come in,
@@ -298,15 +326,20 @@ def test_a_heavy_import_is_checked_off_the_loop_while_the_worker_answers_others(
     hands = [{"results": [{"tricks": 3 + (hand * 7 + table * 5) % 9} for table in range(64)]} for hand in range(500)]
     record = json.dumps({"variant": "military", "options": {"days": [100] * 5}, "teams": teams, "hands": hands})
     boundary = "scorepad-serve-test"
-    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n{csrf.group(1).decode()}\r\n'
-            f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n\r\n'
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="final.json"\r\n'
-            f"Content-Type: application/json\r\n\r\n{record}\r\n--{boundary}--\r\n").encode()
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n{csrf.group(1).decode()}\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="final.json"\r\n'
+        f"Content-Type: application/json\r\n\r\n{record}\r\n--{boundary}--\r\n"
+    ).encode()
     assert not _helpers_of(run, server)  # started for the first heavy job
     importing = socket.create_connection(("127.0.0.1", run.port), timeout=scaled(120))
-    importing.sendall(f"POST /games/import HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n"
-                      f"Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {len(body)}\r\n"
-                      f"Connection: close\r\n\r\n".encode() + body)
+    importing.sendall(
+        f"POST /games/import HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n"
+        f"Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {len(body)}\r\n"
+        f"Connection: close\r\n\r\n".encode()
+        + body
+    )
     deadline = time.monotonic() + scaled(60)
     while not _helpers_of(run, server):  # the worker has read the record and handed it to its helper
         assert time.monotonic() < deadline, run.output()

@@ -5,9 +5,9 @@ its .po file says (they are committed so that an install needs no build step: do
 
 from __future__ import annotations
 
+import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
-import pytest
 
 from scorepad import catalogues
 
@@ -70,6 +70,9 @@ def test_the_check_finds_what_is_wrong() -> None:
     catalog.add("Dealer", "")
     catalog.add("Gone", "Parti")
     assert problems(used, catalog) == [
-        "missing: 'Hand' (templates/x.html)", "fuzzy: 'Trump' (templates/x.html)",
-        "empty: 'Dealer' (templates/x.html)", "unused: 'Gone'",
-        "placeholders: 'Bid %(bid)s': unknown named placeholder 'annonce'"]
+        "missing: 'Hand' (templates/x.html)",
+        "fuzzy: 'Trump' (templates/x.html)",
+        "empty: 'Dealer' (templates/x.html)",
+        "unused: 'Gone'",
+        "placeholders: 'Bid %(bid)s': unknown named placeholder 'annonce'",
+    ]

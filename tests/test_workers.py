@@ -30,15 +30,23 @@ from scorepad.live_pg import CHANNEL
 from tests.conftest import config_for, release
 from tests.postgres import PORT, Cluster
 from tests.serving import SCOREPAD, ScorepadRun, read_answer
-from tests.web.test_games import nomination_form
 from tests.slowness import scaled
+from tests.web.test_games import nomination_form
 
 WORKERS = 3
 TABLES = 10  # results of hand 1, one per table of the Military Whist event
 HANDS = 8  # hands of the home game the spectators follow
 TRIES = 30  # bid races
-WHIST = {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan",
-         "first_dealer": "0", "action": "start"}
+WHIST = {
+    "team.0": "Us",
+    "team.1": "Them",
+    "name.0": "Ann",
+    "name.1": "Bob",
+    "name.2": "Cat",
+    "name.3": "Dan",
+    "first_dealer": "0",
+    "action": "start",
+}
 CSRF = re.compile(r'name="csrf-token" content="([^"]+)"')
 STATE = re.compile(r'name="state" value="([^"]+)"')
 TOLD_WHY = ("at the same moment", "This screen was out of date")
@@ -83,11 +91,19 @@ def setup(postgresql: Cluster, postgresql_template: str) -> Iterator[Setup]:
 def server(tmp_path_factory: pytest.TempPathFactory, setup: Setup, postgresql: Cluster) -> Iterator[ScorepadRun]:
     """`scorepad run --workers 3` on that database, every worker listening (started once: a start
     takes seconds)."""
-    run = ScorepadRun(tmp_path_factory.mktemp("workers"), "--workers", str(WORKERS), DATABASE_URL=setup.url, SCOREPAD_DEMO="0",
-                      SCOREPAD_MAX_STREAMS_PER_CLIENT="1000",)
+    run = ScorepadRun(
+        tmp_path_factory.mktemp("workers"),
+        "--workers",
+        str(WORKERS),
+        DATABASE_URL=setup.url,
+        SCOREPAD_DEMO="0",
+        SCOREPAD_MAX_STREAMS_PER_CLIENT="1000",
+    )
     printed = run.start()
     assert f"{WORKERS} workers; live updates through the postgresql broker" in printed
-    wait_for(lambda: listeners(setup, postgresql) == WORKERS, timeout=scaled(30))  # each worker listens before it serves
+    wait_for(
+        lambda: listeners(setup, postgresql) == WORKERS, timeout=scaled(30)
+    )  # each worker listens before it serves
     yield run
     run.stop()
 
@@ -176,8 +192,9 @@ class Phone:
             head += ["Content-Type: application/x-www-form-urlencoded", "HX-Request: true"]
         return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
-    def request(self, method: str, path: str, form: dict[str, str] | None = None,
-                cookie: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    def request(
+        self, method: str, path: str, form: dict[str, str] | None = None, cookie: str | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
         sock, _ = self.connect()
         with sock:
             sock.sendall(self.bytes_of(method, path, form, cookie))
@@ -198,15 +215,16 @@ def unchunk(body: bytes) -> bytes:
         n = int(size, 16)
         if not n:
             break
-        out, body = out + body[:n], body[n + 2:]
+        out, body = out + body[:n], body[n + 2 :]
     return out
 
 
 def listeners(setup: Setup, postgresql: Cluster) -> int:
     database = make_url(setup.url).database
     with psycopg.connect(host=str(postgresql.root), port=PORT, user="postgres", dbname="postgres") as conn:
-        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND query = %s",
-                           (database, f"LISTEN {CHANNEL}")).fetchone()
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND query = %s", (database, f"LISTEN {CHANNEL}")
+        ).fetchone()
     return int(row[0]) if row else 0
 
 
@@ -216,8 +234,9 @@ def wait_for(check: object, timeout: float = scaled(10.0)) -> None:
         time.sleep(0.05)
 
 
-def test_every_stream_on_every_worker_hears_every_update_once(server: ScorepadRun, setup: Setup,
-                                                              postgresql: Cluster, streams: list[Stream]) -> None:
+def test_every_stream_on_every_worker_hears_every_update_once(
+    server: ScorepadRun, setup: Setup, postgresql: Cluster, streams: list[Stream]
+) -> None:
     assert len(server.workers()) == WORKERS
     assert listeners(setup, postgresql) == WORKERS  # one LISTEN connection per worker
     started = time.monotonic()
@@ -231,33 +250,40 @@ def test_every_stream_on_every_worker_hears_every_update_once(server: ScorepadRu
         sock, worker = table.connect()
         entered_on[worker] += 1
         with sock:
-            sock.sendall(table.bytes_of("POST", f"/t/{token}/result", {"hand": "1", "tricks": str(5 + i % 5),
-                                                                       "revoke": "none"}))
+            sock.sendall(
+                table.bytes_of("POST", f"/t/{token}/result", {"hand": "1", "tricks": str(5 + i % 5), "revoke": "none"})
+            )
             status, _, body = answer(sock)
         assert status == 200, body[:500]
         if i < HANDS:  # whist hands, won by each side in turn: 4 points each after 8, the game not over
             sock, worker = scorer.connect()
             entered_on[worker] += 1
             with sock:
-                sock.sendall(scorer.bytes_of("POST", f"/g/{setup.watched[0]}/entry",
-                                             {"action": "result", "number": str(i + 1), "trump": "S",
-                                              "tricks": "7" if i % 2 else "6"}))
+                sock.sendall(
+                    scorer.bytes_of(
+                        "POST",
+                        f"/g/{setup.watched[0]}/entry",
+                        {"action": "result", "number": str(i + 1), "trump": "S", "tricks": "7" if i % 2 else "6"},
+                    )
+                )
                 status, _, body = answer(sock)
             assert status == 200, body[:500]
     assert len(entered_on) > 1, f"every entry landed on one worker: {entered_on}"
 
     def all_heard() -> bool:
-        return (all(len(s.named("changed")) >= TABLES and 'data-waiting=""' in (s.named("board") or [""])[-1]
-                    for s in boards)
-                and all(len(s.named("update")) >= HANDS and 'id="hand-8"' in s.named("update")[-1] for s in spectators))
+        return all(
+            len(s.named("changed")) >= TABLES and 'data-waiting=""' in (s.named("board") or [""])[-1] for s in boards
+        ) and all(len(s.named("update")) >= HANDS and 'id="hand-8"' in s.named("update")[-1] for s in spectators)
 
     entered = time.monotonic()
     wait_for(all_heard)
     heard = time.monotonic()
     time.sleep(0.5)  # anything doubled would have come by now
-    print(f"streams per worker: boards {Counter(s.worker for s in boards)}, spectators "
-          f"{Counter(s.worker for s in spectators)}; entries per worker {entered_on}; streams and "
-          f"{TABLES + HANDS} entries {entered - started:.2f} s, all heard {heard - entered:.2f} s later")
+    print(
+        f"streams per worker: boards {Counter(s.worker for s in boards)}, spectators "
+        f"{Counter(s.worker for s in spectators)}; entries per worker {entered_on}; streams and "
+        f"{TABLES + HANDS} entries {entered - started:.2f} s, all heard {heard - entered:.2f} s later"
+    )
     for s in boards:
         assert s.named("changed") == ["1"] * TABLES, f"board stream on worker {s.worker}: {s.named('changed')}"
         assert 'data-hand="1" data-waiting=""' in s.named("board")[-1]
@@ -270,8 +296,9 @@ def test_every_stream_on_every_worker_hears_every_update_once(server: ScorepadRu
     assert body.count(b'"tricks"') == HANDS  # no hand lost or recorded twice
 
 
-def test_two_phones_bidding_from_one_state_on_two_workers_are_never_both_saved(server: ScorepadRun,
-                                                                               setup: Setup) -> None:
+def test_two_phones_bidding_from_one_state_on_two_workers_are_never_both_saved(
+    server: ScorepadRun, setup: Setup
+) -> None:
     token = setup.raced
     phone = Phone(server, f"/g/{token}")
     status, _, body = phone.request("POST", f"/g/{token}/entry", {"action": "trump", "trump": "S"})
@@ -290,8 +317,12 @@ def test_two_phones_bidding_from_one_state_on_two_workers_are_never_both_saved(s
             second.close()
             second, on_second = phone.connect()
         crossed += on_first != on_second
-        requests = [phone.bytes_of("POST", f"/g/{token}/entry", {"action": "bid", "bid": bid, "seat": "1",
-                                                                  "state": found.group(1)}) for bid in ("1", "2")]
+        requests = [
+            phone.bytes_of(
+                "POST", f"/g/{token}/entry", {"action": "bid", "bid": bid, "seat": "1", "state": found.group(1)}
+            )
+            for bid in ("1", "2")
+        ]
         first.sendall(requests[0][:-1])
         second.sendall(requests[1][:-1])
         time.sleep(0.02)
@@ -326,7 +357,9 @@ def test_a_hand_sent_twice_at_once_on_two_workers_is_recorded_once(server: Score
         form = {"action": "result", "number": str(number), "trump": "H", "tricks": "7" if number % 2 else "6"}
         request = phone.bytes_of("POST", f"/g/{token}/entry", form)
         if number > 4:  # the phone's outbox resends with the same key
-            request = request.replace(b"\r\n\r\n", f"\r\nIdempotency-Key: hand-{number}-{token[:8]}\r\n\r\n".encode(), 1)
+            request = request.replace(
+                b"\r\n\r\n", f"\r\nIdempotency-Key: hand-{number}-{token[:8]}\r\n\r\n".encode(), 1
+            )
         first, on_first = phone.connect()
         second, on_second = phone.connect()
         for _ in range(10):  # on another worker than the first, when it can be
@@ -351,7 +384,7 @@ def test_a_hand_sent_twice_at_once_on_two_workers_is_recorded_once(server: Score
 
 def phone_public_id(server: ScorepadRun, token: str) -> str:
     _, _, page = server.get(f"/g/{token}")
-    found = re.search(r'/w/([\w-]+)', page.decode())
+    found = re.search(r"/w/([\w-]+)", page.decode())
     assert found
     return found.group(1)
 
@@ -360,8 +393,14 @@ def test_several_workers_on_sqlite_are_refused_with_the_reason(tmp_path: Path) -
     run = ScorepadRun(tmp_path)
     import subprocess
 
-    done = subprocess.run([str(SCOREPAD), "run", "--port", str(run.port), "--workers", "3"], env=run.env,
-                          capture_output=True, text=True, timeout=scaled(60), cwd=tmp_path)
+    done = subprocess.run(
+        [str(SCOREPAD), "run", "--port", str(run.port), "--workers", "3"],
+        env=run.env,
+        capture_output=True,
+        text=True,
+        timeout=scaled(60),
+        cwd=tmp_path,
+    )
     assert done.returncode != 0
     assert "--workers 3 needs a shared broker for live updates" in done.stderr
     assert "PostgreSQL" in done.stderr and "Traceback" not in done.stderr

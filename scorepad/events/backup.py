@@ -21,7 +21,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Flask, current_app
@@ -132,15 +132,22 @@ def text(limit: int, *, empty: bool = True) -> Check:
         if len(value) > limit:
             raise _Bad(M("is too long: at most %(most)s characters (%(count)s given)", most=limit, count=len(value)))
         return value
+
     return check
 
 
 def choice(*allowed: str | None) -> Check:
     def check(value: object) -> object:
         if value not in allowed:
-            raise _Bad(M("must be one of %(allowed)s (not %(value)s)",
-                         allowed=", ".join("null" if a is None else quoted(a) for a in allowed), value=quoted(value)))
+            raise _Bad(
+                M(
+                    "must be one of %(allowed)s (not %(value)s)",
+                    allowed=", ".join("null" if a is None else quoted(a) for a in allowed),
+                    value=quoted(value),
+                )
+            )
         return value
+
     return check
 
 
@@ -149,8 +156,11 @@ def whole(low: int, high: int) -> Check:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _Bad(M("must be a whole number"))
         if not low <= value <= high:
-            raise _Bad(M("must be a whole number from %(low)s to %(high)s (not %(value)s)", low=low, high=high, value=value))
+            raise _Bad(
+                M("must be a whole number from %(low)s to %(high)s (not %(value)s)", low=low, high=high, value=value)
+            )
         return value
+
     return check
 
 
@@ -163,9 +173,9 @@ def flag(value: object) -> object:
 def moment(value: object) -> object:
     """An ISO 8601 moment, stored as the app stores them: naive, in UTC."""
     if not isinstance(value, str) or len(value) > 40:
-        raise _Bad(M("must be a date and time in ISO 8601, e.g. \"2026-05-01T14:03:22+00:00\""))
+        raise _Bad(M('must be a date and time in ISO 8601, e.g. "2026-05-01T14:03:22+00:00"'))
     try:
-        return core.aware(datetime.fromisoformat(value)).astimezone(timezone.utc).replace(tzinfo=None)
+        return core.aware(datetime.fromisoformat(value)).astimezone(UTC).replace(tzinfo=None)
     except (ValueError, OverflowError):  # not ISO 8601, or out of the calendar once in UTC
         raise _Bad(M("is not a date and time in ISO 8601 (not %(value)s)", value=quoted(value))) from None
 
@@ -180,15 +190,22 @@ def _list_of(one: Check, most: int, of_names: bool) -> Check:
 
     def check(value: object) -> object:
         if not isinstance(value, list) or len(value) > most:
-            raise _Bad(M("must be a list of at most %(most)s names", most=most) if of_names
-                       else M("must be a list of at most %(most)s whole numbers", most=most))
+            raise _Bad(
+                M("must be a list of at most %(most)s names", most=most)
+                if of_names
+                else M("must be a list of at most %(most)s whole numbers", most=most)
+            )
         for i, single in enumerate(value, start=1):
             try:
                 one(single)
             except _Bad as bad:
-                raise _Bad(M("name %(number)s %(problem)s", number=i, problem=bad.message) if of_names
-                           else M("number %(number)s %(problem)s", number=i, problem=bad.message)) from None
+                raise _Bad(
+                    M("name %(number)s %(problem)s", number=i, problem=bad.message)
+                    if of_names
+                    else M("number %(number)s %(problem)s", number=i, problem=bad.message)
+                ) from None
         return list(value)
+
     return check
 
 
@@ -211,10 +228,15 @@ def document(value: object) -> object:
 # What the audit trail records as old and new values (events/military.py, events/drive.py), each
 # key with its shape: the control room writes these values out (director.audit_words).
 _CHANGE_KEYS: dict[str, Check] = {
-    "tricks": whole(0, 13), "revoke": choice(None, *REVOKES), "flags": whole(-COUNT_MAX, COUNT_MAX),
-    "moves": optional(numbers(TABLES_MAX, 1, TABLES_MAX)), "held": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX),
-    "owed": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX), "winner": whole(0, NUMBER_MAX),
-    "bye": numbers(TABLES_MAX, 0, NUMBER_MAX), "name": text(core.MAX_EVENT_NAME),
+    "tricks": whole(0, 13),
+    "revoke": choice(None, *REVOKES),
+    "flags": whole(-COUNT_MAX, COUNT_MAX),
+    "moves": optional(numbers(TABLES_MAX, 1, TABLES_MAX)),
+    "held": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX),
+    "owed": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX),
+    "winner": whole(0, NUMBER_MAX),
+    "bye": numbers(TABLES_MAX, 0, NUMBER_MAX),
+    "name": text(core.MAX_EVENT_NAME),
 }
 
 
@@ -232,7 +254,7 @@ def change(value: object) -> object:
                 names(TABLES_MAX, NAME_MAX)(item)
         elif key == "players":  # each team's four players (names changed)
             if not isinstance(item, list) or len(item) > TABLES_MAX:
-                raise _Bad(M("\"players\" must be a list of each team's players"))
+                raise _Bad(M('"players" must be a list of each team\'s players'))
             for four in item:
                 names(4, NAME_MAX)(four)
         elif key in _CHANGE_KEYS:
@@ -243,7 +265,7 @@ def change(value: object) -> object:
         else:
             raise _Bad(M("%(key)s is not a value the audit trail records", key=quoted(key)))
     if ("held" in value) != ("owed" in value):
-        raise _Bad(M("a day's flags are recorded as \"held\" and \"owed\" together"))
+        raise _Bad(M('a day\'s flags are recorded as "held" and "owed" together'))
     return value
 
 
@@ -256,7 +278,7 @@ def said(value: object) -> object:
     if value is None:
         return None
     if not isinstance(from_said(value), Message) or len(json.dumps(value)) > SAID_MAX:
-        raise _Bad(M("must be null or a message: its \"template\" and its \"params\""))
+        raise _Bad(M('must be null or a message: its "template" and its "params"'))
     return value
 
 
@@ -295,44 +317,129 @@ EVENT_FIELDS: dict[str, Check] = {
 }
 
 SECTIONS = (
-    Section("tables", EventTable, {
-        "number": whole(1, TABLES_MAX), "team": text(NAME_MAX), "players": names(4, NAME_MAX),
-        GAME_REF: optional(whole(1, NUMBER_MAX))}, TABLES_MAX),
-    Section("hands", EventHand, {
-        "number": whole(1, HAND_MAX), "moves": optional(numbers(TABLES_MAX, 1, TABLES_MAX)), "opened_at": moment},
-        HAND_MAX),
-    Section("results", EventResult, {
-        "hand": whole(1, HAND_MAX), "table": whole(1, TABLES_MAX), "tricks": whole(0, 13),
-        "revoke": choice(None, *REVOKES), "entered_by": text(_length(EventResult.entered_by), empty=False),
-        "entered_at": moment}, HAND_MAX * 64),
-    Section("loans", EventLoan, {
-        "hand": whole(1, HAND_MAX), "table": whole(1, TABLES_MAX), "flags": whole(-COUNT_MAX, COUNT_MAX),
-        "lent_at": moment}, HAND_MAX * 64),
-    Section("playoffs", EventPlayoff, {
-        "number": whole(1, HAND_MAX), "teams": numbers(TABLES_MAX, 0, TABLES_MAX), "winner": whole(0, TABLES_MAX),
-        "bye": optional(numbers(TABLES_MAX, 0, TABLES_MAX)), "entered_at": moment}, HAND_MAX),
-    Section("days_closed", DayClose, {
-        "day": whole(1, 100), "held": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX),
-        "owed": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX), "closed_at": moment}, 100),
-    Section("entrants", EventEntrant, {
-        "number": whole(1, NUMBER_MAX), "name": text(registration.MAX_NAME, empty=False),
-        "players": names(2, registration.MAX_PLAYER), "registered_at": moment}, NUMBER_MAX),
-    Section("matches", EventMatch, {
-        "stage": choice("round", "bracket"), "number": whole(1, HAND_MAX), "table": whole(1, TABLES_MAX),
-        "home": whole(0, NUMBER_MAX), "away": whole(0, NUMBER_MAX), GAME_REF: optional(whole(1, NUMBER_MAX)),
-        "signed_home_at": optional(moment), "signed_away_at": optional(moment),
-        "signed_home_by": optional(text(_length(EventMatch.signed_home_by))),
-        "signed_away_by": optional(text(_length(EventMatch.signed_away_by))),
-        "sign_note": text(_length(EventMatch.sign_note)),
-        "closed_by": optional(choice("director", bid_whist_matches.WALKOVER)),
-        "dispute": text(_length(EventMatch.dispute))}, NUMBER_MAX),
-    Section("decisions", EventDecision, {
-        "kind": text(_length(EventDecision.kind), empty=False), "key": text(_length(EventDecision.key)),
-        "data": document, "actor": text(_length(EventDecision.actor)), "at": moment}, NUMBER_MAX),
-    Section("audit", AuditEntry, {
-        "at": moment, "actor": text(_length(AuditEntry.actor)), "action": text(_length(AuditEntry.action)),
-        "hand": optional(whole(0, HAND_MAX)), "table": optional(whole(1, TABLES_MAX)), "old": change, "new": change,
-        "note": text(_length(AuditEntry.note)), "said": said}, 50 * NUMBER_MAX),
+    Section(
+        "tables",
+        EventTable,
+        {
+            "number": whole(1, TABLES_MAX),
+            "team": text(NAME_MAX),
+            "players": names(4, NAME_MAX),
+            GAME_REF: optional(whole(1, NUMBER_MAX)),
+        },
+        TABLES_MAX,
+    ),
+    Section(
+        "hands",
+        EventHand,
+        {"number": whole(1, HAND_MAX), "moves": optional(numbers(TABLES_MAX, 1, TABLES_MAX)), "opened_at": moment},
+        HAND_MAX,
+    ),
+    Section(
+        "results",
+        EventResult,
+        {
+            "hand": whole(1, HAND_MAX),
+            "table": whole(1, TABLES_MAX),
+            "tricks": whole(0, 13),
+            "revoke": choice(None, *REVOKES),
+            "entered_by": text(_length(EventResult.entered_by), empty=False),
+            "entered_at": moment,
+        },
+        HAND_MAX * 64,
+    ),
+    Section(
+        "loans",
+        EventLoan,
+        {
+            "hand": whole(1, HAND_MAX),
+            "table": whole(1, TABLES_MAX),
+            "flags": whole(-COUNT_MAX, COUNT_MAX),
+            "lent_at": moment,
+        },
+        HAND_MAX * 64,
+    ),
+    Section(
+        "playoffs",
+        EventPlayoff,
+        {
+            "number": whole(1, HAND_MAX),
+            "teams": numbers(TABLES_MAX, 0, TABLES_MAX),
+            "winner": whole(0, TABLES_MAX),
+            "bye": optional(numbers(TABLES_MAX, 0, TABLES_MAX)),
+            "entered_at": moment,
+        },
+        HAND_MAX,
+    ),
+    Section(
+        "days_closed",
+        DayClose,
+        {
+            "day": whole(1, 100),
+            "held": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX),
+            "owed": numbers(TABLES_MAX, -COUNT_MAX, COUNT_MAX),
+            "closed_at": moment,
+        },
+        100,
+    ),
+    Section(
+        "entrants",
+        EventEntrant,
+        {
+            "number": whole(1, NUMBER_MAX),
+            "name": text(registration.MAX_NAME, empty=False),
+            "players": names(2, registration.MAX_PLAYER),
+            "registered_at": moment,
+        },
+        NUMBER_MAX,
+    ),
+    Section(
+        "matches",
+        EventMatch,
+        {
+            "stage": choice("round", "bracket"),
+            "number": whole(1, HAND_MAX),
+            "table": whole(1, TABLES_MAX),
+            "home": whole(0, NUMBER_MAX),
+            "away": whole(0, NUMBER_MAX),
+            GAME_REF: optional(whole(1, NUMBER_MAX)),
+            "signed_home_at": optional(moment),
+            "signed_away_at": optional(moment),
+            "signed_home_by": optional(text(_length(EventMatch.signed_home_by))),
+            "signed_away_by": optional(text(_length(EventMatch.signed_away_by))),
+            "sign_note": text(_length(EventMatch.sign_note)),
+            "closed_by": optional(choice("director", bid_whist_matches.WALKOVER)),
+            "dispute": text(_length(EventMatch.dispute)),
+        },
+        NUMBER_MAX,
+    ),
+    Section(
+        "decisions",
+        EventDecision,
+        {
+            "kind": text(_length(EventDecision.kind), empty=False),
+            "key": text(_length(EventDecision.key)),
+            "data": document,
+            "actor": text(_length(EventDecision.actor)),
+            "at": moment,
+        },
+        NUMBER_MAX,
+    ),
+    Section(
+        "audit",
+        AuditEntry,
+        {
+            "at": moment,
+            "actor": text(_length(AuditEntry.actor)),
+            "action": text(_length(AuditEntry.action)),
+            "hand": optional(whole(0, HAND_MAX)),
+            "table": optional(whole(1, TABLES_MAX)),
+            "old": change,
+            "new": change,
+            "note": text(_length(AuditEntry.note)),
+            "said": said,
+        },
+        50 * NUMBER_MAX,
+    ),
 )
 
 GAME_FIELDS: dict[str, Check] = {
@@ -349,7 +456,10 @@ GAME_FIELDS: dict[str, Check] = {
     "hands": lambda value: value if isinstance(value, list) else _refuse(M("must be a list of hands")),
 }
 HAND_FIELDS: dict[str, Check] = {
-    "number": whole(1, HANDS_MAX), "entry": document, "entered_at": moment, "corrected_at": optional(moment),
+    "number": whole(1, HANDS_MAX),
+    "entry": document,
+    "entered_at": moment,
+    "corrected_at": optional(moment),
 }
 GAMES_MAX = NUMBER_MAX
 
@@ -394,7 +504,7 @@ def _refuse(message: Message) -> object:
 
 def _out(value: object) -> object:
     if isinstance(value, datetime):
-        return core.aware(value).astimezone(timezone.utc).isoformat()
+        return core.aware(value).astimezone(UTC).isoformat()
     return value
 
 
@@ -433,13 +543,21 @@ _GAME_COLUMNS = tuple(k for k in GAME_FIELDS if k != "hands")
 def _rows_of(event: Event) -> _Rows:
     """Read in plain SQL, in each relationship's order: no row objects (32,000 results of a 64-table
     event as objects cost a download a second)."""
-    games = list(db.session.execute(select(Game.id, *(getattr(Game, k) for k in _GAME_COLUMNS)).where(
-        Game.event_id == event.id).order_by(Game.id)))
+    games = list(
+        db.session.execute(
+            select(Game.id, *(getattr(Game, k) for k in _GAME_COLUMNS))
+            .where(Game.event_id == event.id)
+            .order_by(Game.id)
+        )
+    )
     place = {g[0]: i for i, g in enumerate(games, start=1)}
     hands: dict[int, list[tuple[object, ...]]] = {g[0]: [] for g in games}
     if games:
-        for game_id, *fields in db.session.execute(select(Hand.game_id, *(getattr(Hand, k) for k in HAND_FIELDS)).where(
-                Hand.game_id.in_(list(hands))).order_by(Hand.game_id, Hand.number)):
+        for game_id, *fields in db.session.execute(
+            select(Hand.game_id, *(getattr(Hand, k) for k in HAND_FIELDS))
+            .where(Hand.game_id.in_(list(hands)))
+            .order_by(Hand.game_id, Hand.number)
+        ):
             hands[game_id].append(tuple(fields))
     sections = {}
     for section in SECTIONS:
@@ -449,20 +567,31 @@ def _rows_of(event: Event) -> _Rows:
         ref = list(section.fields).index(GAME_REF) if GAME_REF in section.fields else None
         found = db.session.execute(select(*columns).where(model.event_id == event.id).order_by(*order))
         sections[section.key] = [tuple(place.get(v) if i == ref else v for i, v in enumerate(row)) for row in found]
-    return _Rows({k: getattr(event, k) for k in EVENT_FIELDS}, sections,
-                 [(dict(zip(_GAME_COLUMNS, g[1:])), hands[g[0]]) for g in games])
+    return _Rows(
+        {k: getattr(event, k) for k in EVENT_FIELDS},
+        sections,
+        [(dict(zip(_GAME_COLUMNS, g[1:])), hands[g[0]]) for g in games],
+    )
 
 
 def _shaped(rows: _Rows) -> dict[str, object]:
     """The backup document of the rows read (moments in ISO 8601, UTC). Pure."""
-    out: dict[str, object] = {"scorepad_event": VERSION, "kind": KIND, "exported_at": _out(utcnow()),
-                              "event": {k: _out(v) for k, v in rows.event.items()}}
+    out: dict[str, object] = {
+        "scorepad_event": VERSION,
+        "kind": KIND,
+        "exported_at": _out(utcnow()),
+        "event": {k: _out(v) for k, v in rows.event.items()},
+    }
     for section in SECTIONS:
         keys = list(section.fields)
         out[section.key] = [{k: _out(v) for k, v in zip(keys, row)} for row in rows.sections[section.key]]
-    out["games"] = [{**{k: _out(v) for k, v in fields.items()},
-                     "hands": [{k: _out(v) for k, v in zip(HAND_FIELDS, hand)} for hand in hands]}
-                    for fields, hands in rows.games]
+    out["games"] = [
+        {
+            **{k: _out(v) for k, v in fields.items()},
+            "hands": [{k: _out(v) for k, v in zip(HAND_FIELDS, hand)} for hand in hands],
+        }
+        for fields, hands in rows.games
+    ]
     return out
 
 
@@ -496,8 +625,16 @@ def too_large(size: int) -> BackupError:
 
 
 def _too_large(size: int, limit: int) -> BackupError:
-    return BackupError([M("the file is too large for a backup: %(size)s KB, at most %(most)s KB",
-                          size=size // 1024, most=limit // 1024)], too_large=True)
+    return BackupError(
+        [
+            M(
+                "the file is too large for a backup: %(size)s KB, at most %(most)s KB",
+                size=size // 1024,
+                most=limit // 1024,
+            )
+        ],
+        too_large=True,
+    )
 
 
 class _Constant(ValueError):
@@ -521,15 +658,25 @@ def _parse(raw: bytes, limit: int) -> object:
     except UnicodeDecodeError:
         raise BackupError([M("not a UTF-8 text file: a backup is the .json file Scorepad made")]) from None
     except json.JSONDecodeError as e:
-        raise BackupError([M("not valid JSON (line %(line)s, column %(column)s: %(error)s): a backup is the .json "
-                             "file Scorepad made", line=e.lineno, column=e.colno, error=e.msg)]) from None
+        raise BackupError(
+            [
+                M(
+                    "not valid JSON (line %(line)s, column %(column)s: %(error)s): a backup is the .json "
+                    "file Scorepad made",
+                    line=e.lineno,
+                    column=e.colno,
+                    error=e.msg,
+                )
+            ]
+        ) from None
     except _Constant as e:
         raise BackupError([M("not a backup: %(value)s is not a number JSON allows", value=str(e))]) from None
     except RecursionError:
         raise BackupError([M("not a backup: lists or objects nested too deeply")]) from None
     except ValueError:  # int() past the digit limit
-        raise BackupError([M("not a backup: a number longer than %(digits)s digits",
-                             digits=sys.get_int_max_str_digits())]) from None
+        raise BackupError(
+            [M("not a backup: a number longer than %(digits)s digits", digits=sys.get_int_max_str_digits())]
+        ) from None
 
 
 def _path(parts: tuple[object, ...]) -> str:
@@ -556,11 +703,13 @@ def _text_problems(data: object) -> list[str]:
             stack.extend(((*path, i), v) for i, v in enumerate(value, start=1))
         elif isinstance(value, str):
             if "\x00" in value:
-                problems.append(M("%(where)s: holds a NUL character (\\u0000), which no field of Scorepad takes",
-                                  where=_path(path)))
+                problems.append(
+                    M("%(where)s: holds a NUL character (\\u0000), which no field of Scorepad takes", where=_path(path))
+                )
             elif _SURROGATE.search(value):
-                problems.append(M("%(where)s: holds half of a UTF-16 pair (\\ud800-\\udfff), which is not text",
-                                  where=_path(path)))
+                problems.append(
+                    M("%(where)s: holds half of a UTF-16 pair (\\ud800-\\udfff), which is not text", where=_path(path))
+                )
     return problems
 
 
@@ -600,11 +749,16 @@ def _fields(raw: object, fields: Mapping[str, Check], where: str, problems: list
 def _list(data: Mapping[str, object], key: str, most: int, problems: list[str]) -> list[object]:
     found = data.get(key)
     if not isinstance(found, list):
-        problems.append(M("%(key)s: is missing", key=quoted(key)) if found is None
-                        else M("%(key)s: must be a list", key=quoted(key)))
+        problems.append(
+            M("%(key)s: is missing", key=quoted(key))
+            if found is None
+            else M("%(key)s: must be a list", key=quoted(key))
+        )
         return []
     if len(found) > most:
-        problems.append(M("%(key)s: at most %(most)s rows (%(count)s given)", key=quoted(key), most=most, count=len(found)))
+        problems.append(
+            M("%(key)s: at most %(most)s rows (%(count)s given)", key=quoted(key), most=most, count=len(found))
+        )
         return []
     return found
 
@@ -616,13 +770,26 @@ def _read(data: object) -> _Plan:
         raise BackupError([M("not a backup: a backup is a JSON object")])
     version = data.get("scorepad_event")
     if version is None:
-        raise BackupError([M("not a Scorepad event backup: it has no \"scorepad_event\" version")])
+        raise BackupError([M('not a Scorepad event backup: it has no "scorepad_event" version')])
     if isinstance(version, bool) or version != VERSION:
-        raise BackupError([M("this backup is format version %(version)s: this Scorepad restores version "
-                             "%(supported)s only", version=quoted(version), supported=VERSION)])
+        raise BackupError(
+            [
+                M(
+                    "this backup is format version %(version)s: this Scorepad restores version %(supported)s only",
+                    version=quoted(version),
+                    supported=VERSION,
+                )
+            ]
+        )
     if data.get("kind") != KIND:
-        raise BackupError([M("this is not a backup but an event's public export (event.json), which leaves out the "
-                             "audit trail: download the backup from the event's control room (\"Download backup\")")])
+        raise BackupError(
+            [
+                M(
+                    "this is not a backup but an event's public export (event.json), which leaves out the "
+                    'audit trail: download the backup from the event\'s control room ("Download backup")'
+                )
+            ]
+        )
     problems = _text_problems(data)
     if problems:
         raise BackupError(problems)
@@ -644,8 +811,10 @@ def _read(data: object) -> _Plan:
         game = _fields(raw, GAME_FIELDS, f"games #{i}", problems)
         if game is None or "hands" not in game:
             continue
-        hands = [_fields(h, HAND_FIELDS, f"games #{i}, hands #{j}", problems)
-                 for j, h in enumerate(game["hands"][:HANDS_MAX + 1], start=1)]
+        hands = [
+            _fields(h, HAND_FIELDS, f"games #{i}, hands #{j}", problems)
+            for j, h in enumerate(game["hands"][: HANDS_MAX + 1], start=1)
+        ]
         game["hands"] = [h for h in hands if h is not None]
         games.append(game)
     if problems or event is None:
@@ -663,14 +832,27 @@ def _unique(rows: list[dict[str, Any]], keys: tuple[str, ...], what: str, proble
     for i, row in enumerate(rows, start=1):
         key = tuple(row[k] for k in keys)
         if key in seen:
-            problems.append(M("%(where)s: a second row for %(key)s", where=f"{what} #{i}",
-                              key=", ".join(f"{k} {v}" for k, v in zip(keys, key))))
+            problems.append(
+                M(
+                    "%(where)s: a second row for %(key)s",
+                    where=f"{what} #{i}",
+                    key=", ".join(f"{k} {v}" for k, v in zip(keys, key)),
+                )
+            )
         seen.add(key)
 
 
-UNIQUE = {"tables": ("number",), "hands": ("number",), "results": ("hand", "table"), "loans": ("hand", "table"),
-          "playoffs": ("number",), "days_closed": ("day",), "entrants": ("number",),
-          "matches": ("stage", "number", "table"), "decisions": ("kind", "key")}
+UNIQUE = {
+    "tables": ("number",),
+    "hands": ("number",),
+    "results": ("hand", "table"),
+    "loans": ("hand", "table"),
+    "playoffs": ("number",),
+    "days_closed": ("day",),
+    "entrants": ("number",),
+    "matches": ("stage", "number", "table"),
+    "decisions": ("kind", "key"),
+}
 
 
 def _references(sections: dict[str, list[dict[str, Any]]], games: list[dict[str, Any]], problems: list[str]) -> None:
@@ -679,22 +861,43 @@ def _references(sections: dict[str, list[dict[str, Any]]], games: list[dict[str,
         _unique(sections[key], keys, key, problems)
     tables = [t["number"] for t in sections["tables"]]
     if sorted(tables) != list(range(1, len(tables) + 1)):
-        problems.append(M("tables: the tables are numbered 1 to %(count)s, each once (given: %(given)s)",
-                          count=len(tables), given=", ".join(map(str, tables[:20]))))
+        problems.append(
+            M(
+                "tables: the tables are numbered 1 to %(count)s, each once (given: %(given)s)",
+                count=len(tables),
+                given=", ".join(map(str, tables[:20])),
+            )
+        )
     known_tables = set(tables)
     for key in ("results", "loans", "matches", "audit"):
         for i, row in enumerate(sections[key], start=1):
             if row["table"] is not None and row["table"] not in known_tables:
-                problems.append(M("%(where)s: there is no table %(table)s in the backup (tables 1 to %(count)s)",
-                                  where=f"{key} #{i}", table=row["table"], count=len(tables)) if tables
-                                else M("%(where)s: there is no table %(table)s in the backup (it has no tables)",
-                                       where=f"{key} #{i}", table=row["table"]))
+                problems.append(
+                    M(
+                        "%(where)s: there is no table %(table)s in the backup (tables 1 to %(count)s)",
+                        where=f"{key} #{i}",
+                        table=row["table"],
+                        count=len(tables),
+                    )
+                    if tables
+                    else M(
+                        "%(where)s: there is no table %(table)s in the backup (it has no tables)",
+                        where=f"{key} #{i}",
+                        table=row["table"],
+                    )
+                )
     entrants = {e["number"] for e in sections["entrants"]} | {bid_whist_matches.GHOST}
     for i, row in enumerate(sections["matches"], start=1):
         for side in ("home", "away"):
             if row[side] not in entrants:
-                problems.append(M("%(where)s: there is no entrant number %(number)s in the backup (%(side)s)",
-                                  where=f"matches #{i}", number=row[side], side=side))
+                problems.append(
+                    M(
+                        "%(where)s: there is no entrant number %(number)s in the backup (%(side)s)",
+                        where=f"matches #{i}",
+                        number=row[side],
+                        side=side,
+                    )
+                )
     used: dict[int, str] = {}
     for key in ("tables", "matches"):
         for i, row in enumerate(sections[key], start=1):
@@ -702,11 +905,23 @@ def _references(sections: dict[str, list[dict[str, Any]]], games: list[dict[str,
             if ref is None:
                 continue
             if ref > len(games):
-                problems.append(M("%(where)s: there is no game %(game)s in the backup (%(count)s games)",
-                                  where=f"{key} #{i}", game=ref, count=len(games)))
+                problems.append(
+                    M(
+                        "%(where)s: there is no game %(game)s in the backup (%(count)s games)",
+                        where=f"{key} #{i}",
+                        game=ref,
+                        count=len(games),
+                    )
+                )
             elif ref in used:
-                problems.append(M("%(where)s: game %(game)s is already played at %(place)s", where=f"{key} #{i}", game=ref,
-                                  place=used[ref]))
+                problems.append(
+                    M(
+                        "%(where)s: game %(game)s is already played at %(place)s",
+                        where=f"{key} #{i}",
+                        game=ref,
+                        place=used[ref],
+                    )
+                )
             else:
                 used[ref] = f"{key} #{i}"
 
@@ -716,8 +931,13 @@ def _game_problems(game: dict[str, Any]) -> list[Message]:
     numbers_found = [h["number"] for h in game["hands"]]
     if numbers_found != list(range(1, len(numbers_found) + 1)):
         return [M("the hands are numbered 1 to %(count)s in order", count=len(numbers_found))]
-    record: dict[str, object] = {"variant": game["variant"], "title": game["title"], "options": game["options"],
-                                 "first_dealer": game["first_dealer"], "hands": [h["entry"] for h in game["hands"]]}
+    record: dict[str, object] = {
+        "variant": game["variant"],
+        "title": game["title"],
+        "options": game["options"],
+        "first_dealer": game["first_dealer"],
+        "hands": [h["entry"] for h in game["hands"]],
+    }
     if game["players"]:
         record["players"] = game["players"]
     if game["teams"]:
@@ -732,8 +952,8 @@ def _game_problems(game: dict[str, Any]) -> list[Message]:
         return [_said(err) for err in e.errors]
     except RuleError as e:
         return [_said(e)]
-    except Exception as e:  # noqa: BLE001 - a hand in progress the entry screens never make
-        return [M("the hand in progress (\"pending\") is not one the rules can read (%(error)s)", error=type(e).__name__)]
+    except Exception as e:
+        return [M('the hand in progress ("pending") is not one the rules can read (%(error)s)', error=type(e).__name__)]
     return []
 
 
@@ -834,10 +1054,18 @@ def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: b
         if hands:
             db.session.execute(insert(Hand), hands)
         for section in SECTIONS:
-            rows = [{**{k: v for k, v in row.items() if k != GAME_REF}, "event_id": event.id,
-                     **({"game_id": None if row[GAME_REF] is None else games[row[GAME_REF] - 1].id}
-                        if GAME_REF in section.fields else {})}
-                    for row in plan.sections[section.key]]
+            rows = [
+                {
+                    **{k: v for k, v in row.items() if k != GAME_REF},
+                    "event_id": event.id,
+                    **(
+                        {"game_id": None if row[GAME_REF] is None else games[row[GAME_REF] - 1].id}
+                        if GAME_REF in section.fields
+                        else {}
+                    ),
+                }
+                for row in plan.sections[section.key]
+            ]
             if rows:
                 db.session.execute(insert(section.model), rows)
         if not rehearsed:
@@ -846,10 +1074,19 @@ def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: b
         if not commit:
             _abandon(event, games)
             return event
-        db.session.add(core.audit_entry(actor[:40], "restored", event_id=event.id, note=M(
-            "restored from a backup made %(when)s UTC: every link (director, tables, teams, scorers) is new",
-            when=f"{plan.exported_at:%Y-%m-%d %H:%M}") if plan.exported_at else M(
-            "restored from a backup: every link (director, tables, teams, scorers) is new")))
+        db.session.add(
+            core.audit_entry(
+                actor[:40],
+                "restored",
+                event_id=event.id,
+                note=M(
+                    "restored from a backup made %(when)s UTC: every link (director, tables, teams, scorers) is new",
+                    when=f"{plan.exported_at:%Y-%m-%d %H:%M}",
+                )
+                if plan.exported_at
+                else M("restored from a backup: every link (director, tables, teams, scorers) is new"),
+            )
+        )
         db.session.commit()
     except BackupError:
         _abandon(event, games)
@@ -869,15 +1106,23 @@ def _derive(event: Event) -> None:
     try:
         fmt.check(event)
     except RuleErrors as e:
-        raise BackupError([M("the records do not fit together: %(problem)s", problem=_said(err))
-                           for err in e.errors]) from None
+        raise BackupError(
+            [M("the records do not fit together: %(problem)s", problem=_said(err)) for err in e.errors]
+        ) from None
     except RuleError as e:
         raise BackupError([M("the records do not fit together: %(problem)s", problem=_said(e))]) from None
     except SQLAlchemyError:
         raise
-    except Exception as e:  # noqa: BLE001 - the format's code met rows its own play never writes
-        raise BackupError([M("the records do not fit together: the %(format)s standings cannot be derived from "
-                             "them (%(error)s)", format=fmt.title, error=f"{type(e).__name__} {quoted(str(e))}")]) from None
+    except Exception as e:
+        raise BackupError(
+            [
+                M(
+                    "the records do not fit together: the %(format)s standings cannot be derived from them (%(error)s)",
+                    format=fmt.title,
+                    error=f"{type(e).__name__} {quoted(str(e))}",
+                )
+            ]
+        ) from None
 
 
 def _abandon(event: Event, games: list[Game]) -> None:

@@ -55,18 +55,30 @@ def variant_of(event: Event) -> str:
 def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
     """The table's game from the set-up form; a table already playing keeps its game."""
     if table.game_id is not None:
-        raise RuleErrors([RuleError("game", M("table %(table)s is already playing: open its game", table=table.number))])
+        raise RuleErrors(
+            [RuleError("game", M("table %(table)s is already playing: open its game", table=table.number))]
+        )
     event = table.event
     title = f"{event.name}: table {table.number}"
     title = title if len(title) <= 120 else f"{event.name[:100]}…: table {table.number}"  # Game.title's column
     game = games.create({**record, "title": title})
     game.event_id = event.id
     table.game_id = game.id
-    who = joined(game.players) if game.players else M("%(home)s v %(away)s", home=game.teams[0]["name"],
-                                                     away=game.teams[1]["name"]) if len(game.teams) == 2 else \
-        joined([t["name"] for t in game.teams], " v ")
-    event.audit.append(core.audit_entry(f"table {table.number}", "game started", table=table.number,
-                                        note=M("table %(table)s: %(who)s", table=table.number, who=who)))
+    who = (
+        joined(game.players)
+        if game.players
+        else M("%(home)s v %(away)s", home=game.teams[0]["name"], away=game.teams[1]["name"])
+        if len(game.teams) == 2
+        else joined([t["name"] for t in game.teams], " v ")
+    )
+    event.audit.append(
+        core.audit_entry(
+            f"table {table.number}",
+            "game started",
+            table=table.number,
+            note=M("table %(table)s: %(who)s", table=table.number, who=who),
+        )
+    )
     db.session.commit()
     core.announce(event, core.Signals(orders=True))
     return game
@@ -77,8 +89,14 @@ def clear_table(table: EventTable) -> None:
     its spectators' link but no longer written by its scorer's."""
     if table.game_id is None:
         raise RuleErrors([RuleError("table", M("table %(table)s has no game to clear", table=table.number))])
-    table.event.audit.append(core.audit_entry("director", "table cleared", table=table.number,
-                                              note=M("table %(table)s's game set aside", table=table.number)))
+    table.event.audit.append(
+        core.audit_entry(
+            "director",
+            "table cleared",
+            table=table.number,
+            note=M("table %(table)s's game set aside", table=table.number),
+        )
+    )
     game = table_game(table)
     if game is not None:  # set aside: its scorer's link must not write to it any more
         core.revoke_scorer_link(game)
@@ -115,9 +133,15 @@ def view(event: Event) -> ClubView:
         last = gv.sheet.lines[-1].cells if gv.sheet.lines else ()
         points = tuple(int(last[i].total) if i < len(last) else 0 for i in range(len(names)))
         standing = tuple(by_seat[i].total if i in by_seat else 0 for i in range(len(names)))
-        entry = TableStandings(table.number, names, ranked_totals(game.variant, standing, points),
-                               len(gv.hands), gv.variant.round_count(gv.setup), gv.sheet.finished,
-                               tuple(by_seat[i].detail if i in by_seat else "" for i in range(len(names))))
+        entry = TableStandings(
+            table.number,
+            names,
+            ranked_totals(game.variant, standing, points),
+            len(gv.hands),
+            gv.variant.round_count(gv.setup),
+            gv.sheet.finished,
+            tuple(by_seat[i].detail if i in by_seat else "" for i in range(len(names))),
+        )
         standings.append(entry)
         shown.append((table, game, progress(entry)))
     return ClubView(event, get_variant(variant_of(event)).name, ranking(standings), tuple(shown))
@@ -126,14 +150,32 @@ def view(event: Event) -> ClubView:
 def check_rows(event: Event) -> None:
     """RuleErrors unless the rows are what a club night's play leaves (a restored backup, see
     events/backup.py): its variant, one of the home games, played by every game of the evening."""
-    errors = [RuleError("options", M("a club night's only option is its variant, one of %(variants)s",
-                                     variants=", ".join(HOME_VARIANTS)))
-              ] if set(event.options) != {"variant"} or variant_of(event) not in HOME_VARIANTS else []
-    errors += core.unused(event, "hands", "results", "loans", "playoffs", "days_closed", "entrants", "matches",
-                          "decisions")
-    errors += [RuleError("games", M("game %(number)s is %(variant)s, but the evening plays %(evening)s", number=i,
-                                    variant=g.variant, evening=variant_of(event)))
-               for i, g in enumerate(core.games_of(event), start=1) if g.variant != variant_of(event)]
+    errors = (
+        [
+            RuleError(
+                "options",
+                M("a club night's only option is its variant, one of %(variants)s", variants=", ".join(HOME_VARIANTS)),
+            )
+        ]
+        if set(event.options) != {"variant"} or variant_of(event) not in HOME_VARIANTS
+        else []
+    )
+    errors += core.unused(
+        event, "hands", "results", "loans", "playoffs", "days_closed", "entrants", "matches", "decisions"
+    )
+    errors += [
+        RuleError(
+            "games",
+            M(
+                "game %(number)s is %(variant)s, but the evening plays %(evening)s",
+                number=i,
+                variant=g.variant,
+                evening=variant_of(event),
+            ),
+        )
+        for i, g in enumerate(core.games_of(event), start=1)
+        if g.variant != variant_of(event)
+    ]
     if errors:
         raise RuleErrors(errors)
 
@@ -149,13 +191,27 @@ def export(event: Event) -> dict[str, object]:
         "format": KEY,
         "name": event.name,
         "variant": variant_of(event),
-        "tables": [{"number": t.number, "progress": words, "game": records.record_of(g) if g is not None else None}
-                   for t, g, words in cv.tables],
+        "tables": [
+            {"number": t.number, "progress": words, "game": records.record_of(g) if g is not None else None}
+            for t, g, words in cv.tables
+        ],
         "set_aside": [records.record_of(g) for g in every if g.id not in at_tables],
-        "ranking": [{"rank": r.rank, "tied": r.tied, "name": r.name, "table": r.table, "total": r.total,
-                     "detail": r.detail, "progress": r.progress} for r in cv.rows],
-        "decisions": [{"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
-                      for d in event.decisions],
+        "ranking": [
+            {
+                "rank": r.rank,
+                "tied": r.tied,
+                "name": r.name,
+                "table": r.table,
+                "total": r.total,
+                "detail": r.detail,
+                "progress": r.progress,
+            }
+            for r in cv.rows
+        ],
+        "decisions": [
+            {"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
+            for d in event.decisions
+        ],
     }
 
 
@@ -190,8 +246,11 @@ class _Club(OneView):
         if not started:
             return M("No table has started a game yet")
         if cv.playing:
-            return (M("%(playing)s of 1 table playing", playing=cv.playing) if len(cv.tables) == 1 else
-                    M("%(playing)s of %(tables)s tables playing", playing=cv.playing, tables=len(cv.tables)))
+            return (
+                M("%(playing)s of 1 table playing", playing=cv.playing)
+                if len(cv.tables) == 1
+                else M("%(playing)s of %(tables)s tables playing", playing=cv.playing, tables=len(cv.tables))
+            )
         return M("Every table's game is finished")
 
 

@@ -9,7 +9,7 @@ import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, TypeVar
 
 from flask import current_app
@@ -167,11 +167,20 @@ def games_of(event: Event) -> list[Game]:
 
 def unused(event: Event, *kinds: str) -> list[RuleError]:
     """A refusal for each kind of row (a relationship of Event) a format never keeps but the event has."""
-    return [RuleError(kind, M("1 row of %(kind)s, which this format never keeps", kind=kind.replace("_", " "))
-                      if len(getattr(event, kind)) == 1 else
-                      M("%(count)s rows of %(kind)s, which this format never keeps", count=len(getattr(event, kind)),
-                        kind=kind.replace("_", " ")))
-            for kind in kinds if getattr(event, kind)]
+    return [
+        RuleError(
+            kind,
+            M("1 row of %(kind)s, which this format never keeps", kind=kind.replace("_", " "))
+            if len(getattr(event, kind)) == 1
+            else M(
+                "%(count)s rows of %(kind)s, which this format never keeps",
+                count=len(getattr(event, kind)),
+                kind=kind.replace("_", " "),
+            ),
+        )
+        for kind in kinds
+        if getattr(event, kind)
+    ]
 
 
 class Conflict(Exception):
@@ -190,8 +199,9 @@ def setup_errors(name: str, pin: str, missing: str | Message) -> list[RuleError]
     if not name:
         errors.append(RuleError("name", missing))
     elif len(name) > MAX_EVENT_NAME:
-        errors.append(RuleError("name", M("the event's name is too long: at most %(most)s characters",
-                                          most=MAX_EVENT_NAME)))
+        errors.append(
+            RuleError("name", M("the event's name is too long: at most %(most)s characters", most=MAX_EVENT_NAME))
+        )
     if pin and not valid_pin(pin):
         errors.append(RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty)")))
     return errors
@@ -281,17 +291,27 @@ def recent_events(limit: int = 10) -> list[tuple[Event, int]]:
     events = list(db.session.scalars(select(Event).order_by(Event.updated_at.desc()).limit(limit)))
     counts: dict[int, int] = {}
     if events:
-        counts = {event_id: count for event_id, count in db.session.execute(
-            select(EventTable.event_id, func.count(EventTable.id))
-            .where(EventTable.event_id.in_([e.id for e in events])).group_by(EventTable.event_id))}
+        counts = dict(
+            db.session.execute(
+                select(EventTable.event_id, func.count(EventTable.id))
+                .where(EventTable.event_id.in_([e.id for e in events]))
+                .group_by(EventTable.event_id)
+            ).all()
+        )
     return [(e, counts.get(e.id, 0)) for e in events]
 
 
 def table_of(event: Event, table: int) -> EventTable:
     row = next((t for t in event.tables if t.number == table), None)
     if row is None:
-        raise RuleErrors([RuleError("table", M("there is no table %(table)s: tables are 1 to %(most)s",
-                                                table=table, most=len(event.tables)))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "table",
+                    M("there is no table %(table)s: tables are 1 to %(most)s", table=table, most=len(event.tables)),
+                )
+            ]
+        )
     return row
 
 
@@ -309,10 +329,14 @@ class PinLocked(Exception):
 
     def __init__(self, wait: timedelta) -> None:
         minutes = max(1, -(-int(wait.total_seconds()) // 60))
-        self.message = (M("Too many wrong PINs: try again in 1 minute, or open it with the recovery code.")
-                        if minutes == 1 else
-                        M("Too many wrong PINs: try again in %(minutes)s minutes, or open it with the recovery code.",
-                          minutes=minutes))
+        self.message = (
+            M("Too many wrong PINs: try again in 1 minute, or open it with the recovery code.")
+            if minutes == 1
+            else M(
+                "Too many wrong PINs: try again in %(minutes)s minutes, or open it with the recovery code.",
+                minutes=minutes,
+            )
+        )
         super().__init__(str(self.message))
 
 
@@ -324,10 +348,14 @@ def _take_a_try(event: Event) -> None:
     now = utcnow().replace(tzinfo=None)  # stored naive, in UTC
     fresh = or_(Event.pin_tries_since.is_(None), Event.pin_tries_since <= now - PIN_WINDOW)
     taken = db.session.execute(
-        update(Event).where(Event.id == event.id, or_(fresh, Event.pin_tries < PIN_TRIES))
-        .values(pin_tries=case((fresh, 1), else_=Event.pin_tries + 1),
-                pin_tries_since=case((fresh, now), else_=Event.pin_tries_since))
-        .execution_options(synchronize_session=False))
+        update(Event)
+        .where(Event.id == event.id, or_(fresh, Event.pin_tries < PIN_TRIES))
+        .values(
+            pin_tries=case((fresh, 1), else_=Event.pin_tries + 1),
+            pin_tries_since=case((fresh, now), else_=Event.pin_tries_since),
+        )
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()
     db.session.refresh(event)
     if not taken.rowcount:  # type: ignore[attr-defined]
@@ -336,8 +364,12 @@ def _take_a_try(event: Event) -> None:
 
 
 def _clear_tries(event: Event) -> None:
-    db.session.execute(update(Event).where(Event.id == event.id).values(pin_tries=0, pin_tries_since=None)
-                       .execution_options(synchronize_session=False))
+    db.session.execute(
+        update(Event)
+        .where(Event.id == event.id)
+        .values(pin_tries=0, pin_tries_since=None)
+        .execution_options(synchronize_session=False)
+    )
 
 
 def unlock(event: Event, pin: str) -> bool:
@@ -354,9 +386,19 @@ def unlock(event: Event, pin: str) -> bool:
         _clear_tries(event)
         db.session.commit()
         return True
-    db.session.add(audit_entry("a browser", WRONG_PIN, event_id=event.id, note=M(
-        "wrong PIN: %(tries)s of %(allowed)s tries allowed in %(minutes)s minutes", tries=event.pin_tries,
-        allowed=PIN_TRIES, minutes=int(PIN_WINDOW.total_seconds() // 60))))
+    db.session.add(
+        audit_entry(
+            "a browser",
+            WRONG_PIN,
+            event_id=event.id,
+            note=M(
+                "wrong PIN: %(tries)s of %(allowed)s tries allowed in %(minutes)s minutes",
+                tries=event.pin_tries,
+                allowed=PIN_TRIES,
+                minutes=int(PIN_WINDOW.total_seconds() // 60),
+            ),
+        )
+    )
     db.session.commit()
     return False
 
@@ -365,7 +407,7 @@ def new_recovery_code() -> str:
     """80 random bits in 16 letters and digits that cannot be misread (no 0/O, 1/I/L), as 4 groups."""
     alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
     raw = "".join(secrets.choice(alphabet) for _ in range(16))
-    return "-".join(raw[i:i + 4] for i in range(0, 16, 4))
+    return "-".join(raw[i : i + 4] for i in range(0, 16, 4))
 
 
 def _recovery_hash(code: str) -> str:
@@ -453,13 +495,23 @@ def audit_entry(actor: str, action: str, *, note: str = "", **fields: Any) -> Au
     message beside it (`said`), so the control rooms say it in the reader's language."""
     english = str(note)
     if len(english) > AUDIT_NOTE_MAX:
-        english = english[:AUDIT_NOTE_MAX - 1] + "…"
-    return AuditEntry(actor=actor, action=action, note=english,
-                      said=as_said(note) if isinstance(note, Message) else None, **fields)
+        english = english[: AUDIT_NOTE_MAX - 1] + "…"
+    return AuditEntry(
+        actor=actor, action=action, note=english, said=as_said(note) if isinstance(note, Message) else None, **fields
+    )
 
 
-def audit(event: Event, actor: str, action: str, *, hand: int | None = None, table: int | None = None,
-          old: dict[str, object] | None = None, new: dict[str, object] | None = None, note: str = "") -> None:
+def audit(
+    event: Event,
+    actor: str,
+    action: str,
+    *,
+    hand: int | None = None,
+    table: int | None = None,
+    old: dict[str, object] | None = None,
+    new: dict[str, object] | None = None,
+    note: str = "",
+) -> None:
     db.session.add(audit_entry(actor, action, event_id=event.id, hand=hand, table=table, old=old, new=new, note=note))
     event.revision += 1
     event.updated_at = utcnow()
@@ -467,7 +519,7 @@ def audit(event: Event, actor: str, action: str, *, hand: int | None = None, tab
 
 def aware(moment: datetime) -> datetime:
     """SQLite gives naive datetimes back: they were stored in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def event_of(game: Game) -> Event | None:

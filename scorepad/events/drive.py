@@ -26,23 +26,26 @@ KEY = "whist_drive"
 MAX_PLAYER = 40  # a player's name (an entrant's column holds 60, a Bid Whist team's name)
 
 
-class Conflict(Exception):
-    """A second entry of a deal at a table: refused with the value already recorded."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 1, scoring: str = "odd",
-           nt_fifth: bool = False, movement: str = "progressive", top: str = "stay", pin: str = "") -> Event:
+def create(
+    name: str,
+    players: list[str],
+    *,
+    deals: int = 24,
+    per_change: int = 1,
+    scoring: str = "odd",
+    nt_fifth: bool = False,
+    movement: str = "progressive",
+    top: str = "stay",
+    pin: str = "",
+) -> Event:
     """A whist drive ready to play: tables for the players, four to a table, deal 1 in play."""
     name = name.strip()
     errors = core.setup_errors(name, pin, M("give the drive a name, e.g. 'Village hall whist drive'"))
     names = [" ".join(p.split()) for p in players if p.strip()]
     if any(len(n) > MAX_PLAYER for n in names):
-        errors.append(RuleError("players", M("a player's name is too long: at most %(most)s characters",
-                                             most=MAX_PLAYER)))
+        errors.append(
+            RuleError("players", M("a player's name is too long: at most %(most)s characters", most=MAX_PLAYER))
+        )
     setup = fmt.Drive(tuple(names), deals, per_change, scoring, nt_fifth, movement, top)
     try:
         fmt.check(setup)
@@ -50,9 +53,20 @@ def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 
         errors.extend(e.errors)
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=KEY, started_at=utcnow(), current_hand=1,
-                  options={"deals": deals, "per_change": per_change, "scoring": scoring, "nt_fifth": nt_fifth,
-                           "movement": movement, "top": top})
+    event = Event(
+        name=name,
+        format=KEY,
+        started_at=utcnow(),
+        current_hand=1,
+        options={
+            "deals": deals,
+            "per_change": per_change,
+            "scoring": scoring,
+            "nt_fifth": nt_fifth,
+            "movement": movement,
+            "top": top,
+        },
+    )
     event.entrants = [EventEntrant(number=i + 1, name=n, players=[n]) for i, n in enumerate(names)]
     event.tables = [EventTable(number=t + 1, team="") for t in range(setup.tables)]
     core.apply_pin(event, pin)
@@ -63,8 +77,15 @@ def create(name: str, players: list[str], *, deals: int = 24, per_change: int = 
 
 def drive_of(event: Event) -> fmt.Drive:
     o = event.options
-    return fmt.Drive(tuple(e.name for e in event.entrants), int(o["deals"]), int(o["per_change"]), str(o["scoring"]),
-                     bool(o["nt_fifth"]), str(o["movement"]), str(o["top"]))
+    return fmt.Drive(
+        tuple(e.name for e in event.entrants),
+        int(o["deals"]),
+        int(o["per_change"]),
+        str(o["scoring"]),
+        bool(o["nt_fifth"]),
+        str(o["movement"]),
+        str(o["top"]),
+    )
 
 
 def _results(event: Event) -> dict[tuple[int, int], int]:
@@ -72,8 +93,7 @@ def _results(event: Event) -> dict[tuple[int, int], int]:
 
 
 def _announced(event: Event) -> dict[int, fmt.Seating]:
-    return {int(d.key): tuple(tuple(t) for t in d.data["tables"])
-            for d in event.decisions if d.kind == "seating"}
+    return {int(d.key): tuple(tuple(t) for t in d.data["tables"]) for d in event.decisions if d.kind == "seating"}
 
 
 @dataclass(frozen=True)
@@ -133,8 +153,14 @@ def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
     """A table's N-S tricks for the deal in play; a second entry is refused with the value recorded."""
     existing = next((r for r in event.results if r.hand == deal and r.table == table), None)
     if existing is not None:
-        raise Conflict(M("Deal %(deal)s at table %(table)s is already recorded: North-South took %(tricks)s.",
-                         deal=deal, table=table, tricks=existing.tricks))
+        raise core.Conflict(
+            M(
+                "Deal %(deal)s at table %(table)s is already recorded: North-South took %(tricks)s.",
+                deal=deal,
+                table=table,
+                tricks=existing.tricks,
+            )
+        )
     setup = drive_of(event)
     fmt.check_result(setup, _results(event), deal, table, ns)
     event.results.append(EventResult(hand=deal, table=table, tricks=ns, entered_by=actor))
@@ -142,8 +168,9 @@ def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
         db.session.flush()
     except IntegrityError:  # the other phone at the table was faster
         db.session.rollback()
-        raise Conflict(M("Deal %(deal)s at table %(table)s was just recorded from the other phone.", deal=deal,
-                         table=table)) from None
+        raise core.Conflict(
+            M("Deal %(deal)s at table %(table)s was just recorded from the other phone.", deal=deal, table=table)
+        ) from None
     _seat_next(event, setup)
     db.session.commit()
     # the phones fetch their panel again only when the deal in play moved on (and with it, the places)
@@ -160,8 +187,9 @@ def _seat_next(event: Event, setup: fmt.Drive) -> None:
     if current.playing != tuple(range(1, setup.tables + 1)) or deal == 1:
         return
     if (deal - 1) % setup.per_change == 0 and deal not in _announced(event):
-        event.decisions.append(EventDecision(kind="seating", key=str(deal),
-                                             data={"tables": [list(t) for t in current.seating(deal)]}))
+        event.decisions.append(
+            EventDecision(kind="seating", key=str(deal), data={"tables": [list(t) for t in current.seating(deal)]})
+        )
         event.current_hand = deal
         event.revision += 1
     elif deal != event.current_hand:
@@ -173,8 +201,14 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
     setup = drive_of(event)
     current = view(event).state
     if not 1 <= table <= setup.tables or not 1 <= deal <= min(current.deal, setup.deals):
-        raise RuleErrors([RuleError("deal", M("there is no result to correct for deal %(deal)s at table %(table)s",
-                                              deal=deal, table=table))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "deal",
+                    M("there is no result to correct for deal %(deal)s at table %(table)s", deal=deal, table=table),
+                )
+            ]
+        )
     if not 0 <= ns <= fmt.TRICKS:
         raise RuleErrors([RuleError("tricks", M("North-South took 0 to 13 tricks"))])
     row = next((r for r in event.results if r.hand == deal and r.table == table), None)
@@ -184,8 +218,16 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
         event.results.append(EventResult(hand=deal, table=table, tricks=ns, entered_by=actor))
     else:
         row.tricks = ns
-    event.audit.append(core.audit_entry(actor, "correction", hand=deal, table=table,
-                                        old={"tricks": old} if old is not None else None, new={"tricks": ns}))
+    event.audit.append(
+        core.audit_entry(
+            actor,
+            "correction",
+            hand=deal,
+            table=table,
+            old={"tricks": old} if old is not None else None,
+            new={"tricks": ns},
+        )
+    )
     db.session.flush()
     _seat_next(event, setup)
     db.session.commit()
@@ -196,7 +238,8 @@ _OPTIONS = {"deals": int, "per_change": int, "scoring": str, "nt_fifth": bool, "
 _MUST_BE: dict[type, Callable[[str], Message]] = {  # an option of the wrong kind, in words
     int: lambda option: M("%(option)s must be a whole number", option=option),
     str: lambda option: M("%(option)s must be text", option=option),
-    bool: lambda option: M("%(option)s must be true or false", option=option)}
+    bool: lambda option: M("%(option)s must be true or false", option=option),
+}
 
 
 def check_rows(event: Event) -> None:
@@ -204,10 +247,12 @@ def check_rows(event: Event) -> None:
     events/backup.py): its set-up, the players numbered 1 to n, a table per four, N-S tricks of
     deals reached, seatings announced as the players moved, and the deal in play where they say."""
     o = event.options
-    errors = [RuleError(f"options.{k}", M("%(option)s is not a whist drive option", option=k)) for k in o
-              if k not in _OPTIONS]
-    errors += [RuleError(f"options.{k}", _MUST_BE[kind](k)) for k, kind in _OPTIONS.items()
-               if type(o.get(k)) is not kind]
+    errors = [
+        RuleError(f"options.{k}", M("%(option)s is not a whist drive option", option=k)) for k in o if k not in _OPTIONS
+    ]
+    errors += [
+        RuleError(f"options.{k}", _MUST_BE[kind](k)) for k, kind in _OPTIONS.items() if type(o.get(k)) is not kind
+    ]
     errors += core.unused(event, "hands", "loans", "playoffs", "days_closed", "matches")
     if core.games_of(event):
         errors.append(RuleError("games", M("a whist drive plays no games of its own")))
@@ -216,41 +261,96 @@ def check_rows(event: Event) -> None:
     setup = drive_of(event)
     fmt.check(setup)
     if [e.number for e in event.entrants] != list(range(1, len(event.entrants) + 1)) or any(
-            e.players != [e.name] or len(e.name) > MAX_PLAYER for e in event.entrants):
-        errors.append(RuleError("entrants", M("the players are numbered 1 to n, each entrant one player whose name "
-                                              "is at most %(most)s characters", most=MAX_PLAYER)))
+        e.players != [e.name] or len(e.name) > MAX_PLAYER for e in event.entrants
+    ):
+        errors.append(
+            RuleError(
+                "entrants",
+                M(
+                    "the players are numbered 1 to n, each entrant one player whose name "
+                    "is at most %(most)s characters",
+                    most=MAX_PLAYER,
+                ),
+            )
+        )
     if len(event.tables) != setup.tables:
-        errors.append(RuleError("tables", M("%(players)s players sit at %(tables)s tables, not %(count)s",
-                                            players=len(setup.players), tables=setup.tables, count=len(event.tables))))
+        errors.append(
+            RuleError(
+                "tables",
+                M(
+                    "%(players)s players sit at %(tables)s tables, not %(count)s",
+                    players=len(setup.players),
+                    tables=setup.tables,
+                    count=len(event.tables),
+                ),
+            )
+        )
     for r in event.results:
         if r.hand > setup.deals or r.revoke is not None:
-            errors.append(RuleError("results", M("deal %(deal)s at table %(table)s: a drive of 1 deal records N-S "
-                                                 "tricks only", deal=r.hand, table=r.table) if setup.deals == 1 else
-                                    M("deal %(deal)s at table %(table)s: a drive of %(deals)s deals records N-S "
-                                      "tricks only", deal=r.hand, table=r.table, deals=setup.deals)))
+            errors.append(
+                RuleError(
+                    "results",
+                    M(
+                        "deal %(deal)s at table %(table)s: a drive of 1 deal records N-S tricks only",
+                        deal=r.hand,
+                        table=r.table,
+                    )
+                    if setup.deals == 1
+                    else M(
+                        "deal %(deal)s at table %(table)s: a drive of %(deals)s deals records N-S tricks only",
+                        deal=r.hand,
+                        table=r.table,
+                        deals=setup.deals,
+                    ),
+                )
+            )
     for d in event.decisions:
         seating = d.data.get("tables") if d.kind == "seating" and set(d.data) == {"tables"} else None
         fours = seating if isinstance(seating, list) and len(seating) == setup.tables else []
         seated = sorted(p for four in fours if isinstance(four, list) and len(four) == 4 for p in four)
-        if not d.key.isdigit() or not 2 <= int(d.key) <= setup.deals or seated != list(range(1, len(setup.players) + 1)):
-            errors.append(RuleError("decisions", M("decision %(kind)s %(key)s: a drive records the seating announced "
-                                                   "for a deal, every player at one seat", kind=quoted(d.kind),
-                                                   key=quoted(d.key))))
+        if (
+            not d.key.isdigit()
+            or not 2 <= int(d.key) <= setup.deals
+            or seated != list(range(1, len(setup.players) + 1))
+        ):
+            errors.append(
+                RuleError(
+                    "decisions",
+                    M(
+                        "decision %(kind)s %(key)s: a drive records the seating announced "
+                        "for a deal, every player at one seat",
+                        kind=quoted(d.kind),
+                        key=quoted(d.key),
+                    ),
+                )
+            )
     if errors:
         raise RuleErrors(errors)
     state = view(event).state
     if any(not state.over and deal > state.deal for deal, _ in _results(event)):
-        errors.append(RuleError("results", M("results of a deal not reached yet (deal %(deal)s is in play)",
-                                             deal=state.deal)))
+        errors.append(
+            RuleError("results", M("results of a deal not reached yet (deal %(deal)s is in play)", deal=state.deal))
+        )
     if any(not state.over and deal > state.deal for deal in _announced(event)):
-        errors.append(RuleError("decisions", M("a seating announced for a deal not reached (deal %(deal)s is in play)",
-                                               deal=state.deal)))
+        errors.append(
+            RuleError(
+                "decisions", M("a seating announced for a deal not reached (deal %(deal)s is in play)", deal=state.deal)
+            )
+        )
     expected = setup.deals + 1 if state.over else state.deal
     if event.current_hand != expected:
-        errors.append(RuleError("current_hand", M("deal %(deal)s cannot be in play: the results say the drive is over",
-                                                  deal=event.current_hand) if state.over else
-                                M("deal %(deal)s cannot be in play: the results say deal %(expected)s",
-                                  deal=event.current_hand, expected=expected)))
+        errors.append(
+            RuleError(
+                "current_hand",
+                M("deal %(deal)s cannot be in play: the results say the drive is over", deal=event.current_hand)
+                if state.over
+                else M(
+                    "deal %(deal)s cannot be in play: the results say deal %(expected)s",
+                    deal=event.current_hand,
+                    expected=expected,
+                ),
+            )
+        )
     if errors:
         raise RuleErrors(errors)
 
@@ -266,16 +366,32 @@ def export(event: Event) -> dict[str, object]:
         "options": dict(event.options),
         "players": [{"number": e.number, "name": e.name} for e in event.entrants],
         "deal_in_play": None if dv.state.over else dv.deal,
-        "results": [{"deal": r.hand, "table": r.table, "ns_tricks": r.tricks, "entered_by": r.entered_by,
-                     "entered_at": r.entered_at.isoformat()} for r in sorted(event.results, key=lambda r: (r.hand, r.table))],
-        "seatings": [{"deal": n, "tables": [list(four) for four in dv.state.seating(n)]}
-                     for n in range(1, len(dv.state.seatings) + 1)],
-        "decisions": [{"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
-                      for d in event.decisions],
-        "corrections": [{"deal": a.hand, "table": a.table, "old": a.old, "new": a.new, "actor": a.actor,
-                         "at": a.at.isoformat()} for a in event.audit if a.action == "correction"],
-        "leaderboard": [{"rank": p.rank, "tied": p.tied, "number": p.number, "name": p.name, "score": p.score}
-                        for p in dv.board],
+        "results": [
+            {
+                "deal": r.hand,
+                "table": r.table,
+                "ns_tricks": r.tricks,
+                "entered_by": r.entered_by,
+                "entered_at": r.entered_at.isoformat(),
+            }
+            for r in sorted(event.results, key=lambda r: (r.hand, r.table))
+        ],
+        "seatings": [
+            {"deal": n, "tables": [list(four) for four in dv.state.seating(n)]}
+            for n in range(1, len(dv.state.seatings) + 1)
+        ],
+        "decisions": [
+            {"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
+            for d in event.decisions
+        ],
+        "corrections": [
+            {"deal": a.hand, "table": a.table, "old": a.old, "new": a.new, "actor": a.actor, "at": a.at.isoformat()}
+            for a in event.audit
+            if a.action == "correction"
+        ],
+        "leaderboard": [
+            {"rank": p.rank, "tied": p.tied, "number": p.number, "name": p.name, "score": p.score} for p in dv.board
+        ],
         "prizes": [{"prize": prize, "players": [p.number for p in places]} for prize, places in dv.prizes],
     }
 

@@ -34,13 +34,22 @@ def event_of(raw: str) -> Event | None:
     if not raw:
         raise RuleErrors([RuleError(FIELD, M("Paste the director's link of the event, or type the director's code."))])
     if len(raw) > LINK_MAX:
-        raise RuleErrors([RuleError(FIELD, M("That is too long for a director's link: at most %(most)s characters.",
-                                             most=LINK_MAX))])
+        raise RuleErrors(
+            [RuleError(FIELD, M("That is too long for a director's link: at most %(most)s characters.", most=LINK_MAX))]
+        )
     if "/b/" in raw:
-        raise RuleErrors([RuleError(FIELD, M(
-            "That is the event's board link, which every player has: only the director's link or code can add an "
-            "event's games to a group. Ask the director: their page gives it under \"Open this control room on "
-            "another device\"."))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    FIELD,
+                    M(
+                        "That is the event's board link, which every player has: only the director's link or code can add an "
+                        "event's games to a group. Ask the director: their page gives it under \"Open this control room on "
+                        'another device".'
+                    ),
+                )
+            ]
+        )
     if "/d/" in raw:
         raw = raw.split("/d/", 1)[1]
     key = raw.strip("/").split("/")[0].split("?")[0].split("#")[0]
@@ -53,10 +62,17 @@ def played_games(event: Event) -> list[Game]:
     """The games the event played with players' names (see the module's notes), in the order made."""
     at_tables = select(EventTable.game_id).where(EventTable.event_id == event.id, EventTable.game_id.isnot(None))
     in_matches = select(EventMatch.game_id).where(
-        EventMatch.event_id == event.id, EventMatch.game_id.isnot(None), EventMatch.home != GHOST,
-        EventMatch.away != GHOST, or_(EventMatch.closed_by.is_(None), EventMatch.closed_by != WALKOVER))
-    return list(db.session.scalars(select(Game).where(
-        Game.event_id == event.id, Game.id.in_(at_tables.union(in_matches))).order_by(Game.id)))
+        EventMatch.event_id == event.id,
+        EventMatch.game_id.isnot(None),
+        EventMatch.home != GHOST,
+        EventMatch.away != GHOST,
+        or_(EventMatch.closed_by.is_(None), EventMatch.closed_by != WALKOVER),
+    )
+    return list(
+        db.session.scalars(
+            select(Game).where(Game.event_id == event.id, Game.id.in_(at_tables.union(in_matches))).order_by(Game.id)
+        )
+    )
 
 
 def keep_in_group(group: Group, event: Event) -> groups.KeptMany:
@@ -66,9 +82,17 @@ def keep_in_group(group: Group, event: Event) -> groups.KeptMany:
         raise RuleErrors([RuleError(FIELD, M("This is a demonstration event: its games name no real players."))])
     played = played_games(event)
     if not played:
-        raise RuleErrors([RuleError(FIELD, M(
-            "“%(event)s” has no games with players' names to keep. A Military Whist event or a whist drive keeps "
-            "its results by table and hand, not a score sheet per player; a club night or a Bid Whist tournament "
-            "has them once its tables start playing.", event=event.name))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    FIELD,
+                    M(
+                        "“%(event)s” has no games with players' names to keep. A Military Whist event or a whist drive keeps "
+                        "its results by table and hand, not a score sheet per player; a club night or a Bid Whist tournament "
+                        "has them once its tables start playing.",
+                        event=event.name,
+                    ),
+                )
+            ]
+        )
     return groups.keep_all(group, played)
-

@@ -18,9 +18,9 @@ from sqlalchemy.exc import IntegrityError
 
 from scorepad.events import core
 from scorepad.extensions import db
-from scorepad.kept import Kept
 from scorepad.form_input import valid_pin, whole_number
 from scorepad.formats import military as fmt
+from scorepad.kept import Kept
 from scorepad.models import (
     DayClose,
     Event,
@@ -51,6 +51,7 @@ def setup_of(event: Event) -> Setup:
     """The event's set-up as the rules read it (kept per revision: it is read on every request). A
     set-up equal to the one kept before is that very object: the rules' derivations are kept by
     identity."""
+
     def derive(before: Setup | None) -> Setup:
         setup = parse_record(_record(event, [])).setup
         return before if before is not None and before == setup else setup
@@ -71,7 +72,8 @@ def _record(event: Event, hands: Sequence[RawHand]) -> dict[str, object]:
 def _result_facts(event: Event, hand: int | None = None) -> list[tuple[int, int, int, str | None]]:
     """(hand, table, tricks, revoke) of the event's results (of one hand), straight from the database."""
     query = select(EventResult.hand, EventResult.table, EventResult.tricks, EventResult.revoke).where(
-        EventResult.event_id == event.id)
+        EventResult.event_id == event.id
+    )
     if hand is not None:
         query = query.where(EventResult.hand == hand)
     return [(h, t, k, r) for h, t, k, r in db.session.execute(query)]
@@ -86,8 +88,11 @@ def _hand_extras(event: Event, hand: int | None = None) -> Extras:
 
     A loan row holds (table, flags): negative flags are flags the table gave back."""
     moves_query = select(EventHand.number, EventHand.moves).where(EventHand.event_id == event.id)
-    loans_query = select(EventLoan.hand, EventLoan.table, EventLoan.flags).where(
-        EventLoan.event_id == event.id).order_by(EventLoan.id)
+    loans_query = (
+        select(EventLoan.hand, EventLoan.table, EventLoan.flags)
+        .where(EventLoan.event_id == event.id)
+        .order_by(EventLoan.id)
+    )
     if hand is not None:
         moves_query = moves_query.where(EventHand.number == hand)
         loans_query = loans_query.where(EventLoan.hand == hand)
@@ -98,8 +103,13 @@ def _hand_extras(event: Event, hand: int | None = None) -> Extras:
     return moves, loans
 
 
-def _hand_entry(tables: int, number: int, facts: Sequence[tuple[int, int, int, str | None]],
-                moves: dict[int, list[int]], loans: dict[int, list[tuple[int, int]]]) -> RawHand:
+def _hand_entry(
+    tables: int,
+    number: int,
+    facts: Sequence[tuple[int, int, int, str | None]],
+    moves: dict[int, list[int]],
+    loans: dict[int, list[tuple[int, int]]],
+) -> RawHand:
     results: list[dict[str, object] | None] = [None] * tables
     for _, table, tricks, revoke in facts:
         results[table - 1] = {"tricks": tricks, "revoke": revoke}
@@ -172,6 +182,7 @@ def _derived(event: Event, setup: Setup) -> _Derived:
     those are read again and compared, and the derivation is replayed only when they differ (the
     director opened the next hand, a result of an earlier hand was corrected). The hands are a
     tuple, so the rules' ledger, sheet and previews share one replay (rules.base.derived_once)."""
+
     def derive(before: _Derived | None) -> _Derived:
         hands = tuple(raw_hands(event))
         if before is not None and before.setup is setup and before.hands == hands:
@@ -248,11 +259,17 @@ class EventView:
         opened = _hand_row(self.event, self.event.current_hand)
         if self.spec is None or opened is None:
             return ()
-        reported = {t - 1: core.aware(at) for t, at in db.session.execute(
-            select(EventResult.table, EventResult.entered_at).where(
-                EventResult.event_id == self.event.id, EventResult.hand == self.spec.number))}
-        late = fmt.late_tables(core.aware(opened.opened_at), utcnow(), reported, self.tables,
-                               timedelta(minutes=self.event.late_minutes))
+        reported = {
+            t - 1: core.aware(at)
+            for t, at in db.session.execute(
+                select(EventResult.table, EventResult.entered_at).where(
+                    EventResult.event_id == self.event.id, EventResult.hand == self.spec.number
+                )
+            )
+        }
+        late = fmt.late_tables(
+            core.aware(opened.opened_at), utcnow(), reported, self.tables, timedelta(minutes=self.event.late_minutes)
+        )
         return tuple(t + 1 for t in late)
 
     def spec_of(self, hand: int) -> MilitaryRound:
@@ -262,8 +279,12 @@ class EventView:
     def flag_words(self, result: EventResult) -> str:
         """What a recorded result did, in the table's words ("visitors take 1 flag")."""
         spec = self.spec_of(result.hand)
-        outcome = military.table_outcome(spec, result.table - 1, military.TableResult(result.tricks, result.revoke),
-                                         self.setup.options.get_int("revoke_tricks"))
+        outcome = military.table_outcome(
+            spec,
+            result.table - 1,
+            military.TableResult(result.tricks, result.revoke),
+            self.setup.options.get_int("revoke_tricks"),
+        )
         return outcome.words
 
     def rank_of(self, table: int) -> fmt.BoardRow:
@@ -323,8 +344,9 @@ def _view(event: Event) -> EventView:
     in_play = event.current_hand <= scheduled
     pending = raw_hand(event, event.current_hand) if in_play else None
     moves = pending.get("moves") if pending else None
-    board = fmt.board_from(setup, derived.rows, derived.sheet, pending,
-                           [m - 1 for m in moves] if isinstance(moves, list) else None)
+    board = fmt.board_from(
+        setup, derived.rows, derived.sheet, pending, [m - 1 for m in moves] if isinstance(moves, list) else None
+    )
     return EventView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled, stamp)
 
 
@@ -333,15 +355,23 @@ def flags_held(ev: EventView, table: int, pending: RawHand) -> tuple[int, int]:
     result) is in: what its phone's header says before and after the result is confirmed, so the
     preview and the header agree (both count the flags its visitors already won elsewhere)."""
     moves = pending.get("moves")
-    after = fmt.board_from(ev.setup, _derived(ev.event, ev.setup).rows, ev.sheet, pending,
-                           [m - 1 for m in moves] if isinstance(moves, list) else None)
+    after = fmt.board_from(
+        ev.setup,
+        _derived(ev.event, ev.setup).rows,
+        ev.sheet,
+        pending,
+        [m - 1 for m in moves] if isinstance(moves, list) else None,
+    )
     row = next(r for r in after.rows if r.team == table - 1)
     return ev.rank_of(table).held, row.held
 
 
 def _result_row(event: Event, hand: int, table: int) -> EventResult | None:
-    return db.session.scalars(select(EventResult).where(
-        EventResult.event_id == event.id, EventResult.hand == hand, EventResult.table == table)).first()
+    return db.session.scalars(
+        select(EventResult).where(
+            EventResult.event_id == event.id, EventResult.hand == hand, EventResult.table == table
+        )
+    ).first()
 
 
 def _moves(event: Event, number: int) -> list[int] | None:
@@ -350,8 +380,9 @@ def _moves(event: Event, number: int) -> list[int] | None:
 
 
 def _hand_row(event: Event, number: int) -> EventHand | None:
-    return db.session.scalars(select(EventHand).where(EventHand.event_id == event.id,
-                                                      EventHand.number == number)).first()
+    return db.session.scalars(
+        select(EventHand).where(EventHand.event_id == event.id, EventHand.number == number)
+    ).first()
 
 
 def check_rows(event: Event) -> None:
@@ -366,40 +397,75 @@ def check_rows(event: Event) -> None:
     if core.games_of(event):
         errors.append(RuleError("games", M("a Military Whist event plays no games of its own")))
     if not 1 <= current <= scheduled + 1:
-        errors.append(RuleError("current_hand", M("hand %(hand)s cannot be in play: the schedule has 1 hand",
-                                                  hand=current) if scheduled == 1 else
-                                M("hand %(hand)s cannot be in play: the schedule has %(count)s hands", hand=current,
-                                  count=scheduled)))
+        errors.append(
+            RuleError(
+                "current_hand",
+                M("hand %(hand)s cannot be in play: the schedule has 1 hand", hand=current)
+                if scheduled == 1
+                else M(
+                    "hand %(hand)s cannot be in play: the schedule has %(count)s hands", hand=current, count=scheduled
+                ),
+            )
+        )
     last = min(current, scheduled)
-    too_late = (("results", select(EventResult.hand, EventResult.table).order_by(EventResult.hand, EventResult.table)
-                 .where(EventResult.event_id == event.id, EventResult.hand > last)),
-                ("loans", select(EventLoan.hand, EventLoan.table).order_by(EventLoan.id)
-                 .where(EventLoan.event_id == event.id, EventLoan.hand > last)))
+    too_late = (
+        (
+            "results",
+            select(EventResult.hand, EventResult.table)
+            .order_by(EventResult.hand, EventResult.table)
+            .where(EventResult.event_id == event.id, EventResult.hand > last),
+        ),
+        (
+            "loans",
+            select(EventLoan.hand, EventLoan.table)
+            .order_by(EventLoan.id)
+            .where(EventLoan.event_id == event.id, EventLoan.hand > last),
+        ),
+    )
     for kind, query in too_late:  # asked for in SQL: 32,000 results as row objects cost a restore 0.8 s
         for hand, table in db.session.execute(query):
             errors.append(RuleError(kind, _row_too_late(kind, hand, table, current)))
     opened = [h.number for h in event.hands]
     if opened != list(range(1, last + 1)):
-        errors.append(RuleError("hands", M("hands 1 to %(last)s have been opened, not %(opened)s", last=last,
-                                           opened=", ".join(map(str, opened))) if opened else
-                                M("hands 1 to %(last)s have been opened, not none", last=last)))
+        errors.append(
+            RuleError(
+                "hands",
+                M("hands 1 to %(last)s have been opened, not %(opened)s", last=last, opened=", ".join(map(str, opened)))
+                if opened
+                else M("hands 1 to %(last)s have been opened, not none", last=last),
+            )
+        )
     if event.playoffs and current <= scheduled:
         errors.append(RuleError("playoffs", M("playoff hands come after the last scheduled hand")))
     if [p.number for p in event.playoffs] != list(range(1, len(event.playoffs) + 1)):
-        errors.append(RuleError("playoffs", M("the playoff hands are numbered 1 to %(count)s",
-                                              count=len(event.playoffs))))
+        errors.append(
+            RuleError("playoffs", M("the playoff hands are numbered 1 to %(count)s", count=len(event.playoffs)))
+        )
     ends = [sum(setup.options.get_ints("days")[:d]) for d in range(1, len(setup.options.get_ints("days")) + 1)]
     closed = [d.day for d in event.days_closed]
     if closed != [d for d, end in enumerate(ends, start=1) if end < current]:
-        errors.append(RuleError("days_closed", M("days closed: %(days)s, but a day closes when its last hand is "
-                                                 "advanced (hand %(hand)s is in play)", days=", ".join(map(str, closed)),
-                                                 hand=current) if closed else
-                                M("days closed: none, but a day closes when its last hand is advanced (hand %(hand)s "
-                                  "is in play)", hand=current)))
+        errors.append(
+            RuleError(
+                "days_closed",
+                M(
+                    "days closed: %(days)s, but a day closes when its last hand is advanced (hand %(hand)s is in play)",
+                    days=", ".join(map(str, closed)),
+                    hand=current,
+                )
+                if closed
+                else M(
+                    "days closed: none, but a day closes when its last hand is advanced (hand %(hand)s is in play)",
+                    hand=current,
+                ),
+            )
+        )
     for d in event.days_closed:
         if len(d.held) != tables or len(d.owed) != tables:
-            errors.append(RuleError("days_closed", M("day %(day)s's flags are counted for %(tables)s tables", day=d.day,
-                                                     tables=tables)))
+            errors.append(
+                RuleError(
+                    "days_closed", M("day %(day)s's flags are counted for %(tables)s tables", day=d.day, tables=tables)
+                )
+            )
     if errors:
         raise RuleErrors(errors)
     # the complete hands' ledger and sheet as the pages keep them (one replay, shared by the state
@@ -412,18 +478,34 @@ def check_rows(event: Event) -> None:
 def _row_too_late(kind: str, hand: int, table: int, current: int) -> Message:
     """A result or a loan of a hand not reached yet, in words (one sentence each: "a result", "a loan")."""
     if kind == "results":
-        return M("hand %(hand)s, table %(table)s has a result, but hand %(current)s is in play", hand=hand, table=table,
-                 current=current)
-    return M("hand %(hand)s, table %(table)s has a loan, but hand %(current)s is in play", hand=hand, table=table,
-             current=current)
+        return M(
+            "hand %(hand)s, table %(table)s has a result, but hand %(current)s is in play",
+            hand=hand,
+            table=table,
+            current=current,
+        )
+    return M(
+        "hand %(hand)s, table %(table)s has a loan, but hand %(current)s is in play",
+        hand=hand,
+        table=table,
+        current=current,
+    )
 
 
 # --------------------------------------------------------------------------- the director's set-up
 
 
-def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans: str = "auto",
-                 auto_advance: bool = False, late_minutes: int = 12, pin: str = "",
-                 players: Sequence[Sequence[str]] | None = None) -> Event:
+def create_event(
+    name: str,
+    teams: Sequence[str],
+    days: Sequence[int],
+    *,
+    loans: str = "auto",
+    auto_advance: bool = False,
+    late_minutes: int = 12,
+    pin: str = "",
+    players: Sequence[Sequence[str]] | None = None,
+) -> Event:
     """Set up an event; RuleErrors name the bad fields (name, teams.N, options.days, pin)."""
     name = " ".join(name.split())
     names = [" ".join(t.split()) or f"Table {i + 1}" for i, t in enumerate(teams)]
@@ -432,19 +514,29 @@ def create_event(name: str, teams: Sequence[str], days: Sequence[int], *, loans:
         errors.append(RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty)")))
     if not 1 <= late_minutes <= 120:
         errors.append(RuleError("late_minutes", M("a table counts as late after 1 to 120 minutes")))
-    record = {"variant": military.VARIANT.key, "title": name, "options": {"days": list(days), "loans": loans},
-              "teams": [{"name": n, "players": list(p)} for n, p in zip(names, players or [[]] * len(names))],
-              "hands": []}
+    record = {
+        "variant": military.VARIANT.key,
+        "title": name,
+        "options": {"days": list(days), "loans": loans},
+        "teams": [{"name": n, "players": list(p)} for n, p in zip(names, players or [[]] * len(names))],
+        "hands": [],
+    }
     try:
         parsed = parse_record(record)
     except RuleErrors as e:
         errors.extend(_new_errors(errors, e))
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=KEY, options=parsed.setup.options.as_json(), auto_advance=auto_advance,
-                  late_minutes=late_minutes)
-    event.tables = [EventTable(number=i + 1, team=t.name, players=list(t.players))
-                    for i, t in enumerate(parsed.setup.teams)]
+    event = Event(
+        name=name,
+        format=KEY,
+        options=parsed.setup.options.as_json(),
+        auto_advance=auto_advance,
+        late_minutes=late_minutes,
+    )
+    event.tables = [
+        EventTable(number=i + 1, team=t.name, players=list(t.players)) for i, t in enumerate(parsed.setup.teams)
+    ]
     event.hands = [EventHand(number=1)]
     core.apply_pin(event, pin)
     db.session.add(event)
@@ -458,18 +550,31 @@ def _name_errors(name: str, teams: Sequence[str], players: Sequence[Sequence[str
     if not name:
         errors.append(RuleError("name", M("give the event a name, e.g. 'Zone 3 Military Whist'")))
     elif len(name) > MAX_EVENT_NAME:
-        errors.append(RuleError("name", M("the event's name is too long: at most %(most)s characters",
-                                          most=MAX_EVENT_NAME)))
+        errors.append(
+            RuleError("name", M("the event's name is too long: at most %(most)s characters", most=MAX_EVENT_NAME))
+        )
     for i, team in enumerate(teams):
         if len(team) > MAX_NAME:
-            errors.append(RuleError(f"teams.{i}", M("team %(team)s's name is too long: at most %(most)s characters",
-                                                    team=i + 1, most=MAX_NAME)))
+            errors.append(
+                RuleError(
+                    f"teams.{i}",
+                    M("team %(team)s's name is too long: at most %(most)s characters", team=i + 1, most=MAX_NAME),
+                )
+            )
     for i, four in enumerate(players):
         for j, player in enumerate(four):
             if len(player) > MAX_NAME:
-                errors.append(RuleError(f"teams.{i}.players.{j}", M(
-                    "player %(letter)s of team %(team)s: the name is too long: at most %(most)s characters",
-                    letter=military.LETTERS[j % 4], team=i + 1, most=MAX_NAME)))
+                errors.append(
+                    RuleError(
+                        f"teams.{i}.players.{j}",
+                        M(
+                            "player %(letter)s of team %(team)s: the name is too long: at most %(most)s characters",
+                            letter=military.LETTERS[j % 4],
+                            team=i + 1,
+                            most=MAX_NAME,
+                        ),
+                    )
+                )
     return errors
 
 
@@ -479,8 +584,9 @@ def _new_errors(found: Sequence[RuleError], more: RuleErrors) -> list[RuleError]
     return [e for e in more.errors if e.field not in fields and e.field.rsplit(".", 1)[0] not in fields]
 
 
-def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequence[str]],
-           actor: str = "director") -> None:
+def rename(
+    event: Event, name: str, teams: Sequence[str], players: Sequence[Sequence[str]], actor: str = "director"
+) -> None:
     """Change the event's name, the teams' names and their players (A, B, X, Y, or none); audited.
 
     Only names: the tables, the schedule and every result stay as they are, so nothing is re-scored.
@@ -490,8 +596,9 @@ def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequ
     fours = [[" ".join(p.split()) for p in four] for four in players]
     fours = [four if any(four) else [] for four in fours]
     if len(names) != len(event.tables) or len(fours) != len(event.tables):
-        raise RuleErrors([RuleError("teams", M("give a name for each of the %(count)s tables",
-                                               count=len(event.tables)))])
+        raise RuleErrors(
+            [RuleError("teams", M("give a name for each of the %(count)s tables", count=len(event.tables)))]
+        )
     errors = _name_errors(name, names, fours)
     for i, team in enumerate(names):
         if not team:
@@ -499,19 +606,34 @@ def rename(event: Event, name: str, teams: Sequence[str], players: Sequence[Sequ
     for i, four in enumerate(fours):
         for j, player in enumerate(four):
             if not player:
-                errors.append(RuleError(f"teams.{i}.players.{j}", M(
-                    "player %(letter)s of team %(team)s needs a name (or leave all four empty)",
-                    letter=military.LETTERS[j], team=i + 1)))
+                errors.append(
+                    RuleError(
+                        f"teams.{i}.players.{j}",
+                        M(
+                            "player %(letter)s of team %(team)s needs a name (or leave all four empty)",
+                            letter=military.LETTERS[j],
+                            team=i + 1,
+                        ),
+                    )
+                )
     if not errors:
         try:
-            parse_record({**_record(event, []), "title": name,
-                          "teams": [{"name": n, "players": p} for n, p in zip(names, fours)]})
+            parse_record(
+                {
+                    **_record(event, []),
+                    "title": name,
+                    "teams": [{"name": n, "players": p} for n, p in zip(names, fours)],
+                }
+            )
         except RuleErrors as e:
             errors.extend(_new_errors(errors, e))
     if errors:
         raise RuleErrors(errors)
-    old: dict[str, object] = {"name": event.name, "teams": [t.team for t in event.tables],
-                               "players": [list(t.players) for t in event.tables]}
+    old: dict[str, object] = {
+        "name": event.name,
+        "teams": [t.team for t in event.tables],
+        "players": [list(t.players) for t in event.tables],
+    }
     new: dict[str, object] = {"name": name, "teams": names, "players": fours}
     if old == new:
         raise RuleErrors([RuleError("name", M("nothing changed: every name is as it was"))])
@@ -581,13 +703,26 @@ def _commit_checked(event: Event) -> None:
 def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str) -> EventResult:
     """A table reports the hand in play; a second report of the same hand is refused (core.Conflict)."""
     if hand != event.current_hand or hand > military.scheduled_hands(setup_of(event)):
-        raise core.Conflict(M("Hand %(hand)s is not the hand in play (hand %(current)s is): ask the director to "
-                              "correct an earlier hand.", hand=hand, current=event.current_hand))
+        raise core.Conflict(
+            M(
+                "Hand %(hand)s is not the hand in play (hand %(current)s is): ask the director to "
+                "correct an earlier hand.",
+                hand=hand,
+                current=event.current_hand,
+            )
+        )
     existing = _result_row(event, hand, table)
     if existing is not None:
-        raise core.Conflict(M("Hand %(hand)s at table %(table)s is already recorded: the visitors took %(tricks)s "
-                              "tricks. Ask the director if it is wrong.", hand=hand, table=table,
-                              tricks=existing.tricks), existing)
+        raise core.Conflict(
+            M(
+                "Hand %(hand)s at table %(table)s is already recorded: the visitors took %(tricks)s "
+                "tricks. Ask the director if it is wrong.",
+                hand=hand,
+                table=table,
+                tricks=existing.tricks,
+            ),
+            existing,
+        )
     result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
     db.session.add(result)
     try:
@@ -613,8 +748,14 @@ def _auto_advance(event: Event) -> None:
             db.session.rollback()
 
 
-def correct_result(event: Event, hand: int, table: int, tricks: int, revoke: str | None, actor: str = "director",
-                   ) -> EventResult:
+def correct_result(
+    event: Event,
+    hand: int,
+    table: int,
+    tricks: int,
+    revoke: str | None,
+    actor: str = "director",
+) -> EventResult:
     """The director sets a table's result for any hand so far; the old and new values go to the audit trail."""
     core.table_of(event, table)
     if not 1 <= hand <= min(event.current_hand, military.scheduled_hands(setup_of(event))):
@@ -623,8 +764,14 @@ def correct_result(event: Event, hand: int, table: int, tricks: int, revoke: str
     old = None if result is None else {"tricks": result.tricks, "revoke": result.revoke}
     new = {"tricks": tricks, "revoke": revoke}
     if old == new:
-        raise RuleErrors([RuleError("tricks", M("that is already the result of hand %(hand)s at table %(table)s",
-                                                hand=hand, table=table))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "tricks",
+                    M("that is already the result of hand %(hand)s at table %(table)s", hand=hand, table=table),
+                )
+            ]
+        )
     if result is None:
         result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
         db.session.add(result)
@@ -663,11 +810,11 @@ def _position(event: Event, table: int, field: str) -> _Position:
     row, _ = military.settle_next(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
     t = table - 1
     owed_start = row.owed[t] - row.lent[t] + row.returned[t]
-    loan = db.session.scalars(select(EventLoan).where(EventLoan.event_id == event.id, EventLoan.hand == row.number,
-                                                      EventLoan.table == table)).first()
+    loan = db.session.scalars(
+        select(EventLoan).where(EventLoan.event_id == event.id, EventLoan.hand == row.number, EventLoan.table == table)
+    ).first()
     outcome = row.outcomes[t]
-    return _Position(row.start[t], owed_start, loan.flags if loan else 0, loan,
-                     outcome.flags if outcome else None)
+    return _Position(row.start[t], owed_start, loan.flags if loan else 0, loan, outcome.flags if outcome else None)
 
 
 def _flags_words(count: int) -> Message:
@@ -699,20 +846,54 @@ def lend(event: Event, table: int, flags: int, actor: str = "director") -> None:
     need = loses - position.holds
     if need <= 0:
         holds = _flags_words(position.holds)
-        raise RuleErrors([RuleError("flags", M(
-            "table %(table)s still holds %(holds)s, enough to pay the %(taken)s its visitors took: flags are lent "
-            "only to a table that runs out", table=table, holds=holds, taken=_flags_words(loses))
-            if position.paying is not None else M(
-            "table %(table)s still holds %(holds)s, and a table loses at most %(most)s flags in a hand: flags are "
-            "lent only to a table that runs out", table=table, holds=holds, most=MAX_LOSS))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "flags",
+                    M(
+                        "table %(table)s still holds %(holds)s, enough to pay the %(taken)s its visitors took: flags are lent "
+                        "only to a table that runs out",
+                        table=table,
+                        holds=holds,
+                        taken=_flags_words(loses),
+                    )
+                    if position.paying is not None
+                    else M(
+                        "table %(table)s still holds %(holds)s, and a table loses at most %(most)s flags in a hand: flags are "
+                        "lent only to a table that runs out",
+                        table=table,
+                        holds=holds,
+                        most=MAX_LOSS,
+                    ),
+                )
+            ]
+        )
     if flags > need:
-        raise RuleErrors([RuleError("flags", M("table %(table)s holds %(holds)s and loses at most %(loses)s this hand: "
-                                               "lend it at most %(need)s", table=table,
-                                               holds=_flags_words(position.holds), loses=loses,
-                                               need=_flags_words(need)))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "flags",
+                    M(
+                        "table %(table)s holds %(holds)s and loses at most %(loses)s this hand: "
+                        "lend it at most %(need)s",
+                        table=table,
+                        holds=_flags_words(position.holds),
+                        loses=loses,
+                        need=_flags_words(need),
+                    ),
+                )
+            ]
+        )
     _set_loan(event, table, position, position.net + flags)
-    core.audit(event, actor, "loan", hand=event.current_hand, table=table, new={"flags": flags},
-           note=M("table %(table)s lent %(flags)s", table=table, flags=_flags_words(flags)))
+    core.audit(
+        event,
+        actor,
+        "loan",
+        hand=event.current_hand,
+        table=table,
+        new={"flags": flags},
+        note=M("table %(table)s lent %(flags)s", table=table, flags=_flags_words(flags)),
+    )
     _commit_checked(event)
 
 
@@ -727,22 +908,50 @@ def return_flags(event: Event, table: int, flags: int, actor: str = "director") 
         raise RuleErrors([RuleError("back", M("give back 1 to %(most)s flags", most=military.MAX_LOAN))])
     position = _position(event, table, "back")
     if position.owes <= 0:
-        raise RuleErrors([RuleError("back", M("table %(table)s owes no flags: there is nothing to give back",
-                                              table=table))])
+        raise RuleErrors(
+            [RuleError("back", M("table %(table)s owes no flags: there is nothing to give back", table=table))]
+        )
     most = min(position.owes, position.holds - (position.paying or 0))
     if most <= 0:
-        raise RuleErrors([RuleError("back", M("table %(table)s cannot give flags back now: it needs its %(holds)s "
-                                              "to pay this hand", table=table, holds=_flags_words(position.holds))
-                                    if position.paying else
-                                    M("table %(table)s cannot give flags back now: it holds no flags", table=table))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "back",
+                    M(
+                        "table %(table)s cannot give flags back now: it needs its %(holds)s to pay this hand",
+                        table=table,
+                        holds=_flags_words(position.holds),
+                    )
+                    if position.paying
+                    else M("table %(table)s cannot give flags back now: it holds no flags", table=table),
+                )
+            ]
+        )
     if flags > most:
-        raise RuleErrors([RuleError("back", M("table %(table)s holds %(holds)s and owes %(owes)s: it can give back "
-                                              "at most %(most)s now", table=table, holds=_flags_words(position.holds),
-                                              owes=position.owes, most=_flags_words(most)))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "back",
+                    M(
+                        "table %(table)s holds %(holds)s and owes %(owes)s: it can give back at most %(most)s now",
+                        table=table,
+                        holds=_flags_words(position.holds),
+                        owes=position.owes,
+                        most=_flags_words(most),
+                    ),
+                )
+            ]
+        )
     _set_loan(event, table, position, position.net - flags)
-    core.audit(event, actor, "return", hand=event.current_hand, table=table, new={"flags": flags},
-           note=M("table %(table)s gave %(flags)s back to the director", table=table,
-                                                     flags=_flags_words(flags)))
+    core.audit(
+        event,
+        actor,
+        "return",
+        hand=event.current_hand,
+        table=table,
+        new={"flags": flags},
+        note=M("table %(table)s gave %(flags)s back to the director", table=table, flags=_flags_words(flags)),
+    )
     _commit_checked(event)
 
 
@@ -753,8 +962,18 @@ def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director"
     if row is None:
         raise RuleErrors([RuleError("moves", M("the schedule is over: there is no hand to move"))])
     if _result_facts(event, hand):
-        raise RuleErrors([RuleError("moves", M("results of hand %(hand)s are already in: correct them first, "
-                                               "the moves cannot change under them", hand=hand))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "moves",
+                    M(
+                        "results of hand %(hand)s are already in: correct them first, "
+                        "the moves cannot change under them",
+                        hand=hand,
+                    ),
+                )
+            ]
+        )
     old = row.moves
     row.moves = list(moves) if moves is not None else None
     core.audit(event, actor, "moves", hand=hand, old={"moves": old}, new={"moves": row.moves})
@@ -764,8 +983,9 @@ def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director"
 def _already_advanced(event: Event, hand: int) -> core.Conflict:
     db.session.rollback()
     db.session.refresh(event)
-    return core.Conflict(M("Hand %(hand)s was already advanced: hand %(current)s is in play now.", hand=hand,
-                           current=event.current_hand))
+    return core.Conflict(
+        M("Hand %(hand)s was already advanced: hand %(current)s is in play now.", hand=hand, current=event.current_hand)
+    )
 
 
 def advance(event: Event, actor: str = "director", hand: int | None = None) -> None:
@@ -778,34 +998,72 @@ def advance(event: Event, actor: str = "director", hand: int | None = None) -> N
     """
     number = event.current_hand if hand is None else hand
     claimed = db.session.execute(
-        update(Event).where(Event.id == event.id, Event.current_hand == number).values(current_hand=number)
-        .execution_options(synchronize_session=False))
+        update(Event)
+        .where(Event.id == event.id, Event.current_hand == number)
+        .values(current_hand=number)
+        .execution_options(synchronize_session=False)
+    )
     if claimed.rowcount != 1:  # type: ignore[attr-defined]
         raise _already_advanced(event, number)
     db.session.expire(event)  # read what the other writers committed before the claim
     v = view(event)
     if v.spec is None:
         db.session.rollback()
-        raise RuleErrors([RuleError("hand", M("the schedule is over: record the playoff hands") if v.needs_playoff
-                                    else M("the schedule is over"))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "hand",
+                    M("the schedule is over: record the playoff hands")
+                    if v.needs_playoff
+                    else M("the schedule is over"),
+                )
+            ]
+        )
     if v.board.playing:
         db.session.rollback()
         waiting = ", ".join(str(t + 1) for t in v.board.playing)
-        raise RuleErrors([RuleError("hand", M("hand %(hand)s is not complete: waiting for tables %(tables)s",
-                                              hand=v.spec.number, tables=waiting) if len(v.board.playing) > 1 else
-                                    M("hand %(hand)s is not complete: waiting for table %(tables)s",
-                                      hand=v.spec.number, tables=waiting))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "hand",
+                    M(
+                        "hand %(hand)s is not complete: waiting for tables %(tables)s",
+                        hand=v.spec.number,
+                        tables=waiting,
+                    )
+                    if len(v.board.playing) > 1
+                    else M(
+                        "hand %(hand)s is not complete: waiting for table %(tables)s",
+                        hand=v.spec.number,
+                        tables=waiting,
+                    ),
+                )
+            ]
+        )
     if v.spec.closes_day:
         rows = military.ledger(v.setup, [*v.hands, raw_hand(event, v.spec.number)])
         last = rows[-1]
         db.session.add(DayClose(event_id=event.id, day=v.spec.day, held=list(last.held), owed=list(last.owed)))
-        core.audit(event, actor, "day closed", hand=v.spec.number,
-               new={"held": list(last.held), "owed": list(last.owed)}, note=M("day %(day)s closed", day=v.spec.day))
+        core.audit(
+            event,
+            actor,
+            "day closed",
+            hand=v.spec.number,
+            new={"held": list(last.held), "owed": list(last.owed)},
+            note=M("day %(day)s closed", day=v.spec.day),
+        )
     event.current_hand += 1
     if event.current_hand <= v.scheduled:
         db.session.add(EventHand(event_id=event.id, number=event.current_hand))
-    core.audit(event, actor, "advance", hand=event.current_hand, note=M("hand %(hand)s opened", hand=event.current_hand)
-               if event.current_hand <= v.scheduled else M("schedule complete"))
+    core.audit(
+        event,
+        actor,
+        "advance",
+        hand=event.current_hand,
+        note=M("hand %(hand)s opened", hand=event.current_hand)
+        if event.current_hand <= v.scheduled
+        else M("schedule complete"),
+    )
     try:
         db.session.commit()
     except IntegrityError:  # a writer the claim did not hold back (it should not happen): still one hand
@@ -818,8 +1076,9 @@ def record_playoff(event: Event, teams: Sequence[int], winner: int, bye: Sequenc
     if event.current_hand <= military.scheduled_hands(setup_of(event)):
         raise RuleErrors([RuleError("playoff", M("playoff hands come after the last scheduled hand"))])
     number = len(event.playoffs) + 1
-    row = EventPlayoff(event_id=event.id, number=number, teams=list(teams), winner=winner,
-                       bye=list(bye) if bye else None)
+    row = EventPlayoff(
+        event_id=event.id, number=number, teams=list(teams), winner=winner, bye=list(bye) if bye else None
+    )
     db.session.add(row)
     core.audit(event, "director", "playoff", new={"teams": list(teams), "winner": winner, "bye": list(bye or [])})
     _commit_checked(event)

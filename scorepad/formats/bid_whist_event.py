@@ -85,7 +85,7 @@ def _pairings(order: list[int], earlier: set[frozenset[int]]) -> list[tuple[int,
     for i, other in enumerate(rest):
         if frozenset((first, other)) in earlier:
             continue
-        tail = _pairings(rest[:i] + rest[i + 1:], earlier)
+        tail = _pairings(rest[:i] + rest[i + 1 :], earlier)
         if tail is not None:
             return [(first, other), *tail]
     return None
@@ -119,8 +119,17 @@ def draw_round(teams: Sequence[int], seed: str, number: int, before: Sequence[Dr
             seats = _seat(pairs, before[-1] if before else None)
             drawn = tuple(n for pair in pairs for n in pair if n != GHOST)
             return Draw(number, drawn, seats)
-    raise RuleErrors([RuleError("draw", M("round %(number)s cannot be drawn without a repeat opponent: "
-                                          "every pairing left has already played", number=number))])
+    raise RuleErrors(
+        [
+            RuleError(
+                "draw",
+                M(
+                    "round %(number)s cannot be drawn without a repeat opponent: every pairing left has already played",
+                    number=number,
+                ),
+            )
+        ]
+    )
 
 
 def _seat(pairs: list[tuple[int, int]], last: Draw | None) -> tuple[Seat, ...]:
@@ -186,13 +195,26 @@ def check_rounds(teams: Sequence[int], seed: str, rounds: int) -> tuple[Draw, ..
         except RuleErrors:
             most = len(made)
             words = dict(teams=len(teams), rounds=rounds, most=most)
-            raise RuleErrors([RuleError("rounds", M("%(teams)s teams cannot play %(rounds)s preliminary rounds "
-                                                    "without meeting an opponent twice: at most 1 round can be "
-                                                    "drawn. Lower the number of rounds, or register more teams",
-                                                    **words) if most == 1 else
-                                        M("%(teams)s teams cannot play %(rounds)s preliminary rounds without "
-                                          "meeting an opponent twice: at most %(most)s rounds can be drawn. Lower "
-                                          "the number of rounds, or register more teams", **words))]) from None
+            raise RuleErrors(
+                [
+                    RuleError(
+                        "rounds",
+                        M(
+                            "%(teams)s teams cannot play %(rounds)s preliminary rounds "
+                            "without meeting an opponent twice: at most 1 round can be "
+                            "drawn. Lower the number of rounds, or register more teams",
+                            **words,
+                        )
+                        if most == 1
+                        else M(
+                            "%(teams)s teams cannot play %(rounds)s preliminary rounds without "
+                            "meeting an opponent twice: at most %(most)s rounds can be drawn. Lower "
+                            "the number of rounds, or register more teams",
+                            **words,
+                        ),
+                    )
+                ]
+            ) from None
     return tuple(made)
 
 
@@ -211,11 +233,22 @@ def moves(last: Draw, nxt: Draw, names: Mapping[int, str]) -> tuple[str, ...]:
             if before.get(n) == s.table:
                 lines.append((n, M("%(team)s: stay at table %(table)s, %(side)s", team=name, table=s.table, side=seat)))
             elif n in before:
-                lines.append((n, M("%(team)s: move from table %(before)s to table %(table)s, sit %(side)s", team=name,
-                                   before=before[n], table=s.table, side=seat)))
+                lines.append(
+                    (
+                        n,
+                        M(
+                            "%(team)s: move from table %(before)s to table %(table)s, sit %(side)s",
+                            team=name,
+                            before=before[n],
+                            table=s.table,
+                            side=seat,
+                        ),
+                    )
+                )
             else:
-                lines.append((n, M("%(team)s: go to table %(table)s, sit %(side)s", team=name, table=s.table,
-                                   side=seat)))
+                lines.append(
+                    (n, M("%(team)s: go to table %(table)s, sit %(side)s", team=name, table=s.table, side=seat))
+                )
     return tuple(line for _, line in sorted(lines))
 
 
@@ -298,9 +331,20 @@ def check_playoff(c: Cut, winners: Sequence[int]) -> None:
         raise RuleErrors([RuleError("cut", M("no playoff is needed: the cut is clear"))])
     if len(set(winners)) != c.places or any(n not in c.playoff for n in winners):
         tied = ", ".join(str(n) for n in c.playoff)
-        raise RuleErrors([RuleError("cut", M("choose %(count)s of the tied teams (%(teams)s) as the playoff's winners",
-                                             count=c.places, teams=tied) if c.places > 1 else
-                                    M("choose 1 of the tied teams (%(teams)s) as the playoff's winner", teams=tied))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "cut",
+                    M(
+                        "choose %(count)s of the tied teams (%(teams)s) as the playoff's winners",
+                        count=c.places,
+                        teams=tied,
+                    )
+                    if c.places > 1
+                    else M("choose 1 of the tied teams (%(teams)s) as the playoff's winner", teams=tied),
+                )
+            ]
+        )
 
 
 # --------------------------------------------------------------------------- the bracket
@@ -315,8 +359,14 @@ def seed_order(size: int) -> tuple[int, ...]:
     return tuple(order)
 
 
-LEVEL_NAMES = {64: M("Round of 64"), 32: M("Round of 32"), 16: M("Sweet 16"), 8: M("Elite 8"), 4: M("Final Four"),
-               2: M("Final")}  # Messages: their English is what the code compares ("Final", "Third place")
+LEVEL_NAMES = {
+    64: M("Round of 64"),
+    32: M("Round of 32"),
+    16: M("Sweet 16"),
+    8: M("Elite 8"),
+    4: M("Final Four"),
+    2: M("Final"),
+}  # Messages: their English is what the code compares ("Final", "Third place")
 THIRD_PLACE = M("Third place")
 
 
@@ -389,8 +439,9 @@ def bracket(seeds: Sequence[int], winners: Mapping[int, int], swaps: Sequence[Sw
     """The whole bracket from the seeded teams, the winners entered so far and the swaps made."""
     size = len(seeds)
     if size < 2 or size & (size - 1):
-        raise RuleErrors([RuleError("bracket", M("a bracket holds 2, 4, 8, 16, 32 or 64 teams, not %(count)s",
-                                                 count=size))])
+        raise RuleErrors(
+            [RuleError("bracket", M("a bracket holds 2, 4, 8, 16, 32 or 64 teams, not %(count)s", count=size))]
+        )
     by_seed = {i + 1: n for i, n in enumerate(seeds)}
     order = seed_order(size)
     made: list[Match] = []
@@ -398,14 +449,18 @@ def bracket(seeds: Sequence[int], winners: Mapping[int, int], swaps: Sequence[Sw
     for s in swaps:
         swapped.setdefault(s.match, []).append(s)
 
-    def add(level: str, teams: list[int | None], seeds_: tuple[int | None, int | None], table: int,
-            feeds: tuple[int, int] | None) -> None:
+    def add(
+        level: str,
+        teams: list[int | None],
+        seeds_: tuple[int | None, int | None],
+        table: int,
+        feeds: tuple[int, int] | None,
+    ) -> None:
         number = len(made) + 1
         for s in swapped.get(number, []):
             teams = [s.into if t == s.out else t for t in teams]
         win = winners.get(number)
-        made.append(Match(number, level, (teams[0], teams[1]), seeds_, table,
-                          win if win in teams else None, feeds))
+        made.append(Match(number, level, (teams[0], teams[1]), seeds_, table, win if win in teams else None, feeds))
 
     for i in range(size // 2):
         a, b = order[2 * i], order[2 * i + 1]
@@ -415,8 +470,13 @@ def bracket(seeds: Sequence[int], winners: Mapping[int, int], swaps: Sequence[Sw
     while count > 1:
         for i in range(count // 2):
             f1, f2 = made[level_start + 2 * i], made[level_start + 2 * i + 1]
-            add(LEVEL_NAMES[count], [f1.winner, f2.winner], (_seed_of(f1), _seed_of(f2)), f1.table,
-                (f1.number, f2.number))
+            add(
+                LEVEL_NAMES[count],
+                [f1.winner, f2.winner],
+                (_seed_of(f1), _seed_of(f2)),
+                f1.table,
+                (f1.number, f2.number),
+            )
         if count == 2:
             semis = (made[level_start].number, made[level_start + 1].number)
         level_start += count
@@ -446,13 +506,15 @@ def check_walkover(b: Bracket, match: int, winner: int) -> None:
         raise RuleErrors([RuleError("walkover", M("there is no bracket match %(number)s", number=match))])
     m = b.match(match)
     if m.winner is not None:
-        raise RuleErrors([RuleError("walkover", M("match %(number)s has been decided: its result cannot change",
-                                                  number=match))])
+        raise RuleErrors(
+            [RuleError("walkover", M("match %(number)s has been decided: its result cannot change", number=match))]
+        )
     if None in m.teams:
         raise RuleErrors([RuleError("walkover", M("match %(number)s's teams are not known yet", number=match))])
     if winner not in m.teams:
-        raise RuleErrors([RuleError("walkover", M("team %(team)s is not in match %(number)s", team=winner,
-                                                  number=match))])
+        raise RuleErrors(
+            [RuleError("walkover", M("team %(team)s is not in match %(number)s", team=winner, number=match))]
+        )
 
 
 def check_swap(b: Bracket, swap: Swap) -> None:
@@ -461,10 +523,12 @@ def check_swap(b: Bracket, swap: Swap) -> None:
         raise RuleErrors([RuleError("swap", M("there is no bracket match %(number)s", number=swap.match))])
     m = b.match(swap.match)
     if m.winner is not None:
-        raise RuleErrors([RuleError("swap", M("match %(number)s has been played: its teams cannot change",
-                                              number=swap.match))])
+        raise RuleErrors(
+            [RuleError("swap", M("match %(number)s has been played: its teams cannot change", number=swap.match))]
+        )
     if swap.out not in m.teams:
-        raise RuleErrors([RuleError("swap", M("team %(team)s is not in match %(number)s", team=swap.out,
-                                              number=swap.match))])
+        raise RuleErrors(
+            [RuleError("swap", M("team %(team)s is not in match %(number)s", team=swap.out, number=swap.match))]
+        )
     if any(swap.into in x.teams for x in b.matches):
         raise RuleErrors([RuleError("swap", M("team %(team)s is already in the bracket", team=swap.into))])

@@ -35,8 +35,13 @@ TRICKS = 13
 # again: about 0.1 s at 64 tables, 0.3 to 0.6 s at 500 (measured on a 2-core machine).
 MAX_PLAYERS = 256
 SEATS = (M("North"), M("East"), M("South"), M("West"))
-_TRUMP_WORDS = {Trump.HEARTS: M("hearts"), Trump.DIAMONDS: M("diamonds"), Trump.SPADES: M("spades"),
-                Trump.CLUBS: M("clubs"), Trump.NO_TRUMPS: M("no trumps")}
+_TRUMP_WORDS = {
+    Trump.HEARTS: M("hearts"),
+    Trump.DIAMONDS: M("diamonds"),
+    Trump.SPADES: M("spades"),
+    Trump.CLUBS: M("clubs"),
+    Trump.NO_TRUMPS: M("no trumps"),
+}
 
 
 @dataclass(frozen=True)
@@ -61,11 +66,28 @@ def check(drive: Drive) -> None:
     errors: list[RuleError] = []
     count = len(drive.players)
     if count < 8 or count % 4:
-        errors.append(RuleError("players", M("a whist drive seats four players to a table: give a multiple of four "
-                                             "players, at least 8 (%(count)s given)", count=count)))
+        errors.append(
+            RuleError(
+                "players",
+                M(
+                    "a whist drive seats four players to a table: give a multiple of four "
+                    "players, at least 8 (%(count)s given)",
+                    count=count,
+                ),
+            )
+        )
     elif count > MAX_PLAYERS:
-        errors.append(RuleError("players", M("a whist drive has at most %(most)s players (%(tables)s tables), not "
-                                             "%(count)s", most=MAX_PLAYERS, tables=MAX_PLAYERS // 4, count=count)))
+        errors.append(
+            RuleError(
+                "players",
+                M(
+                    "a whist drive has at most %(most)s players (%(tables)s tables), not %(count)s",
+                    most=MAX_PLAYERS,
+                    tables=MAX_PLAYERS // 4,
+                    count=count,
+                ),
+            )
+        )
     if len({p.casefold() for p in drive.players}) != count:
         errors.append(RuleError("players", M("two players have the same name: give each their own")))
     if not 1 <= drive.deals <= 60:
@@ -114,8 +136,10 @@ def move(drive: Drive, seating: Seating, ns: Sequence[Sequence[int]]) -> Seating
     """The seating after a change point, from each table's N-S tricks over the set just played."""
     count = len(seating)
     if drive.movement == "fixed":
-        return tuple((seating[t][0], seating[(t + 1) % count][1], seating[t][2], seating[(t + 1) % count][3])
-                     for t in range(count))
+        return tuple(
+            (seating[t][0], seating[(t + 1) % count][1], seating[t][2], seating[(t + 1) % count][3])
+            for t in range(count)
+        )
     pairs = []
     for t, (n, e, s, w) in enumerate(seating):
         won = _winners(ns[t])
@@ -152,20 +176,28 @@ class State:
 def check_result(drive: Drive, results: Mapping[tuple[int, int], int], deal: int, table: int, ns: int) -> None:
     """A table's result for a deal: tricks 0-13, a table that exists, the deal in play."""
     if not 1 <= table <= drive.tables:
-        raise RuleErrors([RuleError("table", M("there is no table %(table)s: tables are 1 to %(tables)s", table=table,
-                                               tables=drive.tables))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "table",
+                    M("there is no table %(table)s: tables are 1 to %(tables)s", table=table, tables=drive.tables),
+                )
+            ]
+        )
     if not 0 <= ns <= TRICKS:
         raise RuleErrors([RuleError("tricks", M("tap the tricks North-South took: 0 to 13"))])
     current = state(drive, results)
     if current.over:
         raise RuleErrors([RuleError("deal", M("the drive is over: every deal is in"))])
     if deal != current.deal:
-        raise RuleErrors([RuleError("deal", M("deal %(deal)s is not in play: deal %(current)s is", deal=deal,
-                                              current=current.deal))])
+        raise RuleErrors(
+            [RuleError("deal", M("deal %(deal)s is not in play: deal %(current)s is", deal=deal, current=current.deal))]
+        )
 
 
-def state(drive: Drive, results: Mapping[tuple[int, int], int],
-          announced: Mapping[int, Seating] | None = None) -> State:
+def state(
+    drive: Drive, results: Mapping[tuple[int, int], int], announced: Mapping[int, Seating] | None = None
+) -> State:
     """Replay the deals in order: seatings, the deal in play, tables still playing, each player's score.
 
     `announced` holds the seatings already given to the players (deal -> seating): a correction to
@@ -190,7 +222,7 @@ def state(drive: Drive, results: Mapping[tuple[int, int], int],
             seating = announced.get(deal + 1) or move(drive, seating, sets)
         seatings.append(seating)
         deal += 1
-    return State(deal, tuple(seatings[:drive.deals]), (), tuple(scores), True)
+    return State(deal, tuple(seatings[: drive.deals]), (), tuple(scores), True)
 
 
 @dataclass(frozen=True)
@@ -233,8 +265,9 @@ def where_words(drive: Drive, before: Seating, after: Seating) -> tuple[str, ...
             if old == t + 1:
                 words = M("%(name)s: stay at table %(table)s, sit %(seat)s", name=name, table=t + 1, seat=SEATS[seat])
             elif t + 1 == old - 1:
-                words = M("%(name)s: move up to table %(table)s, sit %(seat)s", name=name, table=t + 1,
-                          seat=SEATS[seat])
+                words = M(
+                    "%(name)s: move up to table %(table)s, sit %(seat)s", name=name, table=t + 1, seat=SEATS[seat]
+                )
             else:
                 words = M("%(name)s: go to table %(table)s, sit %(seat)s", name=name, table=t + 1, seat=SEATS[seat])
             lines.append((p, words))
@@ -242,7 +275,14 @@ def where_words(drive: Drive, before: Seating, after: Seating) -> tuple[str, ...
 
 
 def table_words(drive: Drive, deal: int, four: tuple[int, int, int, int]) -> str:
-    """"Deal 5 · hearts · N Ann, S Bob / E Cat, W Dan"."""
+    """ "Deal 5 · hearts · N Ann, S Bob / E Cat, W Dan"."""
     n, e, s, w = (drive.players[p - 1] for p in four)
-    return M("Deal %(deal)s · %(trump)s · N %(n)s, S %(s)s / E %(e)s, W %(w)s", deal=deal,
-             trump=trump_words(drive, deal), n=n, s=s, e=e, w=w)
+    return M(
+        "Deal %(deal)s · %(trump)s · N %(n)s, S %(s)s / E %(e)s, W %(w)s",
+        deal=deal,
+        trump=trump_words(drive, deal),
+        n=n,
+        s=s,
+        e=e,
+        w=w,
+    )

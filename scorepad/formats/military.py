@@ -29,8 +29,12 @@ PRESETS: dict[str, tuple[Message, tuple[int, ...], tuple[int, ...]]] = {
 }
 
 _TRUMP_WORDS = {
-    Trump.HEARTS: M("Hearts"), Trump.SPADES: M("Spades"), Trump.DIAMONDS: M("Diamonds"), Trump.CLUBS: M("Clubs"),
-    Trump.NT_HIGH: M("NT High (no trumps)"), Trump.NT_LOW: M("NT Low"),
+    Trump.HEARTS: M("Hearts"),
+    Trump.SPADES: M("Spades"),
+    Trump.DIAMONDS: M("Diamonds"),
+    Trump.CLUBS: M("Clubs"),
+    Trump.NT_HIGH: M("NT High (no trumps)"),
+    Trump.NT_LOW: M("NT Low"),
 }
 
 
@@ -48,8 +52,10 @@ def pair_words(pair: str, players: Sequence[str]) -> str:
     """A pair ("A&B") in plain words with its team's players' names (A, B, X, Y): "Ann and Bob". A
     player with no name keeps the letter ("Ann and B"); a team with no names keeps the label ("A&B")."""
     letters = pair.split("&")
-    names = [players[military.LETTERS.index(letter)].strip() if len(players) == len(military.LETTERS) else ""
-             for letter in letters]
+    names = [
+        players[military.LETTERS.index(letter)].strip() if len(players) == len(military.LETTERS) else ""
+        for letter in letters
+    ]
     if not any(names):
         return pair
     said = [name or letter for name, letter in zip(names, letters)]
@@ -80,8 +86,12 @@ class PlainOrders:
 
     @property
     def arrive(self) -> Message:
-        return M("%(pair)s of %(team)s come from table %(table)s", pair=self.arriving, team=self.arriving_team,
-                 table=self.arriving_from)
+        return M(
+            "%(pair)s of %(team)s come from table %(table)s",
+            pair=self.arriving,
+            team=self.arriving_team,
+            table=self.arriving_from,
+        )
 
     @property
     def deal(self) -> Message:
@@ -120,13 +130,32 @@ def instructions(setup: Setup, spec: MilitaryRound, table: int) -> TableInstruct
     """What table `table` does in hand `spec`: who goes out and where, who arrives, trump, dealer."""
     arriving = spec.arrivals[table]
     ours, theirs = setup.teams[table], setup.teams[arriving]
-    plain = PlainOrders(pair_words(spec.out_pair, ours.players), pair_words(spec.home_pair, ours.players),
-                        pair_words(spec.out_pair, theirs.players), pair_words(spec.dealer_letter, theirs.players),
-                        spec.moves[table] + 1, table + 1, arriving + 1, theirs.name)
+    plain = PlainOrders(
+        pair_words(spec.out_pair, ours.players),
+        pair_words(spec.home_pair, ours.players),
+        pair_words(spec.out_pair, theirs.players),
+        pair_words(spec.dealer_letter, theirs.players),
+        spec.moves[table] + 1,
+        table + 1,
+        arriving + 1,
+        theirs.name,
+    )
     return TableInstructions(
-        spec.number, spec.day, spec.day_hand, table, ours.name, spec.out_pair, spec.home_pair,
-        spec.moves[table], arriving, theirs.name, trump_words(spec),
-        spec.kind is RoundKind.GIVEAWAY, spec.dealer_letter, plain)
+        spec.number,
+        spec.day,
+        spec.day_hand,
+        table,
+        ours.name,
+        spec.out_pair,
+        spec.home_pair,
+        spec.moves[table],
+        arriving,
+        theirs.name,
+        trump_words(spec),
+        spec.kind is RoundKind.GIVEAWAY,
+        spec.dealer_letter,
+        plain,
+    )
 
 
 def hand_spec(setup: Setup, number: int, moves: Sequence[int] | None = None) -> MilitaryRound:
@@ -161,7 +190,7 @@ class BoardRow:
 
     @property
     def loans_by_day(self) -> str:
-        """"3 + 2" when loans fall on more than one day (the total alone says it otherwise)."""
+        """ "3 + 2" when loans fall on more than one day (the total alone says it otherwise)."""
         return " + ".join(str(n) for n in self.day_loans) if sum(1 for n in self.day_loans if n) > 1 else ""
 
 
@@ -180,14 +209,20 @@ class Board:
     next_hand: MilitaryRound | None = None
 
 
-def board(setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None,
-          moves: Sequence[int] | None = None) -> Board:
+def board(
+    setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None, moves: Sequence[int] | None = None
+) -> Board:
     """The standings now: complete hands plus the results already in for the hand in play."""
     return board_from(setup, military.ledger(setup, hands), military.VARIANT.score(setup, hands), pending, moves)
 
 
-def board_from(setup: Setup, rows: Sequence[LedgerRow], sheet: ScoreSheet, pending: RawHand | None = None,
-               moves: Sequence[int] | None = None) -> Board:
+def board_from(
+    setup: Setup,
+    rows: Sequence[LedgerRow],
+    sheet: ScoreSheet,
+    pending: RawHand | None = None,
+    moves: Sequence[int] | None = None,
+) -> Board:
     """`board` from the complete hands' ledger and sheet (which the event service keeps between entries).
 
     Flags are summed over the days (held minus owed at each day's close, or now). Once the
@@ -213,20 +248,42 @@ def board_from(setup: Setup, rows: Sequence[LedgerRow], sheet: ScoreSheet, pendi
     playing = tuple(t for t in range(teams) if t not in reported)
     names = [t.name for t in setup.teams]
     if not day_scores:  # nothing in yet: everyone level on 12
-        board_rows = tuple(BoardRow(1, t, names[t], (START_FLAGS,), START_FLAGS, START_FLAGS, 0, True)
-                           for t in range(teams))
+        board_rows = tuple(
+            BoardRow(1, t, names[t], (START_FLAGS,), START_FLAGS, START_FLAGS, 0, True) for t in range(teams)
+        )
     else:
         order = rank(totals, names) if in_play else sheet.standings
         day_owed = _day_owed(live)
         board_rows = tuple(
-            BoardRow(s.rank, s.seat, s.name, tuple(day[s.seat] for day in day_scores), totals[s.seat],
-                     held[s.seat], owed[s.seat], s.seat in playing, "" if in_play else s.detail,
-                     tuple(day[s.seat] for day in day_owed), sum(day[s.seat] for day in day_owed))
-            for s in order)
-    next_hand = (hand_spec(setup, len(rows) + 2) if spec is not None and not playing and spec.number < scheduled
-                 else None)
-    return Board(board_rows, max(1, len(day_scores)), spec, len(rows), scheduled, playing, sheet.finished,
-                 sheet.summary, next_hand)
+            BoardRow(
+                s.rank,
+                s.seat,
+                s.name,
+                tuple(day[s.seat] for day in day_scores),
+                totals[s.seat],
+                held[s.seat],
+                owed[s.seat],
+                s.seat in playing,
+                "" if in_play else s.detail,
+                tuple(day[s.seat] for day in day_owed),
+                sum(day[s.seat] for day in day_owed),
+            )
+            for s in order
+        )
+    next_hand = (
+        hand_spec(setup, len(rows) + 2) if spec is not None and not playing and spec.number < scheduled else None
+    )
+    return Board(
+        board_rows,
+        max(1, len(day_scores)),
+        spec,
+        len(rows),
+        scheduled,
+        playing,
+        sheet.finished,
+        sheet.summary,
+        next_hand,
+    )
 
 
 def _day_owed(rows: Sequence[LedgerRow]) -> tuple[tuple[int, ...], ...]:
@@ -249,8 +306,9 @@ def _reported(pending: RawHand | None, teams: int) -> set[int]:
 # --------------------------------------------------------------------------- the control room
 
 
-def late_tables(opened_at: datetime, now: datetime, reported: Mapping[int, datetime], tables: int,
-                late_after: timedelta) -> tuple[int, ...]:
+def late_tables(
+    opened_at: datetime, now: datetime, reported: Mapping[int, datetime], tables: int, late_after: timedelta
+) -> tuple[int, ...]:
     """Tables still to report once the hand has been open longer than `late_after`.
 
     Also late, sooner: the last quarter of the room once three quarters have reported and

@@ -126,15 +126,17 @@ def card_of(view: GameView) -> Card:
     under = f"{view.variant.name} · {_date(view)}" if view.game.title else _date(view)
     boxes = [Box(0, 0, WIDTH, 230, GREEN)]
     big, title_shown = sized(title, (60, 50, 42), room, True)  # a long title smaller, then cut
-    texts = [Text(MARGIN, 105, big, title_shown, ON_GREEN, True),
-             Text(MARGIN, 170, 34, fit(printable(under), 34, room), ON_GREEN_MUTED)]
+    texts = [
+        Text(MARGIN, 105, big, title_shown, ON_GREEN, True),
+        Text(MARGIN, 170, 34, fit(printable(under), 34, room), ON_GREEN_MUTED),
+    ]
     summary_said = i18n.say(sheet.summary)
     if summary_said:
         size, summary = sized(printable(summary_said), (40, 34, 30), room, True)
         texts.append(Text(MARGIN, 305, size, summary, GREEN, True))
 
     standings = sheet.standings
-    shown = standings if len(standings) <= ROWS_SHOWN else standings[:ROWS_SHOWN - 1]
+    shown = standings if len(standings) <= ROWS_SHOWN else standings[: ROWS_SHOWN - 1]
     lines = len(shown) + (len(shown) < len(standings))
     top, bottom = 350, HEIGHT - 100
     step = min(140, (bottom - top) // lines)
@@ -152,22 +154,38 @@ def card_of(view: GameView) -> Card:
         name = ("★ " if won else "") + printable(s.name)
         detail = printable(i18n.say(s.detail))
         baseline = y + (high * 0.5 if detail else high * 0.5 + size * 0.36)
-        texts.append(Text(MARGIN + 40, round(y + high * 0.5 + size * 0.36), size, place(sheet, s), INK, True,
-                          "middle"))
+        texts.append(Text(MARGIN + 40, round(y + high * 0.5 + size * 0.36), size, place(sheet, s), INK, True, "middle"))
         texts.append(Text(name_x, round(baseline), size, fit(name, size, name_room, won), INK, won))
         if detail:
-            texts.append(Text(name_x, round(y + high * 0.5 + small * 1.25), small, fit(detail, small, name_room), MUTED))
+            texts.append(
+                Text(name_x, round(y + high * 0.5 + small * 1.25), small, fit(detail, small, name_room), MUTED)
+            )
         texts.append(Text(total_x, round(y + high * 0.5 + size * 0.36), size, total, INK, True, "end"))
     if len(shown) < len(standings):
         more = len(standings) - len(shown)
-        texts.append(Text(WIDTH // 2, top + len(shown) * step + high // 2 + small // 2, small + 4,
-                          gettext("and %(count)s more", count=more), MUTED, False, "middle"))
-    texts.append(Text(WIDTH // 2, HEIGHT - 40, 30, gettext("Scorepad · score kept at the table"), MUTED, False,
-                      "middle"))
+        texts.append(
+            Text(
+                WIDTH // 2,
+                top + len(shown) * step + high // 2 + small // 2,
+                small + 4,
+                gettext("and %(count)s more", count=more),
+                MUTED,
+                False,
+                "middle",
+            )
+        )
+    texts.append(
+        Text(WIDTH // 2, HEIGHT - 40, 30, gettext("Scorepad · score kept at the table"), MUTED, False, "middle")
+    )
 
     places = ", ".join(f"{place(sheet, s)} {s.name} {s.total}" for s in standings)
-    label = gettext("Result card: %(title)s, %(under)s. %(summary)s. Places: %(places)s.", title=title, under=under,
-                    summary=summary_said, places=places)
+    label = gettext(
+        "Result card: %(title)s, %(under)s. %(summary)s. Places: %(places)s.",
+        title=title,
+        under=under,
+        summary=summary_said,
+        places=places,
+    )
     return Card(WIDTH, HEIGHT, tuple(boxes), tuple(texts), printable(label))
 
 
@@ -191,8 +209,13 @@ def png(card: Card) -> bytes:
     image = Image.new("RGB", (card.width, card.height), PAPER)
     draw = ImageDraw.Draw(image)
     for b in card.boxes:
-        draw.rounded_rectangle((b.x, b.y, b.x + b.width, b.y + b.height), b.radius, fill=b.fill,
-                               outline=b.edge or None, width=3 if b.edge else 0)
+        draw.rounded_rectangle(
+            (b.x, b.y, b.x + b.width, b.y + b.height),
+            b.radius,
+            fill=b.fill,
+            outline=b.edge or None,
+            width=3 if b.edge else 0,
+        )
     for t in card.texts:
         draw.text((t.x, t.y), t.text, fill=t.fill, font=font(t.size, t.bold), anchor=_ANCHORS[t.anchor])
     out = io.BytesIO()

@@ -55,8 +55,7 @@ def stamp(game: Game) -> tuple[object, ...]:
     """What a kept derivation must match: the hands' revision and the set-up columns as stored (a
     renamed player or a changed option gives another set-up, hence another sheet). Compared with
     ==, which for these few small values costs less than hashing them."""
-    return (game.hands_revision, game.variant, game.title, game.first_dealer, game.options, game.players,
-            game.teams)
+    return (game.hands_revision, game.variant, game.title, game.first_dealer, game.options, game.players, game.teams)
 
 
 # By the game's public link, not its row id: a row id can be given again to another game (SQLite,
@@ -80,8 +79,7 @@ def derived(game: Game) -> Derived:
 def _stored_stamp(game: Game) -> tuple[object, ...]:
     """The stamp as the database holds it now (the row this request read may be older): the suite's
     check forgives a kept copy that differs from a fresh one when another request wrote between."""
-    columns = (Game.hands_revision, Game.variant, Game.title, Game.first_dealer, Game.options, Game.players,
-               Game.teams)
+    columns = (Game.hands_revision, Game.variant, Game.title, Game.first_dealer, Game.options, Game.players, Game.teams)
     found = db.session.execute(select(*columns).where(Game.id == game.id)).first()
     return tuple(found) if found is not None else ()
 
@@ -91,10 +89,11 @@ def derived_all(games: Sequence[Game]) -> list[Derived]:
     worker has no copy of read in one query per 500 games rather than one per game."""
     stale = [g for g in games if _GAMES.peek(g.public_id, stamp(g)) is None]
     for start in range(0, len(stale), 500):
-        some = stale[start:start + 500]
+        some = stale[start : start + 500]
         hands: dict[int, list[RawHand]] = {g.id: [] for g in some}
-        for game_id, entry in db.session.execute(select(Hand.game_id, Hand.entry).where(
-                Hand.game_id.in_(list(hands))).order_by(Hand.game_id, Hand.number)):
+        for game_id, entry in db.session.execute(
+            select(Hand.game_id, Hand.entry).where(Hand.game_id.in_(list(hands))).order_by(Hand.game_id, Hand.number)
+        ):
             hands[game_id].append(entry)
         for game in some:
             _GAMES.put(game.public_id, stamp(game), _derive(game, tuple(hands[game.id])))
@@ -125,8 +124,11 @@ def outline(game: Game) -> Outline:
     game of 500 hands made every home page after it replay it on the worker's loop (2.3 s) and keep
     its 450,000 objects (issue 33)."""
     now = stamp(game)
-    if game.pending is None and _GAMES.peek(game.public_id, now) is None \
-            and _OUTLINES.peek(game.public_id, now) is not None:
+    if (
+        game.pending is None
+        and _GAMES.peek(game.public_id, now) is None
+        and _OUTLINES.peek(game.public_id, now) is not None
+    ):
         return _OUTLINES.get(game.public_id, now, lambda _: _outline_now(game))
     return _outline_now(game)
 

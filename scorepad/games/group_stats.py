@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import TypeVar
 
 from flask_babel import lazy_gettext
@@ -40,13 +40,16 @@ T = TypeVar("T")
 
 def played(games: Iterable[GroupGame]) -> list[PlayedGame]:
     """The finished games, as the rules' statistics read them (the unfinished left out)."""
-    return [PlayedGame(g.variant, _utc(g.finished_at), g.setup, g.hands, g.sheet, g.players)
-            for g in games if g.finished_at is not None and g.sheet.finished]
+    return [
+        PlayedGame(g.variant, _utc(g.finished_at), g.setup, g.hands, g.sheet, g.players)
+        for g in games
+        if g.finished_at is not None and g.sheet.finished
+    ]
 
 
 def _utc(moment: datetime) -> datetime:
     """A moment as the database gives it back (naive, UTC), also when it was just written (aware)."""
-    return moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
 def now() -> datetime:
@@ -132,29 +135,43 @@ class Figures:
 
         def work() -> Overview:
             season_games = since(self.games, start)
-            return Overview(len(self.games), len(season_games), stats.season_table(season_games),
-                            tuple(stats.variant_records(self.games).values()))
+            return Overview(
+                len(self.games),
+                len(season_games),
+                stats.season_table(season_games),
+                tuple(stats.variant_records(self.games).values()),
+            )
+
         return self._once(("overview", start), work)
 
     def player(self, player: int) -> PlayerPage:
         def work() -> PlayerPage:
-            return PlayerPage(stats.player_stats(self.games).get(player, {}),
-                              stats.results_over_time(self.games, player))
+            return PlayerPage(
+                stats.player_stats(self.games).get(player, {}), stats.results_over_time(self.games, player)
+            )
+
         return self._once(("player", player), work)
 
     def versus(self, a: int, b: int) -> Versus:
         def work() -> Versus:
-            each = {v: stats.head_to_head(self.games, a, b, v) for v in VARIANT_MODULES
-                    if any(g.variant == v for g in self.games)}
+            each = {
+                v: stats.head_to_head(self.games, a, b, v)
+                for v in VARIANT_MODULES
+                if any(g.variant == v for g in self.games)
+            }
             return Versus(stats.head_to_head(self.games, a, b), {v: h for v, h in each.items() if h.games})
+
         return self._once(("versus", a, b), work)
 
 
 def _stamp(rows: Sequence[GroupGame]) -> tuple[tuple[object, ...], ...]:
     """What kept figures must match: each finished game's link, its derivation's stamp (its hands'
     revision and set-up: `derived.stamp`), its finish date and its players."""
-    return tuple((r.game.public_id, derived.stamp(r.game), r.finished_at, r.players) for r in rows
-                 if r.finished_at is not None and r.sheet.finished)
+    return tuple(
+        (r.game.public_id, derived.stamp(r.game), r.finished_at, r.players)
+        for r in rows
+        if r.finished_at is not None and r.sheet.finished
+    )
 
 
 # By the group's secret link; the same games give the same figures (compared by their played games)

@@ -60,9 +60,16 @@ def clean_name(raw: str, field: str, what: str, limit: int) -> str:
     if not name:
         raise RuleErrors([RuleError(field, M("The group needs a name.") if group else M("The player needs a name."))])
     if len(name) > limit:
-        raise RuleErrors([RuleError(field, M("The group's name is too long: at most %(most)s characters.", most=limit)
-                                    if group else
-                                    M("The player's name is too long: at most %(most)s characters.", most=limit))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    field,
+                    M("The group's name is too long: at most %(most)s characters.", most=limit)
+                    if group
+                    else M("The player's name is too long: at most %(most)s characters.", most=limit),
+                )
+            ]
+        )
     return name
 
 
@@ -106,8 +113,13 @@ def group_of(game: Game) -> Group | None:
 
 def players(group: Group) -> list[GroupPlayer]:
     """The group's people (not the spellings merged into them), by name."""
-    return list(db.session.scalars(select(GroupPlayer).where(
-        GroupPlayer.group_id == group.id, GroupPlayer.merged_into_id.is_(None)).order_by(GroupPlayer.key)))
+    return list(
+        db.session.scalars(
+            select(GroupPlayer)
+            .where(GroupPlayer.group_id == group.id, GroupPlayer.merged_into_id.is_(None))
+            .order_by(GroupPlayer.key)
+        )
+    )
 
 
 def player(group: Group, player_id: int) -> GroupPlayer | None:
@@ -123,24 +135,31 @@ def player(group: Group, player_id: int) -> GroupPlayer | None:
 def aliases(group: Group) -> dict[int, list[str]]:
     """Each player's other spellings (merged into them), by player id."""
     found: dict[int, list[str]] = defaultdict(list)
-    for row in db.session.scalars(select(GroupPlayer).where(
-            GroupPlayer.group_id == group.id, GroupPlayer.merged_into_id.isnot(None)).order_by(GroupPlayer.key)):
+    for row in db.session.scalars(
+        select(GroupPlayer)
+        .where(GroupPlayer.group_id == group.id, GroupPlayer.merged_into_id.isnot(None))
+        .order_by(GroupPlayer.key)
+    ):
         found[row.merged_into_id].append(row.name)
     return dict(found)
 
 
 def games_played(group: Group) -> dict[int, int]:
     """How many of the group's games each player played in, by player id."""
-    rows = db.session.execute(select(GameSeat.player_id, func.count(GameSeat.game_id.distinct()))
-                              .join(GroupPlayer, GroupPlayer.id == GameSeat.player_id)
-                              .where(GroupPlayer.group_id == group.id).group_by(GameSeat.player_id))
-    return {player_id: count for player_id, count in rows}
+    rows = db.session.execute(
+        select(GameSeat.player_id, func.count(GameSeat.game_id.distinct()))
+        .join(GroupPlayer, GroupPlayer.id == GameSeat.player_id)
+        .where(GroupPlayer.group_id == group.id)
+        .group_by(GameSeat.player_id)
+    ).all()
+    return dict(rows)
 
 
 def _find(group: Group, name: str) -> GroupPlayer | None:
     """The player this name is in the group: their name or a spelling merged into them, any case."""
-    row = db.session.scalars(select(GroupPlayer).where(GroupPlayer.group_id == group.id,
-                                                       GroupPlayer.key == key_of(name))).first()
+    row = db.session.scalars(
+        select(GroupPlayer).where(GroupPlayer.group_id == group.id, GroupPlayer.key == key_of(name))
+    ).first()
     if row is not None and row.merged_into_id is not None:
         return db.session.get(GroupPlayer, row.merged_into_id)
     return row
@@ -178,8 +197,14 @@ def _keepable(game: Game) -> None:
         raise RuleErrors([RuleError("group", M("This is a demonstration game: start a game of your own to keep it."))])
     kept = group_of(game)
     if kept is not None:
-        raise RuleErrors([RuleError("group", M("This game is already kept in “%(name)s”. Take it out of that group "
-                                                "first.", name=kept.name))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "group",
+                    M("This game is already kept in “%(name)s”. Take it out of that group first.", name=kept.name),
+                )
+            ]
+        )
 
 
 def _keep_rows(group: Group, game: Game) -> None:
@@ -265,8 +290,13 @@ def last_lineup(group: Group, partnerships: bool, fits: range) -> tuple[list[str
     """Who played the group's newest game of this kind (partnerships or not, `fits` players), as the
     group calls them now (through the game's links: renamed and merged players as they are now), for
     a new game's form: (names in seat order, team names). None: no such game."""
-    for game in db.session.scalars(select(Game).join(KeptGame).where(KeptGame.group_id == group.id)
-                                   .order_by(Game.created_at.desc(), Game.id.desc()).limit(50)):
+    for game in db.session.scalars(
+        select(Game)
+        .join(KeptGame)
+        .where(KeptGame.group_id == group.id)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(50)
+    ):
         if partnerships != bool(game.teams) or not (partnerships or len(game.players) in fits):
             continue
         now = _linked_names(game)
@@ -288,9 +318,12 @@ def last_lineup(group: Group, partnerships: bool, fits: range) -> tuple[list[str
 def _linked_names(game: Game) -> dict[int, list[str]]:
     """The names of the players linked to each column of the game, as the group calls them now."""
     found: dict[int, list[str]] = defaultdict(list)
-    for column, name in db.session.execute(select(GameSeat.sheet_column, GroupPlayer.name)
-                                           .join(GroupPlayer, GroupPlayer.id == GameSeat.player_id)
-                                           .where(GameSeat.game_id == game.id).order_by(GameSeat.id)):
+    for column, name in db.session.execute(
+        select(GameSeat.sheet_column, GroupPlayer.name)
+        .join(GroupPlayer, GroupPlayer.id == GameSeat.player_id)
+        .where(GameSeat.game_id == game.id)
+        .order_by(GameSeat.id)
+    ):
         found[column].append(name)
     return found
 
@@ -332,30 +365,50 @@ class GroupGame:
 
 def games_of(group: Group) -> list[GroupGame]:
     """The group's games, newest first, each derived by the rules (games.service's kept derivation)."""
-    rows = list(db.session.scalars(select(Game).join(KeptGame).where(KeptGame.group_id == group.id)
-                                   .options(defer(Game.undo_log), defer(Game.redo_log))  # up to 40 taps each
-                                   .order_by(Game.created_at.desc(), Game.id.desc())))
+    rows = list(
+        db.session.scalars(
+            select(Game)
+            .join(KeptGame)
+            .where(KeptGame.group_id == group.id)
+            .options(defer(Game.undo_log), defer(Game.redo_log))  # up to 40 taps each
+            .order_by(Game.created_at.desc(), Game.id.desc())
+        )
+    )
     if not rows:
         return []
     ids = [g.id for g in rows]
     seats: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     for seat in db.session.scalars(select(GameSeat).where(GameSeat.game_id.in_(ids)).order_by(GameSeat.id)):
         seats[seat.game_id][seat.sheet_column].append(seat.player_id)
-    last_hand = dict(db.session.execute(select(Hand.game_id, func.max(Hand.entered_at))
-                                        .where(Hand.game_id.in_(ids)).group_by(Hand.game_id)).all())
+    last_hand = dict(
+        db.session.execute(
+            select(Hand.game_id, func.max(Hand.entered_at)).where(Hand.game_id.in_(ids)).group_by(Hand.game_id)
+        ).all()
+    )
     found = []
     for game, kept in zip(rows, derived_all(rows)):
         sheet = kept.sheet
         columns = tuple(tuple(seats[game.id].get(c, ())) for c in range(len(sheet.columns)))
-        found.append(GroupGame(game, game.variant, game.created_at, last_hand.get(game.id) if sheet.finished else None,
-                               kept.setup, kept.hands, sheet, columns))
+        found.append(
+            GroupGame(
+                game,
+                game.variant,
+                game.created_at,
+                last_hand.get(game.id) if sheet.finished else None,
+                kept.setup,
+                kept.hands,
+                sheet,
+                columns,
+            )
+        )
     return found
 
 
 def labels(played: GroupGame, names: Mapping[int, str]) -> tuple[str, ...]:
     """Each column as the group calls it now: its players' names ("Ann & Bob"), else as typed."""
-    return tuple(" & ".join(names[p] for p in ids) if ids else typed
-                 for ids, typed in zip(played.players, played.sheet.columns))
+    return tuple(
+        " & ".join(names[p] for p in ids) if ids else typed for ids, typed in zip(played.players, played.sheet.columns)
+    )
 
 
 # --------------------------------------------------------------------------- its players
@@ -366,15 +419,21 @@ def rename_player(group: Group, person: GroupPlayer, name: str) -> None:
     (or another's merged spelling) has is refused; one of the player's own merged spellings becomes
     their name."""
     name = clean_name(name, "name", "player", NAME_MAX)
-    other = db.session.scalars(select(GroupPlayer).where(GroupPlayer.group_id == group.id,
-                                                         GroupPlayer.key == key_of(name))).first()
+    other = db.session.scalars(
+        select(GroupPlayer).where(GroupPlayer.group_id == group.id, GroupPlayer.key == key_of(name))
+    ).first()
     if other is not None and other.id != person.id:
         if other.merged_into_id != person.id:
             owner = db.session.get(GroupPlayer, other.merged_into_id) if other.merged_into_id else other
-            said = (M("“%(name)s” is already a player of this group. To make them one person, merge them.",
-                      name=other.name) if owner is other else
-                    M("“%(name)s” is another name of %(owner)s in this group. To make them one person, merge them.",
-                      name=other.name, owner=owner.name))
+            said = (
+                M("“%(name)s” is already a player of this group. To make them one person, merge them.", name=other.name)
+                if owner is other
+                else M(
+                    "“%(name)s” is another name of %(owner)s in this group. To make them one person, merge them.",
+                    name=other.name,
+                    owner=owner.name,
+                )
+            )
             raise RuleErrors([RuleError("name", said)])
         db.session.delete(other)  # their own spelling becomes their name
         db.session.flush()
@@ -384,24 +443,39 @@ def rename_player(group: Group, person: GroupPlayer, name: str) -> None:
 
 def shared_games(away: GroupPlayer, into: GroupPlayer) -> list[Game]:
     """The games both played in: they are two people, and cannot be merged."""
-    both = (select(GameSeat.game_id).where(GameSeat.player_id == away.id)
-            .intersect(select(GameSeat.game_id).where(GameSeat.player_id == into.id)))
+    both = (
+        select(GameSeat.game_id)
+        .where(GameSeat.player_id == away.id)
+        .intersect(select(GameSeat.game_id).where(GameSeat.player_id == into.id))
+    )
     return list(db.session.scalars(select(Game).where(Game.id.in_(both)).order_by(Game.created_at)))
 
 
 def check_merge(group: Group, away: GroupPlayer, into: GroupPlayer) -> None:
     """Refuse a merge that cannot be (before it is confirmed, and again when it is)."""
     if away.id == into.id:
-        raise RuleErrors([RuleError("into", M("Choose another player: %(name)s cannot be merged into themselves.",
-                                              name=away.name))])
+        raise RuleErrors(
+            [RuleError("into", M("Choose another player: %(name)s cannot be merged into themselves.", name=away.name))]
+        )
     if away.group_id != group.id or into.group_id != group.id:
         raise RuleErrors([RuleError("into", M("Both players must be of this group."))])
     both = shared_games(away, into)
     if both:
         day = f"{both[0].created_at.day} {both[0].created_at:%b %Y}"
-        raise RuleErrors([RuleError("into", M("%(away)s and %(into)s played in the same game (%(day)s): they are two "
-                                              "people, so they cannot be merged.", away=away.name, into=into.name,
-                                              day=day))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "into",
+                    M(
+                        "%(away)s and %(into)s played in the same game (%(day)s): they are two "
+                        "people, so they cannot be merged.",
+                        away=away.name,
+                        into=into.name,
+                        day=day,
+                    ),
+                )
+            ]
+        )
 
 
 def merge(group: Group, away: GroupPlayer, into: GroupPlayer) -> None:

@@ -9,11 +9,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import qrcode
-from markupsafe import Markup, escape
-from qrcode.image.svg import SvgPathImage
-
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from markupsafe import Markup, escape
+from qrcode.image.svg import SvgPathImage
 
 from scorepad.games.entry import adapter_for
 from scorepad.i18n import say
@@ -68,7 +67,9 @@ def options_summary(variant: Variant, options: Mapping[str, OptionValue | str]) 
 def options_in_force(view: GameView) -> list[tuple[str, str]]:
     """The options of the game that matter under the others, as (label, value in words): the rules the
     sheet was kept by (not a whist drive's scoring under a rubber, nor a custom list unused)."""
-    return [(say(label), say(value)) for label, value in describe_in_force(view.variant.option_specs, view.setup.options)]
+    return [
+        (say(label), say(value)) for label, value in describe_in_force(view.variant.option_specs, view.setup.options)
+    ]
 
 
 def hand_title(view: GameView) -> str:
@@ -108,29 +109,39 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
     def y(v: int) -> float:
         return pad_t + plot_h * (high - v) / span
 
-    label = escape(ngettext("Running totals after %(num)s hand: %(totals)s",
-                            "Running totals after %(num)s hands: %(totals)s", len(lines),
-                            totals=", ".join(f"{s.name} {s.total}" for s in sheet.standings)))
+    label = escape(
+        ngettext(
+            "Running totals after %(num)s hand: %(totals)s",
+            "Running totals after %(num)s hands: %(totals)s",
+            len(lines),
+            totals=", ".join(f"{s.name} {s.total}" for s in sheet.standings),
+        )
+    )
     last = escape(_("hand %(number)s", number=len(lines)))  # outside the f-string: the extractor reads no _() inside
-    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{label}" '
-             f'preserveAspectRatio="xMidYMid meet">',
-             f'<line x1="{pad_l}" y1="{y(low):.1f}" x2="{width - pad_r}" y2="{y(low):.1f}" class="axis"/>',
-             f'<text x="{pad_l - 4}" y="{y(high) + 4:.1f}" text-anchor="end" class="tick">{high}</text>',
-             f'<text x="{pad_l - 4}" y="{y(low) + 4:.1f}" text-anchor="end" class="tick">{low}</text>',
-             f'<text x="{width - pad_r}" y="{height - 4}" text-anchor="end" class="tick">{last}</text>']
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" aria-label="{label}" '
+        f'preserveAspectRatio="xMidYMid meet">',
+        f'<line x1="{pad_l}" y1="{y(low):.1f}" x2="{width - pad_r}" y2="{y(low):.1f}" class="axis"/>',
+        f'<text x="{pad_l - 4}" y="{y(high) + 4:.1f}" text-anchor="end" class="tick">{high}</text>',
+        f'<text x="{pad_l - 4}" y="{y(low) + 4:.1f}" text-anchor="end" class="tick">{low}</text>',
+        f'<text x="{width - pad_r}" y="{height - 4}" text-anchor="end" class="tick">{last}</text>',
+    ]
     if low < 0 < high:
         parts.append(f'<line x1="{pad_l}" y1="{y(0):.1f}" x2="{width - pad_r}" y2="{y(0):.1f}" class="zero"/>')
     for c, series in enumerate(totals):
         colour = PALETTE[c % len(PALETTE)]
         # whole units: under half a pixel off on a phone's screen, and 4 bytes a point fewer to send
         points = " ".join(f"{x(i):.0f},{y(v):.0f}" for i, v in enumerate(series))
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
-                     f'stroke-linejoin="round"/>')
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" stroke-linejoin="round"/>'
+        )
     parts.append("</svg>")
     # the swatch is drawn, not styled: the Content-Security-Policy allows no inline style attribute
-    legend = "".join(f'<li><svg class="swatch" viewBox="0 0 16 6" aria-hidden="true"><rect width="16" height="6" '
-                     f'rx="2" fill="{PALETTE[c % len(PALETTE)]}"/></svg>{escape(name)}</li>'
-                     for c, name in enumerate(sheet.columns))
+    legend = "".join(
+        f'<li><svg class="swatch" viewBox="0 0 16 6" aria-hidden="true"><rect width="16" height="6" '
+        f'rx="2" fill="{PALETTE[c % len(PALETTE)]}"/></svg>{escape(name)}</li>'
+        for c, name in enumerate(sheet.columns)
+    )
     return Markup("".join(parts) + f'<ul class="legend" role="list">{legend}</ul>')
 
 
@@ -172,7 +183,22 @@ def edit_template(view: GameView) -> str:
     return adapter_for(view.game.variant).edit_template
 
 
-TEMPLATE_GLOBALS = {f.__name__: f for f in (
-    seat_names, seat_team, trump_label, one_liner, options_summary, options_in_force, hand_title, place, chart_svg, qr_svg,
-    entry_context, entry_template, edit_template, hand_facts,
-)}
+TEMPLATE_GLOBALS = {
+    f.__name__: f
+    for f in (
+        seat_names,
+        seat_team,
+        trump_label,
+        one_liner,
+        options_summary,
+        options_in_force,
+        hand_title,
+        place,
+        chart_svg,
+        qr_svg,
+        entry_context,
+        entry_template,
+        edit_template,
+        hand_facts,
+    )
+}

@@ -62,8 +62,10 @@ def _store(record: Record, demo: bool = False) -> Game:
     db.session.add(game)
     db.session.flush()
     if record.hands:
-        db.session.execute(insert(Hand), [{"game_id": game.id, "number": i, "entry": dict(h)}
-                                          for i, h in enumerate(record.hands, start=1)])
+        db.session.execute(
+            insert(Hand),
+            [{"game_id": game.id, "number": i, "entry": dict(h)} for i, h in enumerate(record.hands, start=1)],
+        )
     db.session.commit()
     return game
 

@@ -25,7 +25,7 @@ from scorepad.games.derived import Derived, appended, derived, forget, outline
 from scorepad.games.records import record_of
 from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
 from scorepad.rules import get_variant
-from scorepad.rules.base import M, GameState, Message, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
+from scorepad.rules.base import GameState, M, Message, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
 from scorepad.rules.record import HANDS_MAX, Outline, parse_record
 
 
@@ -102,8 +102,9 @@ def _writable(game: Game) -> None:
 def _own_game(game: Game, what: Message) -> None:
     """An event's games belong to the event: the director, not a table, removes or replays them."""
     if game.event_id is not None:
-        raise RuleErrors([RuleError("game", M("This game is part of an event: %(what)s is up to the director.",
-                                              what=what))])
+        raise RuleErrors(
+            [RuleError("game", M("This game is part of an event: %(what)s is up to the director.", what=what))]
+        )
 
 
 @dataclass(frozen=True)
@@ -209,8 +210,9 @@ def short_code(game: Game) -> str:
     return game.short_code
 
 
-def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None,
-                what: str = "") -> GameView:
+def set_pending(
+    game: Game, pending: Mapping[str, object] | None, current: GameView | None = None, what: str = ""
+) -> GameView:
     """Keep the part of the current hand entered so far (e.g. bids), after the rules accept it.
 
     `current` is the game's view as the caller already derived it (saves replaying the game);
@@ -222,8 +224,13 @@ def set_pending(game: Game, pending: Mapping[str, object] | None, current: GameV
     return after
 
 
-def _set_pending(game: Game, pending: Mapping[str, object] | None, current: GameView | None = None,
-                 what: str = "", redoing: bool = False) -> GameView:
+def _set_pending(
+    game: Game,
+    pending: Mapping[str, object] | None,
+    current: GameView | None = None,
+    what: str = "",
+    redoing: bool = False,
+) -> GameView:
     """`set_pending`, not announced (`redoing`: this is the redo itself, which keeps the rest)."""
     _writable(game)
     current = current or view(game)
@@ -273,25 +280,50 @@ def enter_hand(game: Game, number: int, entry: Mapping[str, object], current: Ga
     return after
 
 
-def _enter_hand(game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None,
-                redoing: bool = False) -> GameView:
+def _enter_hand(
+    game: Game, number: int, entry: Mapping[str, object], current: GameView | None = None, redoing: bool = False
+) -> GameView:
     """`enter_hand`, not announced (`redoing`: this is a redo, which keeps what else could be redone)."""
     refuse_if_recorded(game, number)
     _writable(game)
     kept = derived(game)
     if number != len(kept.hands) + 1:
-        raise RuleErrors([RuleError("number", M("Hand %(number)s cannot be entered yet: hand %(first)s comes first.",
-                                                number=number, first=len(kept.hands) + 1))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "number",
+                    M(
+                        "Hand %(number)s cannot be entered yet: hand %(first)s comes first.",
+                        number=number,
+                        first=len(kept.hands) + 1,
+                    ),
+                )
+            ]
+        )
     if number > HANDS_MAX:  # a game played to a target has no schedule: it stops where a record does
-        raise RuleErrors([RuleError("hand", M("A game holds at most %(most)s hands, as a game record does: start a "
-                                              "new game to play on.", most=HANDS_MAX))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "hand",
+                    M(
+                        "A game holds at most %(most)s hands, as a game record does: start a new game to play on.",
+                        most=HANDS_MAX,
+                    ),
+                )
+            ]
+        )
     current = current or view(game)
     if current.state.over:
         raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
     hand = {**(game.pending or {}), **entry}
     current.variant.check_hand(current.setup, current.hands, hand)
     db.session.add(Hand(game_id=game.id, number=number, entry=hand))  # the hands already recorded stay unloaded
-    step = undo_log.Step(M("saving hand %(number)s", number=number), dict(game.pending) if game.pending else None, hand=number, entry=hand)
+    step = undo_log.Step(
+        M("saving hand %(number)s", number=number),
+        dict(game.pending) if game.pending else None,
+        hand=number,
+        entry=hand,
+    )
     game.undo_log = undo_log.pushed(game.undo_log, step)
     if not redoing:
         game.redo_log = None
@@ -406,8 +438,13 @@ def _redo(game: Game) -> str:
         db.session.rollback()
         game.redo_log = None
         db.session.commit()
-        raise RuleErrors([RuleError(e.errors[0].field, M("%(what)s cannot be redone: %(why)s", what=step.what,
-                                                                  why=e.errors[0].message))]) from e
+        raise RuleErrors(
+            [
+                RuleError(
+                    e.errors[0].field, M("%(what)s cannot be redone: %(why)s", what=step.what, why=e.errors[0].message)
+                )
+            ]
+        ) from e
     return M("Redone: %(what)s.", what=step.what)
 
 
@@ -426,9 +463,11 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
         variant.score(setup, after)
     except RuleErrors as e:  # the first hand it breaks, in words (its field path is not for players)
         broken = e.errors[0]
-        message = (M("this correction makes hand %(hand)s impossible: %(problem)s", hand=broken.hand,
-                     problem=broken.message) if broken.hand is not None else
-                   M("this correction makes a later hand impossible: %(problem)s", problem=broken.message))
+        message = (
+            M("this correction makes hand %(hand)s impossible: %(problem)s", hand=broken.hand, problem=broken.message)
+            if broken.hand is not None
+            else M("this correction makes a later hand impossible: %(problem)s", problem=broken.message)
+        )
         raise RuleErrors([RuleError(broken.field, message)]) from e
     _sheet_changing(game, M("Hand %(hand)s was corrected", hand=number))
     hand.entry = dict(entry)
@@ -467,8 +506,13 @@ def by_scorer_tokens(tokens: Sequence[str]) -> list[Game]:
     activity first; tokens of games deleted since are left out."""
     if not tokens:
         return []
-    return list(db.session.scalars(select(Game).where(Game.scorer_token.in_(list(tokens)), *_HOME)
-                                   .order_by(Game.updated_at.desc(), Game.id.desc())))
+    return list(
+        db.session.scalars(
+            select(Game)
+            .where(Game.scorer_token.in_(list(tokens)), *_HOME)
+            .order_by(Game.updated_at.desc(), Game.id.desc())
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -488,27 +532,44 @@ def recent_others(but: Sequence[str] = (), limit: int = 20) -> list[Listed]:
     """The latest home games on this server (demo games left out) but those whose scorer's links
     are `but` (this browser's own), newest activity first: a few columns of each row and one
     grouped count of their hands."""
-    query = (select(Game.id, Game.public_id, Game.title, Game.variant, Game.players, Game.teams, Game.updated_at)
-             .where(*_HOME).order_by(Game.updated_at.desc(), Game.id.desc()).limit(limit))
+    query = (
+        select(Game.id, Game.public_id, Game.title, Game.variant, Game.players, Game.teams, Game.updated_at)
+        .where(*_HOME)
+        .order_by(Game.updated_at.desc(), Game.id.desc())
+        .limit(limit)
+    )
     if but:
         query = query.where(Game.scorer_token.not_in(list(but)))
     rows = db.session.execute(query).all()
     counts: dict[int, int] = {}
     if rows:
-        counts = {game_id: count for game_id, count in db.session.execute(
-            select(Hand.game_id, func.count(Hand.id)).where(Hand.game_id.in_([r.id for r in rows]))
-            .group_by(Hand.game_id))}
-    return [Listed(r.public_id, r.title, r.variant,
-                   tuple(r.players) or tuple(str(t.get("name", "")) for t in r.teams if isinstance(t, dict)),
-                   counts.get(r.id, 0), r.updated_at) for r in rows]
+        counts = dict(
+            db.session.execute(
+                select(Hand.game_id, func.count(Hand.id))
+                .where(Hand.game_id.in_([r.id for r in rows]))
+                .group_by(Hand.game_id)
+            ).all()
+        )
+    return [
+        Listed(
+            r.public_id,
+            r.title,
+            r.variant,
+            tuple(r.players) or tuple(str(t.get("name", "")) for t in r.teams if isinstance(t, dict)),
+            counts.get(r.id, 0),
+            r.updated_at,
+        )
+        for r in rows
+    ]
 
 
 def recent_names(limit: int = 12) -> list[str]:
     """Names used in recent games, newest first, to offer when starting a game (their names' columns
     only: nothing else of other people's games is read)."""
     names: list[str] = []
-    for players, teams in db.session.execute(select(Game.players, Game.teams).where(Game.is_demo.is_(False))
-                                             .order_by(Game.created_at.desc()).limit(20)):
+    for players, teams in db.session.execute(
+        select(Game.players, Game.teams).where(Game.is_demo.is_(False)).order_by(Game.created_at.desc()).limit(20)
+    ):
         candidates = list(players) + [p for t in teams for p in t.get("players", [])]
         for name in candidates:
             if name not in names:

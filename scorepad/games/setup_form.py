@@ -81,8 +81,7 @@ class SetupForm:
         teams = [form.get(f"team.{i}", "") for i in range(2)] if partnerships else []
         dealer = (form.get("first_dealer") or "0").strip()
         options = {s.key: _option_from_form(s, form) for s in variant.option_specs}
-        return cls(variant, names, teams, signed_number(dealer),
-                   form.get("title", "").strip(), options)
+        return cls(variant, names, teams, signed_number(dealer), form.get("title", "").strip(), options)
 
     def apply(self, action: str) -> None:
         """Add or remove a player row (individual variants only)."""
@@ -103,8 +102,13 @@ class SetupForm:
         if self.partnerships:
             keys.add("teams")
             for t in range(2):
-                keys |= {f"teams.{t}", f"teams.{t}.name", f"teams.{t}.players",
-                         f"teams.{t}.players.0", f"teams.{t}.players.1"}
+                keys |= {
+                    f"teams.{t}",
+                    f"teams.{t}.name",
+                    f"teams.{t}.players",
+                    f"teams.{t}.players.0",
+                    f"teams.{t}.players.1",
+                }
         else:
             keys |= {"players", *(f"players.{i}" for i in range(len(self.names)))}
         return keys
@@ -125,16 +129,19 @@ class SetupForm:
         for spec in self.variant.option_specs:
             value = self.options.get(spec.key, spec.default)
             if isinstance(value, str) and not isinstance(spec.default, str):
-                errors.append(RuleError(f"options.{spec.key}",
-                                        M("%(option)s must be a whole number or a list of them", option=spec.label)
-                                        if isinstance(spec.default, tuple) else
-                                        M("%(option)s must be a whole number", option=spec.label)))
+                errors.append(
+                    RuleError(
+                        f"options.{spec.key}",
+                        M("%(option)s must be a whole number or a list of them", option=spec.label)
+                        if isinstance(spec.default, tuple)
+                        else M("%(option)s must be a whole number", option=spec.label),
+                    )
+                )
                 continue
             options[spec.key] = list(value) if isinstance(value, tuple) else value
         if errors:
             raise RuleErrors(errors)
-        record: dict[str, object] = {"variant": self.variant.key, "options": options,
-                                     "first_dealer": self.first_dealer}
+        record: dict[str, object] = {"variant": self.variant.key, "options": options, "first_dealer": self.first_dealer}
         if self.title:
             record["title"] = self.title
         if self.partnerships:

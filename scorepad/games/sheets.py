@@ -32,8 +32,7 @@ def to_text(sheet: ScoreSheet, title: str = "") -> str:
     """The sheet as a fixed-width table: one row per hand (points and running total per column)."""
     header = ["Hand", "Round", *sheet.columns, "Notes"]
     rows = [
-        [str(line.number), describe_round(line.spec),
-         *(f"{c.points:+d} = {c.total}" for c in line.cells), line.note]
+        [str(line.number), describe_round(line.spec), *(f"{c.points:+d} = {c.total}" for c in line.cells), line.note]
         for line in sheet.lines
     ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
@@ -106,8 +105,11 @@ def to_csv(sheet: ScoreSheet) -> str:
     what = ("bid", "tricks", "points", "total")
     row(["Hand", "Round", *(f"{c} {w}" for c in sheet.columns for w in what), "Note"])
     for line in sheet.lines:
-        cells = [v for c in line.cells for v in ("" if c.bid is None else c.bid, "" if c.tricks is None else c.tricks,
-                                                 c.points, c.total)]
+        cells = [
+            v
+            for c in line.cells
+            for v in ("" if c.bid is None else c.bid, "" if c.tricks is None else c.tricks, c.points, c.total)
+        ]
         row([line.number, describe_round(line.spec), *cells, line.note])
     row([])
     row(["Place", "Name", "Total", "Detail"])

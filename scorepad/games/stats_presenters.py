@@ -67,7 +67,10 @@ def results_chart(results: Sequence[ResultPoint], width: int = 360, height: int 
         return top + plot_h * (high - v) / span if high != low else top + plot_h / 2
 
     steps = len(results) - 1
-    points = tuple(ChartPoint(left + plot_w * i / steps if steps else left + plot_w / 2, y(r.score), r)
-                   for i, r in enumerate(results))
-    return ResultsChart(width, height, left, width - right, points, low, high, y(low), y(high),
-                        y(0) if low < 0 < high else None, bottom)
+    points = tuple(
+        ChartPoint(left + plot_w * i / steps if steps else left + plot_w / 2, y(r.score), r)
+        for i, r in enumerate(results)
+    )
+    return ResultsChart(
+        width, height, left, width - right, points, low, high, y(low), y(high), y(0) if low < 0 < high else None, bottom
+    )

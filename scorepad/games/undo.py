@@ -37,8 +37,13 @@ class Step:
     entry: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
-        stored: dict[str, Any] = {"what": str(self.what), "before": self.before, "after": self.after, "hand": self.hand,
-                                  "entry": self.entry}
+        stored: dict[str, Any] = {
+            "what": str(self.what),
+            "before": self.before,
+            "after": self.after,
+            "hand": self.hand,
+            "entry": self.entry,
+        }
         if isinstance(self.what, Message):
             stored["said"] = as_said(self.what)
         return stored
@@ -47,8 +52,13 @@ class Step:
     def from_json(cls, raw: Mapping[str, Any]) -> Step:
         english: str = str(raw["what"]) if raw.get("what") else M("the last entry")
         what = from_said(raw.get("said")) if "said" in raw else None
-        return cls(what if isinstance(what, Message) else english, _part(raw.get("before")), _part(raw.get("after")),
-                   raw.get("hand") if isinstance(raw.get("hand"), int) else None, _part(raw.get("entry")))
+        return cls(
+            what if isinstance(what, Message) else english,
+            _part(raw.get("before")),
+            _part(raw.get("after")),
+            raw.get("hand") if isinstance(raw.get("hand"), int) else None,
+            _part(raw.get("entry")),
+        )
 
 
 def _part(value: object) -> dict[str, Any] | None:

@@ -74,7 +74,9 @@ class _Pushes:
         self.lock = threading.Lock()
         self.last: dict[str, float] = {}
         self.scheduled: set[str] = set()
-        self.sent: dict[tuple[str, str], board_parts.Board] = {}  # the board each channel's screens show now, by language
+        self.sent: dict[
+            tuple[str, str], board_parts.Board
+        ] = {}  # the board each channel's screens show now, by language
         # a format that keeps its board's view (Bid Whist) gives the same object while nothing on it
         # changed: the board drawn from it is drawn again from nothing (by channel and language)
         self.drawn: dict[tuple[str, str], tuple[tuple[object, ...], board_parts.Board]] = {}
@@ -131,8 +133,9 @@ def _push_in(state: _Pushes, name: str, language: str, event: Event) -> None:
     if changed is None:
         live.broker().publish(name, "board", board.html, background=True, language=language)
     else:  # the screens that take patches get the changed parts, the others the whole board
-        live.broker().publish(name, "patch", changed, background=True, fallback=("board", board.html),
-                              language=language)
+        live.broker().publish(
+            name, "patch", changed, background=True, fallback=("board", board.html), language=language
+        )
 
 
 def _drawn(state: _Pushes, key: tuple[str, str], folder: str, context: dict[str, object]) -> board_parts.Board:

@@ -15,7 +15,11 @@ if TYPE_CHECKING:  # mypy proves every module's VARIANT fulfils the protocol
     from scorepad.rules import australian, bid_whist, military, nomination, whist
 
     _CONFORMING: tuple[Variant, ...] = (
-        whist.VARIANT, military.VARIANT, bid_whist.VARIANT, nomination.VARIANT, australian.VARIANT,
+        whist.VARIANT,
+        military.VARIANT,
+        bid_whist.VARIANT,
+        nomination.VARIANT,
+        australian.VARIANT,
     )
 
 VARIANT_MODULES: dict[str, str] = {

@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from scorepad.rules.base import (
-    derived_once,
     Cell,
     Choice,
     ErrorCollector,
@@ -35,6 +34,7 @@ from scorepad.rules.base import (
     Setup,
     StatsFacts,
     Variant,
+    derived_once,
     key_field,
     leaders,
     quoted,
@@ -58,7 +58,11 @@ NAME = "Australian Whist"
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 TRUMP_CYCLE: tuple[Trump, ...] = (Trump.HEARTS, Trump.CLUBS, Trump.DIAMONDS, Trump.SPADES)
 SPECIAL_ROUNDS: tuple[RoundKind, ...] = (
-    RoundKind.NORMAL, RoundKind.NO_TRUMPS, RoundKind.BLIND, RoundKind.MISERE, RoundKind.NORMAL,
+    RoundKind.NORMAL,
+    RoundKind.NO_TRUMPS,
+    RoundKind.BLIND,
+    RoundKind.MISERE,
+    RoundKind.NORMAL,
 )
 SUITLESS = (RoundKind.NO_TRUMPS, RoundKind.MISERE)
 EXACT_BONUS, PER_TRICK, PER_SHARED_TRICK = 10, 2, 1
@@ -107,14 +111,26 @@ def _note(kind: RoundKind, special: int, cards: int) -> str:
     if kind is RoundKind.NO_TRUMPS:
         return M("Special round %(special)s of %(of)s: no trumps", special=special, of=of)
     if kind is RoundKind.BLIND:
-        return M("Special round %(special)s of %(of)s: blind bid - everyone bids before the cards are dealt; trumps "
-                 "as scheduled", special=special, of=of)
+        return M(
+            "Special round %(special)s of %(of)s: blind bid - everyone bids before the cards are dealt; trumps "
+            "as scheduled",
+            special=special,
+            of=of,
+        )
     if kind is RoundKind.MISERE:
-        return M("Special round %(special)s of %(of)s: misère - no trumps, no bidding; -2 per trick won, 10 for "
-                 "winning none", special=special, of=of)
+        return M(
+            "Special round %(special)s of %(of)s: misère - no trumps, no bidding; -2 per trick won, 10 for "
+            "winning none",
+            special=special,
+            of=of,
+        )
     if special:
-        return M("Special round %(special)s of %(of)s: %(cards)s cards, played as normal", special=special, of=of,
-                 cards=cards)
+        return M(
+            "Special round %(special)s of %(of)s: %(cards)s cards, played as normal",
+            special=special,
+            of=of,
+            cards=cards,
+        )
     return ""
 
 
@@ -155,29 +171,44 @@ def _and(words: Sequence[str]) -> Message:
     return M("%(names)s and %(last)s", names=joined(words[:-1]), last=words[-1])
 
 
-def _counts(raw: object, field: str, names: Sequence[str], cards: int, noun: str,
-            partial: bool) -> tuple[int | None, ...]:
+def _counts(
+    raw: object, field: str, names: Sequence[str], cards: int, noun: str, partial: bool
+) -> tuple[int | None, ...]:
     """A list of one count 0..cards per seat; in a complete hand every seat needs one."""
     if not isinstance(raw, list):
-        raise RuleError(field, M("give the bids as a list with one number per player, in seat order") if noun == "bid"
-                        else M("give the tricks as a list with one number per player, in seat order") if noun == "tricks"
-                        else M("give the shared tricks as a list with one number per player, in seat order"))
+        raise RuleError(
+            field,
+            M("give the bids as a list with one number per player, in seat order")
+            if noun == "bid"
+            else M("give the tricks as a list with one number per player, in seat order")
+            if noun == "tricks"
+            else M("give the shared tricks as a list with one number per player, in seat order"),
+        )
     if len(raw) > len(names) or (len(raw) < len(names) and not partial):
         count, given = len(names), len(raw)
-        raise RuleError(field, M("give bids for all %(count)s players, not %(given)s", count=count, given=given)
-                        if noun == "bid" else
-                        M("give tricks for all %(count)s players, not %(given)s", count=count, given=given)
-                        if noun == "tricks" else
-                        M("give shared tricks for all %(count)s players, not %(given)s", count=count, given=given))
+        raise RuleError(
+            field,
+            M("give bids for all %(count)s players, not %(given)s", count=count, given=given)
+            if noun == "bid"
+            else M("give tricks for all %(count)s players, not %(given)s", count=count, given=given)
+            if noun == "tricks"
+            else M("give shared tricks for all %(count)s players, not %(given)s", count=count, given=given),
+        )
     values = parse_counts(raw, field, names, cards, what=noun, allow_missing=True)
     if not partial:
         errors = ErrorCollector()
         for seat, value in enumerate(values):
             if value is None:
-                errors.add(RuleError(f"{field}.{seat}", M("no bid entered for %(name)s", name=names[seat])
-                                     if noun == "bid" else
-                                     M("no tricks entered for %(name)s", name=names[seat]) if noun == "tricks" else
-                                     M("no shared tricks entered for %(name)s", name=names[seat])))
+                errors.add(
+                    RuleError(
+                        f"{field}.{seat}",
+                        M("no bid entered for %(name)s", name=names[seat])
+                        if noun == "bid"
+                        else M("no tricks entered for %(name)s", name=names[seat])
+                        if noun == "tricks"
+                        else M("no shared tricks entered for %(name)s", name=names[seat]),
+                    )
+                )
         errors.raise_if_any()
     return tuple(values)
 
@@ -191,7 +222,9 @@ def _read(setup: Setup, spec: RoundSpec, raw: object, partial: bool) -> _Entry:
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(key_field(key), M("%(key)s is not part of an %(game)s hand", key=quoted(key), game=NAME)))
+            errors.add(
+                RuleError(key_field(key), M("%(key)s is not part of an %(game)s hand", key=quoted(key), game=NAME))
+            )
     bids: tuple[int | None, ...] | None = None
     tricks: tuple[int | None, ...] = (None,) * len(names)
     shared: tuple[int | None, ...] | None = None
@@ -217,8 +250,13 @@ def _read(setup: Setup, spec: RoundSpec, raw: object, partial: bool) -> _Entry:
         errors.add(e)
     try:
         if raw_shared is not None and not remote:
-            raise RuleError("shared", M("shared tricks only happen in remote play with several packs: "
-                                        "turn on the remote option, or give no shared tricks"))
+            raise RuleError(
+                "shared",
+                M(
+                    "shared tricks only happen in remote play with several packs: "
+                    "turn on the remote option, or give no shared tricks"
+                ),
+            )
         if raw_shared is not None:
             shared = _counts(raw_shared, "shared", names, cards, "shared tricks", partial)
     except (RuleError, RuleErrors) as e:
@@ -247,28 +285,65 @@ def check_remote_tricks(names: Sequence[str], cards: int, tricks: Sequence[int],
     2 x (cards - solo) (equivalently solo + sum(shared)/2 >= cards). These conditions are also
     enough: the shared wins can always be spread so that every shared trick gets two or more.
     """
-    too_many = [RuleError(f"shared.{seat}", M("%(name)s won %(tricks)s, so cannot have shared %(shared)s",
-                                              name=names[seat], tricks=_tricks(tricks[seat]), shared=shared[seat]))
-                for seat in range(len(names)) if shared[seat] > tricks[seat]]
+    too_many = [
+        RuleError(
+            f"shared.{seat}",
+            M(
+                "%(name)s won %(tricks)s, so cannot have shared %(shared)s",
+                name=names[seat],
+                tricks=_tricks(tricks[seat]),
+                shared=shared[seat],
+            ),
+        )
+        for seat in range(len(names))
+        if shared[seat] > tricks[seat]
+    ]
     _raise_all(too_many)
     solo = sum(tricks) - sum(shared)
     if solo > cards:
-        raise RuleError("tricks", M("the tricks won alone add up to %(solo)s but there are only %(tricks)s in this "
-                                    "hand; enter tricks won jointly as shared", solo=solo, tricks=_tricks(cards)))
+        raise RuleError(
+            "tricks",
+            M(
+                "the tricks won alone add up to %(solo)s but there are only %(tricks)s in this "
+                "hand; enter tricks won jointly as shared",
+                solo=solo,
+                tricks=_tricks(cards),
+            ),
+        )
     if not sum(shared):
         check_trick_total(tricks, cards)  # nothing shared: plain single-winner arithmetic
     jointly = cards - solo
-    not_alone = (M("1 of the %(tricks)s was not won alone", tricks=_tricks(cards)) if jointly == 1 else
-                 M("%(jointly)s of the %(tricks)s were not won alone", jointly=jointly, tricks=_tricks(cards)))
-    _raise_all([
-        RuleError(f"shared.{seat}", M("%(name)s shared %(tricks)s, but only %(not_alone)s", name=names[seat],
-                                      tricks=_tricks(shared[seat]), not_alone=not_alone))
-        for seat in range(len(names)) if shared[seat] > jointly
-    ])
+    not_alone = (
+        M("1 of the %(tricks)s was not won alone", tricks=_tricks(cards))
+        if jointly == 1
+        else M("%(jointly)s of the %(tricks)s were not won alone", jointly=jointly, tricks=_tricks(cards))
+    )
+    _raise_all(
+        [
+            RuleError(
+                f"shared.{seat}",
+                M(
+                    "%(name)s shared %(tricks)s, but only %(not_alone)s",
+                    name=names[seat],
+                    tricks=_tricks(shared[seat]),
+                    not_alone=not_alone,
+                ),
+            )
+            for seat in range(len(names))
+            if shared[seat] > jointly
+        ]
+    )
     if sum(shared) < 2 * jointly:
-        raise RuleError("shared", M("%(not_alone)s, so each had two or more winners: the shared tricks must add up "
-                                    "to at least %(least)s, not %(given)s", not_alone=not_alone, least=2 * jointly,
-                                    given=sum(shared)))
+        raise RuleError(
+            "shared",
+            M(
+                "%(not_alone)s, so each had two or more winners: the shared tricks must add up "
+                "to at least %(least)s, not %(given)s",
+                not_alone=not_alone,
+                least=2 * jointly,
+                given=sum(shared),
+            ),
+        )
 
 
 def _complete(setup: Setup, spec: RoundSpec, entry: _Entry) -> Hand:
@@ -309,10 +384,16 @@ def seat_points(kind: RoundKind, bid: int | None, tricks: int, shared: int) -> i
 
 def _detail(bid: int | None, tricks: int, shared: int) -> Message:
     if bid is None:
-        return (M("took %(tricks)s (%(shared)s shared)", tricks=tricks, shared=shared) if shared else
-                M("took %(tricks)s", tricks=tricks))
-    return (M("bid %(bid)s · took %(tricks)s (%(shared)s shared)", bid=bid, tricks=tricks, shared=shared) if shared
-            else M("bid %(bid)s · took %(tricks)s", bid=bid, tricks=tricks))
+        return (
+            M("took %(tricks)s (%(shared)s shared)", tricks=tricks, shared=shared)
+            if shared
+            else M("took %(tricks)s", tricks=tricks)
+        )
+    return (
+        M("bid %(bid)s · took %(tricks)s (%(shared)s shared)", bid=bid, tricks=tricks, shared=shared)
+        if shared
+        else M("bid %(bid)s · took %(tricks)s", bid=bid, tricks=tricks)
+    )
 
 
 def _winner_words(names: Sequence[str], seats: Sequence[int], total: int) -> Message:
@@ -338,8 +419,11 @@ def _score_line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int])
     note = ""
     if hand.trump is not None and hand.trump is not spec.trump:
         scheduled = spec.trump.label if spec.trump else M("none")
-        note = M("Trump changed by the scorer: %(trump)s (the schedule said %(scheduled)s)", trump=hand.trump.label,
-                 scheduled=scheduled)
+        note = M(
+            "Trump changed by the scorer: %(trump)s (the schedule said %(scheduled)s)",
+            trump=hand.trump.label,
+            scheduled=scheduled,
+        )
         spec = replace(spec, trump=hand.trump)
     return Line(spec.number, spec, tuple(cells), note)
 
@@ -361,11 +445,14 @@ def _bidding(spec: RoundSpec, names: Sequence[str], bids: Sequence[int | None]) 
     if not waiting:
         return _Bidding()
     to_act = waiting[0]
-    earlier = [bids[s] or 0 for s in order[:order.index(to_act)]]
+    earlier = [bids[s] or 0 for s in order[: order.index(to_act)]]
     forbidden = hook_forbidden(spec.cards, earlier) if len(earlier) == len(names) - 1 else None
     who = _and([names[s] for s in waiting])
-    missing = (M("bids from %(names)s (blind round: bids are taken before the cards are dealt)", names=who)
-               if spec.kind is RoundKind.BLIND else M("bids from %(names)s", names=who))
+    missing = (
+        M("bids from %(names)s (blind round: bids are taken before the cards are dealt)", names=who)
+        if spec.kind is RoundKind.BLIND
+        else M("bids from %(names)s", names=who)
+    )
     return _Bidding(to_act, legal_bids(spec.cards, earlier, len(names), hook=True), forbidden, missing)
 
 
@@ -383,28 +470,42 @@ class AustralianWhist:
     )
     option_specs: tuple[OptionSpec, ...] = (
         OptionSpec(
-            "trump_cycle", M("Trumps after the suitless rounds"), "skip",
-            help=M("Trumps go hearts, clubs, diamonds, spades by round number. 'Skip': the no-trump and "
-                 "misère rounds lose their suit, so round n always has suit n of the cycle. 'Pause': "
-                 "the cycle stands still on those two rounds, so their suit goes to the next round "
-                 "that has trumps."),
-            choices=(Choice("skip", M("Skip the suitless rounds' suits (by round number)")),
-                     Choice("pause", M("Pause the cycle on the suitless rounds"))),
+            "trump_cycle",
+            M("Trumps after the suitless rounds"),
+            "skip",
+            help=M(
+                "Trumps go hearts, clubs, diamonds, spades by round number. 'Skip': the no-trump and "
+                "misère rounds lose their suit, so round n always has suit n of the cycle. 'Pause': "
+                "the cycle stands still on those two rounds, so their suit goes to the next round "
+                "that has trumps."
+            ),
+            choices=(
+                Choice("skip", M("Skip the suitless rounds' suits (by round number)")),
+                Choice("pause", M("Pause the cycle on the suitless rounds")),
+            ),
         ),
         OptionSpec(
-            "remote", M("Remote play with several packs"), False,
-            help=M("Households each use their own pack, so a trick can be won jointly by players of "
-                 "different households: it counts as won for each of them but scores 1 point instead "
-                 "of 2 (in misère each still loses 2). Enter such tricks as 'shared'."),
+            "remote",
+            M("Remote play with several packs"),
+            False,
+            help=M(
+                "Households each use their own pack, so a trick can be won jointly by players of "
+                "different households: it counts as won for each of them but scores 1 point instead "
+                "of 2 (in misère each still loses 2). Enter such tricks as 'shared'."
+            ),
         ),
     )
     partnerships = False
     players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
     club_ranked_by_points = False
-    stats = StatsFacts(EXACT_BIDS + (
-        FactSpec("misere", M("Misère rounds won clean"), "misere_made", "misere_played"),
-        FactSpec("blind", M("Blind bids made"), "blind_made", "blind_played"),
-    ), count_bids)
+    stats = StatsFacts(
+        EXACT_BIDS
+        + (
+            FactSpec("misere", M("Misère rounds won clean"), "misere_made", "misere_played"),
+            FactSpec("blind", M("Blind bids made"), "blind_made", "blind_played"),
+        ),
+        count_bids,
+    )
 
     def check_setup(self, setup: Setup) -> None:
         errors = ErrorCollector()
@@ -416,8 +517,18 @@ class AustralianWhist:
             errors.add(RuleError("teams", M("%(game)s is played individually: give players, not teams", game=NAME)))
         count = len(setup.players)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            errors.add(RuleError("players", M("%(game)s needs %(least)s to %(most)s players, not %(count)s", game=NAME,
-                                                least=MIN_PLAYERS, most=MAX_PLAYERS, count=count)))
+            errors.add(
+                RuleError(
+                    "players",
+                    M(
+                        "%(game)s needs %(least)s to %(most)s players, not %(count)s",
+                        game=NAME,
+                        least=MIN_PLAYERS,
+                        most=MAX_PLAYERS,
+                        count=count,
+                    ),
+                )
+            )
         seen: set[str] = set()
         for seat, player in enumerate(setup.players):
             if not player.strip():
@@ -426,8 +537,16 @@ class AustralianWhist:
                 errors.add(RuleError(f"players.{seat}", M("two players are called '%(name)s'", name=player)))
             seen.add(player.casefold())
         if count and not 0 <= setup.first_dealer < count:
-            errors.add(RuleError("first_dealer", M("the first dealer must be a player number from 0 to %(last)s, not "
-                                                   "%(given)s", last=count - 1, given=setup.first_dealer)))
+            errors.add(
+                RuleError(
+                    "first_dealer",
+                    M(
+                        "the first dealer must be a player number from 0 to %(last)s, not %(given)s",
+                        last=count - 1,
+                        given=setup.first_dealer,
+                    ),
+                )
+            )
         errors.raise_if_any()
 
     def round_count(self, setup: Setup) -> int:
@@ -436,8 +555,9 @@ class AustralianWhist:
     def round_spec(self, setup: Setup, number: int) -> RoundSpec:
         total = self.round_count(setup)
         if not 1 <= number <= total:
-            raise RuleError("round", M("there is no round %(number)s: the game has %(rounds)s rounds", number=number,
-                                                rounds=total))
+            raise RuleError(
+                "round", M("there is no round %(number)s: the game has %(rounds)s rounds", number=number, rounds=total)
+            )
         seats, top = len(setup.players), max_cards(len(setup.players))
         kind = round_kind(top, number)
         cards = round_cards(top, number)
@@ -454,7 +574,9 @@ class AustralianWhist:
     def _next_spec(self, setup: Setup, played: int) -> RoundSpec:
         total = self.round_count(setup)
         if played >= total:
-            raise RuleErrors([RuleError("hand", M("the game is over: all %(rounds)s rounds have been played", rounds=total))])
+            raise RuleErrors(
+                [RuleError("hand", M("the game is over: all %(rounds)s rounds have been played", rounds=total))]
+            )
         return self.round_spec(setup, played + 1)
 
     @derived_once
@@ -477,18 +599,23 @@ class AustralianWhist:
         finished = len(hands) == total_rounds
         for spec, hand in parsed:
             lines.append(_score_line(spec, hand, totals, made))
-        standings = rank(totals, names, [M("1 bid made") if m == 1 else M("%(count)s bids made", count=m) for m in made])
+        standings = rank(
+            totals, names, [M("1 bid made") if m == 1 else M("%(count)s bids made", count=m) for m in made]
+        )
         winners = leaders(standings) if finished else ()
         if finished:
             summary = _winner_words(names, winners, standings[0].total)
             lines[-1] = replace(lines[-1], note=joined([n for n in (lines[-1].note, summary) if n], "; "))
         elif lines:
             top = leaders(standings)
-            leading = dict(played=len(lines), rounds=total_rounds, names=_and([names[s] for s in top]),
-                           total=standings[0].total)
-            summary = (M("After %(played)s of %(rounds)s rounds: %(names)s leads with %(total)s", **leading)
-                       if len(top) == 1 else
-                       M("After %(played)s of %(rounds)s rounds: %(names)s lead with %(total)s", **leading))
+            leading = dict(
+                played=len(lines), rounds=total_rounds, names=_and([names[s] for s in top]), total=standings[0].total
+            )
+            summary = (
+                M("After %(played)s of %(rounds)s rounds: %(names)s leads with %(total)s", **leading)
+                if len(top) == 1
+                else M("After %(played)s of %(rounds)s rounds: %(names)s lead with %(total)s", **leading)
+            )
         else:
             summary = M("No rounds played yet")
         return ScoreSheet(self.key, names, tuple(lines), standings, finished, winners, summary)
@@ -516,8 +643,16 @@ class AustralianWhist:
         shared_in = entry.shared is not None or not setup.options.get_bool("remote")
         if not missing and shared_in:
             _complete(setup, spec, entry)
-        return GameState(len(hands), False, "bids" if bidding.to_act is not None else "result", spec,
-                         bidding.to_act, bidding.legal, bidding.forbidden, tuple(missing))
+        return GameState(
+            len(hands),
+            False,
+            "bids" if bidding.to_act is not None else "result",
+            spec,
+            bidding.to_act,
+            bidding.legal,
+            bidding.forbidden,
+            tuple(missing),
+        )
 
 
 VARIANT: Variant = AustralianWhist()

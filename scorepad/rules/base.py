@@ -13,27 +13,27 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol, TypeVar, Union
+from typing import Any, Protocol, TypeVar
 
 from scorepad.rules.cards import Trump
 from scorepad.rules.errors import QUOTE_MAX as QUOTE_MAX
 from scorepad.rules.errors import ErrorCollector as ErrorCollector
 from scorepad.rules.errors import M as M
 from scorepad.rules.errors import Message as Message
-from scorepad.rules.errors import joined as joined
 from scorepad.rules.errors import RuleError as RuleError
 from scorepad.rules.errors import RuleErrors as RuleErrors
+from scorepad.rules.errors import joined as joined
 from scorepad.rules.errors import quoted as quoted
 
 # A hand as entered: JSON values only (str, int, bool, None, lists, dicts).
 RawHand = Mapping[str, object]
-OptionValue = Union[bool, int, str, tuple[int, ...]]
+OptionValue = bool | int | str | tuple[int, ...]
 
 
 def key_field(key: object) -> str:
     """An unknown key as an error's field: escaped like `quoted`, without the quotes."""
     text = repr(str(key))[1:-1]
-    return text if len(text) <= QUOTE_MAX else f"{text[:QUOTE_MAX - 3]}..."
+    return text if len(text) <= QUOTE_MAX else f"{text[: QUOTE_MAX - 3]}..."
 
 
 # --------------------------------------------------------------------------- options
@@ -85,16 +85,31 @@ class OptionSpec:
             values = [c.value for c in self.choices]
             if raw not in values:  # said as the set-up screen says the choices, not as the record stores them
                 labels = [M('"%(choice)s"', choice=c.label) for c in self.choices]
-                raise RuleError(where, M("%(option)s must be one of: %(choices)s or %(last)s", option=self.label,
-                                         choices=joined(labels[:-1]), last=labels[-1]))
+                raise RuleError(
+                    where,
+                    M(
+                        "%(option)s must be one of: %(choices)s or %(last)s",
+                        option=self.label,
+                        choices=joined(labels[:-1]),
+                        last=labels[-1],
+                    ),
+                )
             assert isinstance(raw, str)
             return raw
         if not isinstance(raw, (list, tuple)) or not raw:
             raise RuleError(where, M("%(option)s must be a non-empty list of whole numbers", option=self.label))
         if self.max_items is not None and len(raw) > self.max_items:
-            raise RuleError(where, self.too_many(len(raw)) if self.too_many is not None else
-                            M("%(option)s: at most %(most)s values, not %(count)s", option=self.label,
-                              most=self.max_items, count=len(raw)))
+            raise RuleError(
+                where,
+                self.too_many(len(raw))
+                if self.too_many is not None
+                else M(
+                    "%(option)s: at most %(most)s values, not %(count)s",
+                    option=self.label,
+                    most=self.max_items,
+                    count=len(raw),
+                ),
+            )
         return tuple(self._parse_int(item, where, M("each value of %(option)s", option=self.label)) for item in raw)
 
     def _parse_int(self, raw: object, where: str, what: str) -> int:
@@ -155,7 +170,9 @@ def resolve_options(specs: Sequence[OptionSpec], raw: Mapping[str, object] | Non
     known = {s.key for s in specs}
     for key in raw:
         if key not in known:
-            errors.add(RuleError(f"options.{key_field(key)}", M("%(key)s is not an option of this variant", key=quoted(key))))
+            errors.add(
+                RuleError(f"options.{key_field(key)}", M("%(key)s is not an option of this variant", key=quoted(key)))
+            )
     values: dict[str, OptionValue] = {}
     for spec in specs:
         if spec.key not in raw:
@@ -329,8 +346,9 @@ class GameState:
     winners: tuple[int, ...] = ()
 
 
-def rank(totals: Sequence[int], names: Sequence[str], details: Sequence[str] | None = None,
-         higher_is_better: bool = True) -> tuple[Standing, ...]:
+def rank(
+    totals: Sequence[int], names: Sequence[str], details: Sequence[str] | None = None, higher_is_better: bool = True
+) -> tuple[Standing, ...]:
     """Standings by total, best first; equal totals share a rank (competition ranking)."""
     order = sorted(range(len(totals)), key=lambda i: (-totals[i] if higher_is_better else totals[i], i))
     standings: list[Standing] = []
@@ -420,7 +438,6 @@ def forget_derived(setup: Setup, hands: Sequence[RawHand]) -> None:
         found = kept.get((id(setup), id(hands)))
         if found is not None and found[0] is setup and found[1] is hands:  # type: ignore[index]
             del kept[(id(setup), id(hands))]
-
 
 
 def derived_once(derive: Callable[..., _Derivation]) -> Callable[..., _Derivation]:

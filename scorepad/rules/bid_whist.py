@@ -19,8 +19,6 @@ from enum import Enum
 from typing import TypeVar
 
 from scorepad.rules.base import (
-    derived_once,
-    Scoreboard,
     Cell,
     Choice,
     ErrorCollector,
@@ -34,11 +32,13 @@ from scorepad.rules.base import (
     RoundSpec,
     RuleError,
     RuleErrors,
+    Scoreboard,
     ScoreSheet,
     Setup,
     Standing,
     StatsFacts,
     Variant,
+    derived_once,
     key_field,
     leaders,
     quoted,
@@ -78,38 +78,91 @@ class Direction(str, Enum):
 IMPLIED_DIRECTION = {Kind.PLAIN: Direction.UPTOWN, Kind.SPECIAL: Direction.DOWNTOWN}
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
-    OptionSpec("play_to", M("Play"), "rounds",
-               choices=(Choice("rounds", M("Rounds of 4 hands (tournament)")),
-                        Choice("points", M("To a points target (home game)"))),
-               help=M("Tournament: rounds of 4 hands, the side with more points wins each round and a "
-                    "tied round is settled by one extra hand worth no points. Home: the first side "
-                    "to reach the target wins.")),
-    OptionSpec("rounds", M("Rounds"), 1, minimum=1, maximum=20, matters=lambda o: o.get_str("play_to") == "rounds",
-               help=M("When playing rounds: how many 4-hand rounds the game has; the winner has won "
-                    "more rounds, then has more points.")),
-    OptionSpec("target", M("Points for game"), 7, minimum=1, maximum=99, matters=lambda o: o.get_str("play_to") == "points",
-               help=M("When playing to a target: the first side to reach this many points wins.")),
-    OptionSpec("made_scores", M("A made bid scores"), "books",
-               choices=(Choice("books", M("Every book above six (may exceed the bid)")),
-                        Choice("bid", M("The bid only (you get what you bid)"))),
-               help=M("What the bidders score when they make their bid: the books they actually took "
-                    "above six (the document's rule), or just the bid (some organisers' rule).")),
-    OptionSpec("boston", M("Boston (all 13 books)"), "off",
-               choices=(Choice("off", M("Nothing extra")),
-                        Choice("bonus", M("Scores a bonus")),
-                        Choice("wins", M("Wins the round or game outright"))),
-               help=M("When the bidders take all 13 books (kitty included): nothing extra, a bonus on "
-                    "top of the hand's points, or the round (the game, playing to a target) at once.")),
-    OptionSpec("boston_bonus", M("Boston bonus"), 7, minimum=1, maximum=99,
-               matters=lambda o: o.get_str("boston") == "bonus",
-               help=M("With the Boston bonus: the points added (not doubled on No bids). 7, the home "
-                    "game, makes a Boston worth a whole game on top of its books.")),
-    OptionSpec("all_pass", M("When all four pass"), "dealer",
-               choices=(Choice("dealer", M("The dealer must bid")),
-                        Choice("redeal", M("Throw the cards in and redeal"))),
-               help=M("The document is silent. Either the dealer, bidding last, may not pass when the "
-                    "other three have, or the cards are thrown in and the same dealer deals again "
-                    "(the thrown-in deal is not entered).")),
+    OptionSpec(
+        "play_to",
+        M("Play"),
+        "rounds",
+        choices=(
+            Choice("rounds", M("Rounds of 4 hands (tournament)")),
+            Choice("points", M("To a points target (home game)")),
+        ),
+        help=M(
+            "Tournament: rounds of 4 hands, the side with more points wins each round and a "
+            "tied round is settled by one extra hand worth no points. Home: the first side "
+            "to reach the target wins."
+        ),
+    ),
+    OptionSpec(
+        "rounds",
+        M("Rounds"),
+        1,
+        minimum=1,
+        maximum=20,
+        matters=lambda o: o.get_str("play_to") == "rounds",
+        help=M(
+            "When playing rounds: how many 4-hand rounds the game has; the winner has won "
+            "more rounds, then has more points."
+        ),
+    ),
+    OptionSpec(
+        "target",
+        M("Points for game"),
+        7,
+        minimum=1,
+        maximum=99,
+        matters=lambda o: o.get_str("play_to") == "points",
+        help=M("When playing to a target: the first side to reach this many points wins."),
+    ),
+    OptionSpec(
+        "made_scores",
+        M("A made bid scores"),
+        "books",
+        choices=(
+            Choice("books", M("Every book above six (may exceed the bid)")),
+            Choice("bid", M("The bid only (you get what you bid)")),
+        ),
+        help=M(
+            "What the bidders score when they make their bid: the books they actually took "
+            "above six (the document's rule), or just the bid (some organisers' rule)."
+        ),
+    ),
+    OptionSpec(
+        "boston",
+        M("Boston (all 13 books)"),
+        "off",
+        choices=(
+            Choice("off", M("Nothing extra")),
+            Choice("bonus", M("Scores a bonus")),
+            Choice("wins", M("Wins the round or game outright")),
+        ),
+        help=M(
+            "When the bidders take all 13 books (kitty included): nothing extra, a bonus on "
+            "top of the hand's points, or the round (the game, playing to a target) at once."
+        ),
+    ),
+    OptionSpec(
+        "boston_bonus",
+        M("Boston bonus"),
+        7,
+        minimum=1,
+        maximum=99,
+        matters=lambda o: o.get_str("boston") == "bonus",
+        help=M(
+            "With the Boston bonus: the points added (not doubled on No bids). 7, the home "
+            "game, makes a Boston worth a whole game on top of its books."
+        ),
+    ),
+    OptionSpec(
+        "all_pass",
+        M("When all four pass"),
+        "dealer",
+        choices=(Choice("dealer", M("The dealer must bid")), Choice("redeal", M("Throw the cards in and redeal"))),
+        help=M(
+            "The document is silent. Either the dealer, bidding last, may not pass when the "
+            "other three have, or the cards are thrown in and the same dealer deals again "
+            "(the thrown-in deal is not entered)."
+        ),
+    ),
 )
 
 
@@ -155,8 +208,11 @@ def open_calls_words(highest: Call | None) -> str:
     if highest is None:
         return M("%(bid)s or more (plain, Special or No)", bid=MIN_BID)
     if highest.kind is Kind.NO:
-        return M("%(bid)s or more", bid=highest.bid + 1) if highest.bid < MAX_BID else M(
-            "nothing: 7 No is the highest bid")
+        return (
+            M("%(bid)s or more", bid=highest.bid + 1)
+            if highest.bid < MAX_BID
+            else M("nothing: 7 No is the highest bid")
+        )
     no = Call(highest.bid, Kind.NO).said()
     return M("%(no)s, or %(bid)s or more", no=no, bid=highest.bid + 1) if highest.bid < MAX_BID else no
 
@@ -241,11 +297,20 @@ def seat_names(setup: Setup) -> tuple[str, str, str, str]:
 def _whole(raw: object, field_name: str, low: int, high: int, what: str) -> int:
     """`what` is a Message naming the number ("the bid"), said inside the sentence."""
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise RuleError(field_name, M("%(what)s must be a whole number from %(low)s to %(high)s", what=what, low=low,
-                                      high=high))
+        raise RuleError(
+            field_name, M("%(what)s must be a whole number from %(low)s to %(high)s", what=what, low=low, high=high)
+        )
     if not low <= raw <= high:
-        raise RuleError(field_name, M("%(what)s must be from %(low)s to %(high)s, not %(given)s", what=what, low=low,
-                                      high=high, given=quoted(raw)))
+        raise RuleError(
+            field_name,
+            M(
+                "%(what)s must be from %(low)s to %(high)s, not %(given)s",
+                what=what,
+                low=low,
+                high=high,
+                given=quoted(raw),
+            ),
+        )
     return raw
 
 
@@ -259,8 +324,10 @@ def _seat(raw: object, field_name: str, table: _Table, what: str) -> int:
 def _kind(raw: object, field_name: str) -> Kind:
     if isinstance(raw, str) and raw in {k.value for k in Kind}:
         return Kind(raw)
-    raise RuleError(field_name, M("the kind of bid must be plain (uptown with trumps), Special (downtown with "
-                                  "trumps) or No (no trumps)"))
+    raise RuleError(
+        field_name,
+        M("the kind of bid must be plain (uptown with trumps), Special (downtown with trumps) or No (no trumps)"),
+    )
 
 
 def _direction(raw: object) -> Direction:
@@ -269,26 +336,36 @@ def _direction(raw: object) -> Direction:
     raise RuleError("direction", M("the No bidder declares uptown (high cards win) or downtown (low cards win)"))
 
 
-def _unknown(raw: Mapping[str, object], known: Sequence[str], prefix: str, what: str,
-             errors: ErrorCollector) -> None:
+def _unknown(raw: Mapping[str, object], known: Sequence[str], prefix: str, what: str, errors: ErrorCollector) -> None:
     for key in raw:
         if key not in known:
-            errors.add(RuleError(f"{prefix}{key_field(key)}", M("%(key)s is not part of %(what)s", key=quoted(key),
-                                                                 what=what)))
+            errors.add(
+                RuleError(f"{prefix}{key_field(key)}", M("%(key)s is not part of %(what)s", key=quoted(key), what=what))
+            )
 
 
 def _renege(raw: object, table: _Table) -> Renege:
     """A renege call: the caller must sit on the other team (section XI)."""
     if not isinstance(raw, Mapping):
-        raise RuleError("renege", M("give the renege as {\"offender\": team 0 or 1, \"called_by\": a seat 0-3, "
-                                    "\"upheld\": true or false}"))
+        raise RuleError(
+            "renege",
+            M('give the renege as {"offender": team 0 or 1, "called_by": a seat 0-3, "upheld": true or false}'),
+        )
     errors = ErrorCollector()
     _unknown(raw, RENEGE_KEYS, "renege.", M("a renege (give offender, called_by and upheld)"), errors)
     offender = called_by = None
     offender_raw = raw.get("offender")
     if isinstance(offender_raw, bool) or offender_raw not in (0, 1):
-        errors.add(RuleError("renege.offender", M("the offending team must be 0 (%(first)s) or 1 (%(second)s)",
-                                                  first=table.teams[0], second=table.teams[1])))
+        errors.add(
+            RuleError(
+                "renege.offender",
+                M(
+                    "the offending team must be 0 (%(first)s) or 1 (%(second)s)",
+                    first=table.teams[0],
+                    second=table.teams[1],
+                ),
+            )
+        )
     else:
         assert isinstance(offender_raw, int)
         offender = offender_raw
@@ -302,9 +379,14 @@ def _renege(raw: object, table: _Table) -> Renege:
     errors.raise_if_any()
     assert offender is not None and called_by is not None and isinstance(upheld, bool)
     if called_by % 2 == offender:
-        raise RuleError("renege.called_by",
-                        M("%(player)s plays for %(team)s: a team cannot call a renege on themselves, only the "
-                          "opposing team can", player=table.seats[called_by], team=table.teams[offender]))
+        raise RuleError(
+            "renege.called_by",
+            M(
+                "%(player)s plays for %(team)s: a team cannot call a renege on themselves, only the opposing team can",
+                player=table.seats[called_by],
+                team=table.teams[offender],
+            ),
+        )
     return Renege(offender, called_by, upheld)
 
 
@@ -312,8 +394,13 @@ def _call(raw: object, field_name: str, who: str) -> Call | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise RuleError(field_name, M("%(player)s's call must be null (a pass) or {\"bid\": 4 to 7, "
-                                      "\"kind\": \"plain\", \"special\" or \"no\"}", player=who))
+        raise RuleError(
+            field_name,
+            M(
+                '%(player)s\'s call must be null (a pass) or {"bid": 4 to 7, "kind": "plain", "special" or "no"}',
+                player=who,
+            ),
+        )
     errors = ErrorCollector()
     _unknown(raw, CALL_KEYS, f"{field_name}.", M("a call (give bid and kind)"), errors)
     bid = kind = None
@@ -333,15 +420,25 @@ def _call(raw: object, field_name: str, who: str) -> Call | None:
 def _refusal(who: str, call: Call, highest: Call, by: str) -> str:
     """Why `call` may not follow `highest`, naming the rule the caller broke."""
     if not legal_calls(highest):
-        return M("%(player)s may not bid %(call)s after %(by)s's 7 No: nothing outranks 7 No, so %(player)s must pass",
-                 player=who, call=call.said(), by=by)
+        return M(
+            "%(player)s may not bid %(call)s after %(by)s's 7 No: nothing outranks 7 No, so %(player)s must pass",
+            player=who,
+            call=call.said(),
+            by=by,
+        )
     words = dict(player=who, call=call.said(), by=by, highest=highest.said(), open=open_calls_words(highest))
     if call.bid == highest.bid and Kind.NO not in (call.kind, highest.kind):
-        return M("%(player)s may not bid %(call)s after %(by)s's %(highest)s: a %(call)s does not take out a "
-                 "%(highest)s (only a No bid takes out a trump bid of the same number); %(player)s may pass or bid "
-                 "%(open)s", **words)
-    return M("%(player)s may not bid %(call)s after %(by)s's %(highest)s: a bid must outrank the one before it; "
-             "%(player)s may pass or bid %(open)s", **words)
+        return M(
+            "%(player)s may not bid %(call)s after %(by)s's %(highest)s: a %(call)s does not take out a "
+            "%(highest)s (only a No bid takes out a trump bid of the same number); %(player)s may pass or bid "
+            "%(open)s",
+            **words,
+        )
+    return M(
+        "%(player)s may not bid %(call)s after %(by)s's %(highest)s: a bid must outrank the one before it; "
+        "%(player)s may pass or bid %(open)s",
+        **words,
+    )
 
 
 def _auction(raw: object, table: _Table, complete: bool) -> tuple[Call | None, ...]:
@@ -349,9 +446,15 @@ def _auction(raw: object, table: _Table, complete: bool) -> tuple[Call | None, .
     if not isinstance(raw, list):
         raise RuleError("auction", M("give the auction as a list of the calls in bidding order, null for a pass"))
     if len(raw) > SEATS or (complete and len(raw) < SEATS):
-        raise RuleError("auction", M("the bidding goes round once: give all 4 calls (the calls in bidding order, "
-                                     "null for a pass, starting with %(first)s), not %(count)s",
-                                     first=table.seats[table.first_bidder], count=len(raw)))
+        raise RuleError(
+            "auction",
+            M(
+                "the bidding goes round once: give all 4 calls (the calls in bidding order, "
+                "null for a pass, starting with %(first)s), not %(count)s",
+                first=table.seats[table.first_bidder],
+                count=len(raw),
+            ),
+        )
     calls: list[Call | None] = []
     highest: Call | None = None
     highest_by = ""
@@ -366,10 +469,17 @@ def _auction(raw: object, table: _Table, complete: bool) -> tuple[Call | None, .
     if len(calls) == SEATS and highest is None:
         dealer = table.seats[table.dealer]
         if table.all_pass == "dealer":
-            raise RuleError(f"auction.{SEATS - 1}", M("%(dealer)s deals and must bid when the other three pass",
-                                                      dealer=dealer))
-        raise RuleError("auction", M("all four passed: the cards are thrown in and %(dealer)s deals again; "
-                                     "enter the hand played after the redeal", dealer=dealer))
+            raise RuleError(
+                f"auction.{SEATS - 1}", M("%(dealer)s deals and must bid when the other three pass", dealer=dealer)
+            )
+        raise RuleError(
+            "auction",
+            M(
+                "all four passed: the cards are thrown in and %(dealer)s deals again; "
+                "enter the hand played after the redeal",
+                dealer=dealer,
+            ),
+        )
     return tuple(calls)
 
 
@@ -382,8 +492,9 @@ def auction_winner(auction: Sequence[Call | None], first_bidder: int) -> tuple[i
     return None
 
 
-def _take(raw: Mapping[str, object], key: str, parse: Callable[[object], T], errors: ErrorCollector,
-          missing: str | None) -> T | None:
+def _take(
+    raw: Mapping[str, object], key: str, parse: Callable[[object], T], errors: ErrorCollector, missing: str | None
+) -> T | None:
     """Read one field; a null value counts as absent, which is an error only when `missing` says why."""
     value = raw.get(key)
     if value is None:
@@ -400,29 +511,54 @@ def _take(raw: Mapping[str, object], key: str, parse: Callable[[object], T], err
 def _read(raw: object, table: _Table, complete: bool) -> _Entry:
     """Check every field of an entry (complete, or partly entered), reporting all problems together."""
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError("hand", M("a Bid Whist hand is an object such as "
-                                              "{\"bidder\": 1, \"bid\": 5, \"kind\": \"plain\", \"books\": 11}"))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "hand",
+                    M('a Bid Whist hand is an object such as {"bidder": 1, "bid": 5, "kind": "plain", "books": 11}'),
+                )
+            ]
+        )
     errors = ErrorCollector()
     _unknown(raw, HAND_KEYS, "", M("a Bid Whist hand"), errors)
 
     def need(words: str) -> str | None:
         return words if complete else None
 
-    bidder = _take(raw, "bidder", lambda v: _seat(v, "bidder", table, M("the bidder")), errors,
-                   need(M("say who won the bid: a seat from 0 to 3")))
-    bid = _take(raw, "bid", lambda v: _whole(v, "bid", MIN_BID, MAX_BID, M("the bid")), errors,
-                need(M("give the winning bid, 4 to 7")))
-    kind = _take(raw, "kind", lambda v: _kind(v, "kind"), errors,
-                 need(M("give the kind of the winning bid: \"plain\", \"special\" or \"no\"")))
+    bidder = _take(
+        raw,
+        "bidder",
+        lambda v: _seat(v, "bidder", table, M("the bidder")),
+        errors,
+        need(M("say who won the bid: a seat from 0 to 3")),
+    )
+    bid = _take(
+        raw,
+        "bid",
+        lambda v: _whole(v, "bid", MIN_BID, MAX_BID, M("the bid")),
+        errors,
+        need(M("give the winning bid, 4 to 7")),
+    )
+    kind = _take(
+        raw,
+        "kind",
+        lambda v: _kind(v, "kind"),
+        errors,
+        need(M('give the kind of the winning bid: "plain", "special" or "no"')),
+    )
     direction = _take(raw, "direction", _direction, errors, None)
     trump = None
     if kind is Kind.NO and raw.get("trump") is not None:
         errors.add(RuleError("trump", M("a No bid is played without trumps: name no trump suit")))
     else:
         trump = _take(raw, "trump", lambda v: parse_trump(v, "trump", SUITS), errors, None)
-    books = _take(raw, "books",
-                  lambda v: _whole(v, "books", 1, BOOKS, M("the bidding side's books (kitty included)")), errors,
-                  need(M("give the books taken by the bidding side, the kitty counting as one (1 to 13)")))
+    books = _take(
+        raw,
+        "books",
+        lambda v: _whole(v, "books", 1, BOOKS, M("the bidding side's books (kitty included)")),
+        errors,
+        need(M("give the books taken by the bidding side, the kitty counting as one (1 to 13)")),
+    )
     renege = _take(raw, "renege", lambda v: _renege(v, table), errors, None)
     auction = _take(raw, "auction", lambda v: _auction(v, table, complete), errors, None)
     if kind is not None:
@@ -437,31 +573,72 @@ def _check_direction(kind: Kind, direction: Direction | None, missing: bool, err
     """Plain and Special imply their direction; the winner of a No bid must declare one."""
     implied = IMPLIED_DIRECTION.get(kind)
     if implied is not None and direction is not None and direction is not implied:
-        errors.add(RuleError("direction", M("a plain bid is played uptown; downtown with trumps is a Special bid")
-                             if kind is Kind.PLAIN else
-                             M("a special bid is played downtown; uptown with trumps is a plain bid")))
+        errors.add(
+            RuleError(
+                "direction",
+                M("a plain bid is played uptown; downtown with trumps is a Special bid")
+                if kind is Kind.PLAIN
+                else M("a special bid is played downtown; uptown with trumps is a plain bid"),
+            )
+        )
     elif kind is Kind.NO and missing:
-        errors.add(RuleError("direction", M("the winner of a No bid declares uptown (high cards win) or "
-                                            "downtown (low cards win): choose which")))
+        errors.add(
+            RuleError(
+                "direction",
+                M("the winner of a No bid declares uptown (high cards win) or downtown (low cards win): choose which"),
+            )
+        )
 
 
-def _check_agreement(auction: Sequence[Call | None], table: _Table, bidder: int | None, bid: int | None,
-                     kind: Kind | None, errors: ErrorCollector) -> None:
+def _check_agreement(
+    auction: Sequence[Call | None],
+    table: _Table,
+    bidder: int | None,
+    bid: int | None,
+    kind: Kind | None,
+    errors: ErrorCollector,
+) -> None:
     """A complete auction's last bid is the contract: it must be the hand's bidder, bid and kind."""
     won = auction_winner(auction, table.first_bidder)
     if won is None:
         return
     seat, call = won
     if bidder is not None and bidder != seat:
-        errors.add(RuleError("bidder", M("the auction was won by %(player)s (seat %(seat)s), not %(other)s",
-                                         player=table.seats[seat], seat=seat, other=table.seats[bidder])))
+        errors.add(
+            RuleError(
+                "bidder",
+                M(
+                    "the auction was won by %(player)s (seat %(seat)s), not %(other)s",
+                    player=table.seats[seat],
+                    seat=seat,
+                    other=table.seats[bidder],
+                ),
+            )
+        )
     if bid is not None and bid != call.bid:
-        errors.add(RuleError("bid", M("%(player)s won the auction with %(call)s, not a bid of %(bid)s",
-                                      player=table.seats[seat], call=call.said(), bid=bid)))
+        errors.add(
+            RuleError(
+                "bid",
+                M(
+                    "%(player)s won the auction with %(call)s, not a bid of %(bid)s",
+                    player=table.seats[seat],
+                    call=call.said(),
+                    bid=bid,
+                ),
+            )
+        )
     elif kind is not None and kind is not call.kind:
-        errors.add(RuleError("kind", M("%(player)s won the auction with %(call)s, not %(other)s",
-                                       player=table.seats[seat], call=call.said(),
-                                       other=Call(call.bid, kind).said())))
+        errors.add(
+            RuleError(
+                "kind",
+                M(
+                    "%(player)s won the auction with %(call)s, not %(other)s",
+                    player=table.seats[seat],
+                    call=call.said(),
+                    other=Call(call.bid, kind).said(),
+                ),
+            )
+        )
 
 
 def _complete(entry: _Entry) -> BidWhistHand:
@@ -470,8 +647,9 @@ def _complete(entry: _Entry) -> BidWhistHand:
     assert entry.books is not None
     direction = IMPLIED_DIRECTION.get(entry.kind, entry.direction)
     assert direction is not None
-    return BidWhistHand(entry.bidder, Call(entry.bid, entry.kind), direction, entry.trump, entry.books,
-                        entry.renege, entry.auction)
+    return BidWhistHand(
+        entry.bidder, Call(entry.bid, entry.kind), direction, entry.trump, entry.books, entry.renege, entry.auction
+    )
 
 
 # --------------------------------------------------------------------------- scoring one hand
@@ -509,27 +687,54 @@ def score_hand(hand: BidWhistHand, options: Options) -> Outcome:
     return Outcome(bidders, points * double + bonus, True, boston, double == 2)
 
 
-def _hand_note(hand: BidWhistHand, out: Outcome, teams: Sequence[str], seats: Sequence[str],
-               options: Options) -> str:
+def _hand_note(hand: BidWhistHand, out: Outcome, teams: Sequence[str], seats: Sequence[str], options: Options) -> str:
     """The sheet's words for a hand: made or set, renege rulings, doubling and Boston."""
     bidders, defenders = teams[hand.side], teams[1 - hand.side]
     r = hand.renege
     parts: list[str] = []  # said one after another, with no space between (each piece carries its own)
     if r is not None and r.upheld:
-        parts.append(M("Renege by %(offender)s, called by %(caller)s and upheld: %(side)s score %(points)s on "
-                       "%(contract)s", offender=teams[r.offender], caller=seats[r.called_by], side=teams[out.side],
-                       points=out.points, contract=hand.contract()))
+        parts.append(
+            M(
+                "Renege by %(offender)s, called by %(caller)s and upheld: %(side)s score %(points)s on %(contract)s",
+                offender=teams[r.offender],
+                caller=seats[r.called_by],
+                side=teams[out.side],
+                points=out.points,
+                contract=hand.contract(),
+            )
+        )
     else:
         if r is not None:
-            parts.append(M("Renege called by %(caller)s on %(offender)s, not upheld: scored as played. ",
-                           caller=seats[r.called_by], offender=teams[r.offender]))
+            parts.append(
+                M(
+                    "Renege called by %(caller)s on %(offender)s, not upheld: scored as played. ",
+                    caller=seats[r.called_by],
+                    offender=teams[r.offender],
+                )
+            )
         if out.made:
-            parts.append(M("%(side)s made %(contract)s with %(books)s books: %(side)s score %(points)s",
-                           side=bidders, contract=hand.contract(), books=hand.books, points=out.points))
+            parts.append(
+                M(
+                    "%(side)s made %(contract)s with %(books)s books: %(side)s score %(points)s",
+                    side=bidders,
+                    contract=hand.contract(),
+                    books=hand.books,
+                    points=out.points,
+                )
+            )
         else:
-            parts.append(M("Set: %(side)s took %(books)s of the %(needed)s books %(contract)s needs; %(other)s score "
-                           "%(points)s", side=bidders, books=hand.books, needed=hand.needed, contract=hand.contract(),
-                           other=defenders, points=out.points))
+            parts.append(
+                M(
+                    "Set: %(side)s took %(books)s of the %(needed)s books %(contract)s needs; %(other)s score "
+                    "%(points)s",
+                    side=bidders,
+                    books=hand.books,
+                    needed=hand.needed,
+                    contract=hand.contract(),
+                    other=defenders,
+                    points=out.points,
+                )
+            )
     if out.doubled:
         parts.append(M(" (No bid, doubled)"))
     boston = options.get_str("boston")
@@ -581,8 +786,9 @@ class _Game:
         return M("the round") if self.options.get_int("rounds") == 1 else M("round %(number)s", number=self.round_no)
 
     def table(self, number: int) -> _Table:
-        return _Table(self.seats, self.teams, (self.setup.first_dealer + number - 1) % SEATS,
-                      self.options.get_str("all_pass"))
+        return _Table(
+            self.seats, self.teams, (self.setup.first_dealer + number - 1) % SEATS, self.options.get_str("all_pass")
+        )
 
     def next_spec(self) -> RoundSpec:
         number = self.hands + 1
@@ -592,15 +798,31 @@ class _Game:
         if self.tie_hand:
             a, b = self.round_points
             words = dict(score=f"{a}-{b}", number=self.round_no)
-            note = (M("The round is tied %(score)s: one extra hand, worth no points, settles it (made: the bidders "
-                      "win the round; set: their opponents).", **words) if self.options.get_int("rounds") == 1 else
-                    M("Round %(number)s is tied %(score)s: one extra hand, worth no points, settles it (made: the "
-                      "bidders win the round; set: their opponents).", **words))
+            note = (
+                M(
+                    "The round is tied %(score)s: one extra hand, worth no points, settles it (made: the bidders "
+                    "win the round; set: their opponents).",
+                    **words,
+                )
+                if self.options.get_int("rounds") == 1
+                else M(
+                    "Round %(number)s is tied %(score)s: one extra hand, worth no points, settles it (made: the "
+                    "bidders win the round; set: their opponents).",
+                    **words,
+                )
+            )
             return replace(spec, kind=RoundKind.PLAYOFF, note=note)
         if self.options.get_int("rounds") == 1:
             return spec  # the hand's heading says "Hand 2 of 4" already
-        return replace(spec, note=M("Round %(number)s, hand %(hand)s of %(hands)s.", number=self.round_no,
-                                    hand=self.in_round + 1, hands=HANDS_PER_ROUND))
+        return replace(
+            spec,
+            note=M(
+                "Round %(number)s, hand %(hand)s of %(hands)s.",
+                number=self.round_no,
+                hand=self.in_round + 1,
+                hands=HANDS_PER_ROUND,
+            ),
+        )
 
     def play(self, hand: BidWhistHand) -> None:
         spec = self.next_spec()
@@ -620,8 +842,7 @@ class _Game:
         if more:
             note = joined([note, more], "")
         trump = Trump.NO_TRUMPS if hand.call.kind is Kind.NO else hand.trump
-        self.lines.append(Line(spec.number, replace(spec, trump=trump),
-                               self._cells(hand, out, points, playoff), note))
+        self.lines.append(Line(spec.number, replace(spec, trump=trump), self._cells(hand, out, points, playoff), note))
 
     def _advance(self, out: Outcome, playoff: bool) -> str:
         """Move the game on after a hand; return the words to add to its note."""
@@ -648,14 +869,21 @@ class _Game:
         return self._end_round(0 if a > b else 1, False)
 
     def _end_round(self, side: int, boston: bool) -> str:
-        words = dict(round=self.the_round, side=self.teams[side],
-                     score=f"{self.round_points[side]}-{self.round_points[1 - side]}")
+        words = dict(
+            round=self.the_round,
+            side=self.teams[side],
+            score=f"{self.round_points[side]}-{self.round_points[1 - side]}",
+        )
         if self.tie_hand:
-            said = M("; %(round)s to %(side)s by a Boston", **words) if boston else M("; %(round)s to %(side)s",
-                                                                                       **words)
+            said = (
+                M("; %(round)s to %(side)s by a Boston", **words) if boston else M("; %(round)s to %(side)s", **words)
+            )
         else:
-            said = (M("; %(round)s to %(side)s by a Boston, %(score)s", **words) if boston else
-                    M("; %(round)s to %(side)s, %(score)s", **words))
+            said = (
+                M("; %(round)s to %(side)s by a Boston, %(score)s", **words)
+                if boston
+                else M("; %(round)s to %(side)s, %(score)s", **words)
+            )
         self.rounds_won[side] += 1
         self.round_no += 1
         self.in_round, self.round_points, self.tie_hand = 0, [0, 0], False
@@ -683,8 +911,9 @@ class _Game:
         """Rounds won, then points (tournament); the game's winner, then points (home game)."""
         if self.by_rounds:
             first = self.rounds_won
-            details: list[str] = [joined([self._rounds_won(self.rounds_won[s]), self._points(self.totals[s])], ", ")
-                                  for s in (0, 1)]
+            details: list[str] = [
+                joined([self._rounds_won(self.rounds_won[s]), self._points(self.totals[s])], ", ") for s in (0, 1)
+            ]
         else:
             first = [1 if s == self.boston_winner else 0 for s in (0, 1)]
             details = [M("won by a Boston") if s == self.boston_winner else "" for s in (0, 1)]
@@ -701,10 +930,15 @@ class _Game:
         won = (self.rounds_won[0], self.rounds_won[1])
         rounds = self.options.get_int("rounds")
         if self.over:
-            return Scoreboard(M("Points over the match") if rounds > 1 else M("Final score"), totals, won,
-                              "round" if rounds > 1 else "")
-        heading = (M("Round %(number)s of %(rounds)s", number=self.round_no, rounds=rounds) if rounds > 1
-                   else M("This round"))
+            return Scoreboard(
+                M("Points over the match") if rounds > 1 else M("Final score"),
+                totals,
+                won,
+                "round" if rounds > 1 else "",
+            )
+        heading = (
+            M("Round %(number)s of %(rounds)s", number=self.round_no, rounds=rounds) if rounds > 1 else M("This round")
+        )
         return Scoreboard(heading, (self.round_points[0], self.round_points[1]), won, "round" if rounds > 1 else "")
 
     @staticmethod
@@ -718,8 +952,15 @@ class _Game:
     def summary(self, standings: Sequence[Standing]) -> str:
         first = leaders(standings)
         points = f"{self.totals[0]}-{self.totals[1]}"
-        score: str = (M("%(rounds)s in rounds, %(points)s in points", rounds=f"{self.rounds_won[0]}-{self.rounds_won[1]}",
-                        points=points) if self.by_rounds else points)
+        score: str = (
+            M(
+                "%(rounds)s in rounds, %(points)s in points",
+                rounds=f"{self.rounds_won[0]}-{self.rounds_won[1]}",
+                points=points,
+            )
+            if self.by_rounds
+            else points
+        )
         teams = dict(first=self.teams[0], second=self.teams[1], score=score)
         if not self.over:
             if self.hands == 1:
@@ -779,10 +1020,12 @@ class BidWhist:
 
     key = "bid_whist"
     name = "Bid Whist"
-    summary: str = M("Two teams bid 4 to 7 (plain uptown, Special downtown, or No trumps); the kitty counts as "
-               "a book for the bidders, who need six books plus their bid. Made: they score every book "
-               "above six; set: the opponents score the bid; No-trump hands count double. Tournament play "
-               "is by rounds of 4 hands, home play to 7 points.")
+    summary: str = M(
+        "Two teams bid 4 to 7 (plain uptown, Special downtown, or No trumps); the kitty counts as "
+        "a book for the bidders, who need six books plus their bid. Made: they score every book "
+        "above six; set: the opponents score the bid; No-trump hands count double. Tournament play "
+        "is by rounds of 4 hands, home play to 7 points."
+    )
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     partnerships = True
     players = range(SEATS, SEATS + 1)  # two teams of two
@@ -802,16 +1045,32 @@ class BidWhist:
         if setup.players:
             errors.add(RuleError("players", M("Bid Whist is played by two teams of two: give two teams, not players")))
         if len(setup.teams) != 2:
-            errors.add(RuleError("teams", M("Bid Whist needs exactly two teams, not %(count)s", count=len(setup.teams))))
+            errors.add(
+                RuleError("teams", M("Bid Whist needs exactly two teams, not %(count)s", count=len(setup.teams)))
+            )
         else:
             for i, team in enumerate(setup.teams):
                 if len(team.players) not in (0, 2):
-                    errors.add(RuleError(f"teams.{i}.players",
-                                         M("%(team)s needs two player names (or none), not %(count)s",
-                                           team=team.name, count=len(team.players))))
+                    errors.add(
+                        RuleError(
+                            f"teams.{i}.players",
+                            M(
+                                "%(team)s needs two player names (or none), not %(count)s",
+                                team=team.name,
+                                count=len(team.players),
+                            ),
+                        )
+                    )
         if isinstance(setup.first_dealer, bool) or not 0 <= setup.first_dealer < SEATS:
-            errors.add(RuleError("first_dealer", M("the first dealer is a seat from 0 to 3 (0 and 2 are the first "
-                                                   "team's players, 1 and 3 the second team's)")))
+            errors.add(
+                RuleError(
+                    "first_dealer",
+                    M(
+                        "the first dealer is a seat from 0 to 3 (0 and 2 are the first "
+                        "team's players, 1 and 3 the second team's)"
+                    ),
+                )
+            )
         errors.raise_if_any()
         seats = [n.casefold() for n in seat_names(setup)]
         if len(set(seats)) < SEATS:
@@ -844,8 +1103,11 @@ class BidWhist:
         errors = ErrorCollector()
         for number, raw in enumerate(hands, start=1):
             if not errors.errors and game.over:
-                errors.add(RuleError("hand", M("the game is over after hand %(number)s; no more hands are played",
-                                               number=game.hands)).at_hand(number))
+                errors.add(
+                    RuleError(
+                        "hand", M("the game is over after hand %(number)s; no more hands are played", number=game.hands)
+                    ).at_hand(number)
+                )
                 break
             try:
                 hand = _complete(_read(raw, game.table(number), complete=True))
@@ -866,8 +1128,16 @@ class BidWhist:
     def score(self, setup: Setup, hands: Sequence[RawHand]) -> ScoreSheet:
         game = self._replay(setup, hands)
         standings = game.standings()
-        return ScoreSheet(self.key, game.teams, tuple(game.lines), standings, game.over,
-                          leaders(standings) if game.over else (), game.summary(standings), game.scoreboard())
+        return ScoreSheet(
+            self.key,
+            game.teams,
+            tuple(game.lines),
+            standings,
+            game.over,
+            leaders(standings) if game.over else (),
+            game.summary(standings),
+            game.scoreboard(),
+        )
 
     def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:
         """Bids while the auction is entered (or before anything is), then the result.
@@ -889,8 +1159,9 @@ class BidWhist:
             return self._bidding_state(game, spec, table, (), result_missing)
         return GameState(len(hands), False, "result", spec, missing=tuple(result_missing))
 
-    def _bidding_state(self, game: _Game, spec: RoundSpec, table: _Table, auction: Sequence[Call | None],
-                       later: list[str]) -> GameState:
+    def _bidding_state(
+        self, game: _Game, spec: RoundSpec, table: _Table, auction: Sequence[Call | None], later: list[str]
+    ) -> GameState:
         won = auction_winner(auction, table.first_bidder)
         highest = won[1] if won else None
         seat = table.seat_in_order(len(auction))
@@ -898,8 +1169,11 @@ class BidWhist:
         forced = seat == table.dealer and highest is None and table.all_pass == "dealer"
         opened = open_calls_words(highest)
         if forced:
-            words = M("%(player)s's call: the other three passed, so %(player)s (dealer) must bid %(open)s",
-                      player=name, open=opened)
+            words = M(
+                "%(player)s's call: the other three passed, so %(player)s (dealer) must bid %(open)s",
+                player=name,
+                open=opened,
+            )
         elif legal_calls(highest):
             words = M("%(player)s's call: pass, or bid %(open)s", player=name, open=opened)
         else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from scorepad.rules.base import M, ErrorCollector, FactSpec, Message, RawHand, RoundKind, RuleError, ScoreSheet, Setup
+from scorepad.rules.base import ErrorCollector, FactSpec, M, Message, RawHand, RoundKind, RuleError, ScoreSheet, Setup
 
 
 def bidding_order(seats: int, first_bidder: int) -> tuple[int, ...]:
@@ -32,19 +32,29 @@ def legal_bids(cards: int, earlier_bids: Sequence[int], seats: int, hook: bool) 
     return tuple(b for b in range(cards + 1) if b != forbidden)
 
 
-def parse_counts(raw: object, field: str, names: Sequence[str], maximum: int,
-                 what: str = "tricks", allow_missing: bool = False) -> list[int | None]:
+def parse_counts(
+    raw: object, field: str, names: Sequence[str], maximum: int, what: str = "tricks", allow_missing: bool = False
+) -> list[int | None]:
     """Read a list with one whole number 0..maximum per seat, naming the seat in each error.
 
     With `allow_missing`, a shorter list or None items stand for values not entered yet.
     """
     if not isinstance(raw, list):
-        raise RuleError(field, M("give the bids as a list with one number per player") if what == "bid" else
-                        M("give the tricks as a list with one number per player"))
+        raise RuleError(
+            field,
+            M("give the bids as a list with one number per player")
+            if what == "bid"
+            else M("give the tricks as a list with one number per player"),
+        )
     if len(raw) > len(names) or (len(raw) < len(names) and not allow_missing):
-        raise RuleError(field, (M("give bids for all %(count)s players, not %(given)s", count=len(names), given=len(raw))
-                                if what == "bid" else
-                                M("give tricks for all %(count)s players, not %(given)s", count=len(names), given=len(raw))))
+        raise RuleError(
+            field,
+            (
+                M("give bids for all %(count)s players, not %(given)s", count=len(names), given=len(raw))
+                if what == "bid"
+                else M("give tricks for all %(count)s players, not %(given)s", count=len(names), given=len(raw))
+            ),
+        )
     errors = ErrorCollector()
     values: list[int | None] = []
     for i, name in enumerate(names):
@@ -78,26 +88,33 @@ def _between(name: str, what: str, maximum: int) -> Message:
     return M("%(name)s's tricks must be between 0 and %(maximum)s", name=name, maximum=maximum)
 
 
-def check_bids(bids: Sequence[int | None], names: Sequence[str], cards: int, first_bidder: int,
-               hook: bool, field: str = "bids") -> None:
+def check_bids(
+    bids: Sequence[int | None], names: Sequence[str], cards: int, first_bidder: int, hook: bool, field: str = "bids"
+) -> None:
     """Apply the hook rule to bids in seat order; bids must be made in bidding order."""
     order = bidding_order(len(names), first_bidder)
     made: list[int] = []
     for position, seat in enumerate(order):
         bid = bids[seat]
         if bid is None:
-            later = [s for s in order[position + 1:] if bids[s] is not None]
+            later = [s for s in order[position + 1 :] if bids[s] is not None]
             if later:
-                raise RuleError(f"{field}.{later[0]}",
-                                M("%(later)s cannot bid before %(earlier)s", later=names[later[0]], earlier=names[seat]))
+                raise RuleError(
+                    f"{field}.{later[0]}",
+                    M("%(later)s cannot bid before %(earlier)s", later=names[later[0]], earlier=names[seat]),
+                )
             return
         if hook and position == len(order) - 1:
             forbidden = hook_forbidden(cards, made)
             if bid == forbidden:
                 raise RuleError(
                     f"{field}.{seat}",
-                    M("%(name)s bids last and may not bid %(bid)s: the bids would total %(cards)s, the number of tricks",
-                      name=names[seat], bid=bid, cards=cards),
+                    M(
+                        "%(name)s bids last and may not bid %(bid)s: the bids would total %(cards)s, the number of tricks",
+                        name=names[seat],
+                        bid=bid,
+                        cards=cards,
+                    ),
                 )
         made.append(bid)
 
@@ -106,10 +123,14 @@ def check_trick_total(tricks: Sequence[int], cards: int, field: str = "tricks") 
     """Every trick is won by exactly one player: the counts add up to the cards dealt."""
     total = sum(tricks)
     if total != cards:
-        raise RuleError(field, M("the tricks add up to %(total)s but there is 1 trick in this hand", total=total)
-                        if cards == 1 else
-                        M("the tricks add up to %(total)s but there are %(cards)s tricks in this hand",
-                          total=total, cards=cards))
+        raise RuleError(
+            field,
+            M("the tricks add up to %(total)s but there is 1 trick in this hand", total=total)
+            if cards == 1
+            else M(
+                "the tricks add up to %(total)s but there are %(cards)s tricks in this hand", total=total, cards=cards
+            ),
+        )
 
 
 # --------------------------------------------------------------------------- a group's statistics

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum
 
-from scorepad.rules.errors import M, RuleError, joined, quoted
+from scorepad.rules.errors import M, RuleError, quoted
 
 
 class Trump(str, Enum):
@@ -67,7 +67,9 @@ def parse_trump(raw: object, field: str, allowed: Iterable[Trump] = SUITS) -> Tr
     try:
         trump = Trump(raw.strip().upper())
     except ValueError:
-        raise RuleError(field, M("%(value)s is not a trump; use one of %(codes)s", value=quoted(raw), codes=codes)) from None
+        raise RuleError(
+            field, M("%(value)s is not a trump; use one of %(codes)s", value=quoted(raw), codes=codes)
+        ) from None
     if trump not in allowed:
         raise RuleError(field, M("%(trump)s is not allowed here; use one of %(codes)s", trump=trump.label, codes=codes))
     return trump

@@ -50,7 +50,11 @@ def from_said(raw: object) -> object:
     """The message `as_said` stored, or None when it is not one (the stored English is shown instead)."""
     if isinstance(raw, (str, int)) and not isinstance(raw, bool):
         return raw
-    if not isinstance(raw, Mapping) or not isinstance(raw.get("template"), str) or not isinstance(raw.get("params"), Mapping):
+    if (
+        not isinstance(raw, Mapping)
+        or not isinstance(raw.get("template"), str)
+        or not isinstance(raw.get("params"), Mapping)
+    ):
         return None
     params = {str(key): from_said(value) for key, value in raw["params"].items()}
     if any(value is None for value in params.values()) or (not params and "%(" in raw["template"]):
@@ -125,4 +129,4 @@ def quoted(raw: object) -> str:
         text = repr(raw)
     except (ValueError, RecursionError):  # an int past the digit limit, a deeply nested list
         text = "a value too large to show"
-    return text if len(text) <= QUOTE_MAX else f"{text[:QUOTE_MAX - 3]}..."
+    return text if len(text) <= QUOTE_MAX else f"{text[: QUOTE_MAX - 3]}..."

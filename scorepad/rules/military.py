@@ -24,7 +24,6 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from scorepad.rules.base import (
-    derived_once,
     Cell,
     Choice,
     ErrorCollector,
@@ -43,6 +42,7 @@ from scorepad.rules.base import (
     StatsFacts,
     Team,
     Variant,
+    derived_once,
     key_field,
     quoted,
     rank,
@@ -65,20 +65,51 @@ LOAN_KEYS = ("table", "flags")
 PLAYOFF_KEYS = ("teams", "winner", "bye")
 REVOKERS = ("visitors", "home")
 GIVEAWAY_NOTE = M("giveaway: count the opponents' tricks")
-PLAYOFF_NOTE = M("playoff hand for the A and B players of the tied teams: the director cuts for trumps "
-                 "and the highest cut deals")
+PLAYOFF_NOTE = M(
+    "playoff hand for the A and B players of the tied teams: the director cuts for trumps and the highest cut deals"
+)
 
 # The document's SAMPLE 30-HAND ROTATION, row by row: WHO goes out, TRUMP, DEALER.
 SAMPLE_ROTATION: tuple[tuple[str, str, str], ...] = (
-    ("A&B", "H", "B"), ("X&Y", "S", "X"), ("A&X", "D", "A"), ("B&Y", "C", "Y"), ("A&Y", "NT Low", "A"),
-    ("B&X", "H", "X"), ("A&B", "S", "B"), ("X&Y", "D", "Y"), ("A&X", "C", "A"), ("B&Y", "NT High", "B"),
-    ("A&Y", "H", "Y"), ("B&X", "S", "X"), ("A&B", "D", "B"), ("X&Y", "C", "X"), ("A&X", "NT Low", "A"),
-    ("B&Y", "H", "Y"), ("A&Y", "S", "A"), ("B&X", "D", "X"), ("A&B", "C", "B"), ("X&Y", "NT High", "Y"),
-    ("A&X", "H", "A"), ("B&Y", "S", "B"), ("A&Y", "D", "Y"), ("B&X", "C", "X"), ("A&B", "NT Low", "B"),
-    ("X&Y", "H", "X"), ("A&X", "S", "A"), ("B&Y", "D", "Y"), ("A&Y", "C", "A"), ("B&X", "NT High", "X"),
+    ("A&B", "H", "B"),
+    ("X&Y", "S", "X"),
+    ("A&X", "D", "A"),
+    ("B&Y", "C", "Y"),
+    ("A&Y", "NT Low", "A"),
+    ("B&X", "H", "X"),
+    ("A&B", "S", "B"),
+    ("X&Y", "D", "Y"),
+    ("A&X", "C", "A"),
+    ("B&Y", "NT High", "B"),
+    ("A&Y", "H", "Y"),
+    ("B&X", "S", "X"),
+    ("A&B", "D", "B"),
+    ("X&Y", "C", "X"),
+    ("A&X", "NT Low", "A"),
+    ("B&Y", "H", "Y"),
+    ("A&Y", "S", "A"),
+    ("B&X", "D", "X"),
+    ("A&B", "C", "B"),
+    ("X&Y", "NT High", "Y"),
+    ("A&X", "H", "A"),
+    ("B&Y", "S", "B"),
+    ("A&Y", "D", "Y"),
+    ("B&X", "C", "X"),
+    ("A&B", "NT Low", "B"),
+    ("X&Y", "H", "X"),
+    ("A&X", "S", "A"),
+    ("B&Y", "D", "Y"),
+    ("A&Y", "C", "A"),
+    ("B&X", "NT High", "X"),
 )
-_TRUMPS = {"H": Trump.HEARTS, "S": Trump.SPADES, "D": Trump.DIAMONDS, "C": Trump.CLUBS,
-           "NT Low": Trump.NT_LOW, "NT High": Trump.NT_HIGH}
+_TRUMPS = {
+    "H": Trump.HEARTS,
+    "S": Trump.SPADES,
+    "D": Trump.DIAMONDS,
+    "C": Trump.CLUBS,
+    "NT Low": Trump.NT_LOW,
+    "NT High": Trump.NT_HIGH,
+}
 
 
 # --------------------------------------------------------------------------- words
@@ -181,9 +212,22 @@ def _round(setup: Setup, number: int) -> MilitaryRound:
     if closes:
         notes.append(M("last hand of day %(day)s", day=day) if len(days) > 1 else M("last hand"))
     moves = default_moves(len(setup.teams), number)
-    return MilitaryRound(number, CARDS, trump, LETTERS.index(dealer), None, kind, joined(notes, "; "),
-                         out_pair=who, home_pair=home_pair_of(who), moves=moves, arrivals=arrivals_for(moves),
-                         day=day, day_hand=day_hand, closes_day=closes)
+    return MilitaryRound(
+        number,
+        CARDS,
+        trump,
+        LETTERS.index(dealer),
+        None,
+        kind,
+        joined(notes, "; "),
+        out_pair=who,
+        home_pair=home_pair_of(who),
+        moves=moves,
+        arrivals=arrivals_for(moves),
+        day=day,
+        day_hand=day_hand,
+        closes_day=closes,
+    )
 
 
 def _with_moves(spec: MilitaryRound, moves: tuple[int, ...]) -> MilitaryRound:
@@ -192,8 +236,18 @@ def _with_moves(spec: MilitaryRound, moves: tuple[int, ...]) -> MilitaryRound:
 
 def _playoff_round(setup: Setup, number: int, teams: Sequence[int]) -> MilitaryRound:
     days = setup.options.get_ints("days")
-    return MilitaryRound(number, CARDS, None, 0, None, RoundKind.PLAYOFF, PLAYOFF_NOTE, out_pair="A&B",
-                         day=len(days), playoff_teams=tuple(teams))
+    return MilitaryRound(
+        number,
+        CARDS,
+        None,
+        0,
+        None,
+        RoundKind.PLAYOFF,
+        PLAYOFF_NOTE,
+        out_pair="A&B",
+        day=len(days),
+        playoff_teams=tuple(teams),
+    )
 
 
 # --------------------------------------------------------------------------- hand entries
@@ -237,15 +291,19 @@ class PlayoffHand:
 
 def _whole(raw: object, field: str, what: str, low: int, high: int) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not low <= raw <= high:
-        raise RuleError(field, M("%(what)s must be a whole number from %(low)s to %(high)s", what=what, low=low,
-                                 high=high))
+        raise RuleError(
+            field, M("%(what)s must be a whole number from %(low)s to %(high)s", what=what, low=low, high=high)
+        )
     return raw
 
 
 def _unknown_keys(raw: Mapping[str, object], allowed: Sequence[str], field: str, what: str) -> list[RuleError]:
     prefix = f"{field}." if field else ""
-    return [RuleError(f"{prefix}{key_field(key)}", M("%(key)s is not part of %(what)s", key=quoted(key), what=what))
-            for key in raw if key not in allowed]
+    return [
+        RuleError(f"{prefix}{key_field(key)}", M("%(key)s is not part of %(what)s", key=quoted(key), what=what))
+        for key in raw
+        if key not in allowed
+    ]
 
 
 def _present(raw: Mapping[str, object], key: str) -> bool:
@@ -259,28 +317,58 @@ def _read_result(setup: Setup, spec: MilitaryRound, table: int, raw: object, par
     if raw is None:
         if partial:
             return None
-        raise RuleErrors([RuleError(field, M("no result from table %(table)s yet: give the tricks taken by the "
-                                             "visitors from %(team)s", table=number, team=visitors))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    field,
+                    M(
+                        "no result from table %(table)s yet: give the tricks taken by the visitors from %(team)s",
+                        table=number,
+                        team=visitors,
+                    ),
+                )
+            ]
+        )
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError(field, M("table %(table)s's result must be an object such as %(example)s",
-                                             table=number, example='{"tricks": 7}'))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    field,
+                    M(
+                        "table %(table)s's result must be an object such as %(example)s",
+                        table=number,
+                        example='{"tricks": 7}',
+                    ),
+                )
+            ]
+        )
     errors = ErrorCollector()
     for error in _unknown_keys(raw, RESULT_KEYS, field, M("a table's result")):
         errors.add(error)
     tricks = 0
     try:
         if not _present(raw, "tricks"):
-            raise RuleError(f"{field}.tricks", M("table %(table)s: give the tricks taken by the visitors from "
-                                                 "%(team)s", table=number, team=visitors))
-        tricks = _whole(raw["tricks"], f"{field}.tricks", M("table %(table)s: the visitors' tricks", table=number),
-                        0, CARDS)
+            raise RuleError(
+                f"{field}.tricks",
+                M("table %(table)s: give the tricks taken by the visitors from %(team)s", table=number, team=visitors),
+            )
+        tricks = _whole(
+            raw["tricks"], f"{field}.tricks", M("table %(table)s: the visitors' tricks", table=number), 0, CARDS
+        )
     except RuleError as e:
         errors.add(e)
     revoke = raw.get("revoke")
     if revoke is not None and revoke not in REVOKERS:
-        errors.add(RuleError(f"{field}.revoke", M("table %(table)s: revoke is null, \"visitors\" or \"home\" "
-                                                  "(the side that revoked), not %(value)s", table=number,
-                                                  value=quoted(revoke))))
+        errors.add(
+            RuleError(
+                f"{field}.revoke",
+                M(
+                    'table %(table)s: revoke is null, "visitors" or "home" (the side that revoked), not %(value)s',
+                    table=number,
+                    value=quoted(revoke),
+                ),
+            )
+        )
     errors.raise_if_any()
     return TableResult(tricks, revoke if isinstance(revoke, str) else None)
 
@@ -288,22 +376,44 @@ def _read_result(setup: Setup, spec: MilitaryRound, table: int, raw: object, par
 def _read_moves(raw: object, tables: int) -> tuple[int, ...]:
     """The director's destinations: one table number per table, a permutation with nobody at home."""
     if not isinstance(raw, list) or len(raw) != tables:
-        raise RuleErrors([RuleError("moves", M("give the moves as a list of %(tables)s table numbers: where the "
-                                               "visiting pair of table 1, 2, .. goes", tables=tables))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "moves",
+                    M(
+                        "give the moves as a list of %(tables)s table numbers: where the "
+                        "visiting pair of table 1, 2, .. goes",
+                        tables=tables,
+                    ),
+                )
+            ]
+        )
     errors = ErrorCollector()
     moves: list[int] = []
     first_from: dict[int, int] = {}
     for home, item in enumerate(raw):
         try:
-            destination = _whole(item, f"moves.{home}", M("the destination of table %(table)s's visitors",
-                                                          table=home + 1), 1, tables) - 1
+            destination = (
+                _whole(
+                    item, f"moves.{home}", M("the destination of table %(table)s's visitors", table=home + 1), 1, tables
+                )
+                - 1
+            )
             if destination == home:
-                raise RuleError(f"moves.{home}", M("the visitors from table %(table)s cannot play at their "
-                                                   "own table", table=home + 1))
+                raise RuleError(
+                    f"moves.{home}",
+                    M("the visitors from table %(table)s cannot play at their own table", table=home + 1),
+                )
             if destination in first_from:
-                raise RuleError(f"moves.{home}", M("table %(table)s would host two visiting pairs (from tables "
-                                                   "%(first)s and %(second)s)", table=destination + 1,
-                                                   first=first_from[destination] + 1, second=home + 1))
+                raise RuleError(
+                    f"moves.{home}",
+                    M(
+                        "table %(table)s would host two visiting pairs (from tables %(first)s and %(second)s)",
+                        table=destination + 1,
+                        first=first_from[destination] + 1,
+                        second=home + 1,
+                    ),
+                )
             first_from[destination] = home
             moves.append(destination)
         except RuleError as e:
@@ -317,29 +427,62 @@ def _read_loans(raw: object, tables: int, key: str = "loans") -> tuple[Loan, ...
     lent = key == "loans"
     example = '[{"table": 3, "flags": 1}]'
     if not isinstance(raw, list):
-        raise RuleErrors([RuleError(key, M("give the loans as a list such as %(example)s", example=example) if lent
-                                    else M("give the returns as a list such as %(example)s", example=example))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    key,
+                    M("give the loans as a list such as %(example)s", example=example)
+                    if lent
+                    else M("give the returns as a list such as %(example)s", example=example),
+                )
+            ]
+        )
     errors = ErrorCollector()
     loans: list[Loan] = []
     for i, item in enumerate(raw):
         field = f"{key}.{i}"
         if not isinstance(item, Mapping):
-            errors.add(RuleError(field, M("each loan is an object such as %(example)s", example=example[1:-1]) if lent
-                                 else M("each return is an object such as %(example)s", example=example[1:-1])))
+            errors.add(
+                RuleError(
+                    field,
+                    M("each loan is an object such as %(example)s", example=example[1:-1])
+                    if lent
+                    else M("each return is an object such as %(example)s", example=example[1:-1]),
+                )
+            )
             continue
         for error in _unknown_keys(item, LOAN_KEYS, field, M("a loan") if lent else M("a return")):
             errors.add(error)
         try:
-            table = _whole(item.get("table"), f"{field}.table",
-                           M("the table lent flags") if lent else M("the table giving flags back"), 1, tables) - 1
-            flags = _whole(item.get("flags"), f"{field}.flags",
-                           M("the flags lent to table %(table)s", table=table + 1) if lent
-                           else M("the flags table %(table)s gives back", table=table + 1), 1, MAX_LOAN)
+            table = (
+                _whole(
+                    item.get("table"),
+                    f"{field}.table",
+                    M("the table lent flags") if lent else M("the table giving flags back"),
+                    1,
+                    tables,
+                )
+                - 1
+            )
+            flags = _whole(
+                item.get("flags"),
+                f"{field}.flags",
+                M("the flags lent to table %(table)s", table=table + 1)
+                if lent
+                else M("the flags table %(table)s gives back", table=table + 1),
+                1,
+                MAX_LOAN,
+            )
             if any(loan.table == table for loan in loans):
-                raise RuleError(f"{field}.table", M("table %(table)s is lent flags twice in this hand: give "
-                                                    "one loan per table", table=table + 1) if lent else
-                                M("table %(table)s gives flags back twice in this hand: give one return per table",
-                                  table=table + 1))
+                raise RuleError(
+                    f"{field}.table",
+                    M("table %(table)s is lent flags twice in this hand: give one loan per table", table=table + 1)
+                    if lent
+                    else M(
+                        "table %(table)s gives flags back twice in this hand: give one return per table",
+                        table=table + 1,
+                    ),
+                )
             loans.append(Loan(table, flags))
         except RuleError as e:
             errors.add(e)
@@ -361,9 +504,17 @@ def read_hand(setup: Setup, number: int, raw: object, partial: bool = False) -> 
     for error in _unknown_keys(raw, HAND_KEYS, "", M("a %(game)s hand", game=NAME)):
         errors.add(error)
     if _present(raw, "playoff"):
-        errors.add(RuleError("playoff", M("hand %(number)s is one of the %(total)s scheduled hands: playoff hands "
-                                          "come only after the last one, to settle a tie for first", number=number,
-                                          total=total)))
+        errors.add(
+            RuleError(
+                "playoff",
+                M(
+                    "hand %(number)s is one of the %(total)s scheduled hands: playoff hands "
+                    "come only after the last one, to settle a tie for first",
+                    number=number,
+                    total=total,
+                ),
+            )
+        )
     moves: tuple[int, ...] | None = None
     loans: tuple[Loan, ...] = ()
     try:
@@ -386,15 +537,30 @@ def read_hand(setup: Setup, number: int, raw: object, partial: bool = False) -> 
     results: list[TableResult | None] = [None] * tables
     raw_results = raw.get("results")
     if raw_results is None and not partial:
-        errors.add(RuleError("results", M("the results are missing: give one result per table, %(tables)s in all",
-                                          tables=tables)))
-    elif raw_results is not None and (not isinstance(raw_results, list) or len(raw_results) > tables
-                                      or (len(raw_results) < tables and not partial)):
-        errors.add(RuleError("results", M("give the results as a list with one entry per table, %(tables)s in all "
-                                          "(table 1 first), not %(given)s", tables=tables, given=len(raw_results))
-                             if isinstance(raw_results, list) else
-                             M("give the results as a list with one entry per table, %(tables)s in all "
-                               "(table 1 first)", tables=tables)))
+        errors.add(
+            RuleError(
+                "results", M("the results are missing: give one result per table, %(tables)s in all", tables=tables)
+            )
+        )
+    elif raw_results is not None and (
+        not isinstance(raw_results, list) or len(raw_results) > tables or (len(raw_results) < tables and not partial)
+    ):
+        errors.add(
+            RuleError(
+                "results",
+                M(
+                    "give the results as a list with one entry per table, %(tables)s in all "
+                    "(table 1 first), not %(given)s",
+                    tables=tables,
+                    given=len(raw_results),
+                )
+                if isinstance(raw_results, list)
+                else M(
+                    "give the results as a list with one entry per table, %(tables)s in all (table 1 first)",
+                    tables=tables,
+                ),
+            )
+        )
     elif raw_results is not None:
         for table, item in enumerate(raw_results):
             try:
@@ -412,25 +578,55 @@ def _read_team(raw: object, field: str, tables: int) -> int:
 def read_playoff(setup: Setup, raw: object, partial: bool = False) -> PlayoffHand:
     """Read a playoff hand's shape (not yet whether these teams may play it: see `_check_playoff`)."""
     if not isinstance(raw, Mapping):
-        raise RuleErrors([RuleError("hand", M("a playoff hand is an object: %(example)s",
-                                              example='{"playoff": {"teams": [1, 3], "winner": 1}}'))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "hand",
+                    M(
+                        "a playoff hand is an object: %(example)s",
+                        example='{"playoff": {"teams": [1, 3], "winner": 1}}',
+                    ),
+                )
+            ]
+        )
     errors = ErrorCollector()
     for key in raw:
         if key != "playoff":
-            errors.add(RuleError(key_field(key), M("%(key)s is not part of a playoff hand: the schedule is over and "
-                                                   "only %(example)s may follow", key=quoted(key),
-                                                   example='{"playoff": ...}')))
+            errors.add(
+                RuleError(
+                    key_field(key),
+                    M(
+                        "%(key)s is not part of a playoff hand: the schedule is over and only %(example)s may follow",
+                        key=quoted(key),
+                        example='{"playoff": ...}',
+                    ),
+                )
+            )
     body = raw.get("playoff")
     if body is None:
         if not partial:
-            errors.add(RuleError("playoff", M("all %(total)s scheduled hands have been played: only a "
-                                              "playoff hand (%(example)s) can follow", total=_scheduled(setup),
-                                              example='"playoff": ...')))
+            errors.add(
+                RuleError(
+                    "playoff",
+                    M(
+                        "all %(total)s scheduled hands have been played: only a playoff hand (%(example)s) can follow",
+                        total=_scheduled(setup),
+                        example='"playoff": ...',
+                    ),
+                )
+            )
         errors.raise_if_any()
         return PlayoffHand((), None, None)
     if not isinstance(body, Mapping):
-        raise RuleErrors([*errors.errors, RuleError("playoff", M("the playoff is an object such as %(example)s",
-                                                                 example='{"teams": [1, 3], "winner": 1}'))])
+        raise RuleErrors(
+            [
+                *errors.errors,
+                RuleError(
+                    "playoff",
+                    M("the playoff is an object such as %(example)s", example='{"teams": [1, 3], "winner": 1}'),
+                ),
+            ]
+        )
     for error in _unknown_keys(body, PLAYOFF_KEYS, "playoff", M("a playoff hand")):
         errors.add(error)
     tables = len(setup.teams)
@@ -441,14 +637,19 @@ def read_playoff(setup: Setup, raw: object, partial: bool = False) -> PlayoffHan
         if _present(body, "teams"):
             raw_teams = body["teams"]
             if not isinstance(raw_teams, list) or len(raw_teams) != 2:
-                raise RuleError("playoff.teams", M("give the two teams that played as a list of two team numbers "
-                                                   "(their home tables), e.g. [1, 3]"))
+                raise RuleError(
+                    "playoff.teams",
+                    M("give the two teams that played as a list of two team numbers (their home tables), e.g. [1, 3]"),
+                )
             teams = tuple(_read_team(t, f"playoff.teams.{i}", tables) for i, t in enumerate(raw_teams))
             if teams[0] == teams[1]:
-                raise RuleError("playoff.teams.1", M("%(team)s cannot play against itself", team=_team(setup, teams[0])))
+                raise RuleError(
+                    "playoff.teams.1", M("%(team)s cannot play against itself", team=_team(setup, teams[0]))
+                )
         elif not partial:
-            raise RuleError("playoff.teams", M("give the two teams that played, e.g. %(example)s",
-                                               example='"teams": [1, 3]'))
+            raise RuleError(
+                "playoff.teams", M("give the two teams that played, e.g. %(example)s", example='"teams": [1, 3]')
+            )
     except RuleError as e:
         errors.add(e)
     try:
@@ -549,8 +750,12 @@ class LedgerRow:
         return tuple(h - o for h, o in zip(self.held, self.owed))
 
 
-def _settle(setup: Setup, spec: MilitaryRound, entry: Entry, previous: LedgerRow | None,
-            ) -> tuple[LedgerRow, list[RuleError]]:
+def _settle(
+    setup: Setup,
+    spec: MilitaryRound,
+    entry: Entry,
+    previous: LedgerRow | None,
+) -> tuple[LedgerRow, list[RuleError]]:
     """Play one hand on the ledger: loans first, then each host pays from what it held.
 
     A host hands over its flags before its own visitors come home, so it pays from its flags at
@@ -574,14 +779,25 @@ def _settle(setup: Setup, spec: MilitaryRound, entry: Entry, previous: LedgerRow
     for i, back in enumerate(entry.returns):  # a table gives back flags it holds against what it owes
         t = back.table
         if back.flags > min(owed[t], held[t]):
-            errors.append(RuleError(
-                f"returns.{i}.flags", M("table %(table)s (%(team)s) cannot give back %(flags)s: it holds %(held)s and "
-                                        "owes %(owed)s at the start of the hand", table=t + 1, team=_team(setup, t),
-                                        flags=_flags(back.flags), held=held[t], owed=owed[t])))
+            errors.append(
+                RuleError(
+                    f"returns.{i}.flags",
+                    M(
+                        "table %(table)s (%(team)s) cannot give back %(flags)s: it holds %(held)s and "
+                        "owes %(owed)s at the start of the hand",
+                        table=t + 1,
+                        team=_team(setup, t),
+                        flags=_flags(back.flags),
+                        held=held[t],
+                        owed=owed[t],
+                    ),
+                )
+            )
         returned[t] += back.flags
     revoke_tricks = setup.options.get_int("revoke_tricks")
-    outcomes = tuple(None if r is None else table_outcome(spec, t, r, revoke_tricks)
-                     for t, r in enumerate(entry.results))
+    outcomes = tuple(
+        None if r is None else table_outcome(spec, t, r, revoke_tricks) for t, r in enumerate(entry.results)
+    )
     manual = setup.options.get_str("loans") == "manual"
     for outcome in outcomes:
         if outcome is None:
@@ -590,12 +806,22 @@ def _settle(setup: Setup, spec: MilitaryRound, entry: Entry, previous: LedgerRow
         short = outcome.flags - held[t] - lent[t] + returned[t]
         if short > 0:
             if manual:
-                errors.append(RuleError(
-                    f"results.{t}",
-                    M("table %(table)s (%(team)s) holds %(held)s but the visitors from %(visitors)s take %(taken)s: "
-                      "the director lends flags by hand here, so lend table %(table)s at least %(short)s first "
-                      "(under loans)", table=t + 1, team=_team(setup, t), held=_flags(held[t] + lent[t] - returned[t]),
-                      visitors=_team(setup, outcome.visitor), taken=outcome.flags, short=_flags(short))))
+                errors.append(
+                    RuleError(
+                        f"results.{t}",
+                        M(
+                            "table %(table)s (%(team)s) holds %(held)s but the visitors from %(visitors)s take %(taken)s: "
+                            "the director lends flags by hand here, so lend table %(table)s at least %(short)s first "
+                            "(under loans)",
+                            table=t + 1,
+                            team=_team(setup, t),
+                            held=_flags(held[t] + lent[t] - returned[t]),
+                            visitors=_team(setup, outcome.visitor),
+                            taken=outcome.flags,
+                            short=_flags(short),
+                        ),
+                    )
+                )
             auto[t] = short
             lent[t] += short
     for t in range(tables):
@@ -605,8 +831,18 @@ def _settle(setup: Setup, spec: MilitaryRound, entry: Entry, previous: LedgerRow
         if outcome is not None:
             held[outcome.table] -= outcome.flags
             held[outcome.visitor] += outcome.flags
-    row = LedgerRow(spec.number, spec.day, outcomes, start, tuple(lent), tuple(auto), tuple(held), tuple(owed),
-                    spec.closes_day, tuple(returned))
+    row = LedgerRow(
+        spec.number,
+        spec.day,
+        outcomes,
+        start,
+        tuple(lent),
+        tuple(auto),
+        tuple(held),
+        tuple(owed),
+        spec.closes_day,
+        tuple(returned),
+    )
     return row, errors
 
 
@@ -640,61 +876,98 @@ def playoff_places(group: Sequence[int], done: Sequence[PlayoffHand]) -> tuple[t
     return (remaining,) + tuple((t,) for t in reversed(losers))
 
 
-def _check_playoff(setup: Setup, group: Sequence[int], done: Sequence[PlayoffHand], hand: PlayoffHand,
-                   partial: bool) -> None:
+def _check_playoff(
+    setup: Setup, group: Sequence[int], done: Sequence[PlayoffHand], hand: PlayoffHand, partial: bool
+) -> None:
     """Refuse a playoff hand these teams may not play (see `_playoff_candidates`)."""
     names = [_team(setup, t) for t in group]
     if len(group) < 2:
         raise RuleErrors([RuleError("playoff", M("there is no tie for first place, so there is no playoff hand"))])
     if len(done) == len(group) - 1:
-        raise RuleErrors([RuleError("playoff", M("the playoff is over: %(team)s won it",
-                                                 team=_team(setup, _winner(done[-1]))))])
+        raise RuleErrors(
+            [RuleError("playoff", M("the playoff is over: %(team)s won it", team=_team(setup, _winner(done[-1]))))]
+        )
     candidates, must = _playoff_candidates(group, done)
     errors = ErrorCollector()
     for i, team in enumerate(hand.teams):
         if team not in group:
-            errors.add(RuleError(f"playoff.teams.{i}", M("%(team)s (team %(number)s) is not tied for first: the playoff "
-                                                         "is between %(names)s", team=_team(setup, team),
-                                                         number=team + 1, names=_and(names))))
+            errors.add(
+                RuleError(
+                    f"playoff.teams.{i}",
+                    M(
+                        "%(team)s (team %(number)s) is not tied for first: the playoff is between %(names)s",
+                        team=_team(setup, team),
+                        number=team + 1,
+                        names=_and(names),
+                    ),
+                )
+            )
         elif team not in candidates:
-            errors.add(RuleError(f"playoff.teams.{i}", M("%(team)s already lost a playoff hand",
-                                                         team=_team(setup, team))))
+            errors.add(
+                RuleError(f"playoff.teams.{i}", M("%(team)s already lost a playoff hand", team=_team(setup, team)))
+            )
     if must is not None and hand.teams and must not in hand.teams:
-        errors.add(RuleError("playoff.teams", M("%(team)s won the last playoff hand and plays this one",
-                                                team=_team(setup, must))))
+        errors.add(
+            RuleError(
+                "playoff.teams", M("%(team)s won the last playoff hand and plays this one", team=_team(setup, must))
+            )
+        )
     if hand.winner is not None and hand.teams and hand.winner not in hand.teams:
-        errors.add(RuleError("playoff.winner", M("the winner must be one of the two teams that played: %(names)s",
-                                                 names=_and([_team(setup, t) for t in hand.teams]))))
+        errors.add(
+            RuleError(
+                "playoff.winner",
+                M(
+                    "the winner must be one of the two teams that played: %(names)s",
+                    names=_and([_team(setup, t) for t in hand.teams]),
+                ),
+            )
+        )
     first_of_many = not done and len(group) > 2
     if hand.bye is not None and not first_of_many:
-        errors.add(RuleError("playoff.bye", M("only the first playoff hand of a tie between three or more teams "
-                                              "has a bye")))
+        errors.add(
+            RuleError("playoff.bye", M("only the first playoff hand of a tie between three or more teams has a bye"))
+        )
     elif first_of_many and hand.teams and (hand.bye is not None or not partial):
         sitting = sorted(set(group) - set(hand.teams))
         if hand.bye is None or sorted(hand.bye) != sitting:
-            errors.add(RuleError("playoff.bye", M("the bye goes to the tied team that does not play this hand: "
-                                                  "%(names)s (team %(numbers)s)",
-                                                  names=_and([_team(setup, t) for t in sitting]),
-                                                  numbers=_and([str(t + 1) for t in sitting]))))
+            errors.add(
+                RuleError(
+                    "playoff.bye",
+                    M(
+                        "the bye goes to the tied team that does not play this hand: %(names)s (team %(numbers)s)",
+                        names=_and([_team(setup, t) for t in sitting]),
+                        numbers=_and([str(t + 1) for t in sitting]),
+                    ),
+                )
+            )
     errors.raise_if_any()
 
 
-def _playoff_missing(setup: Setup, group: Sequence[int], done: Sequence[PlayoffHand], hand: PlayoffHand,
-                     ) -> tuple[str, ...]:
+def _playoff_missing(
+    setup: Setup,
+    group: Sequence[int],
+    done: Sequence[PlayoffHand],
+    hand: PlayoffHand,
+) -> tuple[str, ...]:
     """What the next playoff hand still needs, in words."""
     candidates, must = _playoff_candidates(group, done)
     if not hand.teams:
         names = [_team(setup, t) for t in candidates]
         if must is None and len(candidates) > 2:
-            return (M("playoff hand between two of %(names)s (the A player drawing the lowest card has a bye)",
-                      names=_and(names)),)
+            return (
+                M(
+                    "playoff hand between two of %(names)s (the A player drawing the lowest card has a bye)",
+                    names=_and(names),
+                ),
+            )
         if must is not None and len(candidates) > 2:
             return (M("playoff hand between %(team)s and one of %(names)s", team=names[0], names=_and(names[1:])),)
         return (M("playoff hand between %(first)s and %(second)s", first=names[0], second=names[1]),)
     missing: list[str] = []
     if hand.winner is None:
-        missing.append(M("winner of the playoff hand between %(names)s",
-                         names=_and([_team(setup, t) for t in hand.teams])))
+        missing.append(
+            M("winner of the playoff hand between %(names)s", names=_and([_team(setup, t) for t in hand.teams]))
+        )
     if not done and len(group) > 2 and hand.bye is None:
         missing.append(M("the team that had the bye"))
     return tuple(missing)
@@ -785,8 +1058,9 @@ def _replay(setup: Setup, hands: Sequence[RawHand]) -> _Replay:
             errors.add(_located(e, number))
         playoff.append(hand)
     errors.raise_if_any()
-    return _Replay(tuple(spec for spec, _ in entries), tuple(entry for _, entry in entries), tuple(rows), group,
-                   tuple(playoff))
+    return _Replay(
+        tuple(spec for spec, _ in entries), tuple(entry for _, entry in entries), tuple(rows), group, tuple(playoff)
+    )
 
 
 def ledger(setup: Setup, hands: Sequence[RawHand]) -> tuple[LedgerRow, ...]:
@@ -858,8 +1132,13 @@ def _cell_detail(spec: MilitaryRound, row: LedgerRow, team: int) -> tuple[int, s
     """(net flags won this hand, the sheet's words) for one team."""
     away = spec.moves[team]
     won, lost = _flags_at(row, away), _flags_at(row, team)
-    return won - lost, M("+%(won)s at table %(table)s · -%(lost)s at home · %(holding)s", won=won, table=away + 1,
-                         lost=lost, holding=_holding(row.held[team], row.owed[team]))
+    return won - lost, M(
+        "+%(won)s at table %(table)s · -%(lost)s at home · %(holding)s",
+        won=won,
+        table=away + 1,
+        lost=lost,
+        holding=_holding(row.held[team], row.owed[team]),
+    )
 
 
 def _hand_notes(setup: Setup, spec: MilitaryRound, entry: Entry, row: LedgerRow) -> list[str]:
@@ -868,38 +1147,66 @@ def _hand_notes(setup: Setup, spec: MilitaryRound, entry: Entry, row: LedgerRow)
     if spec.day_hand == 1 and spec.day > 1:
         notes.append(M("Day %(day)s: every table restarts with %(flags)s flags", day=spec.day, flags=START_FLAGS))
     if entry.moves is not None:
-        notes.append(M("Moves set by the director: %(moves)s",
-                       moves=", ".join(f"{t + 1}→{d + 1}" for t, d in enumerate(spec.moves))))
+        notes.append(
+            M(
+                "Moves set by the director: %(moves)s",
+                moves=", ".join(f"{t + 1}→{d + 1}" for t, d in enumerate(spec.moves)),
+            )
+        )
     for outcome in row.outcomes:
         if outcome is not None and outcome.revoke:
             where, count = outcome.table + 1, revoke_tricks
             if outcome.revoke == "visitors":
-                notes.append(M("Revoke by the visitors at table %(table)s: 1 trick to the home pair", table=where)
-                             if count == 1 else
-                             M("Revoke by the visitors at table %(table)s: %(count)s tricks to the home pair",
-                               table=where, count=count))
+                notes.append(
+                    M("Revoke by the visitors at table %(table)s: 1 trick to the home pair", table=where)
+                    if count == 1
+                    else M(
+                        "Revoke by the visitors at table %(table)s: %(count)s tricks to the home pair",
+                        table=where,
+                        count=count,
+                    )
+                )
             else:
-                notes.append(M("Revoke by the home pair at table %(table)s: 1 trick to the visitors", table=where)
-                             if count == 1 else
-                             M("Revoke by the home pair at table %(table)s: %(count)s tricks to the visitors",
-                               table=where, count=count))
+                notes.append(
+                    M("Revoke by the home pair at table %(table)s: 1 trick to the visitors", table=where)
+                    if count == 1
+                    else M(
+                        "Revoke by the home pair at table %(table)s: %(count)s tricks to the visitors",
+                        table=where,
+                        count=count,
+                    )
+                )
     for t in range(len(setup.teams)):
         if row.lent[t]:
             flags = _flags(row.lent[t])
             if row.auto_lent[t] == row.lent[t]:
                 notes.append(M("Loan: table %(table)s borrows %(flags)s (automatic)", table=t + 1, flags=flags))
             elif row.auto_lent[t]:
-                notes.append(M("Loan: table %(table)s borrows %(flags)s (%(auto)s automatic)", table=t + 1,
-                               flags=flags, auto=row.auto_lent[t]))
+                notes.append(
+                    M(
+                        "Loan: table %(table)s borrows %(flags)s (%(auto)s automatic)",
+                        table=t + 1,
+                        flags=flags,
+                        auto=row.auto_lent[t],
+                    )
+                )
             else:
                 notes.append(M("Loan: table %(table)s borrows %(flags)s", table=t + 1, flags=flags))
         if row.returned and row.returned[t]:
-            notes.append(M("Return: table %(table)s gives %(flags)s back to the director", table=t + 1,
-                           flags=_flags(row.returned[t])))
+            notes.append(
+                M(
+                    "Return: table %(table)s gives %(flags)s back to the director",
+                    table=t + 1,
+                    flags=_flags(row.returned[t]),
+                )
+            )
     if spec.closes_day:
         scores = ", ".join(f"{team.name} {score}" for team, score in zip(setup.teams, row.scores))
-        notes.append(M("Day %(day)s closes: %(scores)s", day=spec.day, scores=scores)
-                     if len(setup.options.get_ints("days")) > 1 else M("Final flags: %(scores)s", scores=scores))
+        notes.append(
+            M("Day %(day)s closes: %(scores)s", day=spec.day, scores=scores)
+            if len(setup.options.get_ints("days")) > 1
+            else M("Final flags: %(scores)s", scores=scores)
+        )
     return notes
 
 
@@ -912,8 +1219,17 @@ def _standing_detail(setup: Setup, rows: Sequence[LedgerRow], team: int) -> str:
     for day, row in sorted(closing.items()):
         held, owed = row.held[team], row.owed[team]
         if multi:
-            parts.append(M("day %(day)s: %(flags)s (holds %(held)s, owes %(owed)s)", day=day, flags=held - owed,
-                           held=held, owed=owed) if owed else M("day %(day)s: %(flags)s", day=day, flags=held - owed))
+            parts.append(
+                M(
+                    "day %(day)s: %(flags)s (holds %(held)s, owes %(owed)s)",
+                    day=day,
+                    flags=held - owed,
+                    held=held,
+                    owed=owed,
+                )
+                if owed
+                else M("day %(day)s: %(flags)s", day=day, flags=held - owed)
+            )
         else:
             parts.append(_holding(held, owed))
     return joined(parts, " · ")
@@ -939,7 +1255,7 @@ def _standings(setup: Setup, replay: _Replay) -> tuple[Standing, ...]:
             if len(place_teams) == 1:
                 detail = joined([detail, _PLACE_WORDS.get(place, M("%(place)sth in the playoff", place=place))], " · ")
             ordered.append(replace(by_team[team], rank=place, detail=detail))
-    return tuple(ordered) + tuple(standings[len(ordered):])
+    return tuple(ordered) + tuple(standings[len(ordered) :])
 
 
 def _playoff_line(setup: Setup, replay: _Replay, index: int, totals: Sequence[int]) -> Line:
@@ -959,8 +1275,12 @@ def _playoff_line(setup: Setup, replay: _Replay, index: int, totals: Sequence[in
     loser = next(t for t in hand.teams if t != hand.winner)
     note = M("Playoff: %(winner)s beat %(loser)s", winner=_team(setup, _winner(hand)), loser=_team(setup, loser))
     if bye:
-        note = M("Playoff: %(winner)s beat %(loser)s (%(bye)s had the bye)", winner=_team(setup, _winner(hand)),
-                 loser=_team(setup, loser), bye=_and([_team(setup, t) for t in bye]))
+        note = M(
+            "Playoff: %(winner)s beat %(loser)s (%(bye)s had the bye)",
+            winner=_team(setup, _winner(hand)),
+            loser=_team(setup, loser),
+            bye=_and([_team(setup, t) for t in bye]),
+        )
     return Line(number, _playoff_round(setup, number, hand.teams), tuple(cells), note)
 
 
@@ -973,15 +1293,28 @@ def _summary(setup: Setup, replay: _Replay, standings: Sequence[Standing], finis
             return M("%(team)s wins with %(flags)s after a playoff", team=top[0].name, flags=best)
         return M("%(team)s wins with %(flags)s", team=top[0].name, flags=best)
     if len(replay.rows) == total:
-        return M("Tie for first between %(names)s with %(flags)s: playoff to come", names=_and([s.name for s in top]),
-                 flags=best)
+        return M(
+            "Tie for first between %(names)s with %(flags)s: playoff to come",
+            names=_and([s.name for s in top]),
+            flags=best,
+        )
     if not replay.rows:
         return M("No hands played yet")
     if len(top) == 1:
-        return M("After %(played)s of %(total)s hands: %(team)s leads with %(flags)s", played=len(replay.rows),
-                 total=total, team=top[0].name, flags=best)
-    return M("After %(played)s of %(total)s hands: %(names)s lead with %(flags)s", played=len(replay.rows),
-             total=total, names=_and([s.name for s in top]), flags=best)
+        return M(
+            "After %(played)s of %(total)s hands: %(team)s leads with %(flags)s",
+            played=len(replay.rows),
+            total=total,
+            team=top[0].name,
+            flags=best,
+        )
+    return M(
+        "After %(played)s of %(total)s hands: %(names)s lead with %(flags)s",
+        played=len(replay.rows),
+        total=total,
+        names=_and([s.name for s in top]),
+        flags=best,
+    )
 
 
 def _finished(setup: Setup, replay: _Replay) -> bool:
@@ -999,9 +1332,18 @@ def _team_errors(teams: Sequence[Team]) -> list[RuleError]:
     """One team per table, 2 to 64; each lists its four players A, B, X, Y or none; nobody twice."""
     errors: list[RuleError] = []
     if not MIN_TABLES <= len(teams) <= MAX_TABLES:
-        errors.append(RuleError("teams", M("%(game)s needs %(least)s to %(most)s teams (one per table), not "
-                                           "%(count)s", game=NAME, least=MIN_TABLES, most=MAX_TABLES,
-                                           count=len(teams))))
+        errors.append(
+            RuleError(
+                "teams",
+                M(
+                    "%(game)s needs %(least)s to %(most)s teams (one per table), not %(count)s",
+                    game=NAME,
+                    least=MIN_TABLES,
+                    most=MAX_TABLES,
+                    count=len(teams),
+                ),
+            )
+        )
     seen_teams: set[str] = set()
     seen_players: dict[str, str] = {}
     for i, team in enumerate(teams):
@@ -1009,15 +1351,30 @@ def _team_errors(teams: Sequence[Team]) -> list[RuleError]:
             errors.append(RuleError(f"teams.{i}", M("two teams are called '%(name)s'", name=team.name)))
         seen_teams.add(team.name.casefold())
         if len(team.players) not in (0, 4):
-            errors.append(RuleError(f"teams.{i}.players", M("%(team)s lists %(count)s players: give all four in the "
-                                                            "order A, B, X, Y, or none", team=team.name,
-                                                            count=len(team.players))))
+            errors.append(
+                RuleError(
+                    f"teams.{i}.players",
+                    M(
+                        "%(team)s lists %(count)s players: give all four in the order A, B, X, Y, or none",
+                        team=team.name,
+                        count=len(team.players),
+                    ),
+                )
+            )
         for j, player in enumerate(team.players):
             other = seen_players.get(player.casefold())
             if other is not None:
-                errors.append(RuleError(f"teams.{i}.players.{j}", M("%(player)s is listed in both %(first)s and "
-                                                                    "%(second)s", player=player, first=other,
-                                                                    second=team.name)))
+                errors.append(
+                    RuleError(
+                        f"teams.{i}.players.{j}",
+                        M(
+                            "%(player)s is listed in both %(first)s and %(second)s",
+                            player=player,
+                            first=other,
+                            second=team.name,
+                        ),
+                    )
+                )
             seen_players[player.casefold()] = team.name
     return errors
 
@@ -1028,8 +1385,12 @@ def _team_errors(teams: Sequence[Team]) -> list[RuleError]:
 def _count_facts(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, column: int) -> Mapping[str, int]:
     """Flags the team's visiting pairs took from the tables they visited, read from the flag ledger
     (rules/military-whist.txt: only visitors win flags; the home pair can only keep its own)."""
-    won = sum(outcome.flags for row in ledger(setup, hands)
-              for outcome in row.outcomes if outcome is not None and outcome.visitor == column)
+    won = sum(
+        outcome.flags
+        for row in ledger(setup, hands)
+        for outcome in row.outcomes
+        if outcome is not None and outcome.visitor == column
+    )
     return {"flags_won": won}
 
 
@@ -1053,21 +1414,35 @@ class MilitaryWhist:
     )
     option_specs: tuple[OptionSpec, ...] = (
         OptionSpec(
-            "days", M("Hands per day"), (30,), minimum=1, maximum=100, max_items=MAX_DAYS,
-            too_many=lambda count: M("Hands per day: at most %(most)s days, not %(count)s", most=MAX_DAYS,
-                                     count=count),
-            help=M("One number per day of play, at most 5 days: 30 for an area or zone day, 30, 20 for the "
-                   "provincial games. Every table restarts each day with 12 flags; the days' flags are added."),
+            "days",
+            M("Hands per day"),
+            (30,),
+            minimum=1,
+            maximum=100,
+            max_items=MAX_DAYS,
+            too_many=lambda count: M("Hands per day: at most %(most)s days, not %(count)s", most=MAX_DAYS, count=count),
+            help=M(
+                "One number per day of play, at most 5 days: 30 for an area or zone day, 30, 20 for the "
+                "provincial games. Every table restarts each day with 12 flags; the days' flags are added."
+            ),
         ),
         OptionSpec(
-            "revoke_tricks", M("Tricks for a revoke"), 2, minimum=0, maximum=4,
+            "revoke_tricks",
+            M("Tricks for a revoke"),
+            2,
+            minimum=0,
+            maximum=4,
             help=M("Tricks moved from the side that revoked to its opponents at the end of the hand."),
         ),
         OptionSpec(
-            "loans", M("Flag loans"), "auto",
-            help=M("When a table must give up more flags than it holds, the director lends the difference. "
-                   "'Lent automatically' records the loan by itself; 'lent by hand' refuses the result until "
-                   "the director has entered the loan."),
+            "loans",
+            M("Flag loans"),
+            "auto",
+            help=M(
+                "When a table must give up more flags than it holds, the director lends the difference. "
+                "'Lent automatically' records the loan by itself; 'lent by hand' refuses the result until "
+                "the director has entered the loan."
+            ),
             choices=(Choice("auto", M("Lent automatically")), Choice("manual", M("Lent by hand by the director"))),
         ),
     )
@@ -1083,12 +1458,22 @@ class MilitaryWhist:
         except RuleErrors as e:
             errors.add(e)
         if setup.players:
-            errors.add(RuleError("players", M("%(game)s is played by teams of four: give teams, not players", game=NAME)))
+            errors.add(
+                RuleError("players", M("%(game)s is played by teams of four: give teams, not players", game=NAME))
+            )
         for error in _team_errors(setup.teams):
             errors.add(error)
         if setup.first_dealer != 0:
-            errors.add(RuleError("first_dealer", M("in %(game)s the dealer comes from the rotation (the DEALER "
-                                                   "column): leave the first dealer at 0", game=NAME)))
+            errors.add(
+                RuleError(
+                    "first_dealer",
+                    M(
+                        "in %(game)s the dealer comes from the rotation (the DEALER "
+                        "column): leave the first dealer at 0",
+                        game=NAME,
+                    ),
+                )
+            )
         errors.raise_if_any()
 
     def round_count(self, setup: Setup) -> int:
@@ -1098,16 +1483,24 @@ class MilitaryWhist:
         self.check_setup(setup)
         total = _scheduled(setup)
         if not 1 <= number <= total:
-            raise RuleError("round", M("there is no hand %(number)s in the schedule: it has %(total)s hands "
-                                       "(playoff hands follow only a tie)", number=number, total=total))
+            raise RuleError(
+                "round",
+                M(
+                    "there is no hand %(number)s in the schedule: it has %(total)s hands "
+                    "(playoff hands follow only a tie)",
+                    number=number,
+                    total=total,
+                ),
+            )
         return _round(setup, number)
 
     def check_hand(self, setup: Setup, before: Sequence[RawHand], hand: RawHand) -> None:
         replay = _replay(setup, before)
         self._check_next(setup, replay, len(before) + 1, hand, partial=False)
 
-    def _check_next(self, setup: Setup, replay: _Replay, number: int, raw: RawHand,
-                    partial: bool) -> tuple[MilitaryRound, Entry | PlayoffHand]:
+    def _check_next(
+        self, setup: Setup, replay: _Replay, number: int, raw: RawHand, partial: bool
+    ) -> tuple[MilitaryRound, Entry | PlayoffHand]:
         """Check the hand after `replay`; errors carry no hand number (it is the one being entered)."""
         if number <= _scheduled(setup):
             spec, entry = read_hand(setup, number, raw, partial)
@@ -1155,7 +1548,9 @@ class MilitaryWhist:
             return GameState(played, True, "over", None, winners=(_standings(setup, replay)[0].seat,))
         spec, entry = self._check_next(setup, replay, played + 1, pending or {}, partial=True)
         if isinstance(entry, Entry):
-            missing: tuple[str, ...] = tuple(M("table %(table)s", table=t + 1) for t, r in enumerate(entry.results) if r is None)
+            missing: tuple[str, ...] = tuple(
+                M("table %(table)s", table=t + 1) for t, r in enumerate(entry.results) if r is None
+            )
         else:
             missing = _playoff_missing(setup, replay.group, replay.playoff, entry)
         return GameState(played, False, "result", spec, missing=missing)

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from scorepad.rules.base import (
-    derived_once,
     Cell,
     Choice,
     ErrorCollector,
@@ -31,6 +30,7 @@ from scorepad.rules.base import (
     Setup,
     StatsFacts,
     Variant,
+    derived_once,
     joined,
     key_field,
     leaders,
@@ -73,43 +73,74 @@ CUSTOM_MAX = 52
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
-        "sequence", M("Cards per round"), "up",
-        help=M("How many cards each player is dealt, round by round. With more than four players no "
-               "round deals more than 52 ÷ players cards (10 for five, 8 for six, 7 for seven)."),
-        choices=(Choice("up", M("1 up to 13")),
-                 Choice("down", M("13 down to 1")),
-                 Choice("seven", M("7 down to 1 and back up to 7")),
-                 Choice("ten", M("10 down to 1 and back up to 10")),
-                 Choice("custom", M("My own list"))),
+        "sequence",
+        M("Cards per round"),
+        "up",
+        help=M(
+            "How many cards each player is dealt, round by round. With more than four players no "
+            "round deals more than 52 ÷ players cards (10 for five, 8 for six, 7 for seven)."
+        ),
+        choices=(
+            Choice("up", M("1 up to 13")),
+            Choice("down", M("13 down to 1")),
+            Choice("seven", M("7 down to 1 and back up to 7")),
+            Choice("ten", M("10 down to 1 and back up to 10")),
+            Choice("custom", M("My own list")),
+        ),
     ),
     OptionSpec(
-        "custom_sequence", M("Custom list of cards per round"), CUSTOM_DEFAULT,
+        "custom_sequence",
+        M("Custom list of cards per round"),
+        CUSTOM_DEFAULT,
         matters=lambda o: o.get_str("sequence") == "custom",
-        help=M("Only used when 'Cards per round' is 'My own list': the cards dealt in each round, "
-               "in order, each from 1 to 13."),
-        minimum=1, maximum=13, max_items=CUSTOM_MAX,
-        too_many=lambda count: M("%(option)s: at most %(most)s rounds, not %(count)s",
-                                 option=M("Custom list of cards per round"), most=CUSTOM_MAX, count=count),
+        help=M(
+            "Only used when 'Cards per round' is 'My own list': the cards dealt in each round, "
+            "in order, each from 1 to 13."
+        ),
+        minimum=1,
+        maximum=13,
+        max_items=CUSTOM_MAX,
+        too_many=lambda count: M(
+            "%(option)s: at most %(most)s rounds, not %(count)s",
+            option=M("Custom list of cards per round"),
+            most=CUSTOM_MAX,
+            count=count,
+        ),
     ),
     OptionSpec(
-        "cycles", M("Times through the sequence"), 1,
-        help=M("After the last round the sequence starts again from its beginning (the document's "
-               "'moves back to one'); 1 plays it once."),
-        minimum=1, maximum=4,
+        "cycles",
+        M("Times through the sequence"),
+        1,
+        help=M(
+            "After the last round the sequence starts again from its beginning (the document's "
+            "'moves back to one'); 1 plays it once."
+        ),
+        minimum=1,
+        maximum=4,
     ),
     OptionSpec(
-        "hook", M("Hook rule"), "four_plus",
-        help=M("The last bidder may not make the nominations add up to the number of tricks, so at "
-               "least one player must miss. The document applies this only when each hand has 4 or "
-               "more cards."),
+        "hook",
+        M("Hook rule"),
+        "four_plus",
+        help=M(
+            "The last bidder may not make the nominations add up to the number of tricks, so at "
+            "least one player must miss. The document applies this only when each hand has 4 or "
+            "more cards."
+        ),
         choices=(Choice("four_plus", M("Rounds of 4 or more cards")), Choice("every", M("Every round"))),
     ),
     OptionSpec(
-        "trumps", M("Trumps"), "entered",
-        help=M("Either the scorer enters the suit turned up each round, or trumps rotate round by "
-               "round: hearts, diamonds, clubs, spades, no trumps, and again."),
-        choices=(Choice("entered", M("Entered each round (turned-up card)")),
-                 Choice("rotate", M("Rotate: hearts, diamonds, clubs, spades, no trumps"))),
+        "trumps",
+        M("Trumps"),
+        "entered",
+        help=M(
+            "Either the scorer enters the suit turned up each round, or trumps rotate round by "
+            "round: hearts, diamonds, clubs, spades, no trumps, and again."
+        ),
+        choices=(
+            Choice("entered", M("Entered each round (turned-up card)")),
+            Choice("rotate", M("Rotate: hearts, diamonds, clubs, spades, no trumps")),
+        ),
     ),
 )
 
@@ -145,13 +176,28 @@ class Plan:
     def spec(self, number: int) -> RoundSpec:
         """Round `number` (1-based): cards, trump, dealer and first bidder."""
         if not 1 <= number <= len(self.wanted):
-            raise RuleError("round", M("there is no round %(number)s: the game has %(rounds)s rounds",
-                                       number=number, rounds=len(self.wanted)))
+            raise RuleError(
+                "round",
+                M(
+                    "there is no round %(number)s: the game has %(rounds)s rounds",
+                    number=number,
+                    rounds=len(self.wanted),
+                ),
+            )
         seats, wanted = len(self.names), self.wanted[number - 1]
         cards = min(wanted, self.cap)
         dealer = (self.first_dealer + number - 1) % seats
-        note = M("%(wanted)s cards asked for, capped at %(cards)s: one pack deals at most %(cards)s each to "
-                 "%(seats)s players", wanted=wanted, cards=cards, seats=seats) if cards < wanted else ""
+        note = (
+            M(
+                "%(wanted)s cards asked for, capped at %(cards)s: one pack deals at most %(cards)s each to "
+                "%(seats)s players",
+                wanted=wanted,
+                cards=cards,
+                seats=seats,
+            )
+            if cards < wanted
+            else ""
+        )
         trump = ROTATION[(number - 1) % len(ROTATION)] if self.rotate else None
         return RoundSpec(number, cards, trump, dealer, (dealer + 1) % seats, _kind(trump), note)
 
@@ -175,31 +221,63 @@ def make_plan(setup: Setup) -> Plan:
         sequence = options.get_str("sequence")
         custom = options.get_ints("custom_sequence")
         if sequence != "custom" and custom != CUSTOM_DEFAULT:
-            errors.add(RuleError("options.custom_sequence",
-                                 M("the custom list of cards per round is only used when the cards per round "
-                                   "are \"My own list\": choose that, or leave the list out")))
+            errors.add(
+                RuleError(
+                    "options.custom_sequence",
+                    M(
+                        "the custom list of cards per round is only used when the cards per round "
+                        'are "My own list": choose that, or leave the list out'
+                    ),
+                )
+            )
         wanted = (custom if sequence == "custom" else PRESETS[sequence]) * options.get_int("cycles")
-        plan = Plan(setup.players, setup.first_dealer, wanted,
-                    options.get_str("hook") == "every", options.get_str("trumps") == "rotate")
+        plan = Plan(
+            setup.players,
+            setup.first_dealer,
+            wanted,
+            options.get_str("hook") == "every",
+            options.get_str("trumps") == "rotate",
+        )
     except RuleErrors as e:
         errors.add(e)
     if setup.teams:
         errors.add(RuleError("teams", M("%(game)s is played individually: give players, not teams", game=NAME)))
     count = len(setup.players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        errors.add(RuleError("players", M("%(game)s needs %(least)s to %(most)s players, not %(count)s",
-                                           game=NAME, least=MIN_PLAYERS, most=MAX_PLAYERS, count=count)))
+        errors.add(
+            RuleError(
+                "players",
+                M(
+                    "%(game)s needs %(least)s to %(most)s players, not %(count)s",
+                    game=NAME,
+                    least=MIN_PLAYERS,
+                    most=MAX_PLAYERS,
+                    count=count,
+                ),
+            )
+        )
     seen: set[str] = set()
     for seat, player in enumerate(setup.players):
         if not player.strip():
             errors.add(RuleError(f"players.{seat}", M("player %(number)s needs a name", number=seat + 1)))
         elif player.casefold() in seen:
-            errors.add(RuleError(f"players.{seat}", M("two players are called '%(name)s'; give each their own name",
-                                                     name=player)))
+            errors.add(
+                RuleError(
+                    f"players.{seat}", M("two players are called '%(name)s'; give each their own name", name=player)
+                )
+            )
         seen.add(player.casefold())
     if count and not 0 <= setup.first_dealer < count:
-        errors.add(RuleError("first_dealer", M("the first dealer is a player number from 0 to %(last)s, not %(given)s",
-                                               last=count - 1, given=setup.first_dealer)))
+        errors.add(
+            RuleError(
+                "first_dealer",
+                M(
+                    "the first dealer is a player number from 0 to %(last)s, not %(given)s",
+                    last=count - 1,
+                    given=setup.first_dealer,
+                ),
+            )
+        )
     errors.raise_if_any()
     assert plan is not None  # every failure above raised
     return plan
@@ -230,14 +308,22 @@ def _trump(spec: RoundSpec, raw: object, partial: bool) -> Trump | None:
     """The round's trump: entered by the scorer, or fixed by the rotation (then optional, must match)."""
     if spec.trump is not None:
         if raw is not None and parse_trump(raw, "trump", HAND_TRUMPS) is not spec.trump:
-            raise RuleError("trump", M("trumps rotate, so round %(number)s is %(trump)s: give %(code)s or leave the "
-                                       "trump out", number=spec.number, trump=spec.trump.label, code=spec.trump.value))
+            raise RuleError(
+                "trump",
+                M(
+                    "trumps rotate, so round %(number)s is %(trump)s: give %(code)s or leave the trump out",
+                    number=spec.number,
+                    trump=spec.trump.label,
+                    code=spec.trump.value,
+                ),
+            )
         return spec.trump
     if raw is None:
         if partial:
             return None
-        raise RuleError("trump", M("the trump is missing: give the suit turned up as H, D, C or S, "
-                                   "or NT for no trumps"))
+        raise RuleError(
+            "trump", M("the trump is missing: give the suit turned up as H, D, C or S, or NT for no trumps")
+        )
     return parse_trump(raw, "trump", HAND_TRUMPS)
 
 
@@ -248,18 +334,32 @@ def _counts(raw: object, field: str, names: Sequence[str], cards: int, partial: 
     if raw is None:
         if partial:
             return (None,) * len(names)
-        raise RuleError(field, M("the bids are missing: give %(count)s bids, one per player in seat order",
-                                 count=len(names)) if bids else
-                        M("the tricks are missing: give %(count)s trick counts, one per player in seat order",
-                          count=len(names)))
+        raise RuleError(
+            field,
+            M("the bids are missing: give %(count)s bids, one per player in seat order", count=len(names))
+            if bids
+            else M(
+                "the tricks are missing: give %(count)s trick counts, one per player in seat order", count=len(names)
+            ),
+        )
     if not isinstance(raw, list):
-        raise RuleError(field, M("give the bids as a list with one number per player, in seat order") if bids else
-                        M("give the trick counts as a list with one number per player, in seat order"))
+        raise RuleError(
+            field,
+            M("give the bids as a list with one number per player, in seat order")
+            if bids
+            else M("give the trick counts as a list with one number per player, in seat order"),
+        )
     if len(raw) > len(names) or (len(raw) < len(names) and not partial):
-        raise RuleError(field, M("give %(count)s bids, one per player in seat order, not %(given)s",
-                                 count=len(names), given=len(raw)) if bids else
-                        M("give %(count)s trick counts, one per player in seat order, not %(given)s",
-                          count=len(names), given=len(raw)))
+        raise RuleError(
+            field,
+            M("give %(count)s bids, one per player in seat order, not %(given)s", count=len(names), given=len(raw))
+            if bids
+            else M(
+                "give %(count)s trick counts, one per player in seat order, not %(given)s",
+                count=len(names),
+                given=len(raw),
+            ),
+        )
     return tuple(parse_counts(raw, field, names, cards, what=noun, allow_missing=partial))
 
 
@@ -270,8 +370,14 @@ def _tricks(raw: object, names: Sequence[str], cards: int, partial: bool) -> tup
     if len(known) == len(tricks):
         check_trick_total(known, cards)
     elif sum(known) > cards:
-        raise RuleError("tricks", M("the tricks entered so far add up to %(total)s but there are only %(cards)s "
-                                    "tricks in this hand", total=sum(known), cards=cards))
+        raise RuleError(
+            "tricks",
+            M(
+                "the tricks entered so far add up to %(total)s but there are only %(cards)s tricks in this hand",
+                total=sum(known),
+                cards=cards,
+            ),
+        )
     return tricks
 
 
@@ -282,7 +388,9 @@ def read_entry(plan: Plan, spec: RoundSpec, raw: object, partial: bool) -> Entry
     errors = ErrorCollector()
     for key in raw:
         if key not in HAND_KEYS:
-            errors.add(RuleError(key_field(key), M("%(key)s is not part of a %(game)s hand", key=quoted(key), game=NAME)))
+            errors.add(
+                RuleError(key_field(key), M("%(key)s is not part of a %(game)s hand", key=quoted(key), game=NAME))
+            )
     names, cards = plan.names, spec.cards
     trump: Trump | None = None
     bids: tuple[int | None, ...] = (None,) * len(names)
@@ -331,18 +439,31 @@ def _line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int]) -> Li
     for seat, (bid, tricks) in enumerate(zip(hand.bids, hand.tricks)):
         totals[seat] += points(bid, tricks)
         made[seat] += bid == tricks
-        cells.append(Cell(points(bid, tricks), totals[seat], M("bid %(bid)s · took %(tricks)s", bid=bid, tricks=tricks),
-                          bid, tricks,
-                          bid == tricks))
+        cells.append(
+            Cell(
+                points(bid, tricks),
+                totals[seat],
+                M("bid %(bid)s · took %(tricks)s", bid=bid, tricks=tricks),
+                bid,
+                tricks,
+                bid == tricks,
+            )
+        )
     played = replace(spec, trump=hand.trump, kind=_kind(hand.trump))
     return Line(spec.number, played, tuple(cells))
 
 
 def _game_over(rounds: int) -> RuleErrors:
-    return RuleErrors([RuleError("hand", M("the game is over after 1 round: no more hands can be entered")
-                                 if rounds == 1 else
-                                 M("the game is over after %(rounds)s rounds: no more hands can be entered",
-                                   rounds=rounds))])
+    return RuleErrors(
+        [
+            RuleError(
+                "hand",
+                M("the game is over after 1 round: no more hands can be entered")
+                if rounds == 1
+                else M("the game is over after %(rounds)s rounds: no more hands can be entered", rounds=rounds),
+            )
+        ]
+    )
 
 
 def _next_spec(plan: Plan, played: int) -> RoundSpec:
@@ -396,7 +517,9 @@ class NominationWhist:
         errors.raise_if_any()
         totals, made = [0] * len(names), [0] * len(names)
         lines = [_line(spec, hand, totals, made) for spec, hand in parsed]
-        standings = rank(totals, names, [M("1 bid made") if m == 1 else M("%(count)s bids made", count=m) for m in made])
+        standings = rank(
+            totals, names, [M("1 bid made") if m == 1 else M("%(count)s bids made", count=m) for m in made]
+        )
         finished = len(lines) == rounds
         winners = leaders(standings) if finished else ()
         if finished:
@@ -404,11 +527,14 @@ class NominationWhist:
             lines[-1] = replace(lines[-1], note=summary)
         elif lines:
             ahead = leaders(standings)
-            leading = dict(played=len(lines), rounds=rounds, names=_and([names[s] for s in ahead]),
-                           total=standings[0].total)
-            summary = (M("After %(played)s of %(rounds)s rounds: %(names)s leads with %(total)s", **leading)
-                       if len(ahead) == 1 else
-                       M("After %(played)s of %(rounds)s rounds: %(names)s lead with %(total)s", **leading))
+            leading = dict(
+                played=len(lines), rounds=rounds, names=_and([names[s] for s in ahead]), total=standings[0].total
+            )
+            summary = (
+                M("After %(played)s of %(rounds)s rounds: %(names)s leads with %(total)s", **leading)
+                if len(ahead) == 1
+                else M("After %(played)s of %(rounds)s rounds: %(names)s lead with %(total)s", **leading)
+            )
         else:
             summary = M("No rounds played yet")
         return ScoreSheet(self.key, names, tuple(lines), standings, finished, winners, summary)
@@ -440,8 +566,16 @@ class NominationWhist:
             last = len(earlier) == len(names) - 1
             forbidden = hook_forbidden(cards, earlier) if hook and last else None
             missing += [f"bid from {names[s]}" for s in waiting]
-            return GameState(len(hands), False, "bids", spec, waiting[0],
-                             legal_bids(cards, earlier, len(names), hook), forbidden, tuple(missing))
+            return GameState(
+                len(hands),
+                False,
+                "bids",
+                spec,
+                waiting[0],
+                legal_bids(cards, earlier, len(names), hook),
+                forbidden,
+                tuple(missing),
+            )
         no_tricks = [names[s] for s, t in enumerate(entry.tricks) if t is None]
         if len(no_tricks) == len(names):
             missing.append("tricks for every player")

@@ -32,7 +32,7 @@ FORMAT_VERSION = 1
 NAME_MAX = 40
 _KNOWN_KEYS = {"scorepad", "variant", "options", "players", "teams", "first_dealer", "hands", "title", "played"}
 _TEAM_KEYS = ("name", "players")
-_LABELS = {"title": M("the title"), "played": M("when it was played (\"played\")")}
+_LABELS = {"title": M("the title"), "played": M('when it was played ("played")')}
 TITLE_MAX = 120  # a game's title, as stored
 HANDS_MAX = 1000  # far past any game (a provincial Military event is 100 hands): a record is read whole
 RECORD_MAX_BYTES = 2 * 1024 * 1024  # a 1,000-hand record of seven players is about 300 KB
@@ -63,9 +63,12 @@ def _unique(names: Sequence[str], field_name: str, what: str) -> None:
     seen: set[str] = set()
     for i, name in enumerate(names):
         if name.casefold() in seen:
-            raise RuleError(f"{field_name}.{i}", M("two players are called '%(name)s'; give each their own name", name=name)
-                            if what == "players" else
-                            M("two teams are called '%(name)s'; give each their own name", name=name))
+            raise RuleError(
+                f"{field_name}.{i}",
+                M("two players are called '%(name)s'; give each their own name", name=name)
+                if what == "players"
+                else M("two teams are called '%(name)s'; give each their own name", name=name),
+            )
         seen.add(name.casefold())
 
 
@@ -88,17 +91,21 @@ def parse_teams(raw: object) -> tuple[Team, ...]:
             teams.append(Team(_name(item, f"teams.{i}", M("team %(number)s", number=i + 1))))
             continue
         if not isinstance(item, Mapping):
-            raise RuleError(f"teams.{i}", M("each team is a name or {\"name\": ..., \"players\": [...]}"))
+            raise RuleError(f"teams.{i}", M('each team is a name or {"name": ..., "players": [...]}'))
         for key in item:
             if key not in _TEAM_KEYS:
-                raise RuleError(f"teams.{i}.{key_field(key)}", M("%(key)s is not part of a team: give its \"name\" "
-                                                                 "and \"players\"", key=quoted(key)))
+                raise RuleError(
+                    f"teams.{i}.{key_field(key)}",
+                    M('%(key)s is not part of a team: give its "name" and "players"', key=quoted(key)),
+                )
         name = _name(item.get("name"), f"teams.{i}.name", M("team %(number)s", number=i + 1))
         players_raw = item.get("players", [])
         if not isinstance(players_raw, list):
             raise RuleError(f"teams.{i}.players", M("%(team)s's players must be a list of names", team=name))
-        players = tuple(_name(p, f"teams.{i}.players.{j}", M("%(team)s's player %(number)s", team=name, number=j + 1))
-                        for j, p in enumerate(players_raw))
+        players = tuple(
+            _name(p, f"teams.{i}.players.{j}", M("%(team)s's player %(number)s", team=name, number=j + 1))
+            for j, p in enumerate(players_raw)
+        )
         teams.append(Team(name, players))
     _unique([t.name for t in teams], "teams", "teams")
     return tuple(teams)
@@ -111,8 +118,16 @@ def parse_record(data: object) -> Record:
     errors = ErrorCollector()
     version = data.get("scorepad", FORMAT_VERSION)
     if version != FORMAT_VERSION:
-        errors.add(RuleError("scorepad", M("this is format version %(version)s; only %(known)s is known",
-                                           version=quoted(version), known=FORMAT_VERSION)))
+        errors.add(
+            RuleError(
+                "scorepad",
+                M(
+                    "this is format version %(version)s; only %(known)s is known",
+                    version=quoted(version),
+                    known=FORMAT_VERSION,
+                ),
+            )
+        )
     for key in data:
         if key not in _KNOWN_KEYS:
             errors.add(RuleError(key_field(key), M("%(key)s is not part of a game record", key=quoted(key))))
@@ -122,7 +137,9 @@ def parse_record(data: object) -> Record:
     raw_variant = data.get("variant", "")
     try:
         if not isinstance(raw_variant, str):
-            raise RuleError("variant", M("the variant is a name in quotes, one of: %(names)s", names=", ".join(VARIANT_MODULES)))
+            raise RuleError(
+                "variant", M("the variant is a name in quotes, one of: %(names)s", names=", ".join(VARIANT_MODULES))
+            )
         variant = get_variant(raw_variant)
     except RuleError as e:
         errors.add(e)
@@ -152,8 +169,12 @@ def parse_record(data: object) -> Record:
         errors.add(RuleError("first_dealer", M("the first dealer is a seat number, counting from 0")))
     hands = data.get("hands", [])
     if isinstance(hands, list) and len(hands) > HANDS_MAX:
-        errors.add(RuleError("hands", M("a record holds at most %(most)s hands; this one has %(count)s",
-                                        most=HANDS_MAX, count=len(hands))))
+        errors.add(
+            RuleError(
+                "hands",
+                M("a record holds at most %(most)s hands; this one has %(count)s", most=HANDS_MAX, count=len(hands)),
+            )
+        )
         hands = []
     if not isinstance(hands, list) or not all(isinstance(h, Mapping) for h in hands):
         errors.add(RuleError("hands", M("hands must be a list of objects, one per hand")))
@@ -171,8 +192,18 @@ def parse_record(data: object) -> Record:
     errors.raise_if_any()
     planned = variant.round_count(setup)  # each option is capped; together they must still fit a record
     if planned is not None and planned > HANDS_MAX:
-        raise RuleErrors([RuleError("options", M("these options plan %(count)s hands; a game holds at most %(most)s",
-                                                 count=planned, most=HANDS_MAX))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "options",
+                    M(
+                        "these options plan %(count)s hands; a game holds at most %(most)s",
+                        count=planned,
+                        most=HANDS_MAX,
+                    ),
+                )
+            ]
+        )
     title, played = data.get("title", ""), data.get("played", "")
     assert isinstance(title, str) and isinstance(played, str)
     return Record(setup, tuple(hands), title, played)
@@ -180,8 +211,14 @@ def parse_record(data: object) -> Record:
 
 def too_large(size: int) -> RuleError:
     """The refusal of a record of `size` bytes, past RECORD_MAX_BYTES (checked before reading it)."""
-    return RuleError("record", M("too large for a game record (%(size)s KB; at most %(most)s KB)",
-                                 size=size // 1024, most=RECORD_MAX_BYTES // 1024))
+    return RuleError(
+        "record",
+        M(
+            "too large for a game record (%(size)s KB; at most %(most)s KB)",
+            size=size // 1024,
+            most=RECORD_MAX_BYTES // 1024,
+        ),
+    )
 
 
 def read_json(raw: bytes) -> object:
@@ -194,17 +231,31 @@ def read_json(raw: bytes) -> object:
     except UnicodeDecodeError:
         raise RuleError("record", M("not a UTF-8 text file")) from None
     except json.JSONDecodeError as e:
-        raise RuleError("record", M("not valid JSON (line %(line)s, column %(column)s: %(error)s)",
-                                    line=e.lineno, column=e.colno, error=e.msg)) from None
+        raise RuleError(
+            "record",
+            M(
+                "not valid JSON (line %(line)s, column %(column)s: %(error)s)",
+                line=e.lineno,
+                column=e.colno,
+                error=e.msg,
+            ),
+        ) from None
     except RecursionError:
         raise RuleError("record", M("not a usable game record (lists or objects nested too deeply)")) from None
     except ValueError:  # int() past the digit limit; JSONDecodeError is caught above
-        raise RuleError("record", M("not a usable game record (a number longer than %(digits)s digits)",
-                                    digits=sys.get_int_max_str_digits())) from None
+        raise RuleError(
+            "record",
+            M("not a usable game record (a number longer than %(digits)s digits)", digits=sys.get_int_max_str_digits()),
+        ) from None
     where = _nul_at(data)
     if where is not None:
-        raise RuleError("record", M("not a usable game record: %(where)s holds a NUL character (\\u0000), which no "
-                                    "name or field takes", where=key_field(where) or M("it")))
+        raise RuleError(
+            "record",
+            M(
+                "not a usable game record: %(where)s holds a NUL character (\\u0000), which no name or field takes",
+                where=key_field(where) or M("it"),
+            ),
+        )
     return data
 
 

@@ -83,8 +83,9 @@ class PlayedGame:
             raise ValueError("a player sits in one column of a game, once")
 
     @classmethod
-    def scored(cls, setup: Setup, hands: Sequence[RawHand], finished: date,
-               seats: Sequence[Sequence[PlayerId]]) -> PlayedGame:
+    def scored(
+        cls, setup: Setup, hands: Sequence[RawHand], finished: date, seats: Sequence[Sequence[PlayerId]]
+    ) -> PlayedGame:
         """A game with its sheet derived by its variant (RuleErrors if the hands do not score)."""
         hands = tuple(hands)
         sheet = get_variant(setup.variant).score(setup, hands)
@@ -175,6 +176,7 @@ class PlayerStats:
         return next((v for k, v in self.counts if k == name), 0)
 
     if not TYPE_CHECKING:  # typed code says `count(name)`; mypy checks every other attribute
+
         def __getattr__(self, name: str) -> int:
             if name.startswith("_") or name in _OWN_FIELDS:
                 raise AttributeError(name)
@@ -196,17 +198,31 @@ class PlayerStats:
             counts[name] = counts.get(name, 0) + value
         mine, theirs = self.best_score, other.best_score
         best = theirs if mine is None else mine if theirs is None else max(mine, theirs)
-        return PlayerStats(self.variant, self.games + other.games, self.won + other.won,
-                           self.shared_wins + other.shared_wins, self.drawn + other.drawn,
-                           self.total_score + other.total_score, best, tuple(counts.items()))
+        return PlayerStats(
+            self.variant,
+            self.games + other.games,
+            self.won + other.won,
+            self.shared_wins + other.shared_wins,
+            self.drawn + other.drawn,
+            self.total_score + other.total_score,
+            best,
+            tuple(counts.items()),
+        )
 
     def facts(self) -> tuple[Fact, ...]:
         """The variant's own figures (its `Variant.stats.facts`), in the order a page shows them."""
         if self.variant not in VARIANT_MODULES:
             return ()
-        return tuple(Fact(spec.key, spec.label, self.count(spec.count),
-                          None if spec.out_of is None else self.count(spec.out_of), spec.average)
-                     for spec in get_variant(self.variant).stats.facts)
+        return tuple(
+            Fact(
+                spec.key,
+                spec.label,
+                self.count(spec.count),
+                None if spec.out_of is None else self.count(spec.out_of),
+                spec.average,
+            )
+            for spec in get_variant(self.variant).stats.facts
+        )
 
 
 _OWN_FIELDS = frozenset(PlayerStats.__dataclass_fields__)
@@ -218,8 +234,16 @@ def column_stats(game: PlayedGame, column: int) -> PlayerStats:
     score = final_scores(game)[column]
     first = column in sheet.winners and not _drawn(sheet)
     facts = get_variant(game.variant).stats.count(game.setup, game.hands, sheet, column)
-    return PlayerStats(game.variant, games=1, won=int(first), shared_wins=int(first and len(sheet.winners) > 1),
-                       drawn=int(_drawn(sheet)), total_score=score, best_score=score, counts=tuple(facts.items()))
+    return PlayerStats(
+        game.variant,
+        games=1,
+        won=int(first),
+        shared_wins=int(first and len(sheet.winners) > 1),
+        drawn=int(_drawn(sheet)),
+        total_score=score,
+        best_score=score,
+        counts=tuple(facts.items()),
+    )
 
 
 def player_stats(games: Iterable[PlayedGame]) -> dict[PlayerId, dict[str, PlayerStats]]:
@@ -233,8 +257,10 @@ def player_stats(games: Iterable[PlayedGame]) -> dict[PlayerId, dict[str, Player
             for player in players:
                 mine = found[player]
                 mine[game.variant] = mine[game.variant] + added if game.variant in mine else added
-    return {player: dict(sorted(by_variant.items(), key=lambda kv: _variant_order(kv[0])))
-            for player, by_variant in found.items()}
+    return {
+        player: dict(sorted(by_variant.items(), key=lambda kv: _variant_order(kv[0])))
+        for player, by_variant in found.items()
+    }
 
 
 # --------------------------------------------------------------------------- head to head
@@ -290,9 +316,15 @@ def results_over_time(games: Iterable[PlayedGame], player: PlayerId) -> dict[str
         for column, players in enumerate(game.seats):
             if player in players:
                 sheet = game.sheet
-                found[game.variant].append(ResultPoint(
-                    game.finished, final_scores(game)[column], _ranks(sheet)[column], len(sheet.columns),
-                    column in sheet.winners and not _drawn(sheet)))
+                found[game.variant].append(
+                    ResultPoint(
+                        game.finished,
+                        final_scores(game)[column],
+                        _ranks(sheet)[column],
+                        len(sheet.columns),
+                        column in sheet.winners and not _drawn(sheet),
+                    )
+                )
     return {v: tuple(points) for v, points in sorted(found.items(), key=lambda kv: _variant_order(kv[0]))}
 
 
@@ -326,8 +358,9 @@ class VariantRecords:
     best_exact_bid_rate: Record | None = None  # variants counting exact bids, over `min_bid_hands` or more
 
 
-def _better(found: tuple[Record, int] | None, value: int, players: Iterable[PlayerId], when: date,
-            game: int) -> tuple[Record, int]:
+def _better(
+    found: tuple[Record, int] | None, value: int, players: Iterable[PlayerId], when: date, game: int
+) -> tuple[Record, int]:
     """The record, and the index of the game that set it, after `value` is reached by `players`
     in game number `game` (games come oldest first)."""
     if found is None or value > found[0].value:
@@ -349,8 +382,9 @@ def variant_records(games: Iterable[PlayedGame], min_bid_hands: int = MIN_BID_HA
         best = max((scores[c] for c, players in enumerate(game.seats) if players), default=None)
         for column, players in enumerate(game.seats):
             if players and scores[column] == best:
-                highest[game.variant] = _better(highest.get(game.variant), scores[column], players, game.finished,
-                                                index)
+                highest[game.variant] = _better(
+                    highest.get(game.variant), scores[column], players, game.finished, index
+                )
         run_players: list[PlayerId] = []
         for column, players in enumerate(game.seats):
             for player in players:
@@ -364,8 +398,10 @@ def variant_records(games: Iterable[PlayedGame], min_bid_hands: int = MIN_BID_HA
             runs[game.variant] = _better(runs.get(game.variant), longest, holders, game.finished, index)
     rates = _best_rates(ordered, min_bid_hands)
     variants = sorted({g.variant for g in ordered if any(g.seats)}, key=_variant_order)
-    return {v: VariantRecords(v, highest[v][0] if v in highest else None, runs[v][0] if v in runs else None,
-                              rates.get(v)) for v in variants}
+    return {
+        v: VariantRecords(v, highest[v][0] if v in highest else None, runs[v][0] if v in runs else None, rates.get(v))
+        for v in variants
+    }
 
 
 def _best_rates(ordered: Sequence[PlayedGame], min_bid_hands: int) -> dict[str, Record]:
@@ -388,8 +424,12 @@ def _best_rates(ordered: Sequence[PlayedGame], min_bid_hands: int) -> dict[str, 
             if found is None or key > (Fraction(found.value, found.out_of or 1), found.out_of):
                 best[variant] = Record(exact_bids, (player,), when, hands_bid)
             elif key == (Fraction(found.value, found.out_of or 1), found.out_of):
-                best[variant] = Record(found.value, tuple(sorted((*found.players, player))),
-                                       max(found.finished, when, key=_moment), found.out_of)
+                best[variant] = Record(
+                    found.value,
+                    tuple(sorted((*found.players, player))),
+                    max(found.finished, when, key=_moment),
+                    found.out_of,
+                )
     return best
 
 
@@ -429,7 +469,21 @@ def season_table(games: Iterable[PlayedGame]) -> tuple[SeasonRow, ...]:
 
 
 __all__ = [
-    "MIN_BID_HANDS", "Fact", "HeadToHead", "PlayedGame", "PlayerId", "PlayerStats", "Record", "ResultPoint",
-    "SeasonRow", "VariantRecords", "column_stats", "final_scores", "head_to_head", "player_stats",
-    "results_over_time", "season_table", "variant_records",
+    "MIN_BID_HANDS",
+    "Fact",
+    "HeadToHead",
+    "PlayedGame",
+    "PlayerId",
+    "PlayerStats",
+    "Record",
+    "ResultPoint",
+    "SeasonRow",
+    "VariantRecords",
+    "column_stats",
+    "final_scores",
+    "head_to_head",
+    "player_stats",
+    "results_over_time",
+    "season_table",
+    "variant_records",
 ]

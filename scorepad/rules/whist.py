@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from scorepad.rules.base import (
-    derived_once,
     Cell,
     Choice,
     ErrorCollector,
@@ -33,6 +32,7 @@ from scorepad.rules.base import (
     ScoreSheet,
     Setup,
     StatsFacts,
+    derived_once,
     foot_of_sheet,
     key_field,
     leaders,
@@ -49,37 +49,86 @@ SEQUENCE = (Trump.HEARTS, Trump.DIAMONDS, Trump.SPADES, Trump.CLUBS)
 SEQUENCE_WITH_NT = SEQUENCE + (Trump.NO_TRUMPS,)
 HAND_KEYS = ("tricks", "trump", "honours")
 
+
 def _drive(options: Options) -> bool:
     """A fixed number of deals (a whist drive): no game, no rubber, no honours."""
     return options.get_int("deals") > 0
 
 
 OPTION_SPECS = (
-    OptionSpec("target", M("Points for game"), 5, minimum=1, maximum=99, matters=lambda o: not _drive(o),
-               help=M("A side wins a game when it reaches this many points: 5 is the British game, "
-                    "7 the American, 9 Long Whist.")),
-    OptionSpec("honours", M("Score honours"), False, matters=lambda o: not _drive(o),
-               help=M("The side that held all four of A K Q J of trumps scores 4, three of them 2; a side "
-                    "one point short of game cannot score honours, and tricks are scored first.")),
-    OptionSpec("rubber", M("Play a rubber"), True, matters=lambda o: not _drive(o),
-               help=M("Best of three games: the first side to win two games wins the rubber. "
-                    "Off: a single game decides.")),
-    OptionSpec("trumps", M("Trumps"), "turned",
-               choices=(Choice("turned", M("Turned up: the dealer's last card, entered each deal")),
-                        Choice("sequence", M("Fixed sequence: hearts, diamonds, spades, clubs"))),
-               help=M("How each deal's trump suit is chosen; the fixed sequence is the whist-drive way.")),
-    OptionSpec("no_trump_fifth", M("No trumps every fifth deal"), False,
-               matters=lambda o: o.get_str("trumps") == "sequence",
-               help=M("With the fixed sequence, every fifth deal (5, 10, 15, ...) is played without trumps, "
-                    "so without honours.")),
-    OptionSpec("deals", M("Fixed number of deals (whist drive)"), 0, minimum=0, maximum=200, matters=lambda o: _drive(o),
-               help=M("0 plays to game (or rubber). A number plays exactly that many deals, as at a whist "
-                    "drive: no game target, each side adds up its score over the deals.")),
-    OptionSpec("drive_scoring", M("Whist drive scoring"), "odd", matters=lambda o: _drive(o),
-               choices=(Choice("odd", M("Odd tricks (tricks above six)")),
-                        Choice("all", M("All tricks taken (13 a deal, shared)"))),
-               help=M("What a side scores each deal of a whist drive: its odd tricks (the rule of the "
-                    "document) or every trick it took.")),
+    OptionSpec(
+        "target",
+        M("Points for game"),
+        5,
+        minimum=1,
+        maximum=99,
+        matters=lambda o: not _drive(o),
+        help=M(
+            "A side wins a game when it reaches this many points: 5 is the British game, 7 the American, 9 Long Whist."
+        ),
+    ),
+    OptionSpec(
+        "honours",
+        M("Score honours"),
+        False,
+        matters=lambda o: not _drive(o),
+        help=M(
+            "The side that held all four of A K Q J of trumps scores 4, three of them 2; a side "
+            "one point short of game cannot score honours, and tricks are scored first."
+        ),
+    ),
+    OptionSpec(
+        "rubber",
+        M("Play a rubber"),
+        True,
+        matters=lambda o: not _drive(o),
+        help=M("Best of three games: the first side to win two games wins the rubber. Off: a single game decides."),
+    ),
+    OptionSpec(
+        "trumps",
+        M("Trumps"),
+        "turned",
+        choices=(
+            Choice("turned", M("Turned up: the dealer's last card, entered each deal")),
+            Choice("sequence", M("Fixed sequence: hearts, diamonds, spades, clubs")),
+        ),
+        help=M("How each deal's trump suit is chosen; the fixed sequence is the whist-drive way."),
+    ),
+    OptionSpec(
+        "no_trump_fifth",
+        M("No trumps every fifth deal"),
+        False,
+        matters=lambda o: o.get_str("trumps") == "sequence",
+        help=M(
+            "With the fixed sequence, every fifth deal (5, 10, 15, ...) is played without trumps, so without honours."
+        ),
+    ),
+    OptionSpec(
+        "deals",
+        M("Fixed number of deals (whist drive)"),
+        0,
+        minimum=0,
+        maximum=200,
+        matters=lambda o: _drive(o),
+        help=M(
+            "0 plays to game (or rubber). A number plays exactly that many deals, as at a whist "
+            "drive: no game target, each side adds up its score over the deals."
+        ),
+    ),
+    OptionSpec(
+        "drive_scoring",
+        M("Whist drive scoring"),
+        "odd",
+        matters=lambda o: _drive(o),
+        choices=(
+            Choice("odd", M("Odd tricks (tricks above six)")),
+            Choice("all", M("All tricks taken (13 a deal, shared)")),
+        ),
+        help=M(
+            "What a side scores each deal of a whist drive: its odd tricks (the rule of the "
+            "document) or every trick it took."
+        ),
+    ),
 )
 
 
@@ -102,9 +151,15 @@ class Rules:
     @classmethod
     def of(cls, setup: Setup) -> Rules:
         o = setup.options
-        return cls(o.get_int("target"), o.get_bool("honours"), o.get_bool("rubber"),
-                   o.get_str("trumps") == "sequence", o.get_bool("no_trump_fifth"),
-                   o.get_int("deals"), o.get_str("drive_scoring") == "all")
+        return cls(
+            o.get_int("target"),
+            o.get_bool("honours"),
+            o.get_bool("rubber"),
+            o.get_str("trumps") == "sequence",
+            o.get_bool("no_trump_fifth"),
+            o.get_int("deals"),
+            o.get_str("drive_scoring") == "all",
+        )
 
 
 @dataclass(frozen=True)
@@ -147,13 +202,22 @@ def _check_teams(setup: Setup, errors: ErrorCollector) -> None:
     if setup.players:
         errors.add(RuleError("players", M("Whist is played by two partnerships: give two teams, not players")))
     if len(setup.teams) != 2:
-        errors.add(RuleError("teams", M("Whist needs exactly two teams (partnerships), not %(count)s", count=len(setup.teams))))
+        errors.add(
+            RuleError("teams", M("Whist needs exactly two teams (partnerships), not %(count)s", count=len(setup.teams)))
+        )
         return
     for i, team in enumerate(setup.teams):
         if len(team.players) not in (0, 2):
-            errors.add(RuleError(f"teams.{i}.players",
-                                 M("%(team)s needs two player names (or none), not %(count)s", team=team.name,
-                                   count=len(team.players))))
+            errors.add(
+                RuleError(
+                    f"teams.{i}.players",
+                    M(
+                        "%(team)s needs two player names (or none), not %(count)s",
+                        team=team.name,
+                        count=len(team.players),
+                    ),
+                )
+            )
     if errors.errors:
         return
     if setup.teams[0].name.casefold() == setup.teams[1].name.casefold():
@@ -165,16 +229,31 @@ def _check_teams(setup: Setup, errors: ErrorCollector) -> None:
 def _check_options(rules: Rules, errors: ErrorCollector) -> None:
     """Refuse option combinations that cannot mean anything, rather than silently ignoring them."""
     if rules.drive_all and not rules.drive:
-        errors.add(RuleError("options.drive_scoring",
-                             M("scoring all tricks is for a whist drive: set a fixed number of deals")))
+        errors.add(
+            RuleError(
+                "options.drive_scoring", M("scoring all tricks is for a whist drive: set a fixed number of deals")
+            )
+        )
     if rules.nt_fifth and not rules.sequence:
-        errors.add(RuleError("options.no_trump_fifth",
-                             M("no trumps every fifth deal needs the fixed trump sequence; "
-                               "a turned-up card always makes a trump suit")))
+        errors.add(
+            RuleError(
+                "options.no_trump_fifth",
+                M(
+                    "no trumps every fifth deal needs the fixed trump sequence; "
+                    "a turned-up card always makes a trump suit"
+                ),
+            )
+        )
     if rules.honours and rules.drive:
-        errors.add(RuleError("options.honours",
-                             M("honours are not scored at a whist drive (a fixed number of deals): "
-                               "turn honours off or play to game")))
+        errors.add(
+            RuleError(
+                "options.honours",
+                M(
+                    "honours are not scored at a whist drive (a fixed number of deals): "
+                    "turn honours off or play to game"
+                ),
+            )
+        )
 
 
 # --------------------------------------------------------------------------- the schedule
@@ -192,8 +271,14 @@ def _spec(setup: Setup, rules: Rules, number: int) -> RoundSpec:
     if number < 1:
         raise RuleError("hand", M("deals are numbered from 1"))
     if rules.drive and number > rules.deals:
-        raise RuleError("hand", M("this whist drive has %(deals)s deals; deal %(number)s is one too many",
-                                             deals=rules.deals, number=number))
+        raise RuleError(
+            "hand",
+            M(
+                "this whist drive has %(deals)s deals; deal %(number)s is one too many",
+                deals=rules.deals,
+                number=number,
+            ),
+        )
     seats = seat_names(setup)
     dealer = (setup.first_dealer + number - 1) % 4
     trump = scheduled_trump(rules, number)
@@ -212,34 +297,53 @@ def _spec(setup: Setup, rules: Rules, number: int) -> RoundSpec:
 
 
 # Each suit's words in a sentence, whole (a language may say "hearts" another way there than in a title).
-_ARE_TRUMPS = {Trump.HEARTS: M("hearts are trumps"), Trump.DIAMONDS: M("diamonds are trumps"),
-               Trump.CLUBS: M("clubs are trumps"), Trump.SPADES: M("spades are trumps")}
-_AS_TRUMPS = {Trump.HEARTS: M("hearts as trumps"), Trump.DIAMONDS: M("diamonds as trumps"),
-              Trump.CLUBS: M("clubs as trumps"), Trump.SPADES: M("spades as trumps"), Trump.NO_TRUMPS: M("no trumps")}
+_ARE_TRUMPS = {
+    Trump.HEARTS: M("hearts are trumps"),
+    Trump.DIAMONDS: M("diamonds are trumps"),
+    Trump.CLUBS: M("clubs are trumps"),
+    Trump.SPADES: M("spades are trumps"),
+}
+_AS_TRUMPS = {
+    Trump.HEARTS: M("hearts as trumps"),
+    Trump.DIAMONDS: M("diamonds as trumps"),
+    Trump.CLUBS: M("clubs as trumps"),
+    Trump.SPADES: M("spades as trumps"),
+    Trump.NO_TRUMPS: M("no trumps"),
+}
 
 
 def _trump_words(trump: Trump) -> Message:
     return _AS_TRUMPS[trump]
 
 
-def _read_pair(raw: object, key: str, names: Sequence[str], maximum: int, each: str,
-               partial: bool) -> tuple[int | None, int | None]:
+def _read_pair(
+    raw: object, key: str, names: Sequence[str], maximum: int, each: str, partial: bool
+) -> tuple[int | None, int | None]:
     """Two whole numbers 0..maximum, team 0's first; `each` ("tricks" or "honours") says what they count."""
     if not isinstance(raw, list):
         sides = dict(first=names[0], second=names[1])
-        raise RuleError(key, M("give the tricks as a list of two numbers: %(first)s first, then %(second)s", **sides)
-                        if key == "tricks" else
-                        M("give the honours as a list of two numbers: %(first)s first, then %(second)s", **sides))
+        raise RuleError(
+            key,
+            M("give the tricks as a list of two numbers: %(first)s first, then %(second)s", **sides)
+            if key == "tricks"
+            else M("give the honours as a list of two numbers: %(first)s first, then %(second)s", **sides),
+        )
     if len(raw) > 2 or (len(raw) < 2 and not partial):
         both: dict[str, object] = dict(first=names[0], second=names[1], count=len(raw))
-        raise RuleError(key, (M("give the tricks of both sides (%(first)s and %(second)s), not 1 number", **both)
-                              if len(raw) == 1 else
-                              M("give the tricks of both sides (%(first)s and %(second)s), not %(count)s numbers",
-                                **both)) if key == "tricks" else
-                        (M("give the honours of both sides (%(first)s and %(second)s), not 1 number", **both)
-                         if len(raw) == 1 else
-                         M("give the honours of both sides (%(first)s and %(second)s), not %(count)s numbers",
-                           **both)))
+        raise RuleError(
+            key,
+            (
+                M("give the tricks of both sides (%(first)s and %(second)s), not 1 number", **both)
+                if len(raw) == 1
+                else M("give the tricks of both sides (%(first)s and %(second)s), not %(count)s numbers", **both)
+            )
+            if key == "tricks"
+            else (
+                M("give the honours of both sides (%(first)s and %(second)s), not 1 number", **both)
+                if len(raw) == 1
+                else M("give the honours of both sides (%(first)s and %(second)s), not %(count)s numbers", **both)
+            ),
+        )
     errors = ErrorCollector()
     values: list[int | None] = []
     for i, name in enumerate(names):
@@ -248,13 +352,23 @@ def _read_pair(raw: object, key: str, names: Sequence[str], maximum: int, each: 
         if item is None and partial:
             values.append(None)
         elif isinstance(item, bool) or not isinstance(item, int):
-            errors.add(RuleError(f"{key}.{i}", M("tricks taken by %(name)s must be a whole number", name=name) if tricks
-                                 else M("honours held by %(name)s must be a whole number", name=name)))
+            errors.add(
+                RuleError(
+                    f"{key}.{i}",
+                    M("tricks taken by %(name)s must be a whole number", name=name)
+                    if tricks
+                    else M("honours held by %(name)s must be a whole number", name=name),
+                )
+            )
         elif not 0 <= item <= maximum:
-            errors.add(RuleError(f"{key}.{i}", M("tricks taken by %(name)s must be between 0 and %(maximum)s",
-                                                   name=name, maximum=maximum) if tricks else
-                                 M("honours held by %(name)s must be between 0 and %(maximum)s", name=name,
-                                   maximum=maximum)))
+            errors.add(
+                RuleError(
+                    f"{key}.{i}",
+                    M("tricks taken by %(name)s must be between 0 and %(maximum)s", name=name, maximum=maximum)
+                    if tricks
+                    else M("honours held by %(name)s must be between 0 and %(maximum)s", name=name, maximum=maximum),
+                )
+            )
         else:
             values.append(item)
     errors.raise_if_any()
@@ -265,8 +379,10 @@ def _read_tricks(raw: object, names: Sequence[str], partial: bool) -> tuple[int 
     tricks = _read_pair(raw, "tricks", names, TRICKS, "tricks", partial)
     t0, t1 = tricks
     if t0 is not None and t1 is not None and t0 + t1 != TRICKS:
-        raise RuleError("tricks", M("the tricks add up to %(total)s but every deal has %(tricks)s tricks", total=t0 + t1,
-                                    tricks=TRICKS))
+        raise RuleError(
+            "tricks",
+            M("the tricks add up to %(total)s but every deal has %(tricks)s tricks", total=t0 + t1, tricks=TRICKS),
+        )
     return tricks
 
 
@@ -277,34 +393,51 @@ def _read_trump(raw: object, spec: RoundSpec, dealer: str, partial: bool) -> Tru
             return spec.trump
         trump = parse_trump(raw, "trump", SEQUENCE_WITH_NT)
         if trump is not spec.trump:
-            raise RuleError("trump", M("deal %(number)s has %(scheduled)s by the fixed sequence, not %(given)s",
-                                       number=spec.number, scheduled=_trump_words(spec.trump), given=_trump_words(trump)))
+            raise RuleError(
+                "trump",
+                M(
+                    "deal %(number)s has %(scheduled)s by the fixed sequence, not %(given)s",
+                    number=spec.number,
+                    scheduled=_trump_words(spec.trump),
+                    given=_trump_words(trump),
+                ),
+            )
         return trump
     if raw is None:
         if partial:
             return None
-        raise RuleError("trump", M("enter the trump suit turned up by %(dealer)s, the dealer: one of H, D, C, S",
-                                     dealer=dealer))
+        raise RuleError(
+            "trump", M("enter the trump suit turned up by %(dealer)s, the dealer: one of H, D, C, S", dealer=dealer)
+        )
     return parse_trump(raw, "trump", SUITS)
 
 
-def _read_honours(raw: object, rules: Rules, spec: RoundSpec, names: Sequence[str],
-                  partial: bool) -> tuple[int | None, int | None] | None:
+def _read_honours(
+    raw: object, rules: Rules, spec: RoundSpec, names: Sequence[str], partial: bool
+) -> tuple[int | None, int | None] | None:
     """How many of A K Q J of trumps each side held: four in all, so only one side holds 3 or 4."""
     if raw is None:
         return None
     if not rules.honours:
         raise RuleError("honours", M("honours are not scored in this game (the honours option is off)"))
     if spec.trump is Trump.NO_TRUMPS:
-        raise RuleError("honours", M("deal %(number)s is played without trumps, so there are no honours",
-                                         number=spec.number))
+        raise RuleError(
+            "honours", M("deal %(number)s is played without trumps, so there are no honours", number=spec.number)
+        )
     honours = _read_pair(raw, "honours", names, HONOURS, "honours", partial)
     known = sum(h for h in honours if h is not None)
     complete = None not in honours
     if known > HONOURS or (complete and known != HONOURS):
-        raise RuleError("honours", M("the honours add up to %(known)s, but there are exactly four (A K Q J of trumps) "
-                                     "shared between %(first)s and %(second)s", known=known, first=names[0],
-                                     second=names[1]))
+        raise RuleError(
+            "honours",
+            M(
+                "the honours add up to %(known)s, but there are exactly four (A K Q J of trumps) "
+                "shared between %(first)s and %(second)s",
+                known=known,
+                first=names[0],
+                second=names[1],
+            ),
+        )
     return honours
 
 
@@ -322,8 +455,16 @@ def _read(setup: Setup, rules: Rules, spec: RoundSpec, raw: object, partial: boo
     trump: Trump | None = None
     honours: tuple[int | None, int | None] | None = None
     if raw.get("tricks") is None and not partial:
-        errors.add(RuleError("tricks", M("enter the tricks taken by each side (%(first)s, %(second)s), 13 in all",
-                                               first=names[0], second=names[1])))
+        errors.add(
+            RuleError(
+                "tricks",
+                M(
+                    "enter the tricks taken by each side (%(first)s, %(second)s), 13 in all",
+                    first=names[0],
+                    second=names[1],
+                ),
+            )
+        )
     try:
         if raw.get("tricks") is not None:
             tricks = _read_tricks(raw["tricks"], names, partial)
@@ -397,8 +538,9 @@ def score_deal(hand: WhistHand, before: tuple[int, int], target: int) -> DealSco
             details[s].append(M("%(held)s honours +%(value)s", held=held, value=value))
     if game_to is None:
         game_to = next((s for s in (0, 1) if before[s] + points[s] >= target), None)
-    return DealScore((points[0], points[1]), (joined(details[0], " · "), joined(details[1], " · ")), game_to, barred,
-                     late)
+    return DealScore(
+        (points[0], points[1]), (joined(details[0], " · "), joined(details[1], " · ")), game_to, barred, late
+    )
 
 
 # --------------------------------------------------------------------------- scoring a game
@@ -423,11 +565,22 @@ class _Tally:
         if self.games_needed == 1:
             return M("Game to %(side)s, %(score)s", side=self.names[side], score=score)
         if self.over:
-            return M("Game and rubber to %(side)s, %(score)s (%(won)s games to %(lost)s)", side=self.names[side],
-                     score=score, won=self.games[side], lost=self.games[1 - side])
-        return M("Game to %(side)s, %(score)s (games %(first)s %(first_games)s, %(second)s %(second_games)s)",
-                 side=self.names[side], score=score, first=self.names[0], first_games=self.games[0],
-                 second=self.names[1], second_games=self.games[1])
+            return M(
+                "Game and rubber to %(side)s, %(score)s (%(won)s games to %(lost)s)",
+                side=self.names[side],
+                score=score,
+                won=self.games[side],
+                lost=self.games[1 - side],
+            )
+        return M(
+            "Game to %(side)s, %(score)s (games %(first)s %(first_games)s, %(second)s %(second_games)s)",
+            side=self.names[side],
+            score=score,
+            first=self.names[0],
+            first_games=self.games[0],
+            second=self.names[1],
+            second_games=self.games[1],
+        )
 
     def play(self, hand: WhistHand, spec: RoundSpec, target: int) -> Line:
         before = (self.points[0], self.points[1])
@@ -435,11 +588,13 @@ class _Tally:
         totals = (before[0] + deal.points[0], before[1] + deal.points[1])
         notes: list[str] = []
         if deal.barred is not None:
-            notes.append(M("%(side)s stood at %(points)s: honours not scored", side=self.names[deal.barred],
-                           points=target - 1))
+            notes.append(
+                M("%(side)s stood at %(points)s: honours not scored", side=self.names[deal.barred], points=target - 1)
+            )
         if deal.late is not None:
-            notes.append(M("tricks are scored first: honours held by %(side)s come too late",
-                           side=self.names[deal.late]))
+            notes.append(
+                M("tricks are scored first: honours held by %(side)s come too late", side=self.names[deal.late])
+            )
         if deal.game_to is not None:
             self.games[deal.game_to] += 1
             self.last_game = totals
@@ -454,8 +609,11 @@ class _Tally:
         won, lost = self.games[side], self.games[1 - side]
         if not self.over and any(self.points):
             points = self.points[side]
-            return (M("1 game to %(lost)s; %(points)s in this game", lost=lost, points=points) if won == 1 else
-                    M("%(won)s games to %(lost)s; %(points)s in this game", won=won, lost=lost, points=points))
+            return (
+                M("1 game to %(lost)s; %(points)s in this game", lost=lost, points=points)
+                if won == 1
+                else M("%(won)s games to %(lost)s; %(points)s in this game", won=won, lost=lost, points=points)
+            )
         return M("1 game to %(lost)s", lost=lost) if won == 1 else M("%(won)s games to %(lost)s", won=won, lost=lost)
 
     def scoreboard(self, target: int) -> Scoreboard:
@@ -463,10 +621,14 @@ class _Tally:
         unit = "game" if self.games_needed > 1 else ""
         games = (self.games[0], self.games[1])
         if self.over:
-            return Scoreboard(M("Final score of the last game") if unit else M("Final score"), self.last_game, games,
-                              unit)
-        heading = (M("Game %(number)s: %(target)s points win it", number=sum(self.games) + 1, target=target) if unit
-                   else M("%(target)s points win the game", target=target))
+            return Scoreboard(
+                M("Final score of the last game") if unit else M("Final score"), self.last_game, games, unit
+            )
+        heading = (
+            M("Game %(number)s: %(target)s points win it", number=sum(self.games) + 1, target=target)
+            if unit
+            else M("%(target)s points win the game", target=target)
+        )
         return Scoreboard(heading, (self.points[0], self.points[1]), games, unit)
 
     def summary(self) -> str:
@@ -474,15 +636,30 @@ class _Tally:
         if self.over:
             side = 0 if self.games[0] > self.games[1] else 1
             if self.games_needed == 1:
-                return M("%(side)s win the game, %(score)s", side=n[side],
-                         score=f"{self.last_game[side]}-{self.last_game[1 - side]}")
-            return M("%(side)s win the rubber, %(won)s games to %(lost)s", side=n[side], won=self.games[side],
-                     lost=self.games[1 - side])
-        now = dict(number=sum(self.games) + 1, first=n[0], first_points=self.points[0], second=n[1],
-                   second_points=self.points[1])
+                return M(
+                    "%(side)s win the game, %(score)s",
+                    side=n[side],
+                    score=f"{self.last_game[side]}-{self.last_game[1 - side]}",
+                )
+            return M(
+                "%(side)s win the rubber, %(won)s games to %(lost)s",
+                side=n[side],
+                won=self.games[side],
+                lost=self.games[1 - side],
+            )
+        now = dict(
+            number=sum(self.games) + 1,
+            first=n[0],
+            first_points=self.points[0],
+            second=n[1],
+            second_points=self.points[1],
+        )
         if self.games_needed > 1:
-            return M("Game %(number)s: %(first)s %(first_points)s, %(second)s %(second_points)s (games %(games)s)",
-                     games=f"{self.games[0]}-{self.games[1]}", **now)
+            return M(
+                "Game %(number)s: %(first)s %(first_points)s, %(second)s %(second_points)s (games %(games)s)",
+                games=f"{self.games[0]}-{self.games[1]}",
+                **now,
+            )
         return M("Game %(number)s: %(first)s %(first_points)s, %(second)s %(second_points)s", **now)
 
 
@@ -509,8 +686,9 @@ def _count_facts(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, colu
     counts = {"deals": len(cells), "odd_tricks": sum(max(0, (cell.tricks or 0) - BOOK) for cell in cells)}
     if not rules.drive:
         drawn = len(sheet.winners) == len(sheet.columns)
-        counts["whist_games_played"] = sum(any(cell.total >= rules.target for cell in line.cells)
-                                           for line in sheet.lines)
+        counts["whist_games_played"] = sum(
+            any(cell.total >= rules.target for cell in line.cells) for line in sheet.lines
+        )
         counts["whist_games_won"] = sum(cell.total >= rules.target for cell in cells)
         counts["rubbers_played"] = int(rules.rubber)
         counts["rubbers_won"] = int(rules.rubber and column in sheet.winners and not drawn)
@@ -541,10 +719,12 @@ class WhistVariant:
 
     key = "whist"
     name = "Whist"
-    summary: str = M("Two partnerships play out 13 tricks a deal; the side that takes more scores one point for "
-               "each trick above six. The first side to 5 points wins the game (7 in America, 9 in Long "
-               "Whist), usually in a rubber of best of three games, with honours as an option. At a whist "
-               "drive a fixed number of deals is played and each side adds up its odd tricks.")
+    summary: str = M(
+        "Two partnerships play out 13 tricks a deal; the side that takes more scores one point for "
+        "each trick above six. The first side to 5 points wins the game (7 in America, 9 in Long "
+        "Whist), usually in a rubber of best of three games, with honours as an option. At a whist "
+        "drive a fixed number of deals is played and each side adds up its odd tricks."
+    )
     option_specs: tuple[OptionSpec, ...] = OPTION_SPECS
     partnerships = True
     players = range(4, 5)  # two partnerships of two
@@ -555,8 +735,11 @@ class WhistVariant:
         errors = ErrorCollector()
         _check_teams(setup, errors)
         if not 0 <= setup.first_dealer <= 3:
-            errors.add(RuleError("first_dealer", M("the first dealer is a seat from 0 to 3, not %(given)s",
-                                                   given=setup.first_dealer)))
+            errors.add(
+                RuleError(
+                    "first_dealer", M("the first dealer is a seat from 0 to 3, not %(given)s", given=setup.first_dealer)
+                )
+            )
         _check_options(Rules.of(setup), errors)
         errors.raise_if_any()
 
@@ -632,14 +815,24 @@ class WhistVariant:
         errors = ErrorCollector()
         for spec, hand in parsed:
             if tally.over:
-                errors.add(RuleError("hand", M("%(summary)s: no more deals are played", summary=tally.summary()), spec.number))
+                errors.add(
+                    RuleError("hand", M("%(summary)s: no more deals are played", summary=tally.summary()), spec.number)
+                )
                 continue
             lines.append(tally.play(hand, spec, rules.target))
         errors.raise_if_any()
         standings = rank(tally.games, names, [tally.detail(0), tally.detail(1)])
         winners = leaders(standings) if tally.over else ()
-        return ScoreSheet("whist", names, tuple(lines), standings, tally.over, winners, tally.summary(),
-                          tally.scoreboard(rules.target))
+        return ScoreSheet(
+            "whist",
+            names,
+            tuple(lines),
+            standings,
+            tally.over,
+            winners,
+            tally.summary(),
+            tally.scoreboard(rules.target),
+        )
 
     @staticmethod
     def _drive_sheet(setup: Setup, rules: Rules, parsed: Sequence[tuple[RoundSpec, WhistHand]]) -> ScoreSheet:
@@ -659,22 +852,38 @@ class WhistVariant:
                 cells.append(Cell(points, totals[s], detail, tricks=hand.tricks[s]))
             lines.append(Line(spec.number, replace(spec, trump=hand.trump), tuple(cells)))
         finished = len(parsed) == rules.deals
-        details = [M("%(total)s tricks in %(played)s of %(deals)s deals", total=totals[s], played=len(parsed),
-                     deals=rules.deals) if rules.drive_all else
-                   M("%(total)s odd tricks in %(played)s of %(deals)s deals", total=totals[s], played=len(parsed),
-                     deals=rules.deals) for s in (0, 1)]
+        details = [
+            M(
+                "%(total)s tricks in %(played)s of %(deals)s deals",
+                total=totals[s],
+                played=len(parsed),
+                deals=rules.deals,
+            )
+            if rules.drive_all
+            else M(
+                "%(total)s odd tricks in %(played)s of %(deals)s deals",
+                total=totals[s],
+                played=len(parsed),
+                deals=rules.deals,
+            )
+            for s in (0, 1)
+        ]
         standings = rank(totals, names, details)
         winners = leaders(standings) if finished else ()
-        return ScoreSheet("whist", names, tuple(lines), standings, finished, winners,
-                          _drive_summary(names, totals, finished))
+        return ScoreSheet(
+            "whist", names, tuple(lines), standings, finished, winners, _drive_summary(names, totals, finished)
+        )
 
 
 def _drive_summary(names: tuple[str, str], totals: Sequence[int], finished: bool) -> str:
     a, b = totals
     if a == b:
         level = dict(first=names[0], second=names[1], score=f"{a}-{b}")
-        return (M("Tie: %(first)s and %(second)s %(score)s", **level) if finished else
-                M("Level: %(first)s and %(second)s %(score)s", **level))
+        return (
+            M("Tie: %(first)s and %(second)s %(score)s", **level)
+            if finished
+            else M("Level: %(first)s and %(second)s %(score)s", **level)
+        )
     side = 0 if a > b else 1
     ahead = dict(side=names[side], score=f"{totals[side]}-{totals[1 - side]}")
     return M("%(side)s win, %(score)s", **ahead) if finished else M("%(side)s lead, %(score)s", **ahead)

@@ -32,27 +32,41 @@ _TITLES = {
 # a crash): the same English, said in the reader's language.
 _WERKZEUG_WORDS = {
     400: lazy_gettext("The browser (or proxy) sent a request that this server could not understand."),
-    403: lazy_gettext("You don't have the permission to access the requested resource. It is either read-protected "
-                      "or not readable by the server."),
-    404: lazy_gettext("The requested URL was not found on the server. If you entered the URL manually please check "
-                      "your spelling and try again."),
+    403: lazy_gettext(
+        "You don't have the permission to access the requested resource. It is either read-protected "
+        "or not readable by the server."
+    ),
+    404: lazy_gettext(
+        "The requested URL was not found on the server. If you entered the URL manually please check "
+        "your spelling and try again."
+    ),
     405: lazy_gettext("The method is not allowed for the requested URL."),
-    409: lazy_gettext("A conflict happened while processing the request. The resource might have been modified "
-                      "while the request was being processed."),
-    410: lazy_gettext("The requested URL is no longer available on this server and there is no forwarding address. "
-                      "If you followed a link from a foreign page, please contact the author of this page."),
+    409: lazy_gettext(
+        "A conflict happened while processing the request. The resource might have been modified "
+        "while the request was being processed."
+    ),
+    410: lazy_gettext(
+        "The requested URL is no longer available on this server and there is no forwarding address. "
+        "If you followed a link from a foreign page, please contact the author of this page."
+    ),
     422: lazy_gettext("The request was well-formed but was unable to be followed due to semantic errors."),
     429: lazy_gettext("This user has exceeded an allotted request count. Try again later."),
-    500: lazy_gettext("The server encountered an internal error and was unable to complete your request. Either the "
-                      "server is overloaded or there is an error in the application."),
-    503: lazy_gettext("The server is temporarily unable to service your request due to maintenance downtime or "
-                      "capacity problems. Please try again later."),
+    500: lazy_gettext(
+        "The server encountered an internal error and was unable to complete your request. Either the "
+        "server is overloaded or there is an error in the application."
+    ),
+    503: lazy_gettext(
+        "The server is temporarily unable to service your request due to maintenance downtime or "
+        "capacity problems. Please try again later."
+    ),
 }
 AT_THE_SAME_MOMENT = lazy_gettext(
     "Another device saved a change to the same thing at the same moment, so what you sent was not saved. Reload "
-    "the page to see what is recorded now, then try again if need be.")
-TOO_LARGE = lazy_gettext("What was sent is larger than any form of Scorepad sends (at most %(kb)s KB), so it was "
-                         "refused; nothing was saved.")
+    "the page to see what is recorded now, then try again if need be."
+)
+TOO_LARGE = lazy_gettext(
+    "What was sent is larger than any form of Scorepad sends (at most %(kb)s KB), so it was refused; nothing was saved."
+)
 EXPIRED = lazy_gettext("This form has expired. Reload the page and try again; nothing was saved.")
 SAME_MOMENT_TITLE = lazy_gettext("Changed at the same moment")
 
@@ -61,11 +75,41 @@ def register(app: Flask) -> None:
     """Attach every blueprint, template helpers, error pages and shared response headers."""
     from scorepad.formats.military import trump_words
     from scorepad.games.presenters import TEMPLATE_GLOBALS
-    from scorepad.views import (backup, bid_whist, board, club, director, drive, games, group_stats, groups, home,
-                                imports, military, pwa, settings, tables)
+    from scorepad.views import (
+        backup,
+        bid_whist,
+        board,
+        club,
+        director,
+        drive,
+        games,
+        group_stats,
+        groups,
+        home,
+        imports,
+        military,
+        pwa,
+        settings,
+        tables,
+    )
 
-    for module in (home, games, groups, group_stats, pwa, director, tables, board, military, bid_whist, club, drive,
-                   backup, imports, settings):
+    for module in (
+        home,
+        games,
+        groups,
+        group_stats,
+        pwa,
+        director,
+        tables,
+        board,
+        military,
+        bid_whist,
+        club,
+        drive,
+        backup,
+        imports,
+        settings,
+    ):
         app.register_blueprint(module.bp)
     app.jinja_env.globals["trump_words"] = trump_words
     app.jinja_env.globals["share_url"] = share_url
@@ -94,8 +138,7 @@ def register(app: Flask) -> None:
         was read (two devices writing the same row at once: the database keeps the first): a 409,
         never a 500."""
         core.end_session()  # the failed write's transaction is rolled back before anything is drawn
-        return render_template("errors/error.html", code=409, title=SAME_MOMENT_TITLE,
-                               message=AT_THE_SAME_MOMENT), 409
+        return render_template("errors/error.html", code=409, title=SAME_MOMENT_TITLE, message=AT_THE_SAME_MOMENT), 409
 
     @app.errorhandler(413)
     def _too_large(error: HTTPException) -> tuple[str, int]:

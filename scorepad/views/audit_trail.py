@@ -69,8 +69,11 @@ def audit_actor(actor: str) -> str:
     numbered = _NUMBERED.fullmatch(actor)
     if numbered is not None:
         number = int(numbered[2])
-        return gettext("table %(table)s", table=number) if numbered[1] == "table" else \
-            gettext("team %(number)s", number=number)
+        return (
+            gettext("table %(table)s", table=number)
+            if numbered[1] == "table"
+            else gettext("team %(number)s", number=number)
+        )
     return actor
 
 
@@ -104,18 +107,25 @@ def audit_words(value: dict[str, Any] | None) -> str:
     if "tricks" in value:
         return _tricks_words(value["tricks"], value.get("revoke"))
     if "held" in value and "owed" in value:  # a day closed: the flags as counted then
-        tables = [gettext("table %(table)s: %(flags)s", table=t + 1, flags=h - o)
-                  for t, (h, o) in enumerate(zip(value["held"], value["owed"]))]
+        tables = [
+            gettext("table %(table)s: %(flags)s", table=t + 1, flags=h - o)
+            for t, (h, o) in enumerate(zip(value["held"], value["owed"]))
+        ]
         return gettext("flags at closing %(tables)s", tables=", ".join(tables))
     if "teams" in value and "name" in value:  # names changed
         players = value.get("players") or []
         return f"“{value.get('name', '')}”; " + "; ".join(
             team + (f" ({', '.join(players[i])})" if i < len(players) and players[i] else "")
-            for i, team in enumerate(value["teams"]))
+            for i, team in enumerate(value["teams"])
+        )
     if "teams" in value and "winner" in value:  # a Military Whist playoff hand
         if value.get("bye"):
-            return gettext("teams %(teams)s, winner %(winner)s, bye %(bye)s", teams=_numbers(value["teams"]),
-                           winner=value["winner"], bye=_numbers(value["bye"]))
+            return gettext(
+                "teams %(teams)s, winner %(winner)s, bye %(bye)s",
+                teams=_numbers(value["teams"]),
+                winner=value["winner"],
+                bye=_numbers(value["bye"]),
+            )
         return gettext("teams %(teams)s, winner %(winner)s", teams=_numbers(value["teams"]), winner=value["winner"])
     if set(value) == {"flags"}:  # a loan, or flags given back
         return say(M("1 flag") if value["flags"] == 1 else M("%(count)s flags", count=value["flags"]))

@@ -21,8 +21,9 @@ from scorepad.views.director import unlock_for
 
 bp = Blueprint("backup", __name__)
 FORM_KB = 64  # the rest of the form (the CSRF token, the PIN), beside the file
-NO_FILE = lazy_gettext("Choose the backup file: the .json file downloaded from an event's control room "
-                       "(\"Download backup\").")
+NO_FILE = lazy_gettext(
+    'Choose the backup file: the .json file downloaded from an event\'s control room ("Download backup").'
+)
 
 
 @bp.url_value_preprocessor
@@ -62,7 +63,11 @@ def restore() -> tuple[str, int] | BaseResponse:
         message = _words(e) if e.field == "backup" else gettext("The PIN is 4 to 8 digits (or leave it empty).")
         return _form(413 if e.too_large else 422, {e.field: message})
     unlock_for(event)
-    flash(gettext("Event restored from the backup. This page is its new director's link: bookmark it and share it "
-                  "with nobody. Every link of the old server (director, tables' QR codes, team cards) is new here: "
-                  "print the QR cards again."))
+    flash(
+        gettext(
+            "Event restored from the backup. This page is its new director's link: bookmark it and share it "
+            "with nobody. Every link of the old server (director, tables' QR codes, team cards) is new here: "
+            "print the QR cards again."
+        )
+    )
     return redirect(url_for("director.control", token=event.director_token), code=303)

@@ -42,15 +42,25 @@ def new() -> str | BaseResponse | tuple[str, int]:
                 count = int(form.get("rounds", ""))
             except ValueError:
                 count = 0
-            event = writes.create(form.get("name", ""), rounds=count, bracket=form.get("bracket", "auto"),
-                                  made_scores=form.get("made_scores", "books"), hidden=form.get("hidden") == "on",
-                                  pin=form.get("pin", "").strip())
+            event = writes.create(
+                form.get("name", ""),
+                rounds=count,
+                bracket=form.get("bracket", "auto"),
+                made_scores=form.get("made_scores", "books"),
+                hidden=form.get("hidden") == "on",
+                pin=form.get("pin", "").strip(),
+            )
         except RuleErrors as e:
-            return render_template("bid_whist/new.html", form=form, brackets=tournament.BRACKETS,
-                                   errors=errors_by_field(e)), 422
+            return render_template(
+                "bid_whist/new.html", form=form, brackets=tournament.BRACKETS, errors=errors_by_field(e)
+            ), 422
         unlock_for(event)
-        flash(gettext("Tournament created. This page is your private director's link: bookmark it and share it "
-                      "with nobody. Register the teams below, then start the event."))
+        flash(
+            gettext(
+                "Tournament created. This page is your private director's link: bookmark it and share it "
+                "with nobody. Register the teams below, then start the event."
+            )
+        )
         return redirect(url_for("director.control", token=event.director_token))
     return render_template("bid_whist/new.html", form=form, brackets=tournament.BRACKETS, errors={})
 
@@ -72,9 +82,13 @@ def register(event: Event) -> tuple[str, int]:
     """Register a team of two (or, with only one player, a single player to pair)."""
     team, one, two = request.form.get("team", ""), request.form.get("player1", ""), request.form.get("player2", "")
     if request.form.get("kind") == "single":
-        return _act(event, lambda: registration.register_single(event, request.form.get("single", "")),
-                    gettext("%(name)s is registered as a single player.",
-                            name=" ".join(request.form.get("single", "").split())))
+        return _act(
+            event,
+            lambda: registration.register_single(event, request.form.get("single", "")),
+            gettext(
+                "%(name)s is registered as a single player.", name=" ".join(request.form.get("single", "").split())
+            ),
+        )
     return _act(event, lambda: registration.register_team(event, team, [one, two]), gettext("Team registered."))
 
 
@@ -86,15 +100,20 @@ def pair(event: Event) -> tuple[str, int]:
         first, second = int(request.form.get("first", "")), int(request.form.get("second", ""))
     except ValueError:
         return render_room(event, 422, {"pair": gettext("Choose the two players to pair.")})
-    return _act(event, lambda: registration.pair(event, first, second, request.form.get("name", "")),
-                gettext("The two players are a team now."))
+    return _act(
+        event,
+        lambda: registration.pair(event, first, second, request.form.get("name", "")),
+        gettext("The two players are a team now."),
+    )
 
 
 @bp.post("/d/<token>/withdraw/<int:number>")
 @director_of(tournament.KEY)
 def withdraw(event: Event, number: int) -> tuple[str, int]:
     """Remove a registration before the start."""
-    return _act(event, lambda: registration.withdraw(event, number), gettext("Number %(number)s withdrew.", number=number))
+    return _act(
+        event, lambda: registration.withdraw(event, number), gettext("Number %(number)s withdrew.", number=number)
+    )
 
 
 @bp.post("/d/<token>/start")
@@ -103,10 +122,17 @@ def start(event: Event) -> tuple[str, int]:
     """Close registration, set the tables and draw round 1 (with the rounds chosen at the start)."""
     raw = request.form.get("rounds", "").strip()
     if raw and whole_number(raw) is None:
-        return render_room(event, 422, {"rounds": gettext("Give the number of preliminary rounds as a number, 1 to 8.")},
-                           form=request.form)
-    return _act(event, lambda: writes.start(event, int(raw) if raw else None),
-                gettext("Registration is closed and round 1 is drawn: print the QR cards and the teams' cards."))
+        return render_room(
+            event,
+            422,
+            {"rounds": gettext("Give the number of preliminary rounds as a number, 1 to 8.")},
+            form=request.form,
+        )
+    return _act(
+        event,
+        lambda: writes.start(event, int(raw) if raw else None),
+        gettext("Registration is closed and round 1 is drawn: print the QR cards and the teams' cards."),
+    )
 
 
 def _expect_stage(event: Event, error_field: str) -> tuple[str, int] | None:
@@ -114,8 +140,15 @@ def _expect_stage(event: Event, error_field: str) -> tuple[str, int] | None:
     missing or non-numeric value is bad input (422), not "already done"."""
     raw = request.form.get("stage", "").strip()
     if whole_number(raw) is None:
-        return render_room(event, 422, {error_field: gettext("The form did not say which stage it was sent from: "
-                                                         "reload the control room and try again.")})
+        return render_room(
+            event,
+            422,
+            {
+                error_field: gettext(
+                    "The form did not say which stage it was sent from: reload the control room and try again."
+                )
+            },
+        )
     if int(raw) != event.current_hand:  # a second tap, or a stale page
         abort(409, description=gettext("That was already done: reload the control room."))
     return None
@@ -129,10 +162,13 @@ def next_round(event: Event) -> tuple[str, int]:
     if refused is not None:
         return refused
     last = event.current_hand >= tournament.rounds(event)
-    return _act(event, lambda: writes.advance(event),
-                gettext("The bracket is set: its first matches are at their tables.") if last
-                else gettext("Round %(number)s is drawn: every team's phone shows its table.",
-                             number=event.current_hand + 1))
+    return _act(
+        event,
+        lambda: writes.advance(event),
+        gettext("The bracket is set: its first matches are at their tables.")
+        if last
+        else gettext("Round %(number)s is drawn: every team's phone shows its table.", number=event.current_hand + 1),
+    )
 
 
 @bp.post("/d/<token>/cut")
@@ -152,11 +188,14 @@ def publish_standings(event: Event) -> tuple[str, int]:
     """Hidden standings: show the players the standings after the round just completed."""
     raw = request.form.get("round", "").strip()
     if whole_number(raw) is None:
-        return render_room(event, 422, {"publish": gettext("The form did not say which round to publish: reload the "
-                                                           "control room.")})
-    return _act(event, lambda: writes.publish_standings(event, int(raw)),
-                gettext("The standings after round %(number)s are on the projector and the players' phones.",
-                        number=raw))
+        return render_room(
+            event, 422, {"publish": gettext("The form did not say which round to publish: reload the control room.")}
+        )
+    return _act(
+        event,
+        lambda: writes.publish_standings(event, int(raw)),
+        gettext("The standings after round %(number)s are on the projector and the players' phones.", number=raw),
+    )
 
 
 @bp.post("/d/<token>/walkover")
@@ -166,8 +205,11 @@ def walkover(event: Event) -> tuple[str, int]:
     match_no, _, team = request.form.get("walkover", "").partition(":")
     if whole_number(match_no) is None or whole_number(team) is None:
         return render_room(event, 422, {"walkover": gettext("Choose the match and the team that goes through.")})
-    return _act(event, lambda: writes.walkover(event, int(match_no), int(team), request.form.get("reason", "")),
-                gettext("Team %(number)s goes through by a walkover.", number=team))
+    return _act(
+        event,
+        lambda: writes.walkover(event, int(match_no), int(team), request.form.get("reason", "")),
+        gettext("Team %(number)s goes through by a walkover.", number=team),
+    )
 
 
 @bp.post("/d/<token>/matches/<int:match_id>/<action>")
@@ -178,9 +220,14 @@ def match_action(event: Event, match_id: int, action: str) -> tuple[str, int]:
     if match is None or action not in ("close", "reopen"):
         abort(404, description=gettext("There is no such match in this event."))
     act = writes.close_match if action == "close" else writes.reopen_match
-    words = (gettext("Table %(number)s's sheet made final.", number=match.table) if action == "close" else
-             gettext("Table %(number)s's sheet reopened: the table can correct it, then both teams sign again.",
-                     number=match.table))
+    words = (
+        gettext("Table %(number)s's sheet made final.", number=match.table)
+        if action == "close"
+        else gettext(
+            "Table %(number)s's sheet reopened: the table can correct it, then both teams sign again.",
+            number=match.table,
+        )
+    )
     return _act(event, lambda: act(event, match), words)
 
 
@@ -192,8 +239,11 @@ def unlock_code(event: Event, match_id: int) -> tuple[str, int]:
     side = whole_number(request.form.get("side", ""))
     if match is None or side not in (0, 1):
         abort(404, description=gettext("There is no such match in this event."))
-    return _act(event, lambda: matches.lift_code_lock(match, side),
-                gettext("Table %(number)s: the team may enter its code again.", number=match.table))
+    return _act(
+        event,
+        lambda: matches.lift_code_lock(match, side),
+        gettext("Table %(number)s: the team may enter its code again.", number=match.table),
+    )
 
 
 @bp.post("/d/<token>/swap")
@@ -203,10 +253,14 @@ def swap(event: Event) -> tuple[str, int]:
     try:
         match_no, out, into = (int(request.form.get(k, "")) for k in ("match", "out", "in"))
     except ValueError:
-        return render_room(event, 422, {"swap": gettext("Choose the match, the team that leaves and the team that "
-                                                        "takes its place.")})
-    return _act(event, lambda: writes.swap(event, match_no, out, into, request.form.get("reason", "")),
-                gettext("Team %(into)s takes team %(out)s's place.", into=into, out=out))
+        return render_room(
+            event, 422, {"swap": gettext("Choose the match, the team that leaves and the team that takes its place.")}
+        )
+    return _act(
+        event,
+        lambda: writes.swap(event, match_no, out, into, request.form.get("reason", "")),
+        gettext("Team %(into)s takes team %(out)s's place.", into=into, out=out),
+    )
 
 
 # --------------------------------------------------------------------------- tables, teams, the game bar
@@ -236,20 +290,35 @@ def _bar_response(game: Any, match: Any, html: str, status: int = 200) -> BaseRe
     return response
 
 
-def render_bar(game: Any, match: Any, errors: dict[str, str] | None = None, notice: str = "",
-               game_view: Any = None) -> str:
+def render_bar(
+    game: Any, match: Any, errors: dict[str, str] | None = None, notice: str = "", game_view: Any = None
+) -> str:
     """The bar needs this match only: a preliminary round's bar does not derive the whole event (it
     is drawn on every hand entered at every table); a bracket match's title needs the bracket."""
     event = match.event
-    title = (gettext("Round %(number)s of %(rounds)s", number=match.number, rounds=tournament.rounds(event))
-             if match.stage == "round" else say(derived.kept_view(event).match_title(match)))
+    title = (
+        gettext("Round %(number)s of %(rounds)s", number=match.number, rounds=tournament.rounds(event))
+        if match.stage == "round"
+        else say(derived.kept_view(event).match_title(match))
+    )
     table, names = tournament.table_and_names(event, match)
     mv = matches.view(match, names, game_view)
     walk = tournament.walkover_of(event, match)
-    walk_words = gettext("%(team)s go through (%(reason)s).", team=names.get(walk[0], walk[0]),
-                         reason=say(walk[1])) if walk else ""
-    return render_template("bid_whist/_bar.html", title=title, game=game, mv=mv, table=table,
-                           errors=errors or {}, notice=notice, walkover=walk_words)
+    walk_words = (
+        gettext("%(team)s go through (%(reason)s).", team=names.get(walk[0], walk[0]), reason=say(walk[1]))
+        if walk
+        else ""
+    )
+    return render_template(
+        "bid_whist/_bar.html",
+        title=title,
+        game=game,
+        mv=mv,
+        table=table,
+        errors=errors or {},
+        notice=notice,
+        walkover=walk_words,
+    )
 
 
 @bp.post("/g/<token>/sign")
@@ -267,8 +336,14 @@ def sign(token: str) -> BaseResponse | tuple[str, int]:
             writes.dispute(match.event, match, side, request.form.get("reason", ""), f"table {match.table}")
             notice = gettext("The director has been told; wait at the table.")
         else:
-            writes.sign(match.event, match, side, f"table {match.table}",
-                        f"table phone, team code · device {device()}", code=request.form.get("code", ""))
+            writes.sign(
+                match.event,
+                match,
+                side,
+                f"table {match.table}",
+                f"table phone, team code · device {device()}",
+                code=request.form.get("code", ""),
+            )
             notice = gettext("Signed.")
     except RuleErrors as e:
         return render_bar(game, match, errors_by_field(e)), 422

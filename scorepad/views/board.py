@@ -7,6 +7,7 @@ the pages are drawn from the same versioned board, and a page subscribes to its 
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from markupsafe import Markup
 
@@ -60,15 +61,21 @@ def stream(public_id: str) -> Response:
     names = {n for n in request.args.get("only", "").split(",") if n}
     unknown = {n for n in names - STREAM_EVENTS if not OWN_EVENT.fullmatch(n)}
     if unknown:
-        abort(400, description=gettext("Unknown event name: %(name)s. Choose from %(names)s.", name=sorted(unknown)[0],
-                                       names=", ".join([*sorted(STREAM_EVENTS), "table-<n>", "table-*", "team-<n>"])))
+        abort(
+            400,
+            description=gettext(
+                "Unknown event name: %(name)s. Choose from %(names)s.",
+                name=sorted(unknown)[0],
+                names=", ".join([*sorted(STREAM_EVENTS), "table-<n>", "table-*", "team-<n>"]),
+            ),
+        )
     only = frozenset(names) or None
     # a leaderboard's pushes are drawn in its page's language, asked in this request itself
     return pushes.stream(channel(event.public_id), only, i18n.chosen())
 
 
 @bp.get("/b/<public_id>/event.json")
-def export_json(public_id: str) -> Response:
+def export_json(public_id: str) -> ResponseReturnValue:
     """The event as JSON: Military Whist's game record (the format `scorepad score` reads), or the
     tournament format's own export (entrants, matches with their games' records, decisions, seed)."""
     event = _event(public_id)

@@ -42,8 +42,12 @@ def new() -> str | BaseResponse | tuple[str, int]:
         except RuleErrors as e:
             return render_template("club/new.html", form=form, variants=variants, errors=errors_by_field(e)), 422
         unlock_for(event)
-        flash(gettext("Club night created. This page is your private director's link. Print the tables' QR codes: "
-                      "each table sets up its own game by scanning its card."))
+        flash(
+            gettext(
+                "Club night created. This page is your private director's link. Print the tables' QR codes: "
+                "each table sets up its own game by scanning its card."
+            )
+        )
         return redirect(url_for("director.control", token=event.director_token))
     return render_template("club/new.html", form=form, variants=variants, errors={})
 
@@ -82,7 +86,13 @@ def setup(token: str) -> Any:
             return htmx_response("", redirect=target) if htmx else redirect(target, code=303)
     elif request.method == "POST":
         form.apply(request.form.get("action", ""))
-    context = dict(variant=variant, form=form, errors=errors, recent=[], table=table,
-                   setup_action=url_for("club.setup", token=token))
+    context = dict(
+        variant=variant,
+        form=form,
+        errors=errors,
+        recent=[],
+        table=table,
+        setup_action=url_for("club.setup", token=token),
+    )
     template = "games/_setup_form.html" if partial() else "club/setup.html"
     return render_template(template, **context), (422 if errors else 200)

@@ -10,8 +10,8 @@ from flask import request, session
 from flask_babel import gettext, lazy_gettext
 
 from scorepad import network
-from scorepad.i18n import say
 from scorepad.extensions import htmx
+from scorepad.i18n import say
 from scorepad.rules.base import RuleError, RuleErrors
 
 

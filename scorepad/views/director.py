@@ -10,9 +10,10 @@ event, or opened its control room, keeps its link in the session too: the home p
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone, tzinfo
+from collections.abc import Callable
+from datetime import UTC, datetime, tzinfo
 from functools import wraps
-from typing import Any, Callable, TypeVar, cast
+from typing import Any, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import (
@@ -32,9 +33,9 @@ from flask_babel import format_datetime, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import backup, core
-from scorepad.i18n import say
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
+from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
 from scorepad.views.audit_trail import audit_action, audit_actor, audit_note, audit_words, signed_by
 from scorepad.views.common import errors_by_field, format_name, partial, share_url
@@ -64,13 +65,13 @@ def _zone() -> tzinfo | None:
 
 
 def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)  # SQLite hands back naive UTC
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite hands back naive UTC
 
 
 @bp.app_template_filter("iso_utc")
 def iso_utc(moment: datetime) -> str:
     """For <time datetime>: the moment in UTC, ISO 8601 with its Z."""
-    return _utc(moment).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return _utc(moment).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @bp.app_template_filter("local_time")
@@ -168,13 +169,19 @@ def _guarded(view: F, key: str | None) -> F:
     def wrapped(token: str, **kwargs: Any) -> Any:
         event = _event(token)
         if key is not None and event.format != key:
-            abort(404, description=gettext("This is not a %(format)s event: that page is not part of it.",
-                                           format=format_name(get_format(key).title)))
+            abort(
+                404,
+                description=gettext(
+                    "This is not a %(format)s event: that page is not part of it.",
+                    format=format_name(get_format(key).title),
+                ),
+            )
         if not is_unlocked(event):
             if request.method != "GET":
                 abort(403, description=gettext("Enter the director's PIN first."))
             return render_template("director/unlock.html", event=event, errors={}), 403
         return view(event, **kwargs)
+
     return wrapped  # type: ignore[return-value]
 
 
@@ -198,19 +205,29 @@ def unlock(token: str) -> BaseResponse | tuple[str, int]:
     code = request.form.get("recovery", "").strip()
     if code:  # the director on a new phone, the PIN forgotten or locked by someone's wrong tries
         if not core.recover(event, code):
-            return render_template("director/unlock.html", event=event, open_recovery=True,
-                                   errors={"recovery": gettext("That is not this event's recovery code.")}), 403
+            return render_template(
+                "director/unlock.html",
+                event=event,
+                open_recovery=True,
+                errors={"recovery": gettext("That is not this event's recovery code.")},
+            ), 403
         _unlock(event)
-        flash(gettext("Opened with the recovery code. It is used up: write down the new one below. "
-                      "If someone else has been trying PINs, set a new PIN."))
+        flash(
+            gettext(
+                "Opened with the recovery code. It is used up: write down the new one below. "
+                "If someone else has been trying PINs, set a new PIN."
+            )
+        )
         return redirect(url_for("director.control", token=token), code=303)
     try:
         if not core.unlock(event, request.form.get("pin", "")):
-            return render_template("director/unlock.html", event=event,
-                                   errors={"pin": gettext("That is not the PIN. Try again.")}), 403
+            return render_template(
+                "director/unlock.html", event=event, errors={"pin": gettext("That is not the PIN. Try again.")}
+            ), 403
     except core.PinLocked as locked:
-        return render_template("director/unlock.html", event=event, open_recovery=True,
-                               errors={"pin": say(locked.message)}), 429
+        return render_template(
+            "director/unlock.html", event=event, open_recovery=True, errors={"pin": say(locked.message)}
+        ), 429
     _unlock(event)
     return redirect(url_for("director.control", token=token))
 
@@ -228,8 +245,9 @@ def lock(token: str) -> BaseResponse:
 # --------------------------------------------------------------------------- the control room
 
 
-def render_room(event: Event, status: int = 200, errors: dict[str, str] | None = None, notice: str = "",
-                form: Any = None) -> tuple[str, int]:
+def render_room(
+    event: Event, status: int = 200, errors: dict[str, str] | None = None, notice: str = "", form: Any = None
+) -> tuple[str, int]:
     """The event's control room, drawn by its format (the live part alone for htmx); the notice
     given, else the flashed ones; a refused form comes back with its values."""
     fmt = get_format(event.format)
@@ -237,9 +255,17 @@ def render_room(event: Event, status: int = 200, errors: dict[str, str] | None =
     notices = [notice] if notice else list(get_flashed_messages())
     recovery = None if partial() else _recovery_code(event)
     links = {} if partial() else _links_to_self(event)
-    return render_template(f"{fmt.pages}/{page}", event=event, pages=fmt.pages, **fmt.room(event),
-                           errors=errors or {}, notices=notices, form=form or {}, recovery_code=recovery,
-                           **links), status
+    return render_template(
+        f"{fmt.pages}/{page}",
+        event=event,
+        pages=fmt.pages,
+        **fmt.room(event),
+        errors=errors or {},
+        notices=notices,
+        form=form or {},
+        recovery_code=recovery,
+        **links,
+    ), status
 
 
 def _links_to_self(event: Event) -> dict[str, str]:
@@ -247,8 +273,10 @@ def _links_to_self(event: Event) -> dict[str, str]:
     short (every event has its code since migration 0008; this page writes nothing, as it may follow
     a refused form)."""
     code = event.director_code
-    return {"director_link": share_url(url_for("director.control", token=event.director_token)),
-            "director_short_link": share_url(url_for("director.control", token=code)) if code else ""}
+    return {
+        "director_link": share_url(url_for("director.control", token=event.director_token)),
+        "director_short_link": share_url(url_for("director.control", token=code)) if code else "",
+    }
 
 
 def _room_page(event: Event) -> tuple[str, int]:
@@ -285,8 +313,12 @@ def pin(event: Event) -> tuple[str, int]:
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e), form=request.form)
     _unlock(event)  # this browser knows the new PIN (and is shown its recovery code once)
-    return render_room(event, notice=gettext("PIN saved. Other browsers must enter it again.")
-                       if request.form.get("pin") else gettext("PIN removed."))
+    return render_room(
+        event,
+        notice=gettext("PIN saved. Other browsers must enter it again.")
+        if request.form.get("pin")
+        else gettext("PIN removed."),
+    )
 
 
 @bp.get("/d/<token>/backup")
@@ -294,7 +326,9 @@ def pin(event: Event) -> tuple[str, int]:
 def download_backup(event: Event) -> Response:
     """Download the whole event as one file to restore on another server (docs/event-backup.md)."""
     data, name = backup.download(event)
-    return Response(data, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        data, mimetype="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
 
 
 # --------------------------------------------------------------------------- QR codes
@@ -321,12 +355,23 @@ def print_sheet(token: str) -> str:  # sent no-store, as every page of secret li
     the browser that came from the control room: the address printed opens nothing anywhere else."""
     event = core.by_print_token(token)
     if event is None or not directs_here(event):
-        abort(403, description=gettext("This QR sheet opens only on the director's own device, from the control room "
-                                       "(Print the QR cards). Each card opens its own table's or team's page."))
+        abort(
+            403,
+            description=gettext(
+                "This QR sheet opens only on the director's own device, from the control room "
+                "(Print the QR cards). Each card opens its own table's or team's page."
+            ),
+        )
     fmt = get_format(event.format)
     core.give_short_codes(event)
-    cards = [(t, share_url(url_for("tables.table", token=t.token)),  # the QR code's link, and the one to type
-              share_url(url_for("tables.table", token=t.short_code))) for t in event.tables]
+    cards = [
+        (
+            t,
+            share_url(url_for("tables.table", token=t.token)),  # the QR code's link, and the one to type
+            share_url(url_for("tables.table", token=t.short_code)),
+        )
+        for t in event.tables
+    ]
     return render_template(f"{fmt.pages}/qr.html", event=event, cards=cards, teams=fmt.teams(event))
 
 

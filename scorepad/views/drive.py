@@ -10,6 +10,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorepad.events import core
 from scorepad.events import drive as drive_event
 from scorepad.events.core import Event
 from scorepad.i18n import say
@@ -31,20 +32,39 @@ def _int(raw: str | None, default: int = -1) -> int:
 @bp.route("/events/new/whist-drive", methods=["GET", "POST"])
 def new() -> str | BaseResponse | tuple[str, int]:
     """Set up a whist drive: the players (four to a table), the deals, the movement."""
-    form = {"name": "", "players": "", "deals": "24", "per_change": "1", "scoring": "odd", "movement": "progressive",
-            "top": "stay", "pin": ""}
+    form = {
+        "name": "",
+        "players": "",
+        "deals": "24",
+        "per_change": "1",
+        "scoring": "odd",
+        "movement": "progressive",
+        "top": "stay",
+        "pin": "",
+    }
     if request.method == "POST":
         form.update({k: v for k, v in request.form.items() if k != "csrf_token"})
         try:
             event = drive_event.create(
-                form["name"], form["players"].splitlines(), deals=_int(form["deals"]), per_change=_int(form["per_change"]),
-                scoring=form["scoring"], nt_fifth=form.get("nt_fifth") == "on", movement=form["movement"],
-                top=form["top"], pin=form.get("pin", "").strip())
+                form["name"],
+                form["players"].splitlines(),
+                deals=_int(form["deals"]),
+                per_change=_int(form["per_change"]),
+                scoring=form["scoring"],
+                nt_fifth=form.get("nt_fifth") == "on",
+                movement=form["movement"],
+                top=form["top"],
+                pin=form.get("pin", "").strip(),
+            )
         except RuleErrors as e:
             return render_template("drive/new.html", form=form, errors=errors_by_field(e)), 422
         unlock_for(event)
-        flash(gettext("Whist drive created. This page is your private director's link. Print the tables' QR cards: "
-                      "players sit in the order given, four to a table (N, E, S, W)."))
+        flash(
+            gettext(
+                "Whist drive created. This page is your private director's link. Print the tables' QR cards: "
+                "players sit in the order given, four to a table (N, E, S, W)."
+            )
+        )
         return redirect(url_for("director.control", token=event.director_token))
     return render_template("drive/new.html", form=form, errors={})
 
@@ -58,8 +78,12 @@ def correct(event: Event) -> tuple[str, int]:
         drive_event.correct(event, deal, table, ns)
     except RuleErrors as e:
         return render_room(event, 422, {"correct": " ".join(errors_by_field(e).values())})
-    return render_room(event, notice=gettext("Deal %(deal)s at table %(table)s: North-South took %(tricks)s.",
-                                             deal=deal, table=table, tricks=ns))
+    return render_room(
+        event,
+        notice=gettext(
+            "Deal %(deal)s at table %(table)s: North-South took %(tricks)s.", deal=deal, table=table, tricks=ns
+        ),
+    )
 
 
 @bp.post("/t/<token>/deal")
@@ -71,7 +95,9 @@ def enter(token: str) -> tuple[str, int]:
         drive_event.enter(table.event, table.number, deal, ns, f"table {table.number}")
     except RuleErrors as e:
         return render_table(table, 422, errors=errors_by_field(e))
-    except drive_event.Conflict as c:
+    except core.Conflict as c:
         return render_table(table, 409, conflict=say(c.message))
-    return render_table(table, notice=gettext("Deal %(deal)s recorded: North-South %(ns)s, East-West %(ew)s.",
-                                              deal=deal, ns=ns, ew=13 - ns))
+    return render_table(
+        table,
+        notice=gettext("Deal %(deal)s recorded: North-South %(ns)s, East-West %(ew)s.", deal=deal, ns=ns, ew=13 - ns),
+    )

@@ -21,6 +21,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
@@ -79,8 +80,6 @@ def remember_game(game: Game) -> None:
     session.permanent = True
 
 
-
-
 # --------------------------------------------------------------------------- starting a game
 
 
@@ -91,16 +90,19 @@ def _new_game_group() -> groups.Group | None:
         return None
     group = groups.by_token(token)
     if group is None:
-        abort(404, description=gettext("There is no group at this link. Open the group's page again and start the "
-                                       "game from there."))
+        abort(
+            404,
+            description=gettext(
+                "There is no group at this link. Open the group's page again and start the game from there."
+            ),
+        )
     return group
 
 
 @bp.get("/new")
 def new() -> str:
     """Pick a variant (for a group's game: `?group=<token>`)."""
-    return render_template("games/new.html", variants=[get_variant(k) for k in HOME_VARIANTS],
-                           group=_new_game_group())
+    return render_template("games/new.html", variants=[get_variant(k) for k in HOME_VARIANTS], group=_new_game_group())
 
 
 @bp.route("/new/<key>", methods=["GET", "POST"])
@@ -131,8 +133,15 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
     elif request.method == "POST":
         form.apply(request.form.get("action", ""))
     offered = [p.name for p in groups.players(group)] if group else []
-    context = dict(variant=variant, form=form, errors=errors, recent=[] if group else games.recent_names(),
-                   group=group, offered=offered, lineup=lineup)
+    context = dict(
+        variant=variant,
+        form=form,
+        errors=errors,
+        recent=[] if group else games.recent_names(),
+        group=group,
+        offered=offered,
+        lineup=lineup,
+    )
     template = "games/_setup_form.html" if partial() else "games/setup.html"
     return render_template(template, **context), (422 if errors else 200)
 
@@ -146,15 +155,22 @@ def play(token: str) -> str:
     game = _scorer_game(token)
     remember_game(game)
     notice = " ".join(get_flashed_messages())
-    return render_template("games/play.html", gv=games.view(game), can_edit=game.locked_at is None, errors={}, notice=notice)
+    return render_template(
+        "games/play.html", gv=games.view(game), can_edit=game.locked_at is None, errors={}, notice=notice
+    )
 
 
 def _adapter(game: Game) -> Adapter:
     """How this game's hands are tapped in; a game of a variant not played at home (a Military
     Whist record among the examples) is shown, never entered."""
     if game.variant not in HOME_VARIANTS:
-        abort(409, description=gettext("This %(game)s game is a record to read: its hands are not entered here.",
-                                       game=get_variant(game.variant).name))
+        abort(
+            409,
+            description=gettext(
+                "This %(game)s game is a record to read: its hands are not entered here.",
+                game=get_variant(game.variant).name,
+            ),
+        )
     return adapter_for(game.variant)
 
 
@@ -165,9 +181,17 @@ def _hand_number(raw: str | None) -> int:
         raise RuleErrors([RuleError("number", M("This form is out of date: reload the page."))]) from None
 
 
-def _body(game: Game, errors: dict[str, str], notice: str, status: int,
-          view: games.GameView | None = None, sheet_changed: bool = True, shown: int = 0,
-          keep_facts: bool = False, keep_bar: bool = False) -> BaseResponse | tuple[str, int]:
+def _body(
+    game: Game,
+    errors: dict[str, str],
+    notice: str,
+    status: int,
+    view: games.GameView | None = None,
+    sheet_changed: bool = True,
+    shown: int = 0,
+    keep_facts: bool = False,
+    keep_bar: bool = False,
+) -> BaseResponse | tuple[str, int]:
     """After an action: the swapped body for htmx; for a plain form, the page (or a redirect on success).
 
     A tap that changed only the hand in hand (`sheet_changed` False) answers without the totals, chart
@@ -180,16 +204,25 @@ def _body(game: Game, errors: dict[str, str], notice: str, status: int,
     view = view or games.view(game)
     if htmx:
         # the post is shown again only when refused: a saved hand's values must not pre-fill the next one
-        return render_template("games/_play_body.html", gv=view, can_edit=game.locked_at is None, errors=errors,
-                               notice=notice, form=request.form if errors else None, shown=shown,
-                               keep_live=status == 200 and (not sheet_changed or shown > 0),
-                               keep_facts=status == 200 and keep_facts, keep_bar=status == 200 and keep_bar), status
+        return render_template(
+            "games/_play_body.html",
+            gv=view,
+            can_edit=game.locked_at is None,
+            errors=errors,
+            notice=notice,
+            form=request.form if errors else None,
+            shown=shown,
+            keep_live=status == 200 and (not sheet_changed or shown > 0),
+            keep_facts=status == 200 and keep_facts,
+            keep_bar=status == 200 and keep_bar,
+        ), status
     if status == 200:
         if notice:
             flash(notice)
         return redirect(url_for("games.play", token=game.scorer_token), code=303)
-    return render_template("games/play.html", gv=view, can_edit=game.locked_at is None, errors=errors, notice=notice,
-                           form=request.form), status
+    return render_template(
+        "games/play.html", gv=view, can_edit=game.locked_at is None, errors=errors, notice=notice, form=request.form
+    ), status
 
 
 def _page_sheet_is_current(game: Game) -> bool:
@@ -212,8 +245,12 @@ def _rows_kept(before: ScoreSheet, after: ScoreSheet) -> int:
 # A form made from an older state of the hand is refused: what the adapter can say of it (the bid it
 # sent and the one recorded), else only what is true whatever happened in between.
 _TOOK_NOTHING_BACK = lazy_gettext("That tap took nothing back.")
-_REFUSED = {"unbid": _TOOK_NOTHING_BACK, "uncall": _TOOK_NOTHING_BACK, "undo": lazy_gettext("That tap undid nothing."),
-            "redo": lazy_gettext("That tap redid nothing.")}
+_REFUSED = {
+    "unbid": _TOOK_NOTHING_BACK,
+    "uncall": _TOOK_NOTHING_BACK,
+    "undo": lazy_gettext("That tap undid nothing."),
+    "redo": lazy_gettext("That tap redid nothing."),
+}
 _NOT_APPLIED = lazy_gettext("That tap was not applied.")
 _STALE = lazy_gettext("This screen was out of date: check the hand below and tap again if needed.")
 
@@ -252,8 +289,17 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
         saved = isinstance(step, Complete)
         # the page showed `before` only when its form carried the hand's state (checked above)
         same_hand = not saved and fresh and "state" in request.form
-        return _body(game, errors, notice, status, after, sheet_changed=saved or not fresh, shown=shown,
-                     keep_facts=same_hand and hand_facts(before) == hand_facts(after), keep_bar=same_hand)
+        return _body(
+            game,
+            errors,
+            notice,
+            status,
+            after,
+            sheet_changed=saved or not fresh,
+            shown=shown,
+            keep_facts=same_hand and hand_facts(before) == hand_facts(after),
+            keep_bar=same_hand,
+        )
     except games.AlreadyRecorded as e:
         notice = gettext("Hand %(number)s was already saved; it was not counted twice.", number=e.number)
         status = 409
@@ -312,8 +358,9 @@ def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
             errors = errors_by_field(e)
         else:
             return redirect(url_for("games.play", token=token, _anchor=f"hand-{number}"), code=303)
-    return render_template("games/edit_hand.html", gv=view, number=number, entry=entry,
-                           errors=errors, form=request.form), (422 if errors else 200)
+    return render_template(
+        "games/edit_hand.html", gv=view, number=number, entry=entry, errors=errors, form=request.form
+    ), (422 if errors else 200)
 
 
 @bp.route("/g/<token>/delete", methods=["GET", "POST"])
@@ -355,8 +402,9 @@ def short_link(code: str) -> BaseResponse:
     """The short link of the share screen: on to the spectators' page."""
     game = games.by_short_code(code)
     if game is None:
-        abort(404, description=gettext("There is no game at this link. It may have been deleted, or the code "
-                                       "mistyped."))
+        abort(
+            404, description=gettext("There is no game at this link. It may have been deleted, or the code mistyped.")
+        )
     return redirect(url_for("games.watch", public_id=game.public_id), code=302)
 
 
@@ -382,11 +430,13 @@ def watch(public_id: str) -> str:
 def events(public_id: str) -> Response:
     """Server-sent events: the live fragment after every change to the game."""
     game = _public_game(public_id)
-    return pushes.stream(spectators.channel(game.public_id), language=i18n.chosen())  # the page's, from this request itself
+    return pushes.stream(
+        spectators.channel(game.public_id), language=i18n.chosen()
+    )  # the page's, from this request itself
 
 
 @bp.get("/w/<public_id>/game.json")
-def export_json(public_id: str) -> Response:
+def export_json(public_id: str) -> ResponseReturnValue:
     """The game record (the format `scorepad score` reads)."""
     game = _public_game(public_id)
     response = current_app.json.response(games.record_of(game))
@@ -428,8 +478,7 @@ def _card_response(public_id: str, kind: str) -> BaseResponse:
     elif kind == "png":
         response = Response(cards.png_file(card), mimetype="image/png")
     else:
-        response = Response(render_template("games/card.svg", card=card, paper=cards.PAPER),
-                            mimetype="image/svg+xml")
+        response = Response(render_template("games/card.svg", card=card, paper=cards.PAPER), mimetype="image/svg+xml")
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Content-Disposition"] = f'inline; filename="{_filename(game)}-result.{kind}"'

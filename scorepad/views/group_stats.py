@@ -43,8 +43,12 @@ def stat_places(rows: tuple[SeasonRow, ...]) -> dict[int, str]:
 def _group(token: str) -> Group:
     group = groups.by_token(token)
     if group is None:
-        abort(404, description=gettext("There is no group at this link. Check the link you were sent: it is long, and "
-                                       "every character counts."))
+        abort(
+            404,
+            description=gettext(
+                "There is no group at this link. Check the link you were sent: it is long, and every character counts."
+            ),
+        )
     return group
 
 
@@ -62,8 +66,16 @@ def player(token: str, player_id: int) -> tuple[str, int]:
     people = groups.players(group)
     page = _figures(group).player(person.id)
     charts = {v: show.results_chart(points) for v, points in page.results.items()}
-    return render_template("group_stats/player.html", group=group, person=person, page=page, charts=charts,
-                           people=people, facts=show.shown_facts, aliases=groups.aliases(group).get(person.id, [])), 200
+    return render_template(
+        "group_stats/player.html",
+        group=group,
+        person=person,
+        page=page,
+        charts=charts,
+        people=people,
+        facts=show.shown_facts,
+        aliases=groups.aliases(group).get(person.id, []),
+    ), 200
 
 
 def _chosen(group: Group, field: str, errors: dict[str, str], unknown: set[str]) -> GroupPlayer | None:
@@ -87,8 +99,9 @@ def versus(token: str) -> tuple[str, int]:
     group = _group(token)
     people = groups.players(group)
     if "a" not in request.args and "b" not in request.args:  # the first visit: nobody chosen yet
-        return render_template("group_stats/versus.html", group=group, people=people, a=None, b=None, result=None,
-                               errors={}, chosen={}), 200
+        return render_template(
+            "group_stats/versus.html", group=group, people=people, a=None, b=None, result=None, errors={}, chosen={}
+        ), 200
     errors: dict[str, str] = {}
     unknown: set[str] = set()
     a, b = _chosen(group, "a", errors, unknown), _chosen(group, "b", errors, unknown)
@@ -96,9 +109,11 @@ def versus(token: str) -> tuple[str, int]:
         errors["b"] = gettext("Choose someone other than %(name)s to compare with.", name=a.name)
     chosen = {f: request.args.get(f, "")[:20] for f in ("a", "b")}
     if errors:
-        return render_template("group_stats/versus.html", group=group, people=people, a=a, b=b, result=None,
-                               errors=errors, chosen=chosen), 404 if unknown else 422
+        return render_template(
+            "group_stats/versus.html", group=group, people=people, a=a, b=b, result=None, errors=errors, chosen=chosen
+        ), 404 if unknown else 422
     assert a is not None and b is not None
     result = _figures(group).versus(a.id, b.id)
-    return render_template("group_stats/versus.html", group=group, people=people, a=a, b=b, result=result,
-                           errors={}, chosen=chosen), 200
+    return render_template(
+        "group_stats/versus.html", group=group, people=people, a=a, b=b, result=result, errors={}, chosen=chosen
+    ), 200

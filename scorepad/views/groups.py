@@ -34,7 +34,9 @@ from scorepad.views.games import MY_GAMES, remember_game
 bp = Blueprint("groups", __name__)
 MY_GROUPS = "my_groups"  # the links of the groups this browser made or opened (signed cookie)
 BAD_SEASON = lazy_gettext("Choose a season from the list: this year, the last 12 months or all time.")
-NO_GROUP = lazy_gettext("There is no group at this link. Check the link you were sent: it is long, and every character counts.")
+NO_GROUP = lazy_gettext(
+    "There is no group at this link. Check the link you were sent: it is long, and every character counts."
+)
 NO_PLAYER = lazy_gettext("There is no such player in this group (they may have been merged into another).")
 
 
@@ -94,8 +96,13 @@ def _player(group: Group, player_id: int) -> GroupPlayer:
     return found
 
 
-def _page(group: Group, errors: dict[str, str] | None = None, status: int = 200,
-          typed: dict[str, str] | None = None, season: str = group_stats.DEFAULT_SEASON) -> tuple[str, int]:
+def _page(
+    group: Group,
+    errors: dict[str, str] | None = None,
+    status: int = 200,
+    typed: dict[str, str] | None = None,
+    season: str = group_stats.DEFAULT_SEASON,
+) -> tuple[str, int]:
     people = groups.players(group)
     names = {p.id: p.name for p in people}
     played = groups.games_of(group)
@@ -104,13 +111,32 @@ def _page(group: Group, errors: dict[str, str] | None = None, status: int = 200,
     rows = []
     for g in played:
         said = groups.labels(g, names)
-        rows.append(GameRow(g, get_variant(g.variant).name, said, tuple(said[c] for c in g.sheet.winners),
-                            g.game.scorer_token in mine))
+        rows.append(
+            GameRow(
+                g,
+                get_variant(g.variant).name,
+                said,
+                tuple(said[c] for c in g.sheet.winners),
+                g.game.scorer_token in mine,
+            )
+        )
     url = share_url(url_for("groups.page", token=group.token))
-    return render_template("groups/page.html", group=group, people=people, aliases=groups.aliases(group),
-                           counts=groups.games_played(group), rows=rows, url=url, errors=errors or {},
-                           typed=typed or {}, notice=" ".join(get_flashed_messages()), names=names,
-                           overview=overview, season=season, seasons=group_stats.SEASONS), status
+    return render_template(
+        "groups/page.html",
+        group=group,
+        people=people,
+        aliases=groups.aliases(group),
+        counts=groups.games_played(group),
+        rows=rows,
+        url=url,
+        errors=errors or {},
+        typed=typed or {},
+        notice=" ".join(get_flashed_messages()),
+        names=names,
+        overview=overview,
+        season=season,
+        seasons=group_stats.SEASONS,
+    ), status
 
 
 # --------------------------------------------------------------------------- a group's page
@@ -146,8 +172,9 @@ def rename(token: str) -> BaseResponse | tuple[str, int]:
     try:
         groups.rename(group, request.form.get("name", ""))
     except RuleErrors as e:
-        return _page(group, {"group-name": errors_by_field(e)["name"]}, 422,
-                     {"group-name": request.form.get("name", "")[:200]})
+        return _page(
+            group, {"group-name": errors_by_field(e)["name"]}, 422, {"group-name": request.form.get("name", "")[:200]}
+        )
     flash(gettext("The group's name is saved."))
     return redirect(url_for("groups.page", token=token), code=303)
 
@@ -163,8 +190,11 @@ def rename_player(token: str, player_id: int) -> BaseResponse | tuple[str, int]:
         groups.rename_player(group, person, request.form.get("name", ""))
     except RuleErrors as e:
         return _page(group, {key: errors_by_field(e)["name"]}, 422, {key: request.form.get("name", "")[:200]})
-    flash(gettext("%(before)s is now called %(name)s in all the group's games.", before=before, name=person.name)
-          if before != person.name else gettext("The name is unchanged."))
+    flash(
+        gettext("%(before)s is now called %(name)s in all the group's games.", before=before, name=person.name)
+        if before != person.name
+        else gettext("The name is unchanged.")
+    )
     return redirect(url_for("groups.page", token=token, _anchor="players-h"), code=303)
 
 
@@ -193,11 +223,23 @@ def merge_page(token: str, player_id: int) -> tuple[str, int]:
     return _merge_page(group, away, others, into)
 
 
-def _merge_page(group: Group, away: GroupPlayer, others: list[GroupPlayer], into: GroupPlayer | None = None,
-                errors: dict[str, str] | None = None) -> tuple[str, int]:
+def _merge_page(
+    group: Group,
+    away: GroupPlayer,
+    others: list[GroupPlayer],
+    into: GroupPlayer | None = None,
+    errors: dict[str, str] | None = None,
+) -> tuple[str, int]:
     """The merge page: the choice (with its error, 422), or the confirmation once `into` is chosen."""
-    return render_template("groups/merge.html", group=group, away=away, others=others, into=into,
-                           counts=groups.games_played(group), errors=errors or {}), 422 if errors else 200
+    return render_template(
+        "groups/merge.html",
+        group=group,
+        away=away,
+        others=others,
+        into=into,
+        counts=groups.games_played(group),
+        errors=errors or {},
+    ), 422 if errors else 200
 
 
 @bp.post("/group/<token>/players/<int:player_id>/merge")
@@ -214,18 +256,25 @@ def merge(token: str, player_id: int) -> BaseResponse | tuple[str, int]:
         groups.merge(group, away, into)
     except RuleErrors as e:
         return _merge_page(group, away, others, errors=errors_by_field(e))
-    flash(gettext("%(away)s and %(into)s are one player now: %(into)s. A game that types “%(away)s” counts for "
-                  "%(into)s.", away=away.name, into=into.name))
+    flash(
+        gettext(
+            "%(away)s and %(into)s are one player now: %(into)s. A game that types “%(away)s” counts for %(into)s.",
+            away=away.name,
+            into=into.name,
+        )
+    )
     return redirect(url_for("groups.page", token=token, _anchor="players-h"), code=303)
 
 
 # --------------------------------------------------------------------------- an event's games
 
 
-def _event_page(group: Group, errors: dict[str, str] | None = None, status: int = 200,
-                typed: str = "") -> tuple[str, int]:
-    return render_template("groups/event.html", group=group, errors=errors or {}, typed=typed,
-                           link_max=in_group.LINK_MAX), status
+def _event_page(
+    group: Group, errors: dict[str, str] | None = None, status: int = 200, typed: str = ""
+) -> tuple[str, int]:
+    return render_template(
+        "groups/event.html", group=group, errors=errors or {}, typed=typed, link_max=in_group.LINK_MAX
+    ), status
 
 
 @bp.get("/group/<token>/event")
@@ -236,8 +285,10 @@ def event_page(token: str) -> tuple[str, int]:
 
 def said(done: groups.KeptMany, event_name: str) -> str:
     """What keeping an event's games did, in one sentence ("12 games kept, 2 already in another group")."""
+
     def games_(n: int) -> str:
         return f"{n} game{'s' if n != 1 else ''}"
+
     parts = [f"{games_(done.kept)} of “{event_name}” kept"]
     if done.already:
         parts.append(f"{games_(done.already)} already in this group")
@@ -256,8 +307,16 @@ def keep_event(token: str) -> BaseResponse | tuple[str, int]:
     try:
         event = in_group.event_of(raw)
         if event is None:
-            return _event_page(group, {"event": gettext("There is no event with this director's link or code. "
-                                                        "Copy it again: every character counts.")}, 404, raw[:200])
+            return _event_page(
+                group,
+                {
+                    "event": gettext(
+                        "There is no event with this director's link or code. Copy it again: every character counts."
+                    )
+                },
+                404,
+                raw[:200],
+            )
         done = in_group.keep_in_group(group, event)
     except RuleErrors as e:
         return _event_page(group, errors_by_field(e), 422, raw[:200])
@@ -275,11 +334,19 @@ def _scorer_game(token: str) -> Game:
     return game
 
 
-def _game_page(game: Game, errors: dict[str, str] | None = None, status: int = 200,
-               typed: dict[str, str] | None = None) -> tuple[str, int]:
-    return render_template("groups/game.html", gv=games.view(game), group=groups.group_of(game),
-                           mine=my_groups(), suggested=groups.suggested_name(game), errors=errors or {},
-                           typed=typed or {}, notice=" ".join(get_flashed_messages())), status
+def _game_page(
+    game: Game, errors: dict[str, str] | None = None, status: int = 200, typed: dict[str, str] | None = None
+) -> tuple[str, int]:
+    return render_template(
+        "groups/game.html",
+        gv=games.view(game),
+        group=groups.group_of(game),
+        mine=my_groups(),
+        suggested=groups.suggested_name(game),
+        errors=errors or {},
+        typed=typed or {},
+        notice=" ".join(get_flashed_messages()),
+    ), status
 
 
 @bp.get("/g/<token>/group")
@@ -324,15 +391,20 @@ def keep(token: str) -> BaseResponse | tuple[str, int]:
     raw = request.form.get("group", "")
     group = groups.by_token(_link_token(raw)) if raw.strip() else None
     if group is None:
-        message = gettext("Paste the group's link (or choose one of your groups).") if not raw.strip() else str(NO_GROUP)
+        message = (
+            gettext("Paste the group's link (or choose one of your groups).") if not raw.strip() else str(NO_GROUP)
+        )
         return _game_page(game, {"group-link": message}, 422 if not raw.strip() else 404, {"group-link": raw[:200]})
     try:
         moved = groups.keep(group, game)
     except RuleErrors as e:
         return _game_page(game, {"group": errors_by_field(e)["group"]}, 409)
     remember_group(group)
-    flash(gettext("This game is kept in “%(name)s”.", name=group.name) if moved
-          else gettext("This game was already kept in “%(name)s”.", name=group.name))
+    flash(
+        gettext("This game is kept in “%(name)s”.", name=group.name)
+        if moved
+        else gettext("This game was already kept in “%(name)s”.", name=group.name)
+    )
     return redirect(url_for("groups.page", token=group.token), code=303)
 
 
@@ -341,6 +413,9 @@ def take_out(token: str) -> BaseResponse:
     """Take the game out of its group; its players stay in the group."""
     game = _scorer_game(token)
     group = groups.take_out(game)
-    flash(gettext("This game is no longer in “%(name)s”. Its players stay in the group.", name=group.name) if group
-          else gettext("This game was not in a group."))
+    flash(
+        gettext("This game is no longer in “%(name)s”. Its players stay in the group.", name=group.name)
+        if group
+        else gettext("This game was not in a group.")
+    )
     return redirect(url_for("groups.game_group_page", token=token), code=303)

@@ -41,9 +41,11 @@ NO_CODE = lazy_gettext("Type the game's code: it is under the QR code on the sco
 
 def _not_found(code: str) -> str:
     """The refusal of a code that names nothing, shown back as typed."""
-    return gettext("No game has the code \u201c%(code)s\u201d. Check it on the scorer's \"Share live view\" screen: 8 "
-                   "letters and digits (codes have no 0, 1, I, L or O). A table's or a team's card code has 10.",
-                   code=code)
+    return gettext(
+        'No game has the code \u201c%(code)s\u201d. Check it on the scorer\'s "Share live view" screen: 8 '
+        "letters and digits (codes have no 0, 1, I, L or O). A table's or a team's card code has 10.",
+        code=code,
+    )
 
 
 @dataclass(frozen=True)
@@ -70,13 +72,19 @@ def _my_events() -> list[MyEvent]:
     return found
 
 
-def form_page(name: str, status: int = 200, errors: dict[str, str] | None = None,
-              problems: list[str] | None = None, **typed: str) -> tuple[str, int]:
+def form_page(
+    name: str, status: int = 200, errors: dict[str, str] | None = None, problems: list[str] | None = None, **typed: str
+) -> tuple[str, int]:
     """One of the home page's forms alone on a page of its own (`home/<name>.html`: "watch",
     "import"), with `errors` beside its field, a refused record's `problems` listed under its
     message, and what was `typed` kept to be corrected."""
-    return render_template(f"home/{name}.html", errors=errors or {}, problems=problems or [], typed=typed,
-                           record_max_kb=RECORD_MAX_BYTES // 1024), status
+    return render_template(
+        f"home/{name}.html",
+        errors=errors or {},
+        problems=problems or [],
+        typed=typed,
+        record_max_kb=RECORD_MAX_BYTES // 1024,
+    ), status
 
 
 @bp.get("/")
@@ -90,12 +98,23 @@ def index() -> BaseResponse:
     others = [(g, get_variant(g.variant).name) for g in games.recent_others(but=tokens)]
     my_events = _my_events()
     groups = my_groups()
-    response = make_response(render_template(
-        "home/index.html", variants=all_variants(), notices=get_flashed_messages(),
-        in_progress=[g for g in own if not g.outline.over], finished=[g for g in own if g.outline.over],
-        others=others, my_events=my_events,
-        recent_events=[(e, format_name(get_format(e.format).title), tables) for e, tables in core.recent_events()],
-        my_groups=groups, errors={}, problems=[], typed={}, record_max_kb=RECORD_MAX_BYTES // 1024))
+    response = make_response(
+        render_template(
+            "home/index.html",
+            variants=all_variants(),
+            notices=get_flashed_messages(),
+            in_progress=[g for g in own if not g.outline.over],
+            finished=[g for g in own if g.outline.over],
+            others=others,
+            my_events=my_events,
+            recent_events=[(e, format_name(get_format(e.format).title), tables) for e, tables in core.recent_events()],
+            my_groups=groups,
+            errors={},
+            problems=[],
+            typed={},
+            record_max_kb=RECORD_MAX_BYTES // 1024,
+        )
+    )
     if my_events or groups or own:
         response.headers["Cache-Control"] = "no-store"  # it holds this browser's secret links
     return response
@@ -138,9 +157,15 @@ def forget_event() -> BaseResponse:
     else:
         named = [e.name for e in core.by_director_tokens([token])]
         director.forget_event(token)
-        flash(gettext("“%(event)s” is no longer listed on this browser. The event is not deleted: its director's "
-                      "link still opens it.", event=named[0]) if named
-              else gettext("The event is no longer listed on this browser."))
+        flash(
+            gettext(
+                "“%(event)s” is no longer listed on this browser. The event is not deleted: its director's "
+                "link still opens it.",
+                event=named[0],
+            )
+            if named
+            else gettext("The event is no longer listed on this browser.")
+        )
     return redirect(url_for("home.index", _anchor="my-events-h"), code=303)
 
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import redirect, request, url_for
-from flask import Blueprint
+from flask import Blueprint, redirect, request, url_for
 from flask_babel import lazy_gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
@@ -30,8 +29,10 @@ FIELD = "record"  # the messages' field: the file and the box are one choice
 NO_RECORD = lazy_gettext("Choose a game record file (.json), or paste a record in the box.")
 BOTH = lazy_gettext("Choose a file or paste a record, not both: which one should be imported?")
 REFUSED = lazy_gettext("This record cannot be imported; nothing was saved:")
-HOLDS_NUL = lazy_gettext("The pasted record holds a NUL character (\\0, shown as \ufffd below), which no game "
-                         "record takes: remove it and import again. Nothing was saved.")
+HOLDS_NUL = lazy_gettext(
+    "The pasted record holds a NUL character (\\0, shown as \ufffd below), which no game "
+    "record takes: remove it and import again. Nothing was saved."
+)
 
 
 @bp.url_value_preprocessor
@@ -69,7 +70,9 @@ def import_game() -> BaseResponse | tuple[str, int]:
         return form_page("import", 422, {FIELD: BOTH}, pasted=pasted)
     if not chosen and not pasted.strip():
         return form_page("import", 422, {FIELD: NO_RECORD})
-    raw = upload.stream.read() if chosen and upload is not None else pasted.encode("utf-8")  # bounded by the limits above
+    raw = (
+        upload.stream.read() if chosen and upload is not None else pasted.encode("utf-8")
+    )  # bounded by the limits above
     try:
         game = records.import_file(raw)
     except (RuleError, RuleErrors) as e:

@@ -10,7 +10,8 @@ through `events.registry`.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
@@ -18,9 +19,9 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import core, military
 from scorepad.events.core import Event
-from scorepad.i18n import say
 from scorepad.form_input import whole_number
 from scorepad.formats.military import PRESETS
+from scorepad.i18n import say
 from scorepad.rules import military as rules
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.errors import M
@@ -36,8 +37,16 @@ bp = Blueprint("military", __name__)
 
 
 def _form_defaults() -> dict[str, str]:
-    return {"name": "", "preset": "area", "days": "30", "tables": "4", "teams": "", "loans": "auto",
-            "late_minutes": "12", "pin": ""}
+    return {
+        "name": "",
+        "preset": "area",
+        "days": "30",
+        "tables": "4",
+        "teams": "",
+        "loans": "auto",
+        "late_minutes": "12",
+        "pin": "",
+    }
 
 
 def _parse_setup(form: dict[str, str]) -> dict[str, Any]:
@@ -59,16 +68,31 @@ def _parse_setup(form: dict[str, str]) -> dict[str, Any]:
     while teams and not teams[-1]:  # a blank line inside keeps its table ("Table N"); trailing ones do not count
         teams.pop()
     if len(teams) > tables:
-        errors.append(RuleError("teams", M("%(count)s team names for %(tables)s tables: one name per line, "
-                                           "at most one per table", count=len(teams), tables=tables)))
+        errors.append(
+            RuleError(
+                "teams",
+                M(
+                    "%(count)s team names for %(tables)s tables: one name per line, at most one per table",
+                    count=len(teams),
+                    tables=tables,
+                ),
+            )
+        )
     teams += [""] * max(0, tables - len(teams))
     late = whole_number(form.get("late_minutes", "12"))
     if late is None:
         late = -1
     if errors:
         raise RuleErrors(errors)
-    return {"name": form.get("name", ""), "teams": teams, "days": days, "loans": form.get("loans", "auto"),
-            "auto_advance": form.get("auto_advance") == "on", "late_minutes": late, "pin": form.get("pin", "")}
+    return {
+        "name": form.get("name", ""),
+        "teams": teams,
+        "days": days,
+        "loans": form.get("loans", "auto"),
+        "auto_advance": form.get("auto_advance") == "on",
+        "late_minutes": late,
+        "pin": form.get("pin", ""),
+    }
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -83,9 +107,13 @@ def new() -> str | BaseResponse | tuple[str, int]:
             errors = errors_by_field(e)
             if any(k.startswith("options.days") for k in errors):
                 errors["days"] = " ".join(v for k, v in errors.items() if k.startswith("options.days"))
-            return render_template("military/new.html", form=form, presets=PRESETS, errors=errors, max_name=military.MAX_NAME), 422
+            return render_template(
+                "military/new.html", form=form, presets=PRESETS, errors=errors, max_name=military.MAX_NAME
+            ), 422
         unlock_for(event)
-        flash(gettext("Event created. This page is your private director's link: bookmark it and share it with nobody."))
+        flash(
+            gettext("Event created. This page is your private director's link: bookmark it and share it with nobody.")
+        )
         return redirect(url_for("director.control", token=event.director_token))
     return render_template("military/new.html", form=form, presets=PRESETS, errors={}, max_name=military.MAX_NAME)
 
@@ -108,15 +136,28 @@ def advance(event: Event) -> tuple[str, int]:
     if expected is None:
         return render_room(event, 422, {"hand": gettext("The form lost its hand number: reload the page.")})
     if expected != event.current_hand:  # a second tap, or a stale page: do not skip a hand
-        return render_room(event, 409, {"hand": gettext("Hand %(hand)s was already advanced: hand %(current)s is in "
-                                                        "play now.", hand=expected, current=event.current_hand)
-                                        if expected < event.current_hand else
-                                        gettext("Hand %(hand)s is not open: hand %(current)s is in play.",
-                                                hand=expected, current=event.current_hand)})
+        return render_room(
+            event,
+            409,
+            {
+                "hand": gettext(
+                    "Hand %(hand)s was already advanced: hand %(current)s is in play now.",
+                    hand=expected,
+                    current=event.current_hand,
+                )
+                if expected < event.current_hand
+                else gettext(
+                    "Hand %(hand)s is not open: hand %(current)s is in play.", hand=expected, current=event.current_hand
+                )
+            },
+        )
     ev = military.view(event)
     closes = ev.spec
-    words = (gettext("Day %(day)s closed; hand %(hand)s is open.", day=closes.day, hand=closes.number + 1)
-             if closes and closes.closes_day else gettext("Hand %(hand)s is open.", hand=event.current_hand + 1))
+    words = (
+        gettext("Day %(day)s closed; hand %(hand)s is open.", day=closes.day, hand=closes.number + 1)
+        if closes and closes.closes_day
+        else gettext("Hand %(hand)s is open.", hand=event.current_hand + 1)
+    )
     if closes and closes.number == ev.scheduled:
         words = gettext("The last hand is in: the schedule is complete.")
     return _act(event, lambda: military.advance(event, hand=expected), words)
@@ -129,9 +170,13 @@ def loan(event: Event) -> tuple[str, int]:
     table, flags = whole_number(request.form.get("table", "")), whole_number(request.form.get("flags", ""))
     if table is None or flags is None:
         return render_room(event, 422, {"flags": gettext("Choose a table and the number of flags to lend.")})
-    return _act(event, lambda: military.lend(event, table, flags),
-                ngettext("Table %(table)s was lent %(num)s flag.", "Table %(table)s was lent %(num)s flags.", flags,
-                         table=table))
+    return _act(
+        event,
+        lambda: military.lend(event, table, flags),
+        ngettext(
+            "Table %(table)s was lent %(num)s flag.", "Table %(table)s was lent %(num)s flags.", flags, table=table
+        ),
+    )
 
 
 @bp.post("/d/<token>/return")
@@ -141,9 +186,13 @@ def give_back(event: Event) -> tuple[str, int]:
     table, flags = whole_number(request.form.get("table", "")), whole_number(request.form.get("flags", ""))
     if table is None or flags is None:
         return render_room(event, 422, {"back": gettext("Choose a table and the number of flags it gives back.")})
-    return _act(event, lambda: military.return_flags(event, table, flags),
-                ngettext("Table %(table)s gave %(num)s flag back.", "Table %(table)s gave %(num)s flags back.", flags,
-                         table=table))
+    return _act(
+        event,
+        lambda: military.return_flags(event, table, flags),
+        ngettext(
+            "Table %(table)s gave %(num)s flag back.", "Table %(table)s gave %(num)s flags back.", flags, table=table
+        ),
+    )
 
 
 @bp.post("/d/<token>/playoff")
@@ -160,8 +209,11 @@ def playoff(event: Event) -> tuple[str, int]:
         return render_room(event, 422, {"playoff": gettext("Choose the team that had the bye from the list.")})
     if winner not in (1, 2):
         return render_room(event, 422, {"playoff": gettext("Choose which of the two teams won.")})
-    return _act(event, lambda: military.record_playoff(event, teams, teams[(winner or 1) - 1], bye or None),
-                gettext("Playoff hand recorded."))
+    return _act(
+        event,
+        lambda: military.record_playoff(event, teams, teams[(winner or 1) - 1], bye or None),
+        gettext("Playoff hand recorded."),
+    )
 
 
 @bp.post("/d/<token>/moves")
@@ -171,17 +223,24 @@ def moves(event: Event) -> tuple[str, int]:
     found = [whole_number(part) for part in request.form.get("moves", "").replace(",", " ").split()]
     destinations = [d for d in found if d is not None] or None
     if None in found:
-        return render_room(event, 422, {"moves": gettext("Give one table number per table, table 1's first, "
-                                                         "e.g. 3 4 1 2.")})
+        return render_room(
+            event, 422, {"moves": gettext("Give one table number per table, table 1's first, e.g. 3 4 1 2.")}
+        )
     try:
         military.set_moves(event, destinations)
     except RuleErrors as e:
         messages = errors_by_field(e)
-        return render_room(event, 422, {"moves": " ".join(v for k, v in messages.items() if k.startswith("moves"))
-                                     or " ".join(messages.values())})
-    return render_room(event, notice=gettext("Hand %(hand)s: the visiting pairs go where you said.",
-                                             hand=event.current_hand) if destinations else
-                       gettext("Hand %(hand)s: back to the schedule's moves.", hand=event.current_hand))
+        return render_room(
+            event,
+            422,
+            {"moves": " ".join(v for k, v in messages.items() if k.startswith("moves")) or " ".join(messages.values())},
+        )
+    return render_room(
+        event,
+        notice=gettext("Hand %(hand)s: the visiting pairs go where you said.", hand=event.current_hand)
+        if destinations
+        else gettext("Hand %(hand)s: back to the schedule's moves.", hand=event.current_hand),
+    )
 
 
 @bp.route("/d/<token>/results/<int:hand>/<int:table>", methods=["GET", "POST"])
@@ -190,8 +249,12 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
     """Correct (or enter for a table) one result; everything after it is scored again."""
     ev = military.view(event)
     if not 1 <= table <= ev.tables or not 1 <= hand <= min(event.current_hand, ev.scheduled):
-        abort(404, description=gettext("There is no result to correct for hand %(hand)s at table %(table)s.",
-                                       hand=hand, table=table))
+        abort(
+            404,
+            description=gettext(
+                "There is no result to correct for hand %(hand)s at table %(table)s.", hand=hand, table=table
+            ),
+        )
     errors: dict[str, str] = {}
     if request.method == "POST":
         try:
@@ -200,13 +263,25 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
         except RuleErrors as e:
             errors = errors_by_field(e)
         else:
-            flash(gettext("Hand %(hand)s at table %(table)s corrected; everything after it is scored again.",
-                          hand=hand, table=table))
+            flash(
+                gettext(
+                    "Hand %(hand)s at table %(table)s corrected; everything after it is scored again.",
+                    hand=hand,
+                    table=table,
+                )
+            )
             return redirect(url_for("director.control", token=event.director_token))
     spec = ev.spec_of(hand)
-    return render_template("military/correct.html", ev=ev, hand=hand, table=table, spec=spec,
-                           result=ev.result(hand, table), errors=errors,
-                           form=request.form if request.method == "POST" else {}), 422 if errors else 200
+    return render_template(
+        "military/correct.html",
+        ev=ev,
+        hand=hand,
+        table=table,
+        spec=spec,
+        result=ev.result(hand, table),
+        errors=errors,
+        form=request.form if request.method == "POST" else {},
+    ), 422 if errors else 200
 
 
 @bp.route("/d/<token>/setup", methods=["GET", "POST"])
@@ -217,14 +292,14 @@ def setup(event: Event) -> tuple[str, int] | BaseResponse:
     if request.method == "POST":
         form = request.form
         names = [form.get(f"team.{t.number}", "") for t in tables]
-        players = [[form.get(f"player.{t.number}.{letter}", "") for letter in LETTERS]
-                   for t in tables]
+        players = [[form.get(f"player.{t.number}.{letter}", "") for letter in LETTERS] for t in tables]
         try:
             military.rename(event, form.get("name", ""), names, players)
         except RuleErrors as e:
             errors = {k.removesuffix(".name"): v for k, v in errors_by_field(e).items()}
-            return render_template("military/setup.html", event=event, form=form, errors=errors,
-                                   max_name=military.MAX_NAME), 422
+            return render_template(
+                "military/setup.html", event=event, form=form, errors=errors, max_name=military.MAX_NAME
+            ), 422
         flash(gettext("Names saved: the QR cards, the phones and the boards show them now."))
         return redirect(url_for("director.control", token=event.director_token))
     current: dict[str, str] = {"name": event.name}
@@ -255,18 +330,26 @@ def preview(token: str) -> tuple[str, int]:
         hand, tricks, revoke = _read()
         current = table.event.current_hand
         if hand < current:
-            raise core.Conflict(M("Hand %(hand)s is over: the director has opened hand %(current)s.", hand=hand,
-                                  current=current))
+            raise core.Conflict(
+                M("Hand %(hand)s is over: the director has opened hand %(current)s.", hand=hand, current=current)
+            )
         if hand > current:
-            raise core.Conflict(M("Hand %(hand)s is not open yet: hand %(current)s is in play.", hand=hand,
-                                  current=current))
+            raise core.Conflict(
+                M("Hand %(hand)s is not open yet: hand %(current)s is in play.", hand=hand, current=current)
+            )
         ev = military.view(table.event)
         pending = dict(ev.pending or {})
         results = list(pending.get("results") or [None] * ev.tables)  # type: ignore[call-overload]
         if results[table.number - 1] is not None:
             existing = ev.result(hand, table.number)
-            raise core.Conflict(M("Hand %(hand)s is already recorded: the visitors took %(tricks)s tricks.", hand=hand,
-                                  tricks=existing.tricks if existing else "?"), existing)
+            raise core.Conflict(
+                M(
+                    "Hand %(hand)s is already recorded: the visitors took %(tricks)s tricks.",
+                    hand=hand,
+                    tricks=existing.tricks if existing else "?",
+                ),
+                existing,
+            )
         results[table.number - 1] = {"tricks": tricks, "revoke": revoke}
         shown = rules.preview(ev.setup, ev.hands, {**pending, "results": results})[table.number - 1]
         held = military.flags_held(ev, table.number, {**pending, "results": results})

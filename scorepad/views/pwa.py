@@ -7,12 +7,21 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request, send_from_directory, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 bp = Blueprint("pwa", __name__)
 
-SHELL_FILES = ("css/app.css", "css/print.css", "js/app.js", "js/outbox.js", "vendor/htmx-2.0.11.min.js",
-               "vendor/htmx-ext-sse-2.2.4.min.js", "icons/icon.svg", "icons/icon-192.png")
+SHELL_FILES = (
+    "css/app.css",
+    "css/print.css",
+    "js/app.js",
+    "js/outbox.js",
+    "vendor/htmx-2.0.11.min.js",
+    "vendor/htmx-ext-sse-2.2.4.min.js",
+    "icons/icon.svg",
+    "icons/icon-192.png",
+)
 
 
 def static_hash(filename: str) -> str:
@@ -65,15 +74,25 @@ def _cache_versioned_static(response: Response) -> Response:
 
 
 @bp.get("/manifest.webmanifest")
-def manifest() -> Response:
+def manifest() -> ResponseReturnValue:
     """Describe the app for installation (name, icons, colours, start page)."""
+
     def icon(name: str, size: str, purpose: str = "any") -> dict[str, str]:
-        return {"src": url_for("static", filename=f"icons/{name}"), "sizes": size,
-                "type": "image/png", "purpose": purpose}
+        return {
+            "src": url_for("static", filename=f"icons/{name}"),
+            "sizes": size,
+            "type": "image/png",
+            "purpose": purpose,
+        }
 
     def screenshot(name: str, size: str, form_factor: str, label: str) -> dict[str, str]:
-        return {"src": url_for("static", filename=f"screenshots/{name}"), "sizes": size, "type": "image/png",
-                "form_factor": form_factor, "label": label}
+        return {
+            "src": url_for("static", filename=f"screenshots/{name}"),
+            "sizes": size,
+            "type": "image/png",
+            "form_factor": form_factor,
+            "label": label,
+        }
 
     data = {
         # the app's identity once installed: the start page may change, the installed app stays one
@@ -86,12 +105,16 @@ def manifest() -> Response:
         "display": "standalone",
         "background_color": "#f8fafc",
         "theme_color": "#14532d",
-        "icons": [icon("icon-192.png", "192x192"), icon("icon-512.png", "512x512"),
-                  icon("maskable-512.png", "512x512", "maskable")],
+        "icons": [
+            icon("icon-192.png", "192x192"),
+            icon("icon-512.png", "512x512"),
+            icon("maskable-512.png", "512x512", "maskable"),
+        ],
         # what an install prompt shows (Chrome's richer dialog): a phone and a hall's projector
         "screenshots": [
-            screenshot("phone-bidding.png", "585x1140", "narrow",
-                       gettext("Scoring a hand of Nomination Whist on a phone")),
+            screenshot(
+                "phone-bidding.png", "585x1140", "narrow", gettext("Scoring a hand of Nomination Whist on a phone")
+            ),
             screenshot("projector.png", "1280x720", "wide", gettext("An event's live leaderboard on the projector")),
         ],
     }

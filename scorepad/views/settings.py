@@ -33,8 +33,13 @@ def _text_size() -> dict[str, bool]:
 def _back(raw: str) -> str:
     """Where to go back to: a path of this app only (never another site's address); the home page
     for a page drawn in answer to a form (its address takes no GET), which sends none."""
-    if not raw.startswith("/") or raw.startswith("//") or "\\" in raw or len(raw) > NEXT_MAX \
-            or any(ch.isspace() or not ch.isprintable() for ch in raw):
+    if (
+        not raw.startswith("/")
+        or raw.startswith("//")
+        or "\\" in raw
+        or len(raw) > NEXT_MAX
+        or any(ch.isspace() or not ch.isprintable() for ch in raw)
+    ):
         return url_for("home.index")
     return raw
 
@@ -45,8 +50,9 @@ def text_size() -> BaseResponse:
     large = request.form.get("large") == "1"
     response = redirect(_back(request.form.get("next", "")), code=303)
     if large:
-        response.set_cookie(TEXT_SIZE, LARGE, max_age=KEEP_SECONDS, path="/", samesite="Lax",
-                            secure=request.is_secure, httponly=False)
+        response.set_cookie(
+            TEXT_SIZE, LARGE, max_age=KEEP_SECONDS, path="/", samesite="Lax", secure=request.is_secure, httponly=False
+        )
     else:
         response.delete_cookie(TEXT_SIZE, path="/", samesite="Lax", secure=request.is_secure, httponly=False)
     return response
@@ -58,6 +64,7 @@ def language() -> BaseResponse:
     response = redirect(_back(request.form.get("next", "")), code=303)
     chosen = request.form.get("lang", "")
     if chosen in i18n.LANGUAGES:
-        response.set_cookie(i18n.COOKIE, chosen, max_age=KEEP_SECONDS, path="/", samesite="Lax",
-                            secure=request.is_secure, httponly=True)
+        response.set_cookie(
+            i18n.COOKIE, chosen, max_age=KEEP_SECONDS, path="/", samesite="Lax", secure=request.is_secure, httponly=True
+        )
     return response

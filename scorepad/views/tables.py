@@ -23,16 +23,23 @@ def table_for(token: str, key: str | None = None) -> EventTable:
     """The table whose QR code carries `token` (of an event of format `key`, when given), else 404."""
     table = core.table_by_token(token)
     if table is None:
-        abort(404, description=gettext("This table link is not valid any more: the director may have printed a "
-                                       "new QR code. Scan the card on your table again, or ask the director."))
+        abort(
+            404,
+            description=gettext(
+                "This table link is not valid any more: the director may have printed a "
+                "new QR code. Scan the card on your table again, or ask the director."
+            ),
+        )
     if key is not None and table.event.format != key:
-        abort(404, description=gettext("This table scores its match on the match's own page: open the table's "
-                                       "QR code."))
+        abort(
+            404, description=gettext("This table scores its match on the match's own page: open the table's QR code.")
+        )
     return table
 
 
-def render_table(table: EventTable, status: int = 200, opened: TablePage | None = None,
-                 **extra: object) -> tuple[str, int]:
+def render_table(
+    table: EventTable, status: int = 200, opened: TablePage | None = None, **extra: object
+) -> tuple[str, int]:
     """The format's table page (the live part alone for htmx), with `extra` (a notice, errors)."""
     fmt = get_format(table.event.format)
     context = (opened or fmt.table(table)).context

@@ -21,8 +21,7 @@ expect.set_options(timeout=scaled_ms(12_000))
 
 CHROMIUM = "/usr/bin/chromium"
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-         "is_mobile": True, "has_touch": True}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 NARROW_PHONE = {**PHONE, "viewport": {"width": 320, "height": 640}}
 PROJECTOR = {"viewport": {"width": 1920, "height": 1080}}
 LAN = "scorepad.lan"  # a name on the club's network: the app seen as a phone there sees it (not a secure context)
@@ -40,8 +39,16 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
-        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
     }
 
 
@@ -92,7 +99,9 @@ def axe_violations(page: Any) -> list[str]:
 @pytest.fixture
 def no_axe_violations() -> Any:
     """Call with a page: fails the test with every axe-core violation found on it."""
+
     def check(page: Any) -> None:
         found = axe_violations(page)
         assert found == [], "\n".join(found)
+
     return check

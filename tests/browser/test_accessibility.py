@@ -5,7 +5,6 @@ offline page, an error page and the alert bar of a refused request."""
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 import pytest
@@ -16,12 +15,25 @@ from tests.browser.conftest import NARROW_PHONE
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_screen_of_the_flow_passes_axe(live_server: str, browser: Browser, no_axe_violations: Any,
-                                             scheme: str) -> None:
+def test_every_screen_of_the_flow_passes_axe(
+    live_server: str, browser: Browser, no_axe_violations: Any, scheme: str
+) -> None:
     context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
     page = context.new_page()
-    for path in ("/", "/new", "/new/australian", "/new/whist", "/new/bid_whist", "/variants/military",
-                 "/offline", "/g/no-such-game", "/events/restore", "/watch", "/watch?code=zzzz2222", "/games/import"):
+    for path in (
+        "/",
+        "/new",
+        "/new/australian",
+        "/new/whist",
+        "/new/bid_whist",
+        "/variants/military",
+        "/offline",
+        "/g/no-such-game",
+        "/events/restore",
+        "/watch",
+        "/watch?code=zzzz2222",
+        "/games/import",
+    ):
         page.goto(live_server + path)
         no_axe_violations(page)
 
@@ -62,8 +74,9 @@ def test_every_screen_of_the_flow_passes_axe(live_server: str, browser: Browser,
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_home_pages_forms_refused_and_large_text_pass_axe(live_server: str, browser: Browser,
-                                                              no_axe_violations: Any, scheme: str) -> None:
+def test_the_home_pages_forms_refused_and_large_text_pass_axe(
+    live_server: str, browser: Browser, no_axe_violations: Any, scheme: str
+) -> None:
     """Issue 15: a refused import (its problems listed beside the field), and large text on."""
     context = browser.new_context(**NARROW_PHONE, color_scheme=scheme)
     page = context.new_page()
@@ -81,8 +94,9 @@ def test_the_home_pages_forms_refused_and_large_text_pass_axe(live_server: str, 
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_control_room_with_late_tables_passes_axe(app: Any, live_server: str, browser: Browser,
-                                                      no_axe_violations: Any, scheme: str, screenshot_dir: Any) -> None:
+def test_the_control_room_with_late_tables_passes_axe(
+    app: Any, live_server: str, browser: Browser, no_axe_violations: Any, scheme: str, screenshot_dir: Any
+) -> None:
     """Issue 14, bug 11: in dark mode the late tables' names were 1.2:1 (light grey on pale red)."""
     from datetime import timedelta
 
@@ -104,8 +118,9 @@ def test_the_control_room_with_late_tables_passes_axe(app: Any, live_server: str
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_your_events_the_link_to_self_and_the_qr_cards_pass_axe(app: Any, live_server: str, browser: Browser,
-                                                                no_axe_violations: Any, scheme: str) -> None:
+def test_your_events_the_link_to_self_and_the_qr_cards_pass_axe(
+    app: Any, live_server: str, browser: Browser, no_axe_violations: Any, scheme: str
+) -> None:
     """Issue 14: the home page's "Your events" (empty, listed, one removed), the control room's link to
     self unfolded, the QR cards with their short links (tables and teams), a wrong short link's 404;
     at 320 px, none wider than the screen."""

@@ -30,10 +30,19 @@ def test_double_tap_and_resend_save_one_hand(app: Flask, live_server: str, brows
     # The same result posted again (a stale page, a retried request) is refused with the saved value kept.
     token = re.search(r"/g/([^/]+)$", page.url)
     assert token is not None
-    response = page.request.post(f"{live_server}/g/{token.group(1)}/entry", headers={"HX-Request": "true"},
-                                 form={"action": "result", "number": "1", "tricks.0": "0", "tricks.1": "1",
-                                       "tricks.2": "0", "tricks.3": "0",
-                                       "csrf_token": page.locator('meta[name="csrf-token"]').get_attribute("content") or ""})
+    response = page.request.post(
+        f"{live_server}/g/{token.group(1)}/entry",
+        headers={"HX-Request": "true"},
+        form={
+            "action": "result",
+            "number": "1",
+            "tricks.0": "0",
+            "tricks.1": "1",
+            "tricks.2": "0",
+            "tricks.3": "0",
+            "csrf_token": page.locator('meta[name="csrf-token"]').get_attribute("content") or "",
+        },
+    )
     assert response.status == 409
     with app.app_context():
         game = games.by_scorer_token(token.group(1))

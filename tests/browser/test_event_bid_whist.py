@@ -71,9 +71,9 @@ def play_match(page: Page, codes: dict[int, str]) -> tuple[int, int]:
     return home, away
 
 
-def test_an_eight_team_tournament_from_registration_to_medals(app: Flask, live_server: str, browser: Browser,
-                                                              screenshot_dir: Path,
-                                                              no_axe_violations: Callable[[Any], None]) -> None:
+def test_an_eight_team_tournament_from_registration_to_medals(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     director = browser.new_context(**PHONE).new_page()
     director.on("dialog", lambda d: d.accept())
     director.goto(live_server + "/events/new/bid-whist")

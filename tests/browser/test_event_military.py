@@ -41,26 +41,49 @@ from scorepad.events import military as events
 from tests.browser.conftest import PHONE, PROJECTOR
 
 TEAMS = ("Aces", "Kings", "Queens", "Jacks")
-TRICKS = ((4, 7, 6, 10), (10, 5, 8, 10), (6, 7, 3, 12), (6, 8, 9, 10), (5, 9, 7, 2),
-          (7, 11, 2, 10), (5, 6, 10, 11), (3, 7, 9, 8), (8, 10, 6, 5), (7, 4, 13, 6))
+TRICKS = (
+    (4, 7, 6, 10),
+    (10, 5, 8, 10),
+    (6, 7, 3, 12),
+    (6, 8, 9, 10),
+    (5, 9, 7, 2),
+    (7, 11, 2, 10),
+    (5, 6, 10, 11),
+    (3, 7, 9, 8),
+    (8, 10, 6, 5),
+    (7, 4, 13, 6),
+)
 FIRST_ENTRY = {(2, 1): 9}  # the slip the director corrects
 REVOKES = {(4, 2): "The visitors"}
-FLAGS_AFTER = ((13, 11, 14, 10), (12, 13, 15, 8), (14, 12, 16, 6), (14, 13, 17, 4), (13, 15, 18, 2),
-               (14, 14, 20, 0), (14, 16, 20, -2), (15, 16, 19, -2), (14, 15, 21, -2), (13, 17, 19, -1))
+FLAGS_AFTER = (
+    (13, 11, 14, 10),
+    (12, 13, 15, 8),
+    (14, 12, 16, 6),
+    (14, 13, 17, 4),
+    (13, 15, 18, 2),
+    (14, 14, 20, 0),
+    (14, 16, 20, -2),
+    (15, 16, 19, -2),
+    (14, 15, 21, -2),
+    (13, 17, 19, -1),
+)
 # Until the correction, table 1's 9 in hand 2 gives the Queens' visitors 1 flag there, not 2.
 BEFORE_CORRECTION = {2: (13, 13, 14, 8), 3: (15, 12, 15, 6)}
 FINAL = {"Queens": 19, "Kings": 17, "Aces": 13, "Jacks": -1}
 FLAG_WORDS = {  # what the phone says before confirming (count = tricks, or 13 - tricks in NT Low)
-    (1, 1): "home pair keeps its flags", (1, 2): "visitors take 1 flag", (1, 4): "visitors take 2 flags",
-    (4, 2): "home pair keeps its flags", (5, 4): "visitors take 2 flags", (5, 1): "visitors take 1 flag",
+    (1, 1): "home pair keeps its flags",
+    (1, 2): "visitors take 1 flag",
+    (1, 4): "visitors take 2 flags",
+    (4, 2): "home pair keeps its flags",
+    (5, 4): "visitors take 2 flags",
+    (5, 1): "visitors take 1 flag",
     (5, 3): "home pair keeps its flags",
 }
 
 
 def board_flags(page: Page) -> dict[str, int]:
     rows = page.locator("#board .board-rows tr")
-    names = rows.locator("th.team").evaluate_all(
-        "els => els.map(e => e.childNodes[1].textContent.trim())")
+    names = rows.locator("th.team").evaluate_all("els => els.map(e => e.childNodes[1].textContent.trim())")
     totals = rows.locator("td.total").all_inner_texts()
     return dict(zip(names, (int(t) for t in totals)))
 
@@ -96,8 +119,9 @@ def enter(phone: Page, hand: int, table: int, tricks: int) -> None:
     confirm(phone, hand)
 
 
-def test_a_day_of_military_whist(live_server: str, browser: Browser, screenshot_dir: Path, tmp_path: Path,
-                                 no_axe_violations: Callable[[Any], None]) -> None:
+def test_a_day_of_military_whist(
+    live_server: str, browser: Browser, screenshot_dir: Path, tmp_path: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     director = browser.new_context(**PHONE).new_page()
 
     # ---- the director sets up the event
@@ -192,7 +216,8 @@ def test_a_day_of_military_whist(live_server: str, browser: Browser, screenshot_
         open_next.click()
         # the director's own answer is in before anything else is tapped in the control room
         expect(director.get_by_role("status").first).to_have_text(
-            f"Hand {hand + 1} is open." if hand < 10 else re.compile("schedule is complete"))
+            f"Hand {hand + 1} is open." if hand < 10 else re.compile("schedule is complete")
+        )
 
     # ---- the end: the projector never reloaded, the flags match the sheet and the command line
     assert projector.evaluate("window.__noReload") is True
@@ -208,8 +233,9 @@ def test_a_day_of_military_whist(live_server: str, browser: Browser, screenshot_
     path = tmp_path / "event.json"
     path.write_text(json.dumps(record))
     scorepad = Path(sys.executable).with_name("scorepad")
-    scored = json.loads(subprocess.run([str(scorepad), "score", "--json", str(path)], capture_output=True,
-                                       text=True, check=True).stdout)
+    scored = json.loads(
+        subprocess.run([str(scorepad), "score", "--json", str(path)], capture_output=True, text=True, check=True).stdout
+    )
     assert {s["name"]: s["total"] for s in scored["standings"]} == FINAL
     assert scored["finished"] is True and scored["winner_names"] == ["Queens"]
     for page in (director, projector, *phones):
@@ -217,7 +243,8 @@ def test_a_day_of_military_whist(live_server: str, browser: Browser, screenshot_
 
 
 def test_the_qr_sheet_prints_four_cards_a_page_and_the_pin_and_standings_pages_pass_axe(
-        app: Flask, live_server: str, browser: Browser, no_axe_violations: Callable[[Any], None]) -> None:
+    app: Flask, live_server: str, browser: Browser, no_axe_violations: Callable[[Any], None]
+) -> None:
     """Two rows of two cards fit the printable height of A4 (273 mm) and of Letter (255.4 mm) with the
     12 mm margins; a PDF page is counted by its "/Type /Page" objects."""
     tables = 10
@@ -237,7 +264,7 @@ def test_the_qr_sheet_prints_four_cards_a_page_and_the_pin_and_standings_pages_p
     expect(director.get_by_role("heading", name="Hand 1 of 30")).to_be_visible()
     director.goto(f"{live_server}/d/{token}/qr")
     expect(director.locator(".qr-card")).to_have_count(tables)
-    margin = {side: "12mm" for side in ("top", "right", "bottom", "left")}
+    margin = dict.fromkeys(("top", "right", "bottom", "left"), "12mm")
     for paper in ("A4", "Letter"):
         pdf = director.pdf(format=paper, margin=margin)
         pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))

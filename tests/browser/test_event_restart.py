@@ -20,6 +20,7 @@ from tests.browser.conftest import PHONE, PROJECTOR
 from tests.serving import ScorepadRun
 from tests.slowness import scaled_ms
 
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ScorepadRun]:
     """`scorepad run` with its demo event, on a fixed port and database across restarts."""
@@ -72,7 +73,9 @@ def test_a_restart_in_the_middle_of_an_event_loses_nothing(server: ScorepadRun, 
     expect(projector.locator(".offline-banner")).to_be_hidden(timeout=scaled_ms(15_000))
     expect(projector.locator(".board-status")).to_contain_text("2 tables still playing", timeout=scaled_ms(15_000))
     assert projector.evaluate("window.__noReload") is True
-    expect(director.get_by_role("link", name="Correct hand 6 at table 1: 7 tricks")).to_be_visible(timeout=scaled_ms(15_000))
+    expect(director.get_by_role("link", name="Correct hand 6 at table 1: 7 tricks")).to_be_visible(
+        timeout=scaled_ms(15_000)
+    )
     expect(director.get_by_role("link", name="Correct hand 6 at table 2: 5 tricks")).to_be_visible()
 
     # the first phone, reloaded, still has its result: a second entry of hand 6 is not offered

@@ -23,8 +23,9 @@ PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon",
 TRICKS = {1: 8, 2: 5, 3: 7}
 
 
-def test_a_twelve_player_drive_of_six_deals(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
-                                            no_axe_violations: Callable[[Any], None]) -> None:
+def test_a_twelve_player_drive_of_six_deals(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     director = browser.new_context(**PHONE).new_page()
     director.goto(live_server + "/events/new/whist-drive")
     director.get_by_label("Event name").fill("Village hall drive")
@@ -51,13 +52,15 @@ def test_a_twelve_player_drive_of_six_deals(app: Flask, live_server: str, browse
         for table, phone in enumerate(phones, start=1):
             expect(phone.get_by_role("heading", name=re.compile(f"^Deal {deal} of 6"))).to_be_visible()
             phone.get_by_role("group", name=re.compile("^Tricks North-South took")).get_by_text(
-                str(TRICKS[table]), exact=True).click()
+                str(TRICKS[table]), exact=True
+            ).click()
             phone.get_by_role("button", name=f"Record deal {deal}").click()
             if table < 3:
                 expect(phone.get_by_role("status")).to_contain_text(f"Deal {deal} recorded")
             else:  # the last table in: every phone moves on to the next deal (or the end) by itself
                 expect(phone.locator("#deal-title")).to_have_text(
-                    re.compile(f"^Deal {deal + 1} of 6") if deal < 6 else "The drive is over")
+                    re.compile(f"^Deal {deal + 1} of 6") if deal < 6 else "The drive is over"
+                )
         if deal < 6:
             expect(projector.locator(".board-status")).to_contain_text(f"Deal {deal + 1} of 6")
             expect(phones[1].locator("#moves-title")).to_have_text(f"Change places for deal {deal + 1}")

@@ -78,22 +78,57 @@ ROUNDS = (
     # 9: Kim 3/3 16, Leo 2/2 14, Ivy 3/3 16; Jon (may not bid 1) bids 2, takes 1: x
     Round(9, H, "Jon", (("Kim", 3), ("Leo", 2), ("Ivy", 3), ("Jon", 2)), (3, 1, 3, 2), (16, 0, 16, 14)),
     # 10 (special 1, normal): Leo 3/3 16, Ivy 3/3 16, Jon 2/2 14; Kim (may not bid 2) bids 3, takes 2: x
-    Round(10, C, "Kim", (("Leo", 3), ("Ivy", 3), ("Jon", 2), ("Kim", 3)), (3, 2, 2, 3), (16, 14, 0, 16),
-          "Special round 1 of 5: 10 cards, played as normal"),
+    Round(
+        10,
+        C,
+        "Kim",
+        (("Leo", 3), ("Ivy", 3), ("Jon", 2), ("Kim", 3)),
+        (3, 2, 2, 3),
+        (16, 14, 0, 16),
+        "Special round 1 of 5: 10 cards, played as normal",
+    ),
     # 11 (special 2, no trumps): Ivy 4/4 18, Jon 4 takes 3: x, Kim 3/3 16; the bids already make 11,
     # more than 10, so nothing is refused to Leo: 0/0 10
-    Round(10, NT, "Leo", (("Ivy", 4), ("Jon", 4), ("Kim", 3), ("Leo", 0)), (4, 3, 3, 0), (18, 0, 16, 10),
-          "Special round 2 of 5: no trumps"),
+    Round(
+        10,
+        NT,
+        "Leo",
+        (("Ivy", 4), ("Jon", 4), ("Kim", 3), ("Leo", 0)),
+        (4, 3, 3, 0),
+        (18, 0, 16, 10),
+        "Special round 2 of 5: no trumps",
+    ),
     # 12 (special 3, blind, spades as scheduled): Jon 2/2 14, Kim 3 takes 4: x, Leo 2/2 14;
     # Ivy (may not bid 3) 2/2 14
-    Round(10, S, "Ivy", (("Jon", 2), ("Kim", 3), ("Leo", 2), ("Ivy", 2)), (2, 2, 4, 2), (14, 14, 0, 14),
-          "Special round 3 of 5: blind bid - everyone bids before the cards are dealt; trumps as scheduled"),
+    Round(
+        10,
+        S,
+        "Ivy",
+        (("Jon", 2), ("Kim", 3), ("Leo", 2), ("Ivy", 2)),
+        (2, 2, 4, 2),
+        (14, 14, 0, 14),
+        "Special round 3 of 5: blind bid - everyone bids before the cards are dealt; trumps as scheduled",
+    ),
     # 13 (special 4, misère, no bids): Ivy takes 0: +10; Jon 4: -8; Kim 1: -2; Leo 5: -10
-    Round(10, NT, "Jon", (), (0, 4, 1, 5), (10, -8, -2, -10),
-          "Special round 4 of 5: misère - no trumps, no bidding; -2 per trick won, 10 for winning none"),
+    Round(
+        10,
+        NT,
+        "Jon",
+        (),
+        (0, 4, 1, 5),
+        (10, -8, -2, -10),
+        "Special round 4 of 5: misère - no trumps, no bidding; -2 per trick won, 10 for winning none",
+    ),
     # 14 (special 5, normal): Leo 3/3 16, Ivy 2/2 14, Jon 3 takes 4: x; Kim (may not bid 2) 1/1 12
-    Round(10, C, "Kim", (("Leo", 3), ("Ivy", 2), ("Jon", 3), ("Kim", 1)), (2, 4, 1, 3), (14, 0, 12, 16),
-          "Special round 5 of 5: 10 cards, played as normal"),
+    Round(
+        10,
+        C,
+        "Kim",
+        (("Leo", 3), ("Ivy", 2), ("Jon", 3), ("Kim", 1)),
+        (2, 4, 1, 3),
+        (14, 0, 12, 16),
+        "Special round 5 of 5: 10 cards, played as normal",
+    ),
     # 15: Ivy 3/3 16, Jon 2/2 14, Kim 2/2 14; Leo (may not bid 2) bids 1, takes 2: x
     Round(9, D, "Leo", (("Ivy", 3), ("Jon", 2), ("Kim", 2), ("Leo", 1)), (3, 2, 2, 2), (16, 14, 14, 0)),
     # 16: Jon 2/2 14, Kim 2/2 14, Leo 2 takes 1: x; Ivy (may not bid 2) 3/3 16
@@ -147,8 +182,10 @@ def totals(page: Page) -> dict[str, int]:
     """Name -> total as the standings list shows them, best first."""
     rows = page.locator("section.totals .standings li")
     expect(rows).to_have_count(len(PLAYERS))
-    return {rows.nth(i).locator(".name").inner_text(): int(rows.nth(i).locator(".total").inner_text())
-            for i in range(rows.count())}
+    return {
+        rows.nth(i).locator(".name").inner_text(): int(rows.nth(i).locator(".total").inner_text())
+        for i in range(rows.count())
+    }
 
 
 def check_round_facts(page: Page, number: int, rnd: Round) -> None:
@@ -175,8 +212,10 @@ def tap_bids(page: Page, rnd: Round, at_last: Callable[[Page], None] | None = No
         if position == len(rnd.bids) - 1 and 0 <= forbidden <= rnd.cards:
             refused = choices.get_by_role("button", name=f"{forbidden} (not allowed)", exact=True)
             expect(refused).to_be_disabled()
-            reason = (f"{name} bids last and may not bid {forbidden}: the bids would add up to "
-                      f"{rnd.cards}, the number of tricks.")
+            reason = (
+                f"{name} bids last and may not bid {forbidden}: the bids would add up to "
+                f"{rnd.cards}, the number of tricks."
+            )
             expect(page.locator("#forbidden-reason")).to_have_text(reason)
             expect(refused).to_have_accessible_description(reason)
             expect(choices.get_by_role("button", disabled=False)).to_have_count(rnd.cards)
@@ -192,8 +231,13 @@ def tap_bids(page: Page, rnd: Round, at_last: Callable[[Page], None] | None = No
 def tap_tricks(page: Page, rnd: Round, tricks: tuple[int, ...]) -> None:
     """Tap each player's tricks in bidding order (a misère round: from the dealer's left); the last
     player's are filled in."""
-    first = (PLAYERS.index(rnd.bids[0][0]) if rnd.bids
-             else PLAYERS.index(page.get_by_role("group", name=re.compile("’s tricks")).locator("legend strong").inner_text()))
+    first = (
+        PLAYERS.index(rnd.bids[0][0])
+        if rnd.bids
+        else PLAYERS.index(
+            page.get_by_role("group", name=re.compile("’s tricks")).locator("legend strong").inner_text()
+        )
+    )
     order = [PLAYERS[(first + i) % len(PLAYERS)] for i in range(len(PLAYERS))]
     assert taps.tap_tricks(page, order, dict(zip(PLAYERS, tricks))) <= len(PLAYERS) - 1
 
@@ -204,9 +248,9 @@ def save(page: Page, number: int) -> None:
     expect(page.get_by_role("status").and_(page.locator(".notice"))).to_have_text(f"Hand {number} saved.")
 
 
-def test_a_whole_australian_whist_game_for_four(live_server: str, browser: Browser, tmp_path: Path,
-                                                 screenshot_dir: Path,
-                                                 no_axe_violations: Callable[[Any], None]) -> None:
+def test_a_whole_australian_whist_game_for_four(
+    live_server: str, browser: Browser, tmp_path: Path, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     context = browser.new_context(**PHONE)
     page = context.new_page()
 
@@ -263,19 +307,21 @@ def test_a_whole_australian_whist_game_for_four(live_server: str, browser: Brows
         expect(page.get_by_role("group", name=re.compile("’s tricks"))).to_be_visible()
         if rnd.bids:
             expect(page.locator(".bids-so-far")).to_contain_text(
-                f"(total {sum(b for _, b in rnd.bids)} of {rnd.cards})")
+                f"(total {sum(b for _, b in rnd.bids)} of {rnd.cards})"
+            )
         if number == 2:
             # a slip: both tricks given to the first player; no trick is left, so the others' 0 are
             # filled in, and Undo takes back exactly that tap, with what it filled in
             first = rnd.bids[0][0]
-            others = [name for name in PLAYERS[PLAYERS.index(first) + 1:] + PLAYERS[:PLAYERS.index(first)]]
+            others = list(PLAYERS[PLAYERS.index(first) + 1 :] + PLAYERS[: PLAYERS.index(first)])
             taps.tap_one(page, first, 2)
             expect(page.get_by_role("group", name=re.compile("’s tricks"))).to_have_count(0)
             assert taps.tricks_shown(page) == {first: 2, **dict.fromkeys(others, 0)}
             look("3-tricks-slip")
             page.get_by_role("button", name=f"↶ Undo last entry: {first}'s tricks: 2").click()
             expect(page.locator(".notice")).to_have_text(
-                f"Undone: {first}'s tricks: 2 (so {' and '.join(others)} took 0).")
+                f"Undone: {first}'s tricks: 2 (so {' and '.join(others)} took 0)."
+            )
             expect(page.get_by_text("2 of 2 tricks left to share out")).to_be_visible()
         tap_tricks(page, rnd, rnd.tricks)
         if number == 5:
@@ -299,7 +345,8 @@ def test_a_whole_australian_whist_game_for_four(live_server: str, browser: Brows
     assert final == running == FINAL
     assert list(final) == FINAL_ORDER
     expect(page.locator("section.totals .standings li small")).to_have_text(
-        [f"{BIDS_MADE[n]} bids made" for n in FINAL_ORDER])
+        [f"{BIDS_MADE[n]} bids made" for n in FINAL_ORDER]
+    )
     expect(page.locator("#hand-13 th small")).to_have_text("10 cards NT misère")
     expect(page.locator("#hand-12 th small")).to_have_text("10 cards ♠ blind")
     look("8-game-over")
@@ -314,12 +361,12 @@ def test_a_whole_australian_whist_game_for_four(live_server: str, browser: Brows
     assert record["first_dealer"] == 1
     assert [h["tricks"] for h in record["hands"]] == [list(r.tricks) for r in ROUNDS]
     assert [h.get("bids") for h in record["hands"]] == [
-        [dict(r.bids)[p] for p in PLAYERS] if r.bids else None for r in ROUNDS]
+        [dict(r.bids)[p] for p in PLAYERS] if r.bids else None for r in ROUNDS
+    ]
     path = tmp_path / "australian.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     scorepad = Path(sys.executable).with_name("scorepad")
-    done = subprocess.run([str(scorepad), "score", "--json", str(path)], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([str(scorepad), "score", "--json", str(path)], capture_output=True, text=True, check=True)
     scored = json.loads(done.stdout)
     assert scored["finished"] is True and scored["winner_names"] == ["Ivy"]
     assert [[c["points"] for c in line["cells"]] for line in scored["lines"]] == [list(r.points) for r in ROUNDS]
@@ -336,8 +383,7 @@ def tap_size(page: Page, locator: Any) -> tuple[float, float]:
     return box["width"], box["height"]
 
 
-def test_seven_players_fit_a_320_px_phone(app: Flask, live_server: str, browser: Browser,
-                                          screenshot_dir: Path) -> None:
+def test_seven_players_fit_a_320_px_phone(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path) -> None:
     """The most columns the sheet gets, on the narrowest phone: nothing scrolls sideways but the
     sheet in its own box, and the links tapped on the way are 44 px targets."""
     context = browser.new_context(**NARROW_PHONE)
@@ -360,8 +406,9 @@ def test_seven_players_fit_a_320_px_phone(app: Flask, live_server: str, browser:
     page.reload()
     expect(page.locator("#hand-2")).to_be_visible()
     narrow = NARROW_PHONE["viewport"]["width"]  # a mobile browser widens innerWidth to fit what overflows
-    assert page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]") == [narrow, narrow], \
+    assert page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]") == [narrow, narrow], (
         "the scorer's page scrolls sideways"
+    )
     edit = page.get_by_role("link", name="Edit hand 1")
     edit.scroll_into_view_if_needed()
     width, height = tap_size(page, edit)

@@ -60,10 +60,16 @@ class HandData:
 # The game as finally recorded (hand 1 after its correction, hand 2 after the undo and re-entry).
 HANDS = (
     HandData(("4", "4 No", "5", "Pass"), books=10, trump="♠ Spades", expected={"Aces": 5, "Kings": 0}),
-    HandData(("Pass", "4 Special", "Pass", "Pass"), books=9, trump="♥ Hearts",
-             renege=Renege("Aces", "Joy"), expected={"Aces": 5, "Kings": 4}),
-    HandData(("Pass", "Pass", "Pass", "5 No"), books=11, direction="Downtown (low wins)",
-             expected={"Aces": 15, "Kings": 4}),
+    HandData(
+        ("Pass", "4 Special", "Pass", "Pass"),
+        books=9,
+        trump="♥ Hearts",
+        renege=Renege("Aces", "Joy"),
+        expected={"Aces": 5, "Kings": 4},
+    ),
+    HandData(
+        ("Pass", "Pass", "Pass", "5 No"), books=11, direction="Downtown (low wins)", expected={"Aces": 15, "Kings": 4}
+    ),
 )
 FINAL = {"Aces": 15, "Kings": 4}  # by hand: Aces 5 (hand 1 set) + 10 (5 No made by 5, doubled); Kings 4 (hand 2)
 
@@ -80,8 +86,9 @@ def totals(page: Page) -> dict[str, int]:
     """The running (or final) totals list, name -> total."""
     items = page.locator("section.totals ol.standings li")
     expect(items).to_have_count(2)
-    return {items.nth(i).locator(".name").inner_text(): int(items.nth(i).locator(".total").inner_text())
-            for i in range(2)}
+    return {
+        items.nth(i).locator(".name").inner_text(): int(items.nth(i).locator(".total").inner_text()) for i in range(2)
+    }
 
 
 def expect_totals(page: Page, want: dict[str, int]) -> None:
@@ -103,8 +110,7 @@ def pick(page: Page, group: str, words: str) -> None:
     page.get_by_role("group", name=group).get_by_role("radio", name=words, exact=True).check()
 
 
-def enter_result(page: Page, hand: HandData, team: str, books: int | None = None,
-                 renege: Renege | None = None) -> None:
+def enter_result(page: Page, hand: HandData, team: str, books: int | None = None, renege: Renege | None = None) -> None:
     if hand.direction:
         pick(page, "The bidder declares", hand.direction)
     if hand.trump:
@@ -127,8 +133,14 @@ def save(page: Page, number: int) -> None:
     expect(page.get_by_role("status")).to_have_text(f"Hand {number} saved.")
 
 
-def test_bid_whist_home_game_to_seven(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
-                                      no_axe_violations: Callable[[Any], None], tmp_path: Path) -> None:
+def test_bid_whist_home_game_to_seven(
+    app: Flask,
+    live_server: str,
+    browser: Browser,
+    screenshot_dir: Path,
+    no_axe_violations: Callable[[Any], None],
+    tmp_path: Path,
+) -> None:
     context = browser.new_context(**PHONE)
     page = context.new_page()
 
@@ -213,7 +225,8 @@ def test_bid_whist_home_game_to_seven(app: Flask, live_server: str, browser: Bro
     expect(page.locator("#hand-1")).to_contain_text("took 10")
     expect_totals(page, HANDS[0].expected)
     expect(page.locator("#hand-1 + tr.note-row")).to_have_text(
-        "Set: Kings took 10 of the 11 books 5 ♠ needs; Aces score 5")
+        "Set: Kings took 10 of the 11 books 5 ♠ needs; Aces score 5"
+    )
     expect(heading).to_have_text("Hand 2")
 
     # ---------------------------------------------------------------- hand 2, first with the renege on the wrong team
@@ -228,7 +241,8 @@ def test_bid_whist_home_game_to_seven(app: Flask, live_server: str, browser: Bro
     # the bidders reneged and it was upheld: they are set, the Aces score the bid (4) and reach 9
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.locator("#hand-2 + tr.note-row")).to_have_text(
-        "Renege by Kings, called by Ruth and upheld: Aces score 4 on 4 Special ♥; game to Aces, 9-0")
+        "Renege by Kings, called by Ruth and upheld: Aces score 4 on 4 Special ♥; game to Aces, 9-0"
+    )
     expect_totals(page, {"Aces": 9, "Kings": 0})
 
     # Undo takes back one tap at a time: the save, then each call, newest first
@@ -253,16 +267,21 @@ def test_bid_whist_home_game_to_seven(app: Flask, live_server: str, browser: Bro
     pick(page, "Called by", renege.called_by)
     page.get_by_role("button", name="Save hand 2").click()
     expect(page.locator("details.renege .field-error")).to_have_text(
-        "Say whether the renege was upheld or not (or choose No renege)")
+        "Say whether the renege was upheld or not (or choose No renege)"
+    )
     expect(page.get_by_role("group", name="Called by").get_by_role("radio", name="Joy")).to_be_checked()
-    expect(page.get_by_role("group", name="Books taken by Kings, kitty included")
-           .get_by_role("radio", name="9", exact=True)).to_be_checked()
+    expect(
+        page.get_by_role("group", name="Books taken by Kings, kitty included").get_by_role(
+            "radio", name="9", exact=True
+        )
+    ).to_be_checked()
     rule(page, renege)
     save(page, 2)
     expect_totals(page, HANDS[1].expected)
     # the defenders reneged and it was upheld: the bidders score their bid though they took 9 of 10
     expect(page.locator("#hand-2 + tr.note-row")).to_have_text(
-        "Renege by Aces, called by Joy and upheld: Kings score 4 on 4 Special ♥")
+        "Renege by Aces, called by Joy and upheld: Kings score 4 on 4 Special ♥"
+    )
 
     expect(heading).to_have_text("Hand 3")
     for words in HANDS[2].calls[:3]:
@@ -283,7 +302,8 @@ def test_bid_whist_home_game_to_seven(app: Flask, live_server: str, browser: Bro
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.locator(".result")).to_have_text("Aces win (Aces v Kings 15-4)")
     expect(page.locator("#hand-3 + tr.note-row")).to_have_text(
-        "Aces made 5 No downtown with 11 books: Aces score 10 (No bid, doubled); game to Aces, 15-4")
+        "Aces made 5 No downtown with 11 books: Aces score 10 (No bid, doubled); game to Aces, 15-4"
+    )
     expect(page.get_by_role("heading", name="Final totals")).to_be_visible()
     ui_totals = totals(page)
     fits(page)

@@ -72,8 +72,10 @@ BIDS_MADE = {"Ann": "4 bids made", "Bob": "2 bids made", "Cat": "3 bids made", "
 def totals(page: Page, scope: str = "section.totals") -> dict[str, int]:
     """Name -> total as the standings list shows them."""
     rows = page.locator(f"{scope} .standings li")
-    return {rows.nth(i).locator(".name").inner_text(): int(rows.nth(i).locator(".total").inner_text())
-            for i in range(rows.count())}
+    return {
+        rows.nth(i).locator(".name").inner_text(): int(rows.nth(i).locator(".total").inner_text())
+        for i in range(rows.count())
+    }
 
 
 def fits(page: Page) -> None:
@@ -95,8 +97,10 @@ def tap_bids(page: Page, hand: HandData, check: Callable[[Page], None] | None = 
             forbidden = hand.cards - earlier
             refused = page.get_by_role("button", name=f"{forbidden} (not allowed)")
             expect(refused).to_be_disabled()
-            reason = (f"{name} bids last and may not bid {forbidden}: the bids would add up to "
-                      f"{hand.cards}, the number of tricks.")
+            reason = (
+                f"{name} bids last and may not bid {forbidden}: the bids would add up to "
+                f"{hand.cards}, the number of tricks."
+            )
             expect(page.locator("#forbidden-reason")).to_have_text(reason)
             expect(refused).to_have_accessible_description(reason)
             expect(choices.get_by_role("button", disabled=False)).to_have_count(hand.cards)
@@ -109,9 +113,14 @@ def tap_bids(page: Page, hand: HandData, check: Callable[[Page], None] | None = 
         earlier += bid
 
 
-def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...],
-              check_hook: Callable[[Page], None] | None = None,
-              check_tricks: Callable[[Page], None] | None = None) -> None:
+def play_hand(
+    page: Page,
+    number: int,
+    hand: HandData,
+    tricks: tuple[int, ...],
+    check_hook: Callable[[Page], None] | None = None,
+    check_tricks: Callable[[Page], None] | None = None,
+) -> None:
     """Enter one hand from the trump to the saved result."""
     expect(page.get_by_role("heading", name=f"Hand {number} of 5")).to_be_visible()
     facts = page.locator("#hand-panel .facts")
@@ -120,7 +129,8 @@ def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...],
     expect(facts).to_contain_text(f"Bids first {hand.bids[0][0]}")
     expect(facts).to_contain_text("Trump turned up")
     page.get_by_role("group", name="Which trump was turned up?").get_by_role(
-        "button", name=TRUMP_CHIPS[hand.trump], exact=True).click()
+        "button", name=TRUMP_CHIPS[hand.trump], exact=True
+    ).click()
     expect(facts).to_contain_text(f"Trump {TRUMP_CHIPS[hand.trump]}")
     tap_bids(page, hand, check_hook)
     # the bids' answers send no facts (they did not change them): the page keeps its own
@@ -129,8 +139,7 @@ def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...],
     first = hand.bids[0][0]
     expect(page.get_by_role("group", name=f"{first}’s tricks (bid {hand.bids[0][1]})")).to_be_visible()
     seat_bids = dict(hand.bids)
-    expect(page.locator(".bids-so-far").first).to_contain_text(
-        f"(total {sum(seat_bids.values())} of {hand.cards})")
+    expect(page.locator(".bids-so-far").first).to_contain_text(f"(total {sum(seat_bids.values())} of {hand.cards})")
     expect(page.get_by_text(f"{hand.cards} of {hand.cards} tricks left to share out")).to_be_visible()
     tap_tricks(page, [name for name, _ in hand.bids], dict(zip(PLAYERS, tricks)))
     expect(facts).to_contain_text(f"Cards {hand.cards}")
@@ -140,9 +149,9 @@ def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...],
     expect(page.get_by_role("status")).to_have_text(f"Hand {number} saved.")
 
 
-def test_a_whole_nomination_game_with_a_custom_sequence(live_server: str, browser: Browser, tmp_path: Path,
-                                                        screenshot_dir: Path,
-                                                        no_axe_violations: Callable[[Any], None]) -> None:
+def test_a_whole_nomination_game_with_a_custom_sequence(
+    live_server: str, browser: Browser, tmp_path: Path, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     context = browser.new_context(**PHONE)
     page = context.new_page()
 
@@ -177,13 +186,13 @@ def test_a_whole_nomination_game_with_a_custom_sequence(live_server: str, browse
     summary.click()
     sequence = page.get_by_label("Cards per round", exact=True)
     expect(sequence).to_be_visible()
-    expect(sequence.locator("option")).to_have_text([
-        "1 up to 13", "13 down to 1", "7 down to 1 and back up to 7", "10 down to 1 and back up to 10",
-        "My own list"])
-    expect(page.get_by_label("Hook rule").locator("option")).to_have_text(
-        ["Rounds of 4 or more cards", "Every round"])
+    expect(sequence.locator("option")).to_have_text(
+        ["1 up to 13", "13 down to 1", "7 down to 1 and back up to 7", "10 down to 1 and back up to 10", "My own list"]
+    )
+    expect(page.get_by_label("Hook rule").locator("option")).to_have_text(["Rounds of 4 or more cards", "Every round"])
     expect(page.get_by_label("Trumps").locator("option")).to_have_text(
-        ["Entered each round (turned-up card)", "Rotate: hearts, diamonds, clubs, spades, no trumps"])
+        ["Entered each round (turned-up card)", "Rotate: hearts, diamonds, clubs, spades, no trumps"]
+    )
     custom = page.get_by_label("Custom list of cards per round")
     expect(custom).to_have_value("1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13")
     expect(page.get_by_label("Times through the sequence")).to_have_value("1")
@@ -212,7 +221,8 @@ def test_a_whole_nomination_game_with_a_custom_sequence(live_server: str, browse
     expect(page.get_by_label("Custom list of cards per round")).to_have_value("1, 2, 3, 4, 5")
     expect(page.get_by_role("group", name="Who deals first?").get_by_role("radio", name="Bob")).to_be_checked()
     expect(page.locator("details.options summary")).to_have_text(
-        "Options: changed: Cards per round, Custom list of cards per round")
+        "Options: changed: Cards per round, Custom list of cards per round"
+    )
     fits(page)
     shot(page, screenshot_dir, "2-setup-error")
     no_axe_violations(page)
@@ -340,8 +350,7 @@ def test_a_whole_nomination_game_with_a_custom_sequence(live_server: str, browse
     path = tmp_path / "nomination.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     scorepad = Path(sys.executable).with_name("scorepad")
-    done = subprocess.run([str(scorepad), "score", "--json", str(path)], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([str(scorepad), "score", "--json", str(path)], capture_output=True, text=True, check=True)
     scored = json.loads(done.stdout)
     assert scored["finished"] is True and scored["winner_names"] == ["Ann"]
     assert {s["name"]: s["total"] for s in scored["standings"]} == final == FINAL

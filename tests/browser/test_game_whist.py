@@ -53,9 +53,13 @@ WIDTH = PHONE["viewport"]["width"]
 TEAMS = ("Robins", "Wrens")
 SEATS = ("Ann", "Bea", "Cal", "Dan")  # round the table; Robins are Ann and Cal, Wrens Bea and Dan
 TRUMP_CHIPS = {"H": "♥ Hearts", "D": "♦ Diamonds", "C": "♣ Clubs", "S": "♠ Spades"}
-HONOURS_CHIPS = {None: "Split 2-2, or not claimed",
-                 (4, 0): "Robins: all four", (3, 1): "Robins: three",
-                 (0, 4): "Wrens: all four", (1, 3): "Wrens: three"}
+HONOURS_CHIPS = {
+    None: "Split 2-2, or not claimed",
+    (4, 0): "Robins: all four",
+    (3, 1): "Robins: three",
+    (0, 4): "Wrens: all four",
+    (1, 3): "Wrens: three",
+}
 
 
 @dataclass(frozen=True)
@@ -72,17 +76,44 @@ class Deal:
 DEALS = (
     Deal("Ann", "H", 7, (3, 1), (3, 0), (3, 0)),  # 1 odd + 2 for three honours
     Deal("Bea", "S", 4, None, (0, 3), (3, 3)),  # Wrens 9 tricks: 3 odd
-    Deal("Cal", "D", 5, (1, 3), (0, 4), (3, 7),  # Wrens 2 odd -> 5, three honours +2 counted: 7
-         "Game to Wrens, 7-3 (games Robins 0, Wrens 1)"),
+    Deal(
+        "Cal",
+        "D",
+        5,
+        (1, 3),
+        (0, 4),
+        (3, 7),  # Wrens 2 odd -> 5, three honours +2 counted: 7
+        "Game to Wrens, 7-3 (games Robins 0, Wrens 1)",
+    ),
     Deal("Dan", "C", 10, (1, 3), (4, 2), (4, 2)),  # game 2: Robins 4 odd; Wrens 2 for three honours
-    Deal("Ann", "H", 6, (4, 0), (0, 1), (4, 3),  # Wrens 1 odd; Robins at 4 = 5 - 1: honours barred
-         "Robins stood at 4: honours not scored"),
-    Deal("Bea", "S", 7, (1, 3), (1, 0), (5, 3),  # Robins 1 odd -> 5 game; Wrens' 3 + 2 comes too late
-         "tricks are scored first: honours held by Wrens come too late; "
-         "Game to Robins, 5-3 (games Robins 1, Wrens 1)"),
+    Deal(
+        "Ann",
+        "H",
+        6,
+        (4, 0),
+        (0, 1),
+        (4, 3),  # Wrens 1 odd; Robins at 4 = 5 - 1: honours barred
+        "Robins stood at 4: honours not scored",
+    ),
+    Deal(
+        "Bea",
+        "S",
+        7,
+        (1, 3),
+        (1, 0),
+        (5, 3),  # Robins 1 odd -> 5 game; Wrens' 3 + 2 comes too late
+        "tricks are scored first: honours held by Wrens come too late; Game to Robins, 5-3 (games Robins 1, Wrens 1)",
+    ),
     Deal("Cal", "D", 5, (3, 1), (2, 2), (2, 2)),  # game 3: Wrens 8 tricks, 2 odd; Robins 2 honours
-    Deal("Dan", "C", 7, (4, 0), (5, 0), (7, 2),  # Robins 1 odd + 4 honours: 2 + 5 = 7, honours win it
-         "Game and rubber to Robins, 7-2 (2 games to 1)"),
+    Deal(
+        "Dan",
+        "C",
+        7,
+        (4, 0),
+        (5, 0),
+        (7, 2),  # Robins 1 odd + 4 honours: 2 + 5 = 7, honours win it
+        "Game and rubber to Robins, 7-2 (2 games to 1)",
+    ),
 )
 DEAL_4_AS_FIRST_ENTERED = 9  # Robins' tricks: 3 odd, so Robins 3, Wrens 2 after deal 4
 # With that slip, deal 5 by the rules: Wrens 1 odd -> 3; Robins stood at 3 (not barred), all four
@@ -105,9 +136,13 @@ def standings(page: Page, scope: str = "section.totals") -> dict[str, tuple[int,
     """Name -> (total, detail) as a standings list shows them."""
     rows = page.locator(f"{scope} ol.standings li")
     expect(rows).to_have_count(2)
-    return {rows.nth(i).locator(".name").inner_text():
-            (int(rows.nth(i).locator(".total").inner_text()), rows.nth(i).locator("small").inner_text())
-            for i in range(2)}
+    return {
+        rows.nth(i).locator(".name").inner_text(): (
+            int(rows.nth(i).locator(".total").inner_text()),
+            rows.nth(i).locator("small").inner_text(),
+        )
+        for i in range(2)
+    }
 
 
 def expect_line(page: Page, number: int, totals: tuple[int, int], note: str = "") -> None:
@@ -143,13 +178,20 @@ def play(page: Page, number: int, robins: int | None = None) -> None:
     expect(page.locator("#hand-panel h2")).to_have_text(f"Hand {number}")
     dealer = SEATS.index(deal.dealer)
     expect(page.locator("#hand-panel .round-note")).to_have_text(
-        f"{deal.dealer} deals, {SEATS[(dealer + 1) % 4]} leads; the dealer's last card is turned up for trumps")
+        f"{deal.dealer} deals, {SEATS[(dealer + 1) % 4]} leads; the dealer's last card is turned up for trumps"
+    )
     enter_deal(page, deal, robins)
     save(page, number)
 
 
-def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
-                                   no_axe_violations: Callable[[Any], None], tmp_path: Path) -> None:
+def test_whist_rubber_with_honours(
+    app: Flask,
+    live_server: str,
+    browser: Browser,
+    screenshot_dir: Path,
+    no_axe_violations: Callable[[Any], None],
+    tmp_path: Path,
+) -> None:
     context = browser.new_context(**PHONE)
     page = context.new_page()
 
@@ -193,10 +235,12 @@ def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browse
     no_axe_violations(page)
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#hand-panel .field-error")).to_contain_text(
-        "Enter the trump suit turned up by Ann, the dealer")
+        "Enter the trump suit turned up by Ann, the dealer"
+    )
     # what was tapped is kept
-    expect(page.get_by_role("group", name="Tricks taken by Robins").get_by_role("radio", name="7", exact=True)
-           ).to_be_checked()
+    expect(
+        page.get_by_role("group", name="Tricks taken by Robins").get_by_role("radio", name="7", exact=True)
+    ).to_be_checked()
     no_axe_violations(page)
     play(page, 1)
     expect_line(page, 1, DEALS[0].totals)
@@ -241,10 +285,13 @@ def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browse
     expect_line(page, 4, DEALS[3].totals)
     expect_line(page, 5, DEALS[4].totals, DEALS[4].note)
     expect(page.locator("#hand-5 td.num small")).to_have_text(
-        ["+0 · took 6 · 4 honours, barred at 4", "+1 · took 7 · 1 odd"])
+        ["+0 · took 6 · 4 honours, barred at 4", "+1 · took 7 · 1 odd"]
+    )
     expect(page.locator("section.totals .summary")).to_have_text("Game 2: Robins 4, Wrens 3 (games 0-1)")
-    assert standings(page) == {"Wrens": (1, "1 game to 0; 3 in this game"),
-                               "Robins": (0, "0 games to 1; 4 in this game")}
+    assert standings(page) == {
+        "Wrens": (1, "1 game to 0; 3 in this game"),
+        "Robins": (0, "0 games to 1; 4 in this game"),
+    }
     fits(page)
     shot(page, screenshot_dir, "after-correction")
     no_axe_violations(page)
@@ -254,7 +301,8 @@ def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browse
     # Wrens' three honours would have taken them from 3 to 5 too: the tricks come first
     expect_line(page, 6, DEALS[5].totals, DEALS[5].note)
     expect(page.locator("#hand-6 td.num small")).to_have_text(
-        ["+1 · took 7 · 1 odd", "+0 · took 6 · 3 honours, too late: game already won"])
+        ["+1 · took 7 · 1 odd", "+0 · took 6 · 3 honours, too late: game already won"]
+    )
     expect(page.locator("section.totals .summary")).to_have_text("Game 3: Robins 0, Wrens 0 (games 1-1)")
 
     # ---------------------------------------------------------------- deals 7-8: game and rubber
@@ -299,8 +347,7 @@ def test_whist_rubber_with_honours(app: Flask, live_server: str, browser: Browse
     assert [t["players"] for t in record["teams"]] == [["Ann", "Cal"], ["Bea", "Dan"]]
     assert [h["tricks"] for h in record["hands"]] == [[d.robins, 13 - d.robins] for d in DEALS]
     assert [h["trump"] for h in record["hands"]] == [d.trump for d in DEALS]
-    assert [h.get("honours") for h in record["hands"]] == [list(d.honours) if d.honours else None
-                                                           for d in DEALS]
+    assert [h.get("honours") for h in record["hands"]] == [list(d.honours) if d.honours else None for d in DEALS]
     path = tmp_path / "whist.json"
     path.write_text(json.dumps(record))
     scorepad = Path(sys.executable).with_name("scorepad")

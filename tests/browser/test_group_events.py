@@ -32,9 +32,9 @@ def a_club_night(app: Flask) -> tuple[str, str]:
         return token, event.director_token
 
 
-def test_a_club_keeps_an_evenings_games_in_its_group(app: Flask, live_server: str, browser: Browser,
-                                                     screenshot_dir: Path,
-                                                     no_axe_violations: Callable[[Any], None]) -> None:
+def test_a_club_keeps_an_evenings_games_in_its_group(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     token, director = a_club_night(app)
     context = browser.new_context(**NARROW_PHONE)
     page = context.new_page()

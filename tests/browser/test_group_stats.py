@@ -29,8 +29,9 @@ def fits(page: Page) -> None:
 
 def table_fits(page: Page) -> None:
     """The season's table shows every column without scrolling inside its box."""
-    assert page.evaluate("(b => b.scrollWidth <= b.clientWidth)(document.querySelector('.group-season .table-scroll'))"), \
-        "the season's table scrolls sideways"
+    assert page.evaluate(
+        "(b => b.scrollWidth <= b.clientWidth)(document.querySelector('.group-season .table-scroll'))"
+    ), "the season's table scrolls sideways"
 
 
 def shot(page: Page, directory: Path, step: str) -> None:
@@ -59,8 +60,8 @@ def a_season(app: Flask) -> str:
 
 
 def test_a_family_reads_its_season_a_players_figures_and_a_head_to_head(
-        app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
-        no_axe_violations: Callable[[Any], None]) -> None:
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     token = a_season(app)
     context = browser.new_context(**NARROW_PHONE)
     page = context.new_page()
@@ -86,8 +87,9 @@ def test_a_family_reads_its_season_a_players_figures_and_a_head_to_head(
     table.get_by_role("link", name="Cat", exact=True).click()
     expect(page.get_by_role("heading", name="Cat", level=1)).to_be_visible()
     nomination = page.get_by_role("region", name="Nomination Whist")
-    expect(nomination.get_by_role("img", name=re.compile(r"^Nomination Whist scores, game after game 3 games from"))
-           ).to_be_visible()
+    expect(
+        nomination.get_by_role("img", name=re.compile(r"^Nomination Whist scores, game after game 3 games from"))
+    ).to_be_visible()
     expect(nomination.locator("dl.figures")).to_contain_text("Exact bids")
     nomination.get_by_text("The Nomination Whist results as a table").click()
     expect(nomination.get_by_role("table").get_by_role("row")).to_have_count(4)
@@ -113,8 +115,11 @@ def test_a_family_reads_its_season_a_players_figures_and_a_head_to_head(
     context.close()
 
     # ---- a laptop, dark mode, and large text (the header's setting: a cookie) on the 320 px phone
-    for name, settings in (("laptop", LAPTOP), ("dark-320", {**NARROW_PHONE, "color_scheme": "dark"}),
-                           ("large-text-320", NARROW_PHONE)):
+    for name, settings in (
+        ("laptop", LAPTOP),
+        ("dark-320", {**NARROW_PHONE, "color_scheme": "dark"}),
+        ("large-text-320", NARROW_PHONE),
+    ):
         context = browser.new_context(**settings)
         if name.startswith("large-text"):
             context.add_cookies([{"name": "text_size", "value": "large", "url": live_server}])

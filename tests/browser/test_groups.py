@@ -51,8 +51,9 @@ def player_card(page: Page, name: str) -> Any:
     return page.locator(".group-players li").filter(has=page.get_by_role("strong").get_by_text(name, exact=True))
 
 
-def test_a_family_keeps_its_games_and_players_in_a_group(live_server: str, browser: Browser, screenshot_dir: Path,
-                                                         no_axe_violations: Callable[[Any], None]) -> None:
+def test_a_family_keeps_its_games_and_players_in_a_group(
+    live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     context = browser.new_context(**NARROW_PHONE)
     page = context.new_page()
 
@@ -76,8 +77,9 @@ def test_a_family_keeps_its_games_and_players_in_a_group(live_server: str, brows
     expect(games.get_by_role("listitem")).to_have_count(1)
     expect(games).to_contain_text("Ann, Bob, Gran, Dan")
     expect(games).to_contain_text("Won by Bob")
-    expect(page.get_by_role("region", name="Share this group").get_by_role("img", name=re.compile("^QR code for http"))
-           ).to_be_visible()
+    expect(
+        page.get_by_role("region", name="Share this group").get_by_role("img", name=re.compile("^QR code for http"))
+    ).to_be_visible()
     fits(page)
     shot(page, screenshot_dir, "2-group-page")
     no_axe_violations(page)
@@ -158,7 +160,9 @@ def test_a_family_keeps_its_games_and_players_in_a_group(live_server: str, brows
     # ---- the home page lists the group on this phone
     page.goto(live_server + "/")
     mine = page.get_by_role("region", name="Your groups")
-    expect(mine.get_by_role("link", name="Ann, Bob, Gran & Dan", exact=True)).to_have_attribute("href", re.compile("/group/"))
+    expect(mine.get_by_role("link", name="Ann, Bob, Gran & Dan", exact=True)).to_have_attribute(
+        "href", re.compile("/group/")
+    )
     fits(page)
     shot(page, screenshot_dir, "8-home")
     no_axe_violations(page)

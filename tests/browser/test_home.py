@@ -13,8 +13,9 @@ from scorepad.games import records
 from tests.browser.conftest import NARROW_PHONE
 
 
-def test_home_and_variant_page_fit_a_320px_phone(app: Flask, live_server: str, browser: Browser,
-                                                  screenshot_dir: Path, no_axe_violations: Callable[[Any], None]) -> None:
+def test_home_and_variant_page_fit_a_320px_phone(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     with app.app_context():
         records.load_demo_games()
     context = browser.new_context(**NARROW_PHONE)

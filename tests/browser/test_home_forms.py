@@ -29,8 +29,9 @@ def game_count(app: Flask) -> int:
         return count
 
 
-def test_a_record_file_is_imported_once_and_continued(app: Flask, live_server: str, browser: Browser, tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_record_file_is_imported_once_and_continued(
+    app: Flask, live_server: str, browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     record = tmp_path / "sunday.json"
     record.write_text(json.dumps({**FAMILY, "hands": FAMILY["hands"][:3]}))
     context = browser.new_context(**PHONE)
@@ -57,16 +58,19 @@ def test_a_record_file_is_imported_once_and_continued(app: Flask, live_server: s
     page.wait_for_timeout(1500)  # a second request, if one had gone, would be in by now
     assert game_count(app) == 1
     page.get_by_role("group", name="Which trump was turned up?").get_by_role(
-        "button", name="♣ Clubs", exact=True).click()  # hand 4's trump; Dan deals, so Ann bids first
+        "button", name="♣ Clubs", exact=True
+    ).click()  # hand 4's trump; Dan deals, so Ann bids first
     expect(page.get_by_role("button", name="Ann bids 1")).to_be_visible()
     page.goto(live_server + "/")
     expect(page.get_by_role("link", name="Sunday at Gran's: one to thirteen")).to_have_attribute(
-        "href", re.compile(r"^/g/"))  # this browser's game: its scorer's link
+        "href", re.compile(r"^/g/")
+    )  # this browser's game: its scorer's link
     context.close()
 
 
-def test_a_pasted_record_refused_says_why_beside_the_field(app: Flask, live_server: str, browser: Browser,
-                                                          screenshot_dir: Path) -> None:
+def test_a_pasted_record_refused_says_why_beside_the_field(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(live_server + "/")
@@ -92,9 +96,13 @@ def test_a_pasted_record_refused_says_why_beside_the_field(app: Flask, live_serv
 
 def test_watching_a_game_by_its_code(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path) -> None:
     with app.app_context():
-        game = games.create({"variant": "whist", "first_dealer": 0,
-                             "teams": [{"name": "Us", "players": ["Ann", "Cat"]},
-                                       {"name": "Them", "players": ["Bob", "Dan"]}]})
+        game = games.create(
+            {
+                "variant": "whist",
+                "first_dealer": 0,
+                "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+            }
+        )
         code, public_id = games.short_code(game), game.public_id
     context = browser.new_context(**PHONE)
     page = context.new_page()

@@ -36,21 +36,27 @@ def proxied(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Proxy]:
 
 
 @pytest.fixture
-def phone(browser_type: BrowserType, browser_type_launch_args: dict[str, Any], tmp_path: Path,
-          proxied: Proxy) -> Iterator[BrowserContext]:
+def phone(
+    browser_type: BrowserType, browser_type_launch_args: dict[str, Any], tmp_path: Path, proxied: Proxy
+) -> Iterator[BrowserContext]:
     """A phone's browser with a real profile (Chromium offers to install only from one) that reaches
     the proxy by its name and trusts its self-signed certificate (by its key: as a phone trusts a
     real certificate, so the page counts as secure for installing too)."""
-    args = [*browser_type_launch_args["args"], f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
-            f"--ignore-certificate-errors-spki-list={spki_hash(proxied.cert)}"]
-    context = browser_type.launch_persistent_context(str(tmp_path / "profile"), **{**browser_type_launch_args, "args": args},
-                                                     **PHONE)
+    args = [
+        *browser_type_launch_args["args"],
+        f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
+        f"--ignore-certificate-errors-spki-list={spki_hash(proxied.cert)}",
+    ]
+    context = browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), **{**browser_type_launch_args, "args": args}, **PHONE
+    )
     yield context
     context.close()
 
 
-def test_behind_an_https_proxy_the_app_is_secure_installable_and_live(proxied: Proxy, phone: BrowserContext,
-                                                                        screenshot_dir: Path) -> None:
+def test_behind_an_https_proxy_the_app_is_secure_installable_and_live(
+    proxied: Proxy, phone: BrowserContext, screenshot_dir: Path
+) -> None:
     base = proxied.url
     page = phone.new_page()
     first = page.goto(base + "/")
@@ -86,7 +92,9 @@ def test_behind_an_https_proxy_the_app_is_secure_installable_and_live(proxied: P
     phone.set_offline(True)
     page.reload()  # the service worker's copy of the page as last seen
     expect(page.locator("#hand-1 td.num .total")).to_have_text(["4", "0"])
-    expect(page.locator(".outbox-bar")).to_contain_text(re.compile(r"^Offline since \d\d:\d\d\. This page is as it was last seen"))
+    expect(page.locator(".outbox-bar")).to_contain_text(
+        re.compile(r"^Offline since \d\d:\d\d\. This page is as it was last seen")
+    )
     watcher.reload()  # the spectators' page too: the copy sent after the live update
     expect(watcher.locator("#hand-1 td.num .total")).to_have_text(["4", "0"])
     expect(watcher.locator(".site-footer")).to_be_visible()

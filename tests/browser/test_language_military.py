@@ -22,12 +22,21 @@ def fits(page: Page, name: str, screenshot_dir: Path, no_axe_violations: Any) ->
     no_axe_violations(page)
 
 
-def test_a_table_phone_in_french_at_320_px(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
-                                           no_axe_violations: Any) -> None:
+def test_a_table_phone_in_french_at_320_px(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Any
+) -> None:
     with app.app_context():
-        event = events.create_event("Zone 3", ["Aces", "Kings", "Queens", "Jacks"], [30],
-                                    players=[["Ann", "Bob", "Cat", "Dan"], ["Eve", "Fay", "Gus", "Hal"],
-                                             ["Ivy", "Jon", "Kim", "Lou"], ["Max", "Ned", "Oli", "Pat"]])
+        event = events.create_event(
+            "Zone 3",
+            ["Aces", "Kings", "Queens", "Jacks"],
+            [30],
+            players=[
+                ["Ann", "Bob", "Cat", "Dan"],
+                ["Eve", "Fay", "Gus", "Hal"],
+                ["Ivy", "Jon", "Kim", "Lou"],
+                ["Max", "Ned", "Oli", "Pat"],
+            ],
+        )
         phone = event.tables[0].token
     page = browser.new_context(**NARROW_PHONE, locale="fr-FR").new_page()
     page.goto(f"{live_server}/t/{phone}")
@@ -38,7 +47,9 @@ def test_a_table_phone_in_french_at_320_px(app: Flask, live_server: str, browser
 
     page.get_by_role("button", name="10 plis", exact=True).click()
     expect(page.get_by_role("heading", name="Vérifiez avant de confirmer")).to_be_visible()
-    expect(page.locator(".confirm .big")).to_contain_text("Les visiteurs ont fait 10 plis : les visiteurs prennent 2 drapeaux.")
+    expect(page.locator(".confirm .big")).to_contain_text(
+        "Les visiteurs ont fait 10 plis : les visiteurs prennent 2 drapeaux."
+    )
     fits(page, "fr-confirm", screenshot_dir, no_axe_violations)
 
     page.get_by_role("button", name="Confirmer la donne 1").click()

@@ -36,8 +36,9 @@ def fits(page: Page, name: str, screenshot_dir: Path, no_axe_violations: Any, ga
     no_axe_violations(page)
 
 
-def test_french_and_spanish_at_320_px(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
-                                      no_axe_violations: Any) -> None:
+def test_french_and_spanish_at_320_px(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Any
+) -> None:
     token = nomination_in_play(app)
     page = browser.new_context(**NARROW_PHONE, locale="fr-FR").new_page()
     page.goto(live_server + "/")
@@ -75,8 +76,9 @@ def test_french_and_spanish_at_320_px(app: Flask, live_server: str, browser: Bro
     expect(page.get_by_role("button", name="Large text")).to_be_visible()
 
 
-def test_a_group_in_french_at_320_px(app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
-                                     no_axe_violations: Any) -> None:
+def test_a_group_in_french_at_320_px(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Any
+) -> None:
     """The group's page (its season's table in four columns, the records), a player's figures and
     chart, head to head: in French, whose words are longer, every page fits 320 px."""
     from tests.browser.test_group_stats import a_season, table_fits
@@ -100,8 +102,9 @@ def test_a_group_in_french_at_320_px(app: Flask, live_server: str, browser: Brow
     fits(page, "fr-group-versus", screenshot_dir, no_axe_violations, game=False)
 
 
-def test_whist_and_australian_in_french_at_320_px(app: Flask, live_server: str, browser: Browser,
-                                                  screenshot_dir: Path, no_axe_violations: Any) -> None:
+def test_whist_and_australian_in_french_at_320_px(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Any
+) -> None:
     """A Whist rubber and an Australian game in the misère round, in French: the deal's note, the
     scoreboard and the special round's note fit the narrowest phone (the Australian sheet in its box too)."""
     with app.app_context():

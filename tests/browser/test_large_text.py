@@ -40,14 +40,19 @@ def font_size(page: Page, selector: str) -> float:
     return float(page.locator(selector).first.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)"))
 
 
-def test_large_text_fits_320_px_and_is_larger(app: Flask, live_server: str, browser: Browser,
-                                              screenshot_dir: Path) -> None:
+def test_large_text_fits_320_px_and_is_larger(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     with app.app_context():
         family = json.loads((EXAMPLES / "nomination-family-four.json").read_text())
         nomination = records.import_record({**family, "hands": family["hands"][:6]}).scorer_token
-        rubber = games.create({"variant": "whist", "first_dealer": 0,
-                               "teams": [{"name": "Us", "players": ["Ann", "Cat"]},
-                                         {"name": "Them", "players": ["Bob", "Dan"]}]})
+        rubber = games.create(
+            {
+                "variant": "whist",
+                "first_dealer": 0,
+                "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+            }
+        )
         for number, tricks in enumerate(([10, 3], [3, 10]), start=1):
             games.enter_hand(rubber, number, {"tricks": tricks, "trump": "H"})
         whist = rubber.scorer_token

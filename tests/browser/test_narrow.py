@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
@@ -24,8 +23,9 @@ def overflow(page: Page) -> int:
     return int(page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth"))
 
 
-def test_pages_fit_320_px_and_the_sheet_keeps_its_edit_column(app: Flask, live_server: str, browser: Browser,
-                                                             screenshot_dir: Path) -> None:
+def test_pages_fit_320_px_and_the_sheet_keeps_its_edit_column(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     with app.app_context():
         records.load_demo_games()
         event = military.create_event("Narrow day", ["Aces", "Kings", "Queens", "Jacks"], [30])
@@ -35,9 +35,13 @@ def test_pages_fit_320_px_and_the_sheet_keeps_its_edit_column(app: Flask, live_s
         game = db.session.scalars(db.select(Game).where(Game.variant == "nomination")).first()
         assert game is not None
         scorer = game.scorer_token
-        rubber = games.create({"variant": "whist", "first_dealer": 0,
-                               "teams": [{"name": "Us", "players": ["Ann", "Cat"]},
-                                         {"name": "Them", "players": ["Bob", "Dan"]}]})
+        rubber = games.create(
+            {
+                "variant": "whist",
+                "first_dealer": 0,
+                "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+            }
+        )
         for number, tricks in enumerate(([10, 3], [3, 10]), start=1):  # 4 points each: 4-4 in game 1
             games.enter_hand(rubber, number, {"tricks": tricks, "trump": "H"})
         whist = rubber.scorer_token
@@ -55,11 +59,14 @@ def test_pages_fit_320_px_and_the_sheet_keeps_its_edit_column(app: Flask, live_s
     assert box is not None and box["x"] + box["width"] <= 320, box  # on screen, not cut off
     detail = page.locator(".sheet-table td small").first
     expect(detail).to_be_visible()
-    lines = detail.evaluate("(el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))")
+    lines = detail.evaluate(
+        "(el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))"
+    )
     assert lines <= 3, f"a hand's points and detail wrap over {lines} lines"  # +11, bid 0, took 1
     expect(detail.locator(".points")).to_have_text(re.compile(r"^[+-]\d+$"))  # the hand's points, under the total
     broken = page.locator(".sheet-table td small .part").evaluate_all(
-        "(parts) => parts.filter(p => p.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(p).lineHeight)).length")
+        "(parts) => parts.filter(p => p.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(p).lineHeight)).length"
+    )
     assert broken == 0, f"{broken} parts of the sheet's cells wrap inside themselves"
 
     page.goto(f"{live_server}/g/{whist}")
@@ -77,23 +84,39 @@ def test_pages_fit_320_px_and_the_sheet_keeps_its_edit_column(app: Flask, live_s
     assert box is not None and box["height"] >= 44, box
 
 
-def test_a_whist_rubber_sheet_fits_320_px_without_scrolling(app: Flask, live_server: str, browser: Browser,
-                                                           screenshot_dir: Path) -> None:
+def test_a_whist_rubber_sheet_fits_320_px_without_scrolling(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     """Issue 15: Whist's honours said in a phrase ("4 honours, barred at 4") were kept on one line, and the
     rubber's sheet scrolled inside its box at 320 px, in English too; it fits, at both text sizes."""
     with app.app_context():
-        rubber = games.create({"variant": "whist", "first_dealer": 0, "options": {"honours": True},
-                               "teams": [{"name": "Ann & Cat", "players": ["Ann", "Cat"]},
-                                         {"name": "Bob & Dan", "players": ["Bob", "Dan"]}]})
+        rubber = games.create(
+            {
+                "variant": "whist",
+                "first_dealer": 0,
+                "options": {"honours": True},
+                "teams": [
+                    {"name": "Ann & Cat", "players": ["Ann", "Cat"]},
+                    {"name": "Bob & Dan", "players": ["Bob", "Dan"]},
+                ],
+            }
+        )
         hands = ([10, 3], None), ([7, 6], [4, 0]), ([8, 5], [1, 3]), ([3, 10], [0, 4]), ([6, 7], [0, 4])
         for number, (tricks, honours) in enumerate(hands, start=1):  # the second's honours barred at 4
-            games.enter_hand(rubber, number, {"tricks": tricks, "trump": "CDHS"[number % 4],
-                                              **({"honours": honours} if honours else {})})
+            games.enter_hand(
+                rubber,
+                number,
+                {"tricks": tricks, "trump": "CDHS"[number % 4], **({"honours": honours} if honours else {})},
+            )
         token = rubber.scorer_token
     for lang, large in (("en", False), ("en", True), ("fr", True), ("es", False)):
         context = browser.new_context(**NARROW_PHONE)
-        context.add_cookies([{"name": "lang", "value": lang, "url": live_server},
-                             *([{"name": "text_size", "value": "large", "url": live_server}] if large else [])])
+        context.add_cookies(
+            [
+                {"name": "lang", "value": lang, "url": live_server},
+                *([{"name": "text_size", "value": "large", "url": live_server}] if large else []),
+            ]
+        )
         page = context.new_page()
         page.goto(f"{live_server}/g/{token}")
         expect(page.locator(".sheet-table tbody tr")).to_have_count(8)  # 5 hands and 3 notes (two games, the rubber)

@@ -22,10 +22,11 @@ from tests.browser.conftest import LAN, PHONE
 from tests.slowness import scaled, scaled_ms
 
 
-
 def sent_once(label: str) -> re.Pattern[str]:
     """What the bar says once the entry that waited was sent (and the server recorded it)."""
-    return re.compile(rf'^Back online: your entry "{re.escape(label)}" \(tapped at \d\d:\d\d\) was sent and recorded once\.$')
+    return re.compile(
+        rf'^Back online: your entry "{re.escape(label)}" \(tapped at \d\d:\d\d\) was sent and recorded once\.$'
+    )
 
 
 def lan(live_server: str) -> str:
@@ -58,11 +59,14 @@ def bids(app: Flask, token: str) -> list[int] | None:
 def keys(app: Flask) -> list[tuple[str, int | None]]:
     """The keys the server holds, oldest first (the game's set-up was sent with one too)."""
     with app.app_context():
-        return [(r.key, r.status) for r in db.session.scalars(db.select(IdempotentRequest).order_by(IdempotentRequest.id))]
+        return [
+            (r.key, r.status) for r in db.session.scalars(db.select(IdempotentRequest).order_by(IdempotentRequest.id))
+        ]
 
 
 def test_a_bid_tapped_offline_waits_and_is_sent_once_when_the_connection_is_back(
-        app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path) -> None:
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
     context = lan_browser.new_context(**PHONE)
     page = context.new_page()
     token = new_game(page, lan(live_server))
@@ -76,7 +80,8 @@ def test_a_bid_tapped_offline_waits_and_is_sent_once_when_the_connection_is_back
     # any other write depends on this one: the page says why it must wait, and sends nothing
     page.get_by_role("button", name="Bob bids 1").click()
     expect(page.locator('.outbox-note[data-kind="wait"]')).to_contain_text(
-        "Not sent yet: your entry \"Bob bids 0\" is still waiting")
+        'Not sent yet: your entry "Bob bids 0" is still waiting'
+    )
     expect(page.locator('.outbox-note[data-kind="waiting"]')).to_contain_text("Waiting to send: Bob bids 0")
     page.screenshot(path=str(screenshot_dir / "outbox-waiting.png"), full_page=True)
     assert bids(app, token) is None
@@ -94,7 +99,8 @@ def test_a_bid_tapped_offline_waits_and_is_sent_once_when_the_connection_is_back
 
 
 def test_an_answer_lost_after_the_server_recorded_it_is_resent_and_counted_once(
-        app: Flask, live_server: str, lan_browser: Browser) -> None:
+    app: Flask, live_server: str, lan_browser: Browser
+) -> None:
     # at the loopback address here: Playwright's own fetch (which lets the test drop only the
     # answer) does not go through the browser's LAN name mapping
     context = lan_browser.new_context(**PHONE)
@@ -122,7 +128,8 @@ def test_an_answer_lost_after_the_server_recorded_it_is_resent_and_counted_once(
 
 
 def test_a_resent_tap_undone_meanwhile_is_said_as_it_stands_now(
-        app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path) -> None:
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
     """Issue 33, item 8: the answer to a bid is lost, another phone takes the bid back, then the
     phone's outbox sends the bid again with its key: the server does not run it twice, and it no longer
     answers "recorded once" as if the bid stood: the page says the game changed since, and redraws."""
@@ -147,10 +154,13 @@ def test_a_resent_tap_undone_meanwhile_is_said_as_it_stands_now(
     page.route("**/entry", drop_the_answer_and_undo)
     page.get_by_role("button", name="Bob bids 0").click()
     error = page.locator(".request-error")
-    expect(error).to_contain_text(re.compile(
-        r'Your entry "Bob bids 0" \(tapped at \d\d:\d\d\): This entry was recorded when it first arrived, and the '
-        r"game has changed since \(an undo, a correction or another phone's entry\): 0 hands are recorded now"),
-        timeout=scaled_ms(15000))
+    expect(error).to_contain_text(
+        re.compile(
+            r'Your entry "Bob bids 0" \(tapped at \d\d:\d\d\): This entry was recorded when it first arrived, and the '
+            r"game has changed since \(an undo, a correction or another phone's entry\): 0 hands are recorded now"
+        ),
+        timeout=scaled_ms(15000),
+    )
     expect(page.locator(".outbox-bar")).not_to_contain_text("recorded once")
     expect(page.locator(".offline-banner")).to_be_hidden()  # the server answered: not "You are offline"
     page.screenshot(path=str(screenshot_dir / "outbox-changed-since.png"), full_page=True)
@@ -175,7 +185,8 @@ def test_a_waiting_tap_survives_a_reload(app: Flask, live_server: str, lan_brows
 
 
 def test_a_waiting_tap_meets_another_phones_entry_and_the_player_sees_both(
-        app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path) -> None:
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
     context = lan_browser.new_context(**PHONE)
     page = context.new_page()
     token = new_game(page, lan(live_server))
@@ -190,7 +201,7 @@ def test_a_waiting_tap_meets_another_phones_entry_and_the_player_sees_both(
 
     context.set_offline(False)
     box = page.locator(".request-error")
-    expect(box).to_contain_text("Your entry \"Bob bids 0\" (tapped at ")
+    expect(box).to_contain_text('Your entry "Bob bids 0" (tapped at ')
     expect(box).to_contain_text("was not applied")
     expect(box).to_contain_text("1")  # what is recorded, beside what was refused
     expect(page.locator(".bids-so-far")).to_contain_text("Bob 1")  # redrawn from what the server kept
@@ -231,7 +242,8 @@ def hands(app: Flask, token: str) -> list[tuple[int, dict[str, object]]]:
 
 
 def test_a_whole_hand_saved_offline_is_recorded_once_when_the_connection_is_back(
-        app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path) -> None:
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
     """Issue 13: go offline, tap a whole hand, reload, come back online: the hand is recorded exactly
     once and the page says so. Over plain HTTP at a LAN name there is no service worker, so the
     reload offline gets the browser's own error page (what the README says); the hand waits on the
@@ -251,7 +263,9 @@ def test_a_whole_hand_saved_offline_is_recorded_once_when_the_connection_is_back
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator(".outbox-note")).to_contain_text("Waiting to send: Save hand 1 (tapped at ")
     bar = page.locator(".outbox-bar")
-    expect(bar).to_contain_text(re.compile(r"^Offline since \d\d:\d\d · 1 entry waiting to send \(first: Save hand 1, tapped at"))
+    expect(bar).to_contain_text(
+        re.compile(r"^Offline since \d\d:\d\d · 1 entry waiting to send \(first: Save hand 1, tapped at")
+    )
     assert hands(app, token) == []
 
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
@@ -281,17 +295,20 @@ def cached_copy_holds(page: Page, marker: str, timeout: float = scaled(10.0)) ->
     """Wait until the service worker's copy of this page holds `marker` (copies are sent after a swap)."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(
-            """async (marker) => {
+        """async (marker) => {
                  const cache = await caches.open("scorepad-pages");
                  const hit = await cache.match(location.href, { ignoreVary: true });
                  return !!hit && (await hit.text()).includes(marker);
-               }""", marker):
+               }""",
+        marker,
+    ):
         assert time.monotonic() < deadline, f"the service worker's copy of {page.url} never held {marker!r}"
         page.wait_for_timeout(100)
 
 
 def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
-        app: Flask, live_server: str, browser: Browser, screenshot_dir: Path) -> None:
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     """Issue 13, item 2, where there is a service worker (here localhost, a secure context; at a
     club, HTTPS: tests/browser/test_https.py): the scoring page and the spectators' page are
     fetched fresh while the network is there, and a reload with none shows the last copy seen,
@@ -333,7 +350,9 @@ def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
     expect(page.locator(".outbox-note")).to_contain_text("Waiting to send: Save hand 2")
     page.reload()  # the service worker answers with the last copy seen
     bar = page.locator(".outbox-bar")
-    expect(bar).to_contain_text(re.compile(r"^Offline since \d\d:\d\d · 1 entry waiting to send \(first: Save hand 2, tapped at"))
+    expect(bar).to_contain_text(
+        re.compile(r"^Offline since \d\d:\d\d · 1 entry waiting to send \(first: Save hand 2, tapped at")
+    )
     expect(bar).to_contain_text(re.compile(r"This page is as it was last seen, at \d\d:\d\d"))
     expect(page.locator("#hand-1 td.num .total")).to_have_text(["3", "0"])  # the last scores: 9 tricks, 3 odd
     expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
@@ -358,12 +377,15 @@ def test_a_reload_with_no_connection_shows_the_last_scores_and_what_waits(
     expect(page.locator("#hand-2 td.num .total")).to_have_text(["3", "2"])  # Wrens took 8: 2 odd
     expect(page.locator("#hand-panel h2")).to_have_text("Hand 3")
     assert [n for n, _ in hands(app, token)] == [1, 2]
-    expect(watcher.locator("#hand-2")).to_be_visible(timeout=scaled_ms(15000))  # the spectators' copy is brought up to date
+    expect(watcher.locator("#hand-2")).to_be_visible(
+        timeout=scaled_ms(15000)
+    )  # the spectators' copy is brought up to date
     context.close()
 
 
 def test_a_plain_form_sent_with_no_connection_says_it_was_not_sent(
-        app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path) -> None:
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
     """Issue 13, item 5: a correction is a plain form (no outbox). Offline, it is not sent and the
     page says so beside it, as filled; once back, sending it again corrects the hand."""
     context = lan_browser.new_context(**PHONE)
@@ -375,12 +397,15 @@ def test_a_plain_form_sent_with_no_connection_says_it_was_not_sent(
     page.goto(f"{lan(live_server)}/g/{token}/hands/1")
 
     context.set_offline(True)
-    tricks = page.get_by_role("group", name=re.compile("^Tricks taken by Robins")).get_by_role("radio", name="9", exact=True)
+    tricks = page.get_by_role("group", name=re.compile("^Tricks taken by Robins")).get_by_role(
+        "radio", name="9", exact=True
+    )
     tricks.check()
     page.get_by_role("button", name="Save the correction").click()
     expect(page.locator('.outbox-note[data-kind="not-sent"]')).to_have_text(
         "Not sent: this phone is offline, so nothing was saved. What you entered is still here: send it again once "
-        "the connection is back.")
+        "the connection is back."
+    )
     expect(tricks).to_be_checked()
     page.screenshot(path=str(screenshot_dir / "outbox-plain-form-not-sent.png"), full_page=True)
     assert hands(app, token)[0][1]["tricks"] == [8, 5]
@@ -393,7 +418,8 @@ def test_a_plain_form_sent_with_no_connection_says_it_was_not_sent(
 
 
 def test_with_the_server_gone_the_service_worker_says_what_was_not_sent(
-        browser: Browser, tmp_path: Path, screenshot_dir: Path) -> None:
+    browser: Browser, tmp_path: Path, screenshot_dir: Path
+) -> None:
     """The phone's Wi-Fi is up but the server is not (the laptop at the venue was shut): the browser
     says it is online, so the page cannot know before sending. Where there is a service worker
     (localhost here, HTTPS at a club), a reload shows the last copy, and a plain form sent gets the
@@ -417,16 +443,22 @@ def test_with_the_server_gone_the_service_worker_says_what_was_not_sent(
         page.goto(f"{base}/g/{token}/hands/1")
 
         server.kill()  # kill -9: connections refused from now on
-        page.get_by_role("group", name=re.compile("^Tricks taken by Robins")).get_by_role("radio", name="9", exact=True).check()
+        page.get_by_role("group", name=re.compile("^Tricks taken by Robins")).get_by_role(
+            "radio", name="9", exact=True
+        ).check()
         page.get_by_role("button", name="Save the correction").click()
         expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
         expect(page.locator(".not-sent-note")).to_be_visible()
-        expect(page.locator(".not-sent-note")).to_contain_text("What you just sent did not reach the server: nothing was saved.")
+        expect(page.locator(".not-sent-note")).to_contain_text(
+            "What you just sent did not reach the server: nothing was saved."
+        )
         page.screenshot(path=str(screenshot_dir / "offline-plain-form-not-sent.png"), full_page=True)
 
         page.goto(f"{base}/g/{token}")  # the scoring page: the last copy, and the bar says so
         expect(page.locator("#hand-1 td.num .total")).to_have_text(["1", "0"])
-        expect(page.locator(".outbox-bar")).to_contain_text(re.compile(r"^Offline since \d\d:\d\d\. This page is as it was last seen"))
+        expect(page.locator(".outbox-bar")).to_contain_text(
+            re.compile(r"^Offline since \d\d:\d\d\. This page is as it was last seen")
+        )
 
         server.start()  # back on the same port: the copy is replaced by the server's page by itself
         expect(page.locator(".outbox-bar")).to_be_hidden(timeout=scaled_ms(20000))

@@ -14,8 +14,9 @@ from tests.browser.conftest import LAN, PHONE
 from tests.browser.test_outbox import bids, lan, new_game
 
 
-def test_the_outbox_speaks_french_on_a_french_page(app: Flask, live_server: str, lan_browser: Browser,
-                                                    screenshot_dir: Path) -> None:
+def test_the_outbox_speaks_french_on_a_french_page(
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
     context = lan_browser.new_context(**PHONE)
     page = context.new_page()
     errors: list[str] = []
@@ -28,23 +29,33 @@ def test_the_outbox_speaks_french_on_a_french_page(app: Flask, live_server: str,
 
     context.set_offline(True)
     page.get_by_role("button", name="Bob annonce 0").click()
-    expect(page.locator(".outbox-note")).to_have_text(re.compile(
-        r"^En attente d’envoi\u00a0: Bob annonce 0 \(touché à \d\d:\d\d\)\. Elle part d’elle-même quand la connexion revient\.$"))
+    expect(page.locator(".outbox-note")).to_have_text(
+        re.compile(
+            r"^En attente d’envoi\u00a0: Bob annonce 0 \(touché à \d\d:\d\d\)\. Elle part d’elle-même quand la connexion revient\.$"
+        )
+    )
     bar = page.locator(".outbox-bar")
-    expect(bar).to_have_text(re.compile(
-        r"^Hors ligne depuis \d\d:\d\d · 1 saisie en attente d’envoi \(la première\u00a0: Bob annonce 0, touchée à \d\d:\d\d\)\. "
-        r"Elles partent d’elles-mêmes quand la connexion revient\.$"))
+    expect(bar).to_have_text(
+        re.compile(
+            r"^Hors ligne depuis \d\d:\d\d · 1 saisie en attente d’envoi \(la première\u00a0: Bob annonce 0, touchée à \d\d:\d\d\)\. "
+            r"Elles partent d’elles-mêmes quand la connexion revient\.$"
+        )
+    )
     page.get_by_role("button", name="Bob annonce 1").click()
     expect(page.locator('.outbox-note[data-kind="wait"]')).to_contain_text(
-        "Pas encore envoyé\u00a0: votre saisie «\u00a0Bob annonce 0\u00a0» attend toujours d’être envoyée")
+        "Pas encore envoyé\u00a0: votre saisie «\u00a0Bob annonce 0\u00a0» attend toujours d’être envoyée"
+    )
     page.screenshot(path=str(screenshot_dir / "outbox-waiting-fr.png"), full_page=True)
     assert bids(app, token) is None
 
     context.set_offline(False)
     expect(page.locator(".bids-so-far")).to_contain_text("Bob 0")
-    expect(bar).to_have_text(re.compile(
-        r"^De nouveau en ligne\u00a0: votre saisie «\u00a0Bob annonce 0\u00a0» \(touché à \d\d:\d\d\) a été envoyée et "
-        r"enregistrée une seule fois\.$"))
+    expect(bar).to_have_text(
+        re.compile(
+            r"^De nouveau en ligne\u00a0: votre saisie «\u00a0Bob annonce 0\u00a0» \(touché à \d\d:\d\d\) a été envoyée et "
+            r"enregistrée une seule fois\.$"
+        )
+    )
     assert bids(app, token) == [0]
     assert not [e for e in errors if "Content Security Policy" in e], errors  # the data block is never run
     context.close()

@@ -16,13 +16,16 @@ from tests.browser.conftest import NARROW_PHONE
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_table_phone_says_who_goes_where_by_name(app: Flask, live_server: str, browser: Browser,
-                                                     no_axe_violations: Any, screenshot_dir: Path,
-                                                     scheme: str) -> None:
+def test_the_table_phone_says_who_goes_where_by_name(
+    app: Flask, live_server: str, browser: Browser, no_axe_violations: Any, screenshot_dir: Path, scheme: str
+) -> None:
     with app.app_context():
         event = military.create_event(
-            "Zone 3 finals", ["Aces", "Red Deer Rovers", "Queens", "Jacks"], [30],
-            players=[["Ann", "Bob", "Xena", "Yuri"], ["Maximilian-Alexander", "Bartholomew", "Cat", "Dan"], [], []])
+            "Zone 3 finals",
+            ["Aces", "Red Deer Rovers", "Queens", "Jacks"],
+            [30],
+            players=[["Ann", "Bob", "Xena", "Yuri"], ["Maximilian-Alexander", "Bartholomew", "Cat", "Dan"], [], []],
+        )
         aces, rovers = event.tables[0].token, event.tables[1].token
     phone = browser.new_context(**NARROW_PHONE, color_scheme=scheme).new_page()
     phone.goto(f"{live_server}/t/{aces}")

@@ -41,12 +41,23 @@ from tests.browser.test_projector import bid_whist, military
 from tests.conftest import EXAMPLES
 
 PAPERS = ("A4", "Letter")
-MARGIN = {side: "12mm" for side in ("top", "right", "bottom", "left")}
+MARGIN = dict.fromkeys(("top", "right", "bottom", "left"), "12mm")
 PRINT_WIDTH = {"viewport": {"width": 703, "height": 1000}}  # 186 mm at 96 px an inch: A4 less its margins
 PLAYERS = ("Ann", "Bob", "Cat", "Dan")
 # what is for the screen only, on the scorer's page of a game
-SCREEN_ONLY = ("#hand-panel", ".undo-redo", ".chart-box", ".site-header", ".site-footer", ".game-menu",
-               ".head-actions", ".edit-hand", ".offline-banner", ".outbox-bar", ".request-error")
+SCREEN_ONLY = (
+    "#hand-panel",
+    ".undo-redo",
+    ".chart-box",
+    ".site-header",
+    ".site-footer",
+    ".game-menu",
+    ".head-actions",
+    ".edit-hand",
+    ".offline-banner",
+    ".outbox-bar",
+    ".request-error",
+)
 
 
 def printed(page: Page) -> dict[str, tuple[int, str]]:
@@ -64,7 +75,7 @@ def printed(page: Page) -> dict[str, tuple[int, str]]:
 def on_one_page(page: Page) -> str:
     """Print on A4 and Letter; each must be one page. The text printed (A4's)."""
     result = printed(page)
-    assert {paper: pages for paper, (pages, _) in result.items()} == {paper: 1 for paper in PAPERS}
+    assert {paper: pages for paper, (pages, _) in result.items()} == dict.fromkeys(PAPERS, 1)
     return result["A4"][1]
 
 
@@ -88,9 +99,15 @@ def nomination_record() -> dict[str, Any]:
         for i in range(c % 4):
             tricks[(h + i) % 4] += 1
         hands.append({"trump": "HDCS"[h % 4] if h % 5 != 4 else "NT", "bids": bids, "tricks": tricks})
-    return {"scorepad": 1, "variant": "nomination", "title": "Sunday at Gran's: up and down",
-            "options": {"sequence": "custom", "custom_sequence": cards}, "players": list(PLAYERS),
-            "first_dealer": 0, "hands": hands}
+    return {
+        "scorepad": 1,
+        "variant": "nomination",
+        "title": "Sunday at Gran's: up and down",
+        "options": {"sequence": "custom", "custom_sequence": cards},
+        "players": list(PLAYERS),
+        "first_dealer": 0,
+        "hands": hands,
+    }
 
 
 def store(app: Flask, record: dict[str, Any]) -> tuple[str, list[str], dict[str, int]]:
@@ -103,6 +120,7 @@ def store(app: Flask, record: dict[str, Any]) -> tuple[str, list[str], dict[str,
 
 def read_json(name: str) -> dict[str, Any]:
     import json
+
     data: dict[str, Any] = json.loads((EXAMPLES / name).read_text())
     return data
 
@@ -123,7 +141,9 @@ def check_sheet(page: Page, columns: list[str], totals: dict[str, int], hands: i
     expect(page.locator("section.totals")).to_be_visible()
     expect(page.locator(".rules-in-force")).to_be_visible()
     for name, total in totals.items():
-        row = page.locator("section.totals .standings li", has=page.locator(".name", has_text=re.compile(f"^{re.escape(name)}$")))
+        row = page.locator(
+            "section.totals .standings li", has=page.locator(".name", has_text=re.compile(f"^{re.escape(name)}$"))
+        )
         expect(row.locator(".total")).to_have_text(str(total))
     page.emulate_media(media="screen")
     expect(page.locator("#hand-panel")).to_be_visible()  # the screen is as it was
@@ -147,8 +167,9 @@ def said_once(app: Flask, token: str, text: str) -> None:
     assert summary and flat(text).count(summary) == 1, (summary, flat(text).count(summary))
 
 
-def test_a_nomination_game_of_25_hands_prints_on_one_page(app: Flask, live_server: str, browser: Browser,
-                                                          screenshot_dir: Path) -> None:
+def test_a_nomination_game_of_25_hands_prints_on_one_page(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     token, columns, totals = store(app, nomination_record())
     assert columns == list(PLAYERS)
     page = browser.new_context(**PRINT_WIDTH).new_page()
@@ -162,11 +183,31 @@ def test_a_nomination_game_of_25_hands_prints_on_one_page(app: Flask, live_serve
     height = page.evaluate("document.querySelector('main').getBoundingClientRect().bottom") / 96 * 25.4
     assert height < 0.95 * 255.4, f"the sheet of 25 hands is {height:.0f} mm high on Letter"
     text = on_one_page(page)
-    check_text(text, ["Sunday at Gran's: up and down", "Nomination Whist", *PLAYERS, "Final totals",
-                      "Options in force", "Cards per round", "My own list", "Hook rule"]
-               + [f"{name} {total}" for name, total in totals.items()])
-    for absent in ("Undo", "Rematch", "Share live view", "Print the score sheet", "Export", "Edit", "Chart",
-                   "Result card", "Share the result"):
+    check_text(
+        text,
+        [
+            "Sunday at Gran's: up and down",
+            "Nomination Whist",
+            *PLAYERS,
+            "Final totals",
+            "Options in force",
+            "Cards per round",
+            "My own list",
+            "Hook rule",
+        ]
+        + [f"{name} {total}" for name, total in totals.items()],
+    )
+    for absent in (
+        "Undo",
+        "Rematch",
+        "Share live view",
+        "Print the score sheet",
+        "Export",
+        "Edit",
+        "Chart",
+        "Result card",
+        "Share the result",
+    ):
         assert absent not in text, absent
     said_once(app, token, text)
     page.context.close()
@@ -182,8 +223,9 @@ def test_the_print_button_opens_the_print_dialog(app: Flask, live_server: str, b
     page.context.close()
 
 
-def test_a_classic_whist_rubber_prints_on_one_page(app: Flask, live_server: str, browser: Browser,
-                                                   screenshot_dir: Path) -> None:
+def test_a_classic_whist_rubber_prints_on_one_page(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     record = read_json("whist-rubber-honours.json")
     token, columns, totals = store(app, record)
     page = browser.new_context(**PRINT_WIDTH).new_page()
@@ -191,15 +233,18 @@ def test_a_classic_whist_rubber_prints_on_one_page(app: Flask, live_server: str,
     check_sheet(page, columns, totals, len(record["hands"]))
     shot(page, screenshot_dir, "whist-rubber")
     text = on_one_page(page)
-    check_text(text, [*columns, "Score honours", "Points for game"] + [f"{name} {total}" for name, total in totals.items()])
+    check_text(
+        text, [*columns, "Score honours", "Points for game"] + [f"{name} {total}" for name, total in totals.items()]
+    )
     for absent in ("Whist drive scoring", "Fixed number of deals", "No trumps every fifth deal"):  # not in a rubber
         assert absent not in text, absent
     said_once(app, token, text)
     page.context.close()
 
 
-def test_an_australian_game_of_seven_players_prints_on_one_page(app: Flask, live_server: str, browser: Browser,
-                                                               screenshot_dir: Path) -> None:
+def test_an_australian_game_of_seven_players_prints_on_one_page(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     record = read_json("australian-seven-players.json")
     token, columns, totals = store(app, record)
     assert len(columns) == 7
@@ -208,7 +253,9 @@ def test_an_australian_game_of_seven_players_prints_on_one_page(app: Flask, live
     check_sheet(page, columns, totals, len(record["hands"]))
     shot(page, screenshot_dir, "australian-seven")
     text = on_one_page(page)
-    check_text(text, [*columns, "Remote play with several packs"] + [f"{name} {total}" for name, total in totals.items()])
+    check_text(
+        text, [*columns, "Remote play with several packs"] + [f"{name} {total}" for name, total in totals.items()]
+    )
     said_once(app, token, text)
     # the spectators' page prints the same sheet
     with app.app_context():
@@ -235,8 +282,9 @@ def results_page(browser: Browser, live_server: str, public: str) -> Page:
     return page
 
 
-def test_an_events_results_print_on_one_page(app: Flask, live_server: str, browser: Browser,
-                                             screenshot_dir: Path) -> None:
+def test_an_events_results_print_on_one_page(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     public = military(app, 30)
     page = results_page(browser, live_server, public)
     teams = page.locator("#board .board-rows th.team").all_inner_texts()
@@ -247,11 +295,14 @@ def test_an_events_results_print_on_one_page(app: Flask, live_server: str, brows
     page.context.close()
 
 
-def test_a_bid_whist_bracket_of_16_prints_on_one_page(app: Flask, live_server: str, browser: Browser,
-                                                      screenshot_dir: Path) -> None:
+def test_a_bid_whist_bracket_of_16_prints_on_one_page(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     public = bid_whist(app, teams=20, played=16)
     page = results_page(browser, live_server, public)
-    expect(page.locator(".bracket-level h3")).to_have_text(["Sweet 16", "Elite 8", "Final Four", "Final", "Third place"])
+    expect(page.locator(".bracket-level h3")).to_have_text(
+        ["Sweet 16", "Elite 8", "Final Four", "Final", "Third place"]
+    )
     expect(page.locator(".medal")).to_have_count(3)
     names = page.locator(".bracket-level").first.locator(".bracket-match .name").all_inner_texts()
     assert len(names) == 16
@@ -261,12 +312,16 @@ def test_a_bid_whist_bracket_of_16_prints_on_one_page(app: Flask, live_server: s
     page.context.close()
 
 
-FIELD_OF_64 = [f"{first} {second}" for first in ("Card", "Trump", "Spade", "Book", "Kitty", "Club", "Heart", "Joker")
-               for second in ("Sharks", "Aces", "Keepers", "Bidders", "Cats", "Closers", "Talkers", "Jacks")]
+FIELD_OF_64 = [
+    f"{first} {second}"
+    for first in ("Card", "Trump", "Spade", "Book", "Kitty", "Club", "Heart", "Joker")
+    for second in ("Sharks", "Aces", "Keepers", "Bidders", "Cats", "Closers", "Talkers", "Jacks")
+]
 
 
-def test_the_standings_of_64_bid_whist_teams_print_on_one_page(app: Flask, live_server: str, browser: Browser,
-                                                              screenshot_dir: Path) -> None:
+def test_the_standings_of_64_bid_whist_teams_print_on_one_page(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     public = bid_whist(app, teams=64, names=FIELD_OF_64, bracket=False)
     page = results_page(browser, live_server, public)
     expect(page.locator("#board .board-rows tr")).to_have_count(64)
@@ -276,8 +331,9 @@ def test_the_standings_of_64_bid_whist_teams_print_on_one_page(app: Flask, live_
     page.context.close()
 
 
-def test_after_a_bracket_of_32_the_standings_of_64_teams_are_whole_on_one_page(app: Flask, live_server: str,
-                                                                              browser: Browser) -> None:
+def test_after_a_bracket_of_32_the_standings_of_64_teams_are_whole_on_one_page(
+    app: Flask, live_server: str, browser: Browser
+) -> None:
     public = bid_whist(app, teams=64, played=64, names=FIELD_OF_64)
     page = results_page(browser, live_server, public)
     expect(page.locator(".bracket-level h3").first).to_have_text("Round of 32")

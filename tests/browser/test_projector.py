@@ -24,8 +24,9 @@ from tests.browser.conftest import PROJECTOR
 from tests.slowness import scaled, scaled_ms
 
 
-def test_the_projector_pages_through_forty_teams(app: Flask, live_server: str, browser: Browser,
-                                                 no_axe_violations: Callable[[Any], None]) -> None:
+def test_the_projector_pages_through_forty_teams(
+    app: Flask, live_server: str, browser: Browser, no_axe_violations: Callable[[Any], None]
+) -> None:
     app.config["SCOREPAD_PAGE_SECONDS"] = 2
     with app.app_context():
         event = events.create_event("County finals", [f"Team {t + 1}" for t in range(40)], [30])
@@ -51,7 +52,7 @@ def test_the_projector_pages_through_forty_teams(app: Flask, live_server: str, b
     # every visible row is on the screen, none cut off at the bottom
     assert shown["bottom"] <= PROJECTOR["viewport"]["height"]
     first_team = shown["first"]
-    expect(note).to_have_text("Page 2 of %d" % pages, timeout=scaled_ms(5000))
+    expect(note).to_have_text(f"Page 2 of {pages}", timeout=scaled_ms(5000))
     assert visible.first.locator("th").inner_text() != first_team
     no_axe_violations(page)
 
@@ -110,18 +111,39 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
 
 def publish_now(app: Flask, event: Any) -> None:
     from scorepad.events import core
+
     with app.test_request_context():
         core.announce(event)
 
 
 # --------------------------------------------------------------------------- issue 14: the projector, for a hall
 
-SIZES = [pytest.param({"width": 1920, "height": 1080}, id="1080p"),
-         pytest.param({"width": 1280, "height": 720}, id="720p")]
-TEAMS = ["Card Sharks", "Trump Tight", "Spade Aces", "Book Keepers", "The Renegers", "Boston Bidders",
-         "High Low Jacks", "Kitty Cats", "No Trump Nation", "Deuces Wild", "Big Jokers", "Little Jokers",
-         "Running Books", "Uptown Spades", "Downtown Hearts", "Club Sandwich", "The Closers", "Late Bidders",
-         "Sure Things", "Table Talkers"]
+SIZES = [
+    pytest.param({"width": 1920, "height": 1080}, id="1080p"),
+    pytest.param({"width": 1280, "height": 720}, id="720p"),
+]
+TEAMS = [
+    "Card Sharks",
+    "Trump Tight",
+    "Spade Aces",
+    "Book Keepers",
+    "The Renegers",
+    "Boston Bidders",
+    "High Low Jacks",
+    "Kitty Cats",
+    "No Trump Nation",
+    "Deuces Wild",
+    "Big Jokers",
+    "Little Jokers",
+    "Running Books",
+    "Uptown Spades",
+    "Downtown Hearts",
+    "Club Sandwich",
+    "The Closers",
+    "Late Bidders",
+    "Sure Things",
+    "Table Talkers",
+]
 LAYOUT = """(names) => {
     const w = innerWidth, h = innerHeight, root = document.documentElement;
     const shown = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
@@ -142,8 +164,9 @@ LAYOUT = """(names) => {
 NAMES = ".board-table th.team, .bracket-match .name:not(.tbd), .medal, .seating .seat"
 
 
-def projector(browser: Browser, live_server: str, public: str, size: dict[str, int],
-              scheme: Literal["light", "dark"] = "light") -> Page:
+def projector(
+    browser: Browser, live_server: str, public: str, size: dict[str, int], scheme: Literal["light", "dark"] = "light"
+) -> Page:
     page = browser.new_context(viewport=size, color_scheme=scheme).new_page()
     page.goto(f"{live_server}/b/{public}")
     expect(page.locator("#board")).to_be_visible()
@@ -195,6 +218,7 @@ def phone_qr(page: Page, public: str) -> None:
     box = svg.bounding_box()
     assert box is not None and box["height"] >= 0.15 * page.viewport_size["height"]  # type: ignore[index]
     from scorepad.games.presenters import qr_svg
+
     drawn = svg.locator("path").get_attribute("d")
     assert drawn and f'd="{drawn}"' in str(qr_svg(href))  # the code says the address it links to
     expect(page.locator(".board-qr figcaption")).to_contain_text("Scan")
@@ -213,9 +237,13 @@ def military(app: Flask, teams: int = 30) -> str:
 def drive(app: Flask, players: int = 40) -> str:
     """A whist drive of `players` with deal 1 in from every table: deal 2's seats show."""
     from scorepad.events import drive as drives
+
     with app.app_context():
-        event = drives.create("Village hall whist drive", [f"Player {chr(65 + p % 26)}{p // 26 or ''} Smith"
-                                                           for p in range(players)], deals=24)
+        event = drives.create(
+            "Village hall whist drive",
+            [f"Player {chr(65 + p % 26)}{p // 26 or ''} Smith" for p in range(players)],
+            deals=24,
+        )
         for table in range(1, players // 4 + 1):
             drives.enter(event, table, 1, (table * 3) % 14, f"table {table}")
         return event.public_id
@@ -224,6 +252,7 @@ def drive(app: Flask, players: int = 40) -> str:
 def club_night(app: Flask, tables: int = 6) -> str:
     """A club night of Nomination Whist, every table's game set up by its four players."""
     from tests.web.test_club_night import create, public_id, start_table, table_tokens
+
     client, csrf = app.test_client(), app.config["WTF_CSRF_ENABLED"]
     app.config["WTF_CSRF_ENABLED"] = False  # the set-up forms are filled in here, not in the browser
     token = create(client, tables=str(tables))
@@ -233,8 +262,9 @@ def club_night(app: Flask, tables: int = 6) -> str:
     return public_id(app, token)
 
 
-def bid_whist(app: Flask, teams: int = 20, played: int = 4, names: list[str] | None = None,
-              bracket: bool = True) -> str:
+def bid_whist(
+    app: Flask, teams: int = 20, played: int = 4, names: list[str] | None = None, bracket: bool = True
+) -> str:
     """A tournament of `teams` teams (named from `names`, else TEAMS) after one preliminary round, its
     bracket of 16 set, and its first `played` matches played (the lower team number wins every match;
     16 plays the whole bracket). `bracket` False: the preliminary round played, no bracket yet."""
@@ -244,8 +274,11 @@ def bid_whist(app: Flask, teams: int = 20, played: int = 4, names: list[str] | N
     from tests.web.test_tournament import hand
 
     def finish(stage: str) -> bool:
-        ready = [m for m in event.matches if m.stage == stage and m.game is not None and not m.closed_by
-                 and (stage == "round" or m.number <= played)]
+        ready = [
+            m
+            for m in event.matches
+            if m.stage == stage and m.game is not None and not m.closed_by and (stage == "round" or m.number <= played)
+        ]
         for m in sorted(ready, key=lambda m: m.number):
             winner = 0 if m.away == 0 or (m.home != 0 and m.home < m.away) else 1
             game = m.game
@@ -267,7 +300,7 @@ def bid_whist(app: Flask, teams: int = 20, played: int = 4, names: list[str] | N
             return event.public_id
         tv = derived.view(event)
         if tv.cut is not None and tv.cut.playoff:
-            writes.record_cut(event, list(tv.cut.playoff[:tv.cut.places]))
+            writes.record_cut(event, list(tv.cut.playoff[: tv.cut.places]))
         writes.advance(event)
         while finish("bracket"):
             pass
@@ -275,8 +308,9 @@ def bid_whist(app: Flask, teams: int = 20, played: int = 4, names: list[str] | N
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_a_bid_whist_bracket_of_16_fits_one_page(app: Flask, live_server: str, browser: Browser,
-                                                 screenshot_dir: Path, size: dict[str, int]) -> None:
+def test_a_bid_whist_bracket_of_16_fits_one_page(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, size: dict[str, int]
+) -> None:
     app.config["SCOREPAD_PAGE_SECONDS"] = 600
     public = bid_whist(app)
     page = projector(browser, live_server, public, size)
@@ -316,9 +350,9 @@ STANDINGS = {"military": (military, 30), "drive": (drive, 40), "club": (club_nig
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("kind", list(STANDINGS))
-def test_a_board_of_many_teams_fits_the_screen_page_by_page(app: Flask, live_server: str, browser: Browser,
-                                                            screenshot_dir: Path, kind: str,
-                                                            size: dict[str, int]) -> None:
+def test_a_board_of_many_teams_fits_the_screen_page_by_page(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, kind: str, size: dict[str, int]
+) -> None:
     """Military Whist (30 teams, the next hand's moves), a whist drive (40 players, their seats), a club
     night (24 players at 6 tables)."""
     app.config["SCOREPAD_PAGE_SECONDS"] = 600  # the test turns the pages itself
@@ -336,8 +370,14 @@ def test_a_board_of_many_teams_fits_the_screen_page_by_page(app: Flask, live_ser
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_projector_passes_axe(app: Flask, live_server: str, browser: Browser, scheme: Literal["light", "dark"],
-                                  no_axe_violations: Callable[[Any], None], screenshot_dir: Path) -> None:
+def test_the_projector_passes_axe(
+    app: Flask,
+    live_server: str,
+    browser: Browser,
+    scheme: Literal["light", "dark"],
+    no_axe_violations: Callable[[Any], None],
+    screenshot_dir: Path,
+) -> None:
     """Every board, light and dark: the bracket and the standings' pages, Military Whist, a whist drive
     and a club night."""
     app.config["SCOREPAD_PAGE_SECONDS"] = 600
@@ -349,8 +389,9 @@ def test_the_projector_passes_axe(app: Flask, live_server: str, browser: Browser
         page.context.close()
 
 
-def test_a_projector_kept_up_by_patches_shows_what_a_fresh_page_shows(app: Flask, live_server: str,
-                                                                       browser: Browser) -> None:
+def test_a_projector_kept_up_by_patches_shows_what_a_fresh_page_shows(
+    app: Flask, live_server: str, browser: Browser
+) -> None:
     """Issue 17: a push carries only the board's parts that changed (views/board_parts.py), put in
     place by static/js/app.js while the projector pages and slides its rows. After a hand's entries,
     one at a time, the wall shows exactly what a page opened now shows, and most pushes were patches."""

@@ -62,8 +62,7 @@ def test_a_push_during_a_refresh_is_shown(app: Flask, live_server: str, browser:
     phone.context.close()
 
 
-def test_a_push_does_not_close_the_revoke_section_being_filled(app: Flask, live_server: str,
-                                                              browser: Browser) -> None:
+def test_a_push_does_not_close_the_revoke_section_being_filled(app: Flask, live_server: str, browser: Browser) -> None:
     """A table that has opened "A revoke?" keeps it open when another table reports (CI saw the
     section closed under the tap by a refresh, on a busy machine)."""
     with app.app_context():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-
 from typing import Any
 
 from playwright.sync_api import BrowserType, expect
@@ -12,8 +11,12 @@ from tests.browser.conftest import PHONE
 
 
 def test_chromium_finds_the_app_installable_and_it_opens_offline(
-        live_server: str, browser_type: BrowserType, browser_type_launch_args: dict[str, Any],
-        tmp_path: Path, screenshot_dir: Path) -> None:
+    live_server: str,
+    browser_type: BrowserType,
+    browser_type_launch_args: dict[str, Any],
+    tmp_path: Path,
+    screenshot_dir: Path,
+) -> None:
     # A real profile: Chromium never offers to install from an incognito-like context.
     context = browser_type.launch_persistent_context(str(tmp_path / "profile"), **browser_type_launch_args, **PHONE)
     page = context.new_page()
@@ -40,8 +43,9 @@ def test_chromium_finds_the_app_installable_and_it_opens_offline(
     context.close()
 
 
-def test_a_tap_that_cannot_reach_the_server_says_so_and_is_sent_when_back(live_server: str, browser: Any,
-                                                                          screenshot_dir: Path) -> None:
+def test_a_tap_that_cannot_reach_the_server_says_so_and_is_sent_when_back(
+    live_server: str, browser: Any, screenshot_dir: Path
+) -> None:
     """The banner says the phone is offline; the tap waits in the outbox (tests/browser/test_outbox.py)."""
     context = browser.new_context(**PHONE)
     page = context.new_page()

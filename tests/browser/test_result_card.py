@@ -25,7 +25,10 @@ from scorepad.games import records
 from tests.browser.conftest import LAN, PHONE
 from tests.conftest import EXAMPLES
 
-TEAMS = [{"name": "Élodie & Ñico", "players": ["Élodie", "Ñico"]}, {"name": "Zoë & Jürgen", "players": ["Zoë", "Jürgen"]}]
+TEAMS = [
+    {"name": "Élodie & Ñico", "players": ["Élodie", "Ñico"]},
+    {"name": "Zoë & Jürgen", "players": ["Zoë", "Jürgen"]},
+]
 # what a browser that can share files offers: canShare and share, which records what it was given
 SHARE_STUB = """
 Object.defineProperty(navigator, "canShare", {configurable: true, value: function (data) {
@@ -43,8 +46,9 @@ def rubber_but_the_last_hand(app: Flask) -> tuple[str, str, dict[str, Any]]:
     record = json.loads((EXAMPLES / "whist-rubber-default.json").read_text())
     last = record["hands"][-1]
     with app.app_context():
-        game = records.import_record({**record, "title": "Sunday rubber at Gran's", "teams": TEAMS,
-                                      "hands": record["hands"][:-1]})
+        game = records.import_record(
+            {**record, "title": "Sunday rubber at Gran's", "teams": TEAMS, "hands": record["hands"][:-1]}
+        )
         return game.scorer_token, game.public_id, last
 
 
@@ -53,13 +57,15 @@ def finish(page: Page, hand: dict[str, Any]) -> None:
     trump = {"H": "♥ Hearts", "D": "♦ Diamonds", "C": "♣ Clubs", "S": "♠ Spades"}[hand["trump"]]
     page.get_by_role("group", name="Trump turned up", exact=True).get_by_role("radio", name=trump, exact=True).check()
     page.get_by_role("group", name=f"Tricks taken by {TEAMS[0]['name']}", exact=True).get_by_role(
-        "radio", name=str(hand["tricks"][0]), exact=True).check()
+        "radio", name=str(hand["tricks"][0]), exact=True
+    ).check()
     page.get_by_role("button", name="Save hand 12", exact=True).click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
 
 
-def test_a_finished_game_downloads_its_card_over_plain_http(app: Flask, live_server: str, lan_browser: Browser,
-                                                            screenshot_dir: Path, no_axe_violations: Any) -> None:
+def test_a_finished_game_downloads_its_card_over_plain_http(
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path, no_axe_violations: Any
+) -> None:
     token, public_id, last = rubber_but_the_last_hand(app)
     base = f"http://{LAN}:{urlsplit(live_server).port}"
     context = lan_browser.new_context(**PHONE)
@@ -102,8 +108,9 @@ def test_a_finished_game_downloads_its_card_over_plain_http(app: Flask, live_ser
     context.close()
 
 
-def test_where_the_browser_can_share_files_the_card_goes_to_the_share_sheet(app: Flask, live_server: str,
-                                                                            browser: Browser, screenshot_dir: Path) -> None:
+def test_where_the_browser_can_share_files_the_card_goes_to_the_share_sheet(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     token, public_id, last = rubber_but_the_last_hand(app)
     context = browser.new_context(**PHONE)
     context.add_init_script(SHARE_STUB)

@@ -15,8 +15,14 @@ from tests.browser.test_trust_at_the_table import FOUR, phone  # noqa: F401 (pho
 def two_hands_played(app: Flask) -> str:
     """A Nomination game of 3-card rounds (trumps tapped in), two hands recorded; Bob deals hand 3."""
     with app.app_context():
-        game = games.create({"variant": "nomination", "players": FOUR, "first_dealer": 3,
-                             "options": {"sequence": "custom", "custom_sequence": [3, 3, 3, 3], "trumps": "entered"}})
+        game = games.create(
+            {
+                "variant": "nomination",
+                "players": FOUR,
+                "first_dealer": 3,
+                "options": {"sequence": "custom", "custom_sequence": [3, 3, 3, 3], "trumps": "entered"},
+            }
+        )
         games.enter_hand(game, 1, {"trump": "H", "bids": [1, 1, 0, 0], "tricks": [1, 1, 1, 0]})
         games.enter_hand(game, 2, {"trump": "S", "bids": [0, 2, 0, 0], "tricks": [0, 2, 0, 1]})
         return game.scorer_token
@@ -40,7 +46,8 @@ def live_text(page: Page) -> str:
 
 
 def test_a_saved_hand_swaps_in_the_totals_chart_and_new_row_and_matches_a_reload(
-        app: Flask, live_server: str, phone: BrowserContext) -> None:
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
     token = two_hands_played(app)
     page = phone.new_page()
     page.goto(f"{live_server}/g/{token}")
@@ -61,7 +68,8 @@ def test_a_saved_hand_swaps_in_the_totals_chart_and_new_row_and_matches_a_reload
 
 
 def test_a_page_showing_an_older_sheet_is_given_the_whole_live_area(
-        app: Flask, live_server: str, phone: BrowserContext) -> None:
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
     """Hand 1 corrected on another phone while this one shows the old sheet: the next tap's answer
     brings the whole live area (the corrected row 1), and the page ends as a reload shows it."""
     token = two_hands_played(app)

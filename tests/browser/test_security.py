@@ -34,9 +34,21 @@ def test_no_page_breaks_the_content_security_policy(app: Flask, live_server: str
     context = browser.new_context(**PHONE)
     context.add_init_script(WATCH)
     page = context.new_page()
-    for path in ("/", "/new", "/new/whist", f"/g/{scorer}", f"/w/{public}", f"/g/{scorer}/share", "/events/new",
-                 f"/d/{director}", f"/d/{director}/qr", f"/b/{board}", f"/b/{board}/standings", f"/t/{table}",
-                 "/variants/australian"):
+    for path in (
+        "/",
+        "/new",
+        "/new/whist",
+        f"/g/{scorer}",
+        f"/w/{public}",
+        f"/g/{scorer}/share",
+        "/events/new",
+        f"/d/{director}",
+        f"/d/{director}/qr",
+        f"/b/{board}",
+        f"/b/{board}/standings",
+        f"/t/{table}",
+        "/variants/australian",
+    ):
         page.goto(live_server + path)
         page.wait_for_load_state("networkidle") if path.startswith("/g/") else None
         assert page.evaluate("typeof htmx") == "object", path
@@ -68,9 +80,13 @@ def test_a_printed_qr_sheet_does_not_carry_the_directors_link(app: Flask, live_s
     room.wait_for_url("**/qr/**")
     sheet = room
     assert "/qr/" in sheet.url and director_token not in sheet.url
-    pdf = sheet.pdf(format="A4", display_header_footer=True, margin={"top": "15mm", "bottom": "15mm"},
-                    header_template='<span class="title" style="font-size:8px"></span>',
-                    footer_template='<span class="url" style="font-size:8px"></span>')
+    pdf = sheet.pdf(
+        format="A4",
+        display_header_footer=True,
+        margin={"top": "15mm", "bottom": "15mm"},
+        header_template='<span class="title" style="font-size:8px"></span>',
+        footer_template='<span class="url" style="font-size:8px"></span>',
+    )
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
     assert "/qr/" in text.replace("\n", "")
     assert director_token not in text.replace("\n", "") and "/d/" not in text
@@ -85,8 +101,9 @@ def test_a_printed_qr_sheet_does_not_carry_the_directors_link(app: Flask, live_s
     context.close()
 
 
-def test_the_director_signs_a_borrowed_phone_out(app: Flask, live_server: str, browser: Browser,
-                                                 screenshot_dir: object) -> None:
+def test_the_director_signs_a_borrowed_phone_out(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: object
+) -> None:
     """Item 8: after "Sign this browser out" the control room asks for the PIN again."""
     from playwright.sync_api import expect
 
@@ -105,8 +122,9 @@ def test_the_director_signs_a_borrowed_phone_out(app: Flask, live_server: str, b
     page.context.close()
 
 
-def test_a_phone_on_a_lan_address_over_plain_http_enters_a_result(app: Flask, live_server: str, browser_type: object,
-                                                                  browser_type_launch_args: dict[str, object]) -> None:
+def test_a_phone_on_a_lan_address_over_plain_http_enters_a_result(
+    app: Flask, live_server: str, browser_type: object, browser_type_launch_args: dict[str, object]
+) -> None:
     """As at a venue: the phone opens http://scorepad.lan:PORT (the browser maps the name to this
     machine's loopback, so no traffic leaves it), which is not a secure context. The same-origin check
     (Origin "http://scorepad.lan:PORT" against that Host) and the CSP let a tapped result through."""
@@ -135,7 +153,8 @@ def test_a_phone_on_a_lan_address_over_plain_http_enters_a_result(app: Flask, li
 
 
 def test_the_director_gets_in_with_the_recovery_code_while_the_pin_is_locked(
-        app: Flask, live_server: str, browser: Browser, screenshot_dir: object) -> None:
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: object
+) -> None:
     """Item 8: an attacker's wrong PINs hold the lock; the director on a new phone is not locked out."""
     import re
 
@@ -170,7 +189,8 @@ def test_the_director_gets_in_with_the_recovery_code_while_the_pin_is_locked(
     phone.get_by_label("Director's PIN").fill("2468")
     phone.get_by_role("button", name="Open the control room").click()
     expect(phone.locator("#err-pin")).to_have_text(
-        "Too many wrong PINs: try again in 10 minutes, or open it with the recovery code.")
+        "Too many wrong PINs: try again in 10 minutes, or open it with the recovery code."
+    )
     phone.get_by_label(re.compile("^Recovery code")).fill(code.lower())
     phone.screenshot(path=str(screenshot_dir / "director-recovery-locked.png"))  # type: ignore[operator]
     phone.get_by_role("button", name="Open with the recovery code").click()

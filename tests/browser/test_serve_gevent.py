@@ -58,7 +58,8 @@ def test_a_game_and_a_projector_through_gevents_own_server(server: ScorepadRun, 
 
     # hand 1 (1 card, ♥, Bob bids first): Bob 1, Cat 0, Dan 0, Ann 0; Ann takes the trick
     scorer.get_by_role("group", name="Which trump was turned up?").get_by_role(
-        "button", name="♥ Hearts", exact=True).click()
+        "button", name="♥ Hearts", exact=True
+    ).click()
     for name, bid in (("Bob", 1), ("Cat", 0), ("Dan", 0), ("Ann", 0)):
         scorer.get_by_role("button", name=f"{name} bids {bid}", exact=True).click()
     taps.tap_tricks(scorer, ["Bob", "Cat", "Dan", "Ann"], {"Ann": 1, "Bob": 0, "Cat": 0, "Dan": 0})

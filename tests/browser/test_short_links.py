@@ -17,8 +17,9 @@ from tests.browser.conftest import NARROW_PHONE, PHONE
 SHORT_URL = re.compile(r"^https?:\/\/[^\/\s]+\/(t|team)\/[a-z0-9]{10}$")  # "/" escaped for Playwright
 
 
-def test_the_director_sends_the_link_to_another_device(app: Flask, live_server: str, browser: Browser,
-                                                       screenshot_dir: Path) -> None:
+def test_the_director_sends_the_link_to_another_device(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     with app.app_context():
         token = military.create_event("Zone 3 finals", ["Aces", "Kings"], [30], pin="2468").director_token
     director = browser.new_context(**NARROW_PHONE).new_page()
@@ -64,8 +65,9 @@ def card_fits(card: Locator) -> None:
     assert link["y"] + link["height"] <= outer["y"] + outer["height"], (outer, link)
 
 
-def test_qr_cards_print_a_short_link_to_type(app: Flask, live_server: str, browser: Browser,
-                                             screenshot_dir: Path) -> None:
+def test_qr_cards_print_a_short_link_to_type(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     with app.app_context():
         event = military.create_event("County finals of the Red Deer Rovers", [f"Team {n}" for n in range(1, 6)], [30])
         token, tables = event.director_token, {t.number: t.token for t in event.tables}
@@ -90,7 +92,7 @@ def test_qr_cards_print_a_short_link_to_type(app: Flask, live_server: str, brows
     for n in range(5):
         card_fits(cards.nth(n))
     director.screenshot(path=str(screenshot_dir / "qr-cards-short-links-print.png"), full_page=True)
-    margin = {side: "12mm" for side in ("top", "right", "bottom", "left")}
+    margin = dict.fromkeys(("top", "right", "bottom", "left"), "12mm")
     for paper in ("A4", "Letter"):
         pdf = director.pdf(format=paper, margin=margin)
         assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) == math.ceil(5 / 4), paper
@@ -107,8 +109,9 @@ def test_qr_cards_print_a_short_link_to_type(app: Flask, live_server: str, brows
         page.context.close()
 
 
-def test_team_cards_print_a_short_link_too(app: Flask, live_server: str, browser: Browser,
-                                           screenshot_dir: Path) -> None:
+def test_team_cards_print_a_short_link_too(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
     with app.app_context():
         cup = writes.create("Senior Olympics Bid Whist", rounds=1)
         for n, (one, two) in enumerate((("Ann", "Bob"), ("Cat", "Dan"), ("Eve", "Fay"), ("Gus", "Hal")), start=1):

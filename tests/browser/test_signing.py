@@ -40,8 +40,8 @@ def played_match() -> tuple[Event, EventMatch, EventEntrant, EventEntrant]:
 
 
 def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
-        app: Flask, live_server: str, browser: Browser, screenshot_dir: Path,
-        no_axe_violations: Callable[[Any], None]) -> None:
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Callable[[Any], None]
+) -> None:
     with app.app_context():
         event, match, home, away = played_match()
         assert match.game is not None
@@ -58,13 +58,15 @@ def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
     # one phone, no code: refused beside the field, nothing signed
     bar.get_by_role("button", name=f"Sign for {home_name}").click()
     expect(bar.locator("#err-code-0")).to_have_text(
-        f"Enter {home.name}'s team code: the four digits on {home.name}'s team card")
+        f"Enter {home.name}'s team code: the four digits on {home.name}'s team card"
+    )
     expect(bar.locator(".signed")).to_have_count(0)
     # the other team's code is no better
     bar.get_by_label(f"{home_name}'s team code").fill(codes[1])
     bar.get_by_role("button", name=f"Sign for {home_name}").click()
-    expect(bar.locator("#err-code-0")).to_have_text(f"That is not {home.name}'s team code: it is on "
-                                                    f"{home.name}'s team card")
+    expect(bar.locator("#err-code-0")).to_have_text(
+        f"That is not {home.name}'s team code: it is on {home.name}'s team card"
+    )
     bar.get_by_label(f"{home_name}'s team code").fill(codes[0])
     bar.get_by_role("button", name=f"Sign for {home_name}").click()
     expect(bar.locator(".signed")).to_have_text(f"✓ {home_name} signed")
@@ -77,8 +79,10 @@ def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
     table.get_by_role("link", name="Edit hand 2").click()
     table.get_by_role("group", name=re.compile("^Books taken by")).get_by_role("radio", name="9", exact=True).check()
     table.get_by_role("button", name="Save the correction").click()
-    note = (f"Hand 2 was corrected after {home.name} signed: the signature is withdrawn. "
-            f"Both teams check the sheet and sign again.")
+    note = (
+        f"Hand 2 was corrected after {home.name} signed: the signature is withdrawn. "
+        f"Both teams check the sheet and sign again."
+    )
     expect(bar.locator(".callout")).to_have_text(note)
     expect(bar.locator(".signed")).to_have_count(0)
     expect(away_phone.locator("#team-panel .callout")).to_have_text(note)  # pushed to the team's page
@@ -101,8 +105,9 @@ def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
         assert row.signed_home_by.split()[-1] != row.signed_away_by.split()[-1]
 
 
-def test_a_push_while_the_second_team_types_its_code_keeps_the_code(app: Flask, live_server: str,
-                                                                     browser: Browser) -> None:
+def test_a_push_while_the_second_team_types_its_code_keeps_the_code(
+    app: Flask, live_server: str, browser: Browser
+) -> None:
     """The first signature is pushed to every page of the event, this phone's bar too; its refresh
     must not wipe the code the second team is typing (CI once saw the click then sign with no code)."""
     with app.app_context():

@@ -98,8 +98,10 @@ def shot(page: Page, directory: Path, step: str) -> None:
 
 def totals(page: Page) -> dict[str, int]:
     rows = page.locator("section.totals .standings li")
-    return {rows.nth(i).locator(".name").inner_text(): int(rows.nth(i).locator(".total").inner_text())
-            for i in range(rows.count())}
+    return {
+        rows.nth(i).locator(".name").inner_text(): int(rows.nth(i).locator(".total").inner_text())
+        for i in range(rows.count())
+    }
 
 
 def expect_live_totals(page: Page, want: dict[str, int]) -> None:
@@ -115,7 +117,8 @@ def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...]) 
     """The scorer taps one hand in: trump, bids in turn, tricks in turn, save."""
     expect(page.get_by_role("heading", name=f"Hand {number} of 3")).to_be_visible()
     page.get_by_role("group", name="Which trump was turned up?").get_by_role(
-        "button", name=TRUMP_CHIPS[hand.trump], exact=True).click()
+        "button", name=TRUMP_CHIPS[hand.trump], exact=True
+    ).click()
     for name, bid in hand.bids:
         expect(page.get_by_role("group", name=f"{name}’s bid")).to_be_visible()
         page.get_by_role("button", name=f"{name} bids {bid}", exact=True).click()
@@ -124,9 +127,14 @@ def play_hand(page: Page, number: int, hand: HandData, tricks: tuple[int, ...]) 
     expect(page.get_by_role("status")).to_have_text(f"Hand {number} saved.")
 
 
-def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str, browser: Browser,
-                                                    screenshot_dir: Path, tmp_path: Path,
-                                                    no_axe_violations: Callable[[Any], None]) -> None:
+def test_a_spectator_follows_a_nomination_game_live(
+    app: Flask,
+    live_server: str,
+    browser: Browser,
+    screenshot_dir: Path,
+    tmp_path: Path,
+    no_axe_violations: Callable[[Any], None],
+) -> None:
     scorer_context = browser.new_context(**PHONE)
     scorer = scorer_context.new_page()
 
@@ -181,8 +189,9 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
     spectator_context.add_init_script(SPY)
     spectator = spectator_context.new_page()
     navigations: list[str] = []
-    spectator.on("framenavigated", lambda frame: navigations.append(frame.url) if frame == spectator.main_frame
-                 else None)
+    spectator.on(
+        "framenavigated", lambda frame: navigations.append(frame.url) if frame == spectator.main_frame else None
+    )
     watch_url = live_server + f"/w/{public_id}"
     spectator.goto(live_server + parts.path)  # the short link, on to the live page
     expect(spectator.get_by_role("heading", name="Friday cards", level=1)).to_be_visible()
@@ -204,7 +213,9 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
         expect(spectator.locator("main form")).to_have_count(0)
         expect(spectator.locator("main").get_by_role("button")).to_have_count(0)
         assert sorted(spectator.locator("form").evaluate_all("fs => fs.map(f => f.getAttribute('action'))")) == [
-            "/settings/language", "/settings/text-size"]
+            "/settings/language",
+            "/settings/text-size",
+        ]
         expect(spectator.get_by_role("link", name=re.compile(r"edit|correct|undo|delete", re.I))).to_have_count(0)
         expect(spectator.locator('a[href^="/g/"]')).to_have_count(0)
         assert scorer_token not in spectator.content()
@@ -327,8 +338,7 @@ def test_a_spectator_follows_a_nomination_game_live(app: Flask, live_server: str
     path = tmp_path / "spectator.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     scorepad = Path(sys.executable).with_name("scorepad")
-    done = subprocess.run([str(scorepad), "score", "--json", str(path)], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run([str(scorepad), "score", "--json", str(path)], capture_output=True, text=True, check=True)
     scored = json.loads(done.stdout)
     assert scored["finished"] is True and scored["winner_names"] == ["Bob"]
     assert {s["name"]: s["total"] for s in scored["standings"]} == totals(spectator) == FINAL

@@ -31,24 +31,41 @@ def phone(browser: Browser) -> Iterator[BrowserContext]:
 def nomination(app: Flask, cards: list[int], players: list[str] = FOUR, first_dealer: int = 1) -> str:
     """A Nomination game of `cards` per round (trumps tapped in); returns the scorer's token."""
     with app.app_context():
-        game = games.create({"variant": "nomination", "players": players, "first_dealer": first_dealer,
-                             "options": {"sequence": "custom", "custom_sequence": cards, "trumps": "entered"}})
+        game = games.create(
+            {
+                "variant": "nomination",
+                "players": players,
+                "first_dealer": first_dealer,
+                "options": {"sequence": "custom", "custom_sequence": cards, "trumps": "entered"},
+            }
+        )
         return game.scorer_token
 
 
 def bid_whist(app: Flask, options: dict[str, object] | None = None) -> str:
     with app.app_context():
-        game = games.create({"variant": "bid_whist", "first_dealer": 0, "options": options or {},
-                             "teams": [{"name": "Us", "players": ["Ann", "Cat"]},
-                                       {"name": "Them", "players": ["Bob", "Dan"]}]})
+        game = games.create(
+            {
+                "variant": "bid_whist",
+                "first_dealer": 0,
+                "options": options or {},
+                "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+            }
+        )
         return game.scorer_token
 
 
 def plain_four(number: int, books: int) -> dict[str, object]:
     """Bid Whist hand `number` (first dealer seat 0): the first bidder bids 4 plain, the rest pass."""
     bidder = number % 4
-    return {"auction": [{"bid": 4, "kind": "plain"}, None, None, None], "bidder": bidder, "bid": 4,
-            "kind": "plain", "trump": "S", "books": books}
+    return {
+        "auction": [{"bid": 4, "kind": "plain"}, None, None, None],
+        "bidder": bidder,
+        "bid": 4,
+        "kind": "plain",
+        "trump": "S",
+        "books": books,
+    }
 
 
 def enter(app: Flask, token: str, hands: list[dict[str, object]]) -> None:
@@ -79,8 +96,9 @@ def test_home_page_names_each_event_by_its_format(app: Flask, live_server: str, 
 # --------------------------------------------------------------------------- 4. undo one tap, and redo
 
 
-def test_undo_takes_back_exactly_the_last_tap_and_offers_to_redo_it(app: Flask, live_server: str,
-                                                                    phone: BrowserContext) -> None:
+def test_undo_takes_back_exactly_the_last_tap_and_offers_to_redo_it(
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
     """It used to clear all 3 bids and the trump in one tap, and at the start of a hand delete the
     whole previous hand, with no word of what went and no way back."""
     token = nomination(app, [4, 4])  # Bob deals: Cat, Dan, Ann, Bob bid
@@ -119,8 +137,9 @@ def test_undo_takes_back_exactly_the_last_tap_and_offers_to_redo_it(app: Flask, 
         assert [h.entry for h in game.hands] == [{"trump": "S", "bids": [0, 0, 1, 2], "tricks": [0, 1, 1, 2]}]
 
 
-def test_a_four_player_hand_takes_one_tap_per_bid_and_per_trick_count(app: Flask, live_server: str,
-                                                                       phone: BrowserContext) -> None:
+def test_a_four_player_hand_takes_one_tap_per_bid_and_per_trick_count(
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
     """Counted as the phone sees them: every tap on a button of the page, from the trump to Save."""
     token = nomination(app, [7, 7])
     page = phone.new_page()
@@ -142,8 +161,7 @@ def test_a_four_player_hand_takes_one_tap_per_bid_and_per_trick_count(app: Flask
 # --------------------------------------------------------------------------- 5. a stale bid
 
 
-def test_a_stale_bid_says_what_is_recorded_and_what_was_refused(app: Flask, live_server: str,
-                                                               browser: Browser) -> None:
+def test_a_stale_bid_says_what_is_recorded_and_what_was_refused(app: Flask, live_server: str, browser: Browser) -> None:
     token = nomination(app, [4, 1])  # Bob deals: Cat bids first
     with app.app_context():
         game = games.by_scorer_token(token)
@@ -179,30 +197,32 @@ def test_a_stale_bid_says_what_is_recorded_and_what_was_refused(app: Flask, live
 # --------------------------------------------------------------------------- 6. no internal names
 
 
-def test_a_no_bid_saved_without_its_direction_asks_in_players_words(app: Flask, live_server: str,
-                                                                    phone: BrowserContext) -> None:
+def test_a_no_bid_saved_without_its_direction_asks_in_players_words(
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
     token = bid_whist(app)
     with app.app_context():
         game = games.by_scorer_token(token)
         assert game is not None
-        games.set_pending(game, {"auction": [{"bid": 4, "kind": "no"}, None, None, None],
-                                 "bidder": 1, "bid": 4, "kind": "no"})
+        games.set_pending(
+            game, {"auction": [{"bid": 4, "kind": "no"}, None, None, None], "bidder": 1, "bid": 4, "kind": "no"}
+        )
     page = phone.new_page()
     page.goto(f"{live_server}/g/{token}")
     page.get_by_role("group", name=re.compile("^Books taken by")).get_by_role("radio", name="10", exact=True).check()
     page.get_by_role("button", name="Save hand 1").click()
     error = page.locator("#hand-panel .field-error")
     expect(error).to_have_count(1)
-    expect(error).to_have_text("The winner of a No bid declares uptown (high cards win) or downtown (low cards win): "
-                               "choose which")
+    expect(error).to_have_text(
+        "The winner of a No bid declares uptown (high cards win) or downtown (low cards win): choose which"
+    )
     assert "'" not in error.inner_text() and "direction" not in error.inner_text()
 
 
 # --------------------------------------------------------------------------- 7. recent names
 
 
-def test_recent_name_buttons_name_the_first_dealer_choice(app: Flask, live_server: str,
-                                                           phone: BrowserContext) -> None:
+def test_recent_name_buttons_name_the_first_dealer_choice(app: Flask, live_server: str, phone: BrowserContext) -> None:
     nomination(app, [1], ["Zoe", "Yan", "Xia", "Wim"])
     page = phone.new_page()
     page.goto(live_server + "/new/nomination")
@@ -216,7 +236,8 @@ def test_recent_name_buttons_name_the_first_dealer_choice(app: Flask, live_serve
 
 
 def test_a_tie_shows_the_same_places_in_the_game_over_box_and_the_final_totals(
-        app: Flask, live_server: str, phone: BrowserContext) -> None:
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
     token = nomination(app, [2], ["Ann", "Bob", "Cat"], first_dealer=2)  # Ann bids first
     enter(app, token, [{"trump": "S", "bids": [1, 1, 0], "tricks": [1, 1, 0]}])  # Ann 11, Bob 11, Cat 10
     page = phone.new_page()
@@ -230,13 +251,13 @@ def test_a_tie_shows_the_same_places_in_the_game_over_box_and_the_final_totals(
 # --------------------------------------------------------------------------- 9. a fixed error goes
 
 
-def test_the_trick_total_error_goes_once_the_tricks_are_changed(app: Flask, live_server: str,
-                                                                phone: BrowserContext) -> None:
+def test_the_trick_total_error_goes_once_the_tricks_are_changed(
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
     """The counters are left only in remote play (tricks and shared tricks); elsewhere tricks are
     tapped in turn, offered only up to the tricks left, so they cannot fail to add up."""
     with app.app_context():
-        game = games.create({"variant": "australian", "players": FOUR, "first_dealer": 3,
-                             "options": {"remote": True}})
+        game = games.create({"variant": "australian", "players": FOUR, "first_dealer": 3, "options": {"remote": True}})
         games.set_pending(game, {"bids": [1, 0, 1, 0]})
         token = game.scorer_token
     page = phone.new_page()
@@ -316,8 +337,7 @@ def test_hands_after_a_tie_break_count_it(app: Flask, live_server: str, phone: B
     expect(panel.locator(".round-note")).to_have_text("Round 2, hand 1 of 4.")
 
 
-def test_the_military_table_phone_counts_its_flags_one_way(app: Flask, live_server: str,
-                                                           phone: BrowserContext) -> None:
+def test_the_military_table_phone_counts_its_flags_one_way(app: Flask, live_server: str, phone: BrowserContext) -> None:
     """Bug 2: in the demo event, tables 1 and 2 enter 8 and 10, then table 3 taps 7. The header
     said 15, the preview "13 → 12", and after confirming the header said 14."""
     with app.app_context():

@@ -46,7 +46,8 @@ def test_your_events_survive_closing_the_tab(live_server: str, browser: Browser,
     tab.goto(live_server + "/")
     your_events(tab).get_by_role("button", name="Remove from this list (Zone 3 finals)").click()
     expect(tab.get_by_role("status").filter(has_text="is no longer listed")).to_contain_text(
-        "“Zone 3 finals” is no longer listed on this browser. The event is not deleted")
+        "“Zone 3 finals” is no longer listed on this browser. The event is not deleted"
+    )
     expect(your_events(tab)).to_contain_text("No events on this browser yet.")
     tab.goto(room)  # and the event is still there, at its link
     expect(tab.get_by_role("heading", name="Hand 1 of 30")).to_be_visible()

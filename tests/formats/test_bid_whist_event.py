@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +21,7 @@ def result(home: int, away: int, winner: int, points: tuple[int, int] = (16, 0))
 @settings(max_examples=60, deadline=None)
 @given(st.integers(min_value=8, max_value=129), st.text(min_size=1, max_size=8))
 def test_three_rounds_never_repeat_an_opponent(teams: int, seed: str) -> None:
-    """"Each team will play 3 rounds" against teams "randomly drawn 2 at a time": never the same twice."""
+    """ "Each team will play 3 rounds" against teams "randomly drawn 2 at a time": never the same twice."""
     rounds = f.draws(list(range(1, teams + 1)), seed, 3)
     pairs = [frozenset((s.home, s.away)) for d in rounds for s in d.seats]
     assert len(pairs) == len(set(pairs))
@@ -50,7 +48,8 @@ def test_the_draw_is_reproducible_from_its_seed_and_shown_in_drawing_order() -> 
     assert one != f.draw_round(list(range(1, 9)), "club-2027", 1, [])
     # round 1 seats the pairs at tables 1, 2, ... in the order drawn, the first drawn at N/S
     assert [(s.table, s.home, s.away) for s in one.seats] == [
-        (i + 1, one.order[2 * i], one.order[2 * i + 1]) for i in range(4)]
+        (i + 1, one.order[2 * i], one.order[2 * i + 1]) for i in range(4)
+    ]
     assert one.words() == "drawn in this order: " + ", ".join(str(n) for n in one.order)
 
 
@@ -58,8 +57,12 @@ def test_a_team_that_stays_keeps_its_table_and_seat_and_the_words_say_who_moves(
     last = f.Draw(1, (1, 2, 3, 4), (f.Seat(1, 1, 2), f.Seat(2, 3, 4)))
     # round 2 must pair 1-3 and 2-4 or 1-4 and 2-3; whichever, one team of each match stays
     nxt = f.draw_round([1, 2, 3, 4], "x", 2, [last])
-    stayed = [n for s in nxt.seats for n, side in ((s.home, 0), (s.away, 1))
-              if (last.seats[s.table - 1].home, last.seats[s.table - 1].away)[side] == n]
+    stayed = [
+        n
+        for s in nxt.seats
+        for n, side in ((s.home, 0), (s.away, 1))
+        if (last.seats[s.table - 1].home, last.seats[s.table - 1].away)[side] == n
+    ]
     assert len(stayed) == 2
     words = f.moves(last, nxt, {1: "Aces", 2: "Kings", 3: "Queens", 4: "Jacks"})
     assert len(words) == 4 and sum("stay at table" in w for w in words) == 2
@@ -80,20 +83,25 @@ def test_a_draw_that_cannot_avoid_a_repeat_is_refused_with_words() -> None:
 
 
 def test_standings_are_rounds_won_then_points_and_equal_is_a_tie() -> None:
-    """"Most rounds won ... total points earned can only be used to break a tie"."""
+    """ "Most rounds won ... total points earned can only be used to break a tie"."""
     results = [result(1, 2, 0, (20, 8)), result(3, 4, 0, (12, 10)), result(1, 3, 1, (9, 6)), result(2, 4, 0, (14, 0))]
     rows = f.standings([1, 2, 3, 4], results)
     # 3: 2 wins, 21 points; 1: 1 win, 26; 2: 1 win, 22; 4: 0 wins, 10
     assert [(r.number, r.rounds_won, r.points, r.rank, r.tied) for r in rows] == [
-        (3, 2, 21, 1, False), (1, 1, 26, 2, False), (2, 1, 22, 3, False), (4, 0, 10, 4, False)]
+        (3, 2, 21, 1, False),
+        (1, 1, 26, 2, False),
+        (2, 1, 22, 3, False),
+        (4, 0, 10, 4, False),
+    ]
     tied = f.standings([1, 2, 3], [result(1, 3, 0, (8, 0)), result(2, 3, 0, (8, 0))])
     assert [(r.number, r.rank, r.tied) for r in tied] == [(1, 1, True), (2, 1, True), (3, 3, False)]
 
 
-@pytest.mark.parametrize(("teams", "size"), [(8, 8), (9, 8), (16, 16), (40, 16), (63, 16), (64, 32), (127, 32),
-                                             (128, 64), (200, 64), (3, 2)])
+@pytest.mark.parametrize(
+    ("teams", "size"), [(8, 8), (9, 8), (16, 16), (40, 16), (63, 16), (64, 32), (127, 32), (128, 64), (200, 64), (3, 2)]
+)
 def test_the_playoff_size_follows_the_document(teams: int, size: int) -> None:
-    """"Maximum Sweet 16 ... from 64 to 127, top 32 ... 128 or more, top 64" (fewer when fewer teams)."""
+    """ "Maximum Sweet 16 ... from 64 to 127, top 32 ... 128 or more, top 64" (fewer when fewer teams)."""
     assert f.playoff_size(teams) == size
 
 
@@ -121,11 +129,19 @@ def test_a_tie_across_the_cut_needs_a_one_game_playoff() -> None:
 
 
 def test_sweet_16_is_seeded_1_16_2_15_and_1_and_2_meet_only_in_the_final() -> None:
-    """"1st vs 16th, 2nd vs 15th, 3rd vs 14th, ... 8th vs 9th"."""
+    """ "1st vs 16th, 2nd vs 15th, 3rd vs 14th, ... 8th vs 9th"."""
     order = f.seed_order(16)
     pairs = [(order[i], order[i + 1]) for i in range(0, 16, 2)]
-    assert sorted(tuple(sorted(p)) for p in pairs) == [(1, 16), (2, 15), (3, 14), (4, 13), (5, 12), (6, 11),
-                                                      (7, 10), (8, 9)]
+    assert sorted(tuple(sorted(p)) for p in pairs) == [
+        (1, 16),
+        (2, 15),
+        (3, 14),
+        (4, 13),
+        (5, 12),
+        (6, 11),
+        (7, 10),
+        (8, 9),
+    ]
     assert order.index(1) < 8 <= order.index(2)
     b = f.bracket(list(range(101, 117)), {})
     assert [lv for lv, _ in b.levels()] == ["Sweet 16", "Elite 8", "Final Four", "Final", "Third place"]
@@ -136,6 +152,7 @@ def test_sweet_16_is_seeded_1_16_2_15_and_1_and_2_meet_only_in_the_final() -> No
 @given(st.sampled_from([2, 4, 8, 16, 32, 64]), st.randoms(use_true_random=False))
 def test_a_bracket_played_out_gives_one_gold_one_silver_one_bronze(size: int, rnd: object) -> None:
     import random
+
     assert isinstance(rnd, random.Random)
     seeds = list(range(1, size + 1))
     winners: dict[int, int] = {}
@@ -168,8 +185,12 @@ def test_a_swap_replaces_a_no_show_before_its_match_and_is_refused_after() -> No
     swapped = f.bracket([1, 2, 3, 4], {}, [swap])
     assert swapped.matches[0].teams == (1, 9)
     played = f.bracket([1, 2, 3, 4], {1: 1})
-    for bad, words in ((f.Swap(1, 4, 9, ""), "match 1 has been played"), (f.Swap(2, 4, 9, ""), "team 4 is not in match 2"),
-                       (f.Swap(2, 2, 1, ""), "team 1 is already in the bracket"), (f.Swap(9, 1, 5, ""), "no bracket match 9")):
+    for bad, words in (
+        (f.Swap(1, 4, 9, ""), "match 1 has been played"),
+        (f.Swap(2, 4, 9, ""), "team 4 is not in match 2"),
+        (f.Swap(2, 2, 1, ""), "team 1 is already in the bracket"),
+        (f.Swap(9, 1, 5, ""), "no bracket match 9"),
+    ):
         with pytest.raises(RuleErrors) as e:
             f.check_swap(played, bad)
         assert words in e.value.errors[0].message
@@ -195,8 +216,12 @@ def test_the_rounds_checked_at_the_start_are_the_rounds_drawn_later() -> None:
 def test_a_walkover_is_for_a_match_whose_teams_are_known_and_not_yet_decided() -> None:
     b = f.bracket([11, 12, 13, 14], {1: 11})
     f.check_walkover(b, 2, 13)
-    for match, winner, words in ((1, 11, "match 1 has been decided"), (3, 11, "match 3's teams are not known yet"),
-                                 (2, 11, "team 11 is not in match 2"), (9, 11, "there is no bracket match 9")):
+    for match, winner, words in (
+        (1, 11, "match 1 has been decided"),
+        (3, 11, "match 3's teams are not known yet"),
+        (2, 11, "team 11 is not in match 2"),
+        (9, 11, "there is no bracket match 9"),
+    ):
         with pytest.raises(RuleErrors) as e:
             f.check_walkover(b, match, winner)
         assert e.value.errors[0].message.startswith(words)

@@ -64,8 +64,13 @@ def test_places_change_only_at_each_change_point_and_a_level_set_goes_to_the_las
 
 def test_trumps_follow_the_fixed_sequence_with_no_trumps_every_fifth_as_an_option() -> None:
     plain, nt = f.Drive(TWELVE), f.Drive(TWELVE, nt_fifth=True)
-    assert [f.trump(plain, d) for d in range(1, 6)] == [Trump.HEARTS, Trump.DIAMONDS, Trump.SPADES, Trump.CLUBS,
-                                                      Trump.HEARTS]
+    assert [f.trump(plain, d) for d in range(1, 6)] == [
+        Trump.HEARTS,
+        Trump.DIAMONDS,
+        Trump.SPADES,
+        Trump.CLUBS,
+        Trump.HEARTS,
+    ]
     assert f.trump(nt, 5) is Trump.NO_TRUMPS and f.trump(nt, 6) is Trump.HEARTS
 
 
@@ -85,7 +90,11 @@ def test_bad_set_ups_and_results_are_refused_with_words() -> None:
     assert messages["players"].startswith("a whist drive seats four players to a table: give a multiple of four")
     assert messages["per_change"] == "places change after every 1, 2, 3 or 4 deals"
     drive = f.Drive(TWELVE, deals=2)
-    for deal, table, ns, words in ((1, 4, 7, "there is no table 4"), (1, 1, 14, "0 to 13"), (2, 1, 7, "deal 2 is not in play")):
+    for deal, table, ns, words in (
+        (1, 4, 7, "there is no table 4"),
+        (1, 1, 14, "0 to 13"),
+        (2, 1, 7, "deal 2 is not in play"),
+    ):
         with pytest.raises(RuleErrors) as e:
             f.check_result(drive, {}, deal, table, ns)
         assert words in e.value.errors[0].message
@@ -103,8 +112,12 @@ def test_a_seating_already_announced_is_kept_after_a_correction() -> None:
 def test_every_table_keeps_four_and_partners_change(tables: int, data: st.DataObject) -> None:
     players = tuple(f"P{i}" for i in range(1, 4 * tables + 1))
     deals = data.draw(st.integers(min_value=1, max_value=8))
-    drive = f.Drive(players, deals=deals, scoring=data.draw(st.sampled_from(["odd", "all"])),
-                    top=data.draw(st.sampled_from(["stay", "wrap"])))
+    drive = f.Drive(
+        players,
+        deals=deals,
+        scoring=data.draw(st.sampled_from(["odd", "all"])),
+        top=data.draw(st.sampled_from(["stay", "wrap"])),
+    )
     results = {(d, t): data.draw(st.integers(0, 13)) for d in range(1, deals + 1) for t in range(1, tables + 1)}
     s = f.state(drive, results)
     assert s.over
@@ -112,8 +125,9 @@ def test_every_table_keeps_four_and_partners_change(tables: int, data: st.DataOb
         seated = [p for four in s.seating(d) for p in four]
         assert sorted(seated) == list(range(1, 4 * tables + 1))  # everyone once, four at every table
     for d in range(2, deals + 1):
-        before = {frozenset((four[0], four[2])) for four in s.seating(d - 1)} | \
-                 {frozenset((four[1], four[3])) for four in s.seating(d - 1)}
+        before = {frozenset((four[0], four[2])) for four in s.seating(d - 1)} | {
+            frozenset((four[1], four[3])) for four in s.seating(d - 1)
+        }
         for four in s.seating(d):
             assert frozenset((four[0], four[2])) not in before and frozenset((four[1], four[3])) not in before
         # the winners of each table below the top moved up exactly one table

@@ -9,7 +9,7 @@ out, trump H, dealer B"; hand 5 is "A&Y, NT Low, dealer A" (giveaway: count the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -23,8 +23,15 @@ TEAMS = ("Aces", "Kings", "Queens", "Jacks")
 
 
 def setup_of(teams: Sequence[str] = TEAMS, days: Sequence[int] = (30,)) -> Setup:
-    return parse_record({"variant": "military", "title": "t", "options": {"days": list(days)},
-                         "teams": [{"name": t, "players": []} for t in teams], "hands": []}).setup
+    return parse_record(
+        {
+            "variant": "military",
+            "title": "t",
+            "options": {"days": list(days)},
+            "teams": [{"name": t, "players": []} for t in teams],
+            "hands": [],
+        }
+    ).setup
 
 
 def results(*tricks: int | None) -> RawHand:
@@ -78,29 +85,37 @@ def test_nt_low_hand_five_carries_the_giveaway_words() -> None:
 
 def test_trump_words_for_the_four_suits() -> None:
     setup = setup_of()
-    assert [fmt.trump_words(fmt.hand_spec(setup, n)) for n in (1, 2, 3, 4)] == [
-        "Hearts", "Spades", "Diamonds", "Clubs"]
+    assert [fmt.trump_words(fmt.hand_spec(setup, n)) for n in (1, 2, 3, 4)] == ["Hearts", "Spades", "Diamonds", "Clubs"]
 
 
 # --------------------------------------------------------------------------- orders in plain words (issue 14)
 
 
 def named_setup(players: dict[int, Sequence[str]]) -> Setup:
-    return parse_record({"variant": "military", "title": "t", "options": {"days": [30]},
-                         "teams": [{"name": t, "players": list(players.get(i, []))} for i, t in enumerate(TEAMS)],
-                         "hands": []}).setup
+    return parse_record(
+        {
+            "variant": "military",
+            "title": "t",
+            "options": {"days": [30]},
+            "teams": [{"name": t, "players": list(players.get(i, []))} for i, t in enumerate(TEAMS)],
+            "hands": [],
+        }
+    ).setup
 
 
-@pytest.mark.parametrize(("pair", "players", "words"), [
-    ("A&B", ("Ann", "Bob", "Xena", "Yuri"), "Ann and Bob"),
-    ("X&Y", ("Ann", "Bob", "Xena", "Yuri"), "Xena and Yuri"),
-    ("A&Y", ("Ann", "Bob", "Xena", "Yuri"), "Ann and Yuri"),  # hand 5's crossed pair
-    ("B", ("Ann", "Bob", "Xena", "Yuri"), "Bob"),  # a dealer
-    ("A&B", ("Ann", "", "Xena", "Yuri"), "Ann and B"),  # a player not named keeps the letter
-    ("A&B", ("", "", "Xena", "Yuri"), "A&B"),  # nobody of the pair named: the label
-    ("A&B", (), "A&B"),  # a team without names
-    ("X&Y", ("  ", "Bob", " Xena ", ""), "Xena and Y"),
-])
+@pytest.mark.parametrize(
+    ("pair", "players", "words"),
+    [
+        ("A&B", ("Ann", "Bob", "Xena", "Yuri"), "Ann and Bob"),
+        ("X&Y", ("Ann", "Bob", "Xena", "Yuri"), "Xena and Yuri"),
+        ("A&Y", ("Ann", "Bob", "Xena", "Yuri"), "Ann and Yuri"),  # hand 5's crossed pair
+        ("B", ("Ann", "Bob", "Xena", "Yuri"), "Bob"),  # a dealer
+        ("A&B", ("Ann", "", "Xena", "Yuri"), "Ann and B"),  # a player not named keeps the letter
+        ("A&B", ("", "", "Xena", "Yuri"), "A&B"),  # nobody of the pair named: the label
+        ("A&B", (), "A&B"),  # a team without names
+        ("X&Y", ("  ", "Bob", " Xena ", ""), "Xena and Y"),
+    ],
+)
 def test_a_pair_in_plain_words(pair: str, players: Sequence[str], words: str) -> None:
     assert fmt.pair_words(pair, players) == words
 
@@ -148,7 +163,11 @@ HAND_1 = results(7, 10, 3, 5)
 def test_board_ranks_with_ties_sharing_a_rank() -> None:
     b = fmt.board(setup_of(), [HAND_1])
     assert [(r.rank, r.name, r.total, r.held) for r in b.rows] == [
-        (1, "Aces", 13, 13), (1, "Jacks", 13, 13), (3, "Queens", 12, 12), (4, "Kings", 10, 10)]
+        (1, "Aces", 13, 13),
+        (1, "Jacks", 13, 13),
+        (3, "Queens", 12, 12),
+        (4, "Kings", 10, 10),
+    ]
     assert sum(r.held for r in b.rows) == 48
     assert b.played == 1 and b.hand is not None and b.hand.number == 2
 
@@ -162,7 +181,11 @@ def test_playing_tables_are_listed_until_their_result_is_in() -> None:
     b = fmt.board(setup, [HAND_1], results(None, 8, None, None))
     assert b.playing == (0, 2, 3)
     assert [(r.rank, r.name, r.total, r.playing) for r in b.rows] == [
-        (1, "Jacks", 14, True), (2, "Aces", 13, True), (3, "Queens", 12, True), (4, "Kings", 9, False)]
+        (1, "Jacks", 14, True),
+        (2, "Aces", 13, True),
+        (3, "Queens", 12, True),
+        (4, "Kings", 9, False),
+    ]
     done = fmt.board(setup, [HAND_1], results(6, 8, 6, 6))
     assert done.playing == () and not any(r.playing for r in done.rows)
     assert [r.total for r in sorted(done.rows, key=lambda r: r.team)] == [13, 9, 12, 14]
@@ -179,8 +202,12 @@ def test_board_has_a_column_per_day_and_restarts_each_day_at_twelve() -> None:
     later = fmt.board(setup, [HAND_1, results(10, 0, 0, 0)])
     assert later.days == 2 and later.finished
     by_team = {r.name: (r.days, r.total) for r in later.rows}
-    assert by_team == {"Aces": ((13, 10), 23), "Kings": ((10, 12), 22), "Queens": ((12, 14), 26),
-                       "Jacks": ((13, 12), 25)}
+    assert by_team == {
+        "Aces": ((13, 10), 23),
+        "Kings": ((10, 12), 22),
+        "Queens": ((12, 14), 26),
+        "Jacks": ((13, 12), 25),
+    }
     assert [r.name for r in later.rows] == ["Queens", "Jacks", "Aces", "Kings"]
     assert later.hand is None and later.playing == ()
 
@@ -206,14 +233,13 @@ def test_a_table_that_runs_out_owes_its_loan() -> None:
     assert {r.name: (r.held, r.owed, r.total) for r in b.rows} == {"Aces": (24, 0, 24), "Kings": (0, 0, 0)}
     # Hand 7: the Aces' visitors take 7 (1 flag) from a table with none: lent automatically.
     later = fmt.board(setup, [*hands, results(0, 7)])
-    assert {r.name: (r.held, r.owed, r.total) for r in later.rows} == {"Aces": (25, 0, 25),
-                                                                       "Kings": (0, 1, -1)}
+    assert {r.name: (r.held, r.owed, r.total) for r in later.rows} == {"Aces": (25, 0, 25), "Kings": (0, 1, -1)}
 
 
 # --------------------------------------------------------------------------- late tables
 
 
-T0 = datetime(2025, 5, 3, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 5, 3, 9, 0, tzinfo=UTC)
 LATE = timedelta(minutes=12)
 
 
@@ -225,7 +251,7 @@ def test_no_table_is_late_before_late_after() -> None:
 def test_every_missing_table_is_late_after_late_after() -> None:
     assert fmt.late_tables(T0, T0 + LATE, {}, 4, LATE) == (0, 1, 2, 3)
     assert fmt.late_tables(T0, T0 + timedelta(minutes=30), {1: T0, 3: T0}, 4, LATE) == (0, 2)
-    everyone = {t: T0 for t in range(4)}
+    everyone = dict.fromkeys(range(4), T0)
     assert fmt.late_tables(T0, T0 + timedelta(hours=1), everyone, 4, LATE) == ()
 
 
@@ -235,9 +261,9 @@ def test_the_last_quarter_is_late_sooner_once_three_quarters_are_in() -> None:
     assert fmt.late_tables(T0, T0 + timedelta(minutes=5, seconds=59), three, 4, LATE) == ()
     two = {0: T0, 1: T0}
     assert fmt.late_tables(T0, T0 + timedelta(minutes=6), two, 4, LATE) == ()  # only half in
-    six_of_eight = {t: T0 for t in range(6)}
+    six_of_eight = dict.fromkeys(range(6), T0)
     assert fmt.late_tables(T0, T0 + timedelta(minutes=7), six_of_eight, 8, LATE) == (6, 7)
-    five_of_eight = {t: T0 for t in range(5)}
+    five_of_eight = dict.fromkeys(range(5), T0)
     assert fmt.late_tables(T0, T0 + timedelta(minutes=7), five_of_eight, 8, LATE) == ()
 
 
@@ -251,8 +277,13 @@ def events(draw: st.DrawFn) -> tuple[Setup, list[RawHand]]:
     count = draw(st.integers(1, min(6, sum(days))))
     hands: list[RawHand] = []
     for _ in range(count):
-        entries = [{"tricks": draw(st.integers(0, 13)),
-                    "revoke": draw(st.sampled_from([None, None, None, "visitors", "home"]))} for _ in range(tables)]
+        entries = [
+            {
+                "tricks": draw(st.integers(0, 13)),
+                "revoke": draw(st.sampled_from([None, None, None, "visitors", "home"])),
+            }
+            for _ in range(tables)
+        ]
         hand: dict[str, object] = {"results": entries}
         lent = draw(st.lists(st.integers(1, tables), max_size=2, unique=True))
         if lent:
@@ -264,7 +295,8 @@ def events(draw: st.DrawFn) -> tuple[Setup, list[RawHand]]:
 @settings(max_examples=60, deadline=None)
 @given(events(), st.data())
 def test_flags_held_minus_owed_is_twelve_per_table_on_every_board(
-        drawn: tuple[Setup, list[RawHand]], data: st.DataObject) -> None:
+    drawn: tuple[Setup, list[RawHand]], data: st.DataObject
+) -> None:
     setup, hands = drawn
     tables = len(setup.teams)
     for done in range(len(hands) + 1):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +40,9 @@ H, C, D, S, NT = Trump.HEARTS, Trump.CLUBS, Trump.DIAMONDS, Trump.SPADES, Trump.
 
 
 def make_setup(players: Sequence[str] = FOUR, first_dealer: int = 0, **options: object) -> Setup:
-    return Setup("australian", resolve_options(VARIANT.option_specs, options), tuple(players),
-                 first_dealer=first_dealer)
+    return Setup(
+        "australian", resolve_options(VARIANT.option_specs, options), tuple(players), first_dealer=first_dealer
+    )
 
 
 def rounds(setup: Setup) -> int:
@@ -115,26 +116,57 @@ def test_examples_cover_the_brief() -> None:
 # --------------------------------------------------------------------------- scoring rows
 
 
-@pytest.mark.parametrize(("number", "hand", "expected"), [
-    # round 1, Ann deals, Bob bids first; 1 card
-    pytest.param(1, {"bids": [1, 1, 0, 0], "tricks": [0, 1, 0, 0]}, [0, 12, 10, 10],
-                 id="doc: 'exact number ... 10 points plus 2 points for each trick won'; bid 0 made = 10"),
-    # round 4, Dan deals, Ann bids first; 4 cards
-    pytest.param(4, {"bids": [1, 1, 0, 3], "tricks": [1, 0, 0, 3]}, [12, 0, 10, 16],
-                 id="doc: 'won more or less tricks than they bid is awarded zero points'"),
-    # round 10 (first special round, normal), Bob deals; 10 cards
-    pytest.param(10, {"bids": [4, 3, 2, 0], "tricks": [4, 3, 3, 0]}, [18, 16, 0, 10],
-                 id="doc: 'The first special round is played as normal'"),
-    pytest.param(11, {"bids": [5, 2, 1, 1], "tricks": [5, 2, 1, 2]}, [20, 14, 12, 0],
-                 id="doc: 'second special round is played with no trump suit' - scored as normal"),
-    pytest.param(12, {"bids": [2, 3, 3, 3], "tricks": [2, 3, 3, 2]}, [14, 16, 16, 0],
-                 id="doc: 'third special round is bid unseen' - scored as normal"),
-    pytest.param(13, {"tricks": [0, 3, 5, 2]}, [10, -6, -10, -4],
-                 id="doc: 'Misère ... 2 points are deducted for each trick won ... no tricks they score 10'"),
-    pytest.param(13, {"tricks": [0, 0, 0, 10]}, [10, 10, 10, -20], id="misère: three clean, one takes all"),
-    pytest.param(23, {"bids": [0, 0, 1, 1], "tricks": [0, 0, 0, 1]}, [10, 10, 0, 12],
-                 id="last round, 1 card: Cat deals and bids last"),
-])
+@pytest.mark.parametrize(
+    ("number", "hand", "expected"),
+    [
+        # round 1, Ann deals, Bob bids first; 1 card
+        pytest.param(
+            1,
+            {"bids": [1, 1, 0, 0], "tricks": [0, 1, 0, 0]},
+            [0, 12, 10, 10],
+            id="doc: 'exact number ... 10 points plus 2 points for each trick won'; bid 0 made = 10",
+        ),
+        # round 4, Dan deals, Ann bids first; 4 cards
+        pytest.param(
+            4,
+            {"bids": [1, 1, 0, 3], "tricks": [1, 0, 0, 3]},
+            [12, 0, 10, 16],
+            id="doc: 'won more or less tricks than they bid is awarded zero points'",
+        ),
+        # round 10 (first special round, normal), Bob deals; 10 cards
+        pytest.param(
+            10,
+            {"bids": [4, 3, 2, 0], "tricks": [4, 3, 3, 0]},
+            [18, 16, 0, 10],
+            id="doc: 'The first special round is played as normal'",
+        ),
+        pytest.param(
+            11,
+            {"bids": [5, 2, 1, 1], "tricks": [5, 2, 1, 2]},
+            [20, 14, 12, 0],
+            id="doc: 'second special round is played with no trump suit' - scored as normal",
+        ),
+        pytest.param(
+            12,
+            {"bids": [2, 3, 3, 3], "tricks": [2, 3, 3, 2]},
+            [14, 16, 16, 0],
+            id="doc: 'third special round is bid unseen' - scored as normal",
+        ),
+        pytest.param(
+            13,
+            {"tricks": [0, 3, 5, 2]},
+            [10, -6, -10, -4],
+            id="doc: 'Misère ... 2 points are deducted for each trick won ... no tricks they score 10'",
+        ),
+        pytest.param(13, {"tricks": [0, 0, 0, 10]}, [10, 10, 10, -20], id="misère: three clean, one takes all"),
+        pytest.param(
+            23,
+            {"bids": [0, 0, 1, 1], "tricks": [0, 0, 0, 1]},
+            [10, 10, 0, 12],
+            id="last round, 1 card: Cat deals and bids last",
+        ),
+    ],
+)
 def test_score_rows(number: int, hand: RawHand, expected: list[int]) -> None:
     assert points(make_setup(), number, hand) == expected
 
@@ -151,7 +183,11 @@ def test_running_totals_and_details() -> None:
     assert (first.detail, first.bid, first.tricks, first.made) == ("bid 1 · took 1", 1, 1, True)
     assert sheet.lines[1].cells[2].detail == "bid 0 · took 1" and sheet.lines[1].cells[2].made is False
     assert [(s.name, s.total, s.rank) for s in sheet.standings] == [
-        ("Bob", 22, 1), ("Dan", 20, 2), ("Ann", 12, 3), ("Cat", 10, 4)]
+        ("Bob", 22, 1),
+        ("Dan", 20, 2),
+        ("Ann", 12, 3),
+        ("Cat", 10, 4),
+    ]
     assert sheet.standings[0].detail == "2 bids made" and sheet.standings[3].detail == "1 bid made"
     assert not sheet.finished and sheet.winners == ()
     assert sheet.summary == "After 2 of 23 rounds: Bob leads with 22"
@@ -161,7 +197,11 @@ def test_misere_cells_have_no_bid() -> None:
     sheet = VARIANT.score(make_setup(), filler(make_setup(), 12) + [{"tricks": [0, 4, 6, 0]}])
     cells = sheet.lines[-1].cells
     assert [(c.bid, c.detail, c.made) for c in cells] == [
-        (None, "took 0", True), (None, "took 4", False), (None, "took 6", False), (None, "took 0", True)]
+        (None, "took 0", True),
+        (None, "took 4", False),
+        (None, "took 6", False),
+        (None, "took 0", True),
+    ]
 
 
 def test_finished_game_has_a_winner() -> None:
@@ -195,44 +235,45 @@ def test_the_round_4_reference_hand_is_valid() -> None:
     VARIANT.check_hand(make_setup(), filler(make_setup(), 3), GOOD4)
 
 
-@pytest.mark.parametrize(("number", "hand", "field", "words"), [
-    (4, {**GOOD4, "notes": "x"}, "notes", ("'notes' is not part of an Australian Whist hand",)),
-    (4, [1, 2], "hand", ("a hand is an object",)),
-    (4, "bids", "hand", ("a hand is an object",)),
-    (4, {"tricks": [1, 0, 0, 3]}, "bids", ("the bids are missing",)),
-    (4, {**GOOD4, "bids": None}, "bids", ("the bids are missing",)),
-    (4, {**GOOD4, "bids": "1,1,0,3"}, "bids", ("give the bids as a list",)),
-    (4, {**GOOD4, "bids": {"Ann": 1}}, "bids", ("give the bids as a list",)),
-    (4, {**GOOD4, "bids": [1, 1, 0]}, "bids", ("give bids for all 4 players, not 3",)),
-    (4, {**GOOD4, "bids": [1, 1, 0, 3, 0]}, "bids", ("give bids for all 4 players, not 5",)),
-    (4, {**GOOD4, "bids": [1, "1", 0, 3]}, "bids.1", ("Bob's bid must be a whole number",)),
-    (4, {**GOOD4, "bids": [True, 1, 0, 3]}, "bids.0", ("Ann's bid must be a whole number",)),
-    (4, {**GOOD4, "bids": [1.0, 1, 0, 3]}, "bids.0", ("Ann's bid must be a whole number",)),
-    (4, {**GOOD4, "bids": [-1, 1, 0, 3]}, "bids.0", ("Ann's bid must be between 0 and 4",)),
-    (4, {**GOOD4, "bids": [1, 1, 0, 5]}, "bids.3", ("Dan's bid must be between 0 and 4",)),
-    (4, {**GOOD4, "bids": [1, None, 0, 3]}, "bids.1", ("no bid entered for Bob",)),
-    # doc: "Player 1 bids 1 trick, Player 2 bids 1 trick and Player 3 bids 0 tricks ... preventing
-    # the fourth player bidding 2 tricks"
-    (4, {"bids": [1, 1, 0, 2], "tricks": [1, 1, 0, 2]}, "bids.3",
-     ("Dan bids last and may not bid 2", "total 4")),
-    (4, {"bids": [1, 1, 0, 3]}, "tricks", ("the tricks are missing",)),
-    (4, {**GOOD4, "tricks": {"Ann": 1}}, "tricks", ("give the tricks as a list",)),
-    (4, {**GOOD4, "tricks": [1, 0, 3]}, "tricks", ("give tricks for all 4 players, not 3",)),
-    (4, {**GOOD4, "tricks": [1, 0, 0, "3"]}, "tricks.3", ("Dan's tricks must be a whole number",)),
-    (4, {**GOOD4, "tricks": [5, 0, 0, 0]}, "tricks.0", ("Ann's tricks must be between 0 and 4",)),
-    (4, {**GOOD4, "tricks": [1, 0, None, 3]}, "tricks.2", ("no tricks entered for Cat",)),
-    (4, {**GOOD4, "tricks": [1, 0, 0, 2]}, "tricks", ("add up to 3 but there are 4 tricks",)),
-    (4, {**GOOD4, "tricks": [2, 0, 0, 3]}, "tricks", ("add up to 5 but there are 4 tricks",)),
-    (4, {**GOOD4, "shared": [0, 0, 0, 0]}, "shared", ("remote play", "give no shared tricks")),
-    (4, {**GOOD4, "trump": "X"}, "trump", ("'X' is not a trump", "H, D, C, S, NT")),
-    (4, {**GOOD4, "trump": "NTL"}, "trump", ("is not allowed here",)),
-    (4, {**GOOD4, "trump": 3}, "trump", ("the trump must be one of H, D, C, S, NT",)),
-    # doc: "Misère ... There is no bidding"
-    (13, {"bids": [0, 0, 0, 0], "tricks": [10, 0, 0, 0]}, "bids", ("no bidding in the misère round",)),
-    (13, {"tricks": [9, 0, 0, 0]}, "tricks", ("add up to 9 but there are 10 tricks",)),
-    (23, {"bids": [0, 0, 1, 0], "tricks": [0, 0, 0, 1]}, "bids.2",
-     ("Cat bids last and may not bid 1", "total 1")),
-])
+@pytest.mark.parametrize(
+    ("number", "hand", "field", "words"),
+    [
+        (4, {**GOOD4, "notes": "x"}, "notes", ("'notes' is not part of an Australian Whist hand",)),
+        (4, [1, 2], "hand", ("a hand is an object",)),
+        (4, "bids", "hand", ("a hand is an object",)),
+        (4, {"tricks": [1, 0, 0, 3]}, "bids", ("the bids are missing",)),
+        (4, {**GOOD4, "bids": None}, "bids", ("the bids are missing",)),
+        (4, {**GOOD4, "bids": "1,1,0,3"}, "bids", ("give the bids as a list",)),
+        (4, {**GOOD4, "bids": {"Ann": 1}}, "bids", ("give the bids as a list",)),
+        (4, {**GOOD4, "bids": [1, 1, 0]}, "bids", ("give bids for all 4 players, not 3",)),
+        (4, {**GOOD4, "bids": [1, 1, 0, 3, 0]}, "bids", ("give bids for all 4 players, not 5",)),
+        (4, {**GOOD4, "bids": [1, "1", 0, 3]}, "bids.1", ("Bob's bid must be a whole number",)),
+        (4, {**GOOD4, "bids": [True, 1, 0, 3]}, "bids.0", ("Ann's bid must be a whole number",)),
+        (4, {**GOOD4, "bids": [1.0, 1, 0, 3]}, "bids.0", ("Ann's bid must be a whole number",)),
+        (4, {**GOOD4, "bids": [-1, 1, 0, 3]}, "bids.0", ("Ann's bid must be between 0 and 4",)),
+        (4, {**GOOD4, "bids": [1, 1, 0, 5]}, "bids.3", ("Dan's bid must be between 0 and 4",)),
+        (4, {**GOOD4, "bids": [1, None, 0, 3]}, "bids.1", ("no bid entered for Bob",)),
+        # doc: "Player 1 bids 1 trick, Player 2 bids 1 trick and Player 3 bids 0 tricks ... preventing
+        # the fourth player bidding 2 tricks"
+        (4, {"bids": [1, 1, 0, 2], "tricks": [1, 1, 0, 2]}, "bids.3", ("Dan bids last and may not bid 2", "total 4")),
+        (4, {"bids": [1, 1, 0, 3]}, "tricks", ("the tricks are missing",)),
+        (4, {**GOOD4, "tricks": {"Ann": 1}}, "tricks", ("give the tricks as a list",)),
+        (4, {**GOOD4, "tricks": [1, 0, 3]}, "tricks", ("give tricks for all 4 players, not 3",)),
+        (4, {**GOOD4, "tricks": [1, 0, 0, "3"]}, "tricks.3", ("Dan's tricks must be a whole number",)),
+        (4, {**GOOD4, "tricks": [5, 0, 0, 0]}, "tricks.0", ("Ann's tricks must be between 0 and 4",)),
+        (4, {**GOOD4, "tricks": [1, 0, None, 3]}, "tricks.2", ("no tricks entered for Cat",)),
+        (4, {**GOOD4, "tricks": [1, 0, 0, 2]}, "tricks", ("add up to 3 but there are 4 tricks",)),
+        (4, {**GOOD4, "tricks": [2, 0, 0, 3]}, "tricks", ("add up to 5 but there are 4 tricks",)),
+        (4, {**GOOD4, "shared": [0, 0, 0, 0]}, "shared", ("remote play", "give no shared tricks")),
+        (4, {**GOOD4, "trump": "X"}, "trump", ("'X' is not a trump", "H, D, C, S, NT")),
+        (4, {**GOOD4, "trump": "NTL"}, "trump", ("is not allowed here",)),
+        (4, {**GOOD4, "trump": 3}, "trump", ("the trump must be one of H, D, C, S, NT",)),
+        # doc: "Misère ... There is no bidding"
+        (13, {"bids": [0, 0, 0, 0], "tricks": [10, 0, 0, 0]}, "bids", ("no bidding in the misère round",)),
+        (13, {"tricks": [9, 0, 0, 0]}, "tricks", ("add up to 9 but there are 10 tricks",)),
+        (23, {"bids": [0, 0, 1, 0], "tricks": [0, 0, 0, 1]}, "bids.2", ("Cat bids last and may not bid 1", "total 1")),
+    ],
+)
 def test_bad_hands_are_refused(number: int, hand: object, field: str, words: tuple[str, ...]) -> None:
     assert_error(errors_of(make_setup(), number, hand), field, *words)
 
@@ -274,17 +315,21 @@ def test_no_hand_after_the_last_round() -> None:
 # --------------------------------------------------------------------------- set-up
 
 
-@pytest.mark.parametrize(("players", "first_dealer", "field", "words"), [
-    (("Ann",), 0, "players", ("2 to 7 players, not 1",)),
-    (NAMES + ("Hal",), 0, "players", ("2 to 7 players, not 8",)),
-    (FOUR, 4, "first_dealer", ("from 0 to 3, not 4",)),
-    (FOUR, -1, "first_dealer", ("from 0 to 3, not -1",)),
-    (("Ann", "Bob", "ann"), 0, "players.2", ("two players are called 'ann'",)),
-    (("Ann", "", "Cat"), 0, "players.1", ("player 2 needs a name",)),
-    (("Ann", "Bob", "  "), 0, "players.2", ("player 3 needs a name",)),
-])
-def test_bad_setups_are_refused(players: tuple[str, ...], first_dealer: int, field: str,
-                                words: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("players", "first_dealer", "field", "words"),
+    [
+        (("Ann",), 0, "players", ("2 to 7 players, not 1",)),
+        (NAMES + ("Hal",), 0, "players", ("2 to 7 players, not 8",)),
+        (FOUR, 4, "first_dealer", ("from 0 to 3, not 4",)),
+        (FOUR, -1, "first_dealer", ("from 0 to 3, not -1",)),
+        (("Ann", "Bob", "ann"), 0, "players.2", ("two players are called 'ann'",)),
+        (("Ann", "", "Cat"), 0, "players.1", ("player 2 needs a name",)),
+        (("Ann", "Bob", "  "), 0, "players.2", ("player 3 needs a name",)),
+    ],
+)
+def test_bad_setups_are_refused(
+    players: tuple[str, ...], first_dealer: int, field: str, words: tuple[str, ...]
+) -> None:
     with pytest.raises(RuleErrors) as caught:
         VARIANT.check_setup(make_setup(players, first_dealer))
     assert_error([(e.field, e.message) for e in caught.value.errors], field, *words)
@@ -329,11 +374,14 @@ def test_option_defaults_follow_the_notes() -> None:
     assert all(s.label and s.help for s in specs.values())
 
 
-@pytest.mark.parametrize(("raw", "field"), [
-    ({"trump_cycle": "delay"}, "options.trump_cycle"),
-    ({"remote": "yes"}, "options.remote"),
-    ({"hook": True}, "options.hook"),
-])
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ({"trump_cycle": "delay"}, "options.trump_cycle"),
+        ({"remote": "yes"}, "options.remote"),
+        ({"hook": True}, "options.hook"),
+    ],
+)
 def test_bad_options_are_refused(raw: dict[str, object], field: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         resolve_options(VARIANT.option_specs, raw)
@@ -341,18 +389,23 @@ def test_bad_options_are_refused(raw: dict[str, object], field: str) -> None:
 
 
 def trumps(setup: Setup) -> str:
-    return " ".join(VARIANT.round_spec(setup, n).trump.value  # type: ignore[union-attr]
-                    for n in range(1, rounds(setup) + 1))
+    return " ".join(
+        VARIANT.round_spec(setup, n).trump.value  # type: ignore[union-attr]
+        for n in range(1, rounds(setup) + 1)
+    )
 
 
-@pytest.mark.parametrize(("players", "cycle", "expected"), [
-    # notes: "their turn in the cycle is skipped over, not delayed": round 11 would be D, 13 H
-    (4, "skip", "H C D S H C D S H C NT S NT C D S H C D S H C D"),
-    # notes: "option: the cycle pauses on them": D goes to round 12, S to 14, and so on
-    (4, "pause", "H C D S H C D S H C NT D NT S H C D S H C D S H"),
-    (7, "skip", "H C D S H C D NT H NT D S H C D S H"),
-    (7, "pause", "H C D S H C D NT S NT H C D S H C D"),
-])
+@pytest.mark.parametrize(
+    ("players", "cycle", "expected"),
+    [
+        # notes: "their turn in the cycle is skipped over, not delayed": round 11 would be D, 13 H
+        (4, "skip", "H C D S H C D S H C NT S NT C D S H C D S H C D"),
+        # notes: "option: the cycle pauses on them": D goes to round 12, S to 14, and so on
+        (4, "pause", "H C D S H C D S H C NT D NT S H C D S H C D S H"),
+        (7, "skip", "H C D S H C D NT H NT D S H C D S H"),
+        (7, "pause", "H C D S H C D NT S NT H C D S H C D"),
+    ],
+)
 def test_trump_cycle(players: int, cycle: str, expected: str) -> None:
     assert trumps(make_setup(NAMES[:players], trump_cycle=cycle)) == expected
 
@@ -365,19 +418,24 @@ def test_remote_option_allows_shared_tricks() -> None:
 
 # --------------------------------------------------------------------------- remote play
 
+
 # Round 3 of a three-player game: 3 cards, Cat deals, Ann bids first; bids of 0 are always legal here.
-@pytest.mark.parametrize(("tricks", "shared", "field", "words"), [
-    ([2, 1, 1], [0, 0, 0], "tricks", ("won alone add up to 4 but there are only 3 tricks",)),
-    ([2, 1, 1], None, "tricks", ("won alone add up to 4", "enter tricks won jointly as shared")),
-    ([1, 1, 0], [0, 0, 0], "tricks", ("the tricks add up to 2 but there are 3 tricks",)),
-    ([1, 0, 0], [0, 0, 1], "shared.2", ("Cat won 0 tricks, so cannot have shared 1",)),
-    ([2, 1, 1], [2, 0, 0], "shared.0", ("Ann shared 2 tricks, but only 1 of the 3 tricks was not won alone",)),
-    ([1, 1, 1], [0, 0, 1], "shared", ("1 of the 3 tricks was not won alone", "at least 2, not 1")),
-    ([2, 2, 0], [2, 2, 0], "shared", ("3 of the 3 tricks were not won alone", "at least 6, not 4")),
-    ([1, 1, 1], [0, 0, 4], "shared.2", ("Cat's shared tricks must be between 0 and 3",)),
-])
-def test_impossible_shared_tricks_are_refused(tricks: list[int], shared: list[int] | None, field: str,
-                                              words: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("tricks", "shared", "field", "words"),
+    [
+        ([2, 1, 1], [0, 0, 0], "tricks", ("won alone add up to 4 but there are only 3 tricks",)),
+        ([2, 1, 1], None, "tricks", ("won alone add up to 4", "enter tricks won jointly as shared")),
+        ([1, 1, 0], [0, 0, 0], "tricks", ("the tricks add up to 2 but there are 3 tricks",)),
+        ([1, 0, 0], [0, 0, 1], "shared.2", ("Cat won 0 tricks, so cannot have shared 1",)),
+        ([2, 1, 1], [2, 0, 0], "shared.0", ("Ann shared 2 tricks, but only 1 of the 3 tricks was not won alone",)),
+        ([1, 1, 1], [0, 0, 1], "shared", ("1 of the 3 tricks was not won alone", "at least 2, not 1")),
+        ([2, 2, 0], [2, 2, 0], "shared", ("3 of the 3 tricks were not won alone", "at least 6, not 4")),
+        ([1, 1, 1], [0, 0, 4], "shared.2", ("Cat's shared tricks must be between 0 and 3",)),
+    ],
+)
+def test_impossible_shared_tricks_are_refused(
+    tricks: list[int], shared: list[int] | None, field: str, words: tuple[str, ...]
+) -> None:
     setup = make_setup(THREE, remote=True)
     hand: dict[str, object] = {"bids": [0, 0, 0], "tricks": tricks}
     if shared is not None:
@@ -385,20 +443,35 @@ def test_impossible_shared_tricks_are_refused(tricks: list[int], shared: list[in
     assert_error(errors_of(setup, 3, hand), field, *words)
 
 
-@pytest.mark.parametrize(("number", "hand", "expected"), [
-    # doc: "if the trick is won by a player from each household during any other round then both
-    # players receive one point instead of the normal two"; 3 cards, Cat deals, Ann bids first
-    pytest.param(3, {"bids": [2, 1, 1], "tricks": [2, 1, 1], "shared": [1, 0, 1]}, [13, 12, 11],
-                 id="Ann makes 2 with one shared: 10 + 2 + 1; Cat makes 1, shared: 10 + 1"),
-    pytest.param(3, {"bids": [1, 1, 2], "tricks": [1, 1, 2], "shared": [0, 1, 1]}, [12, 11, 13],
-                 id="doc: 'possible for all players in a round to win'"),
-    pytest.param(3, {"bids": [3, 3, 0], "tricks": [3, 3, 3], "shared": [3, 3, 3]}, [13, 13, 0],
-                 id="every trick won by all three: 10 + 3 x 1"),
-    # doc: "if a trick is won by a player from each household during the Misère round then both
-    # players lose two points"; round 13, 10 cards: 9 tricks alone + 1 shared by Bob and Cat
-    pytest.param(13, {"tricks": [0, 6, 5], "shared": [0, 1, 1]}, [10, -12, -10], id="misère shared costs 2"),
-    pytest.param(13, {"tricks": [0, 4, 6]}, [10, -8, -12], id="remote game, nothing shared"),
-])
+@pytest.mark.parametrize(
+    ("number", "hand", "expected"),
+    [
+        # doc: "if the trick is won by a player from each household during any other round then both
+        # players receive one point instead of the normal two"; 3 cards, Cat deals, Ann bids first
+        pytest.param(
+            3,
+            {"bids": [2, 1, 1], "tricks": [2, 1, 1], "shared": [1, 0, 1]},
+            [13, 12, 11],
+            id="Ann makes 2 with one shared: 10 + 2 + 1; Cat makes 1, shared: 10 + 1",
+        ),
+        pytest.param(
+            3,
+            {"bids": [1, 1, 2], "tricks": [1, 1, 2], "shared": [0, 1, 1]},
+            [12, 11, 13],
+            id="doc: 'possible for all players in a round to win'",
+        ),
+        pytest.param(
+            3,
+            {"bids": [3, 3, 0], "tricks": [3, 3, 3], "shared": [3, 3, 3]},
+            [13, 13, 0],
+            id="every trick won by all three: 10 + 3 x 1",
+        ),
+        # doc: "if a trick is won by a player from each household during the Misère round then both
+        # players lose two points"; round 13, 10 cards: 9 tricks alone + 1 shared by Bob and Cat
+        pytest.param(13, {"tricks": [0, 6, 5], "shared": [0, 1, 1]}, [10, -12, -10], id="misère shared costs 2"),
+        pytest.param(13, {"tricks": [0, 4, 6]}, [10, -8, -12], id="remote game, nothing shared"),
+    ],
+)
 def test_remote_score_rows(number: int, hand: RawHand, expected: list[int]) -> None:
     assert points(make_setup(THREE, remote=True), number, hand) == expected
 
@@ -455,11 +528,14 @@ def test_round_count(players: int, count: int) -> None:
     assert VARIANT.round_count(make_setup(NAMES[:players])) == count
 
 
-@pytest.mark.parametrize(("players", "cards"), [
-    (4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]),
-    (6, [1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1]),
-    (7, [1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 6, 5, 4, 3, 2, 1]),
-])
+@pytest.mark.parametrize(
+    ("players", "cards"),
+    [
+        (4, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]),
+        (6, [1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 8, 7, 6, 5, 4, 3, 2, 1]),
+        (7, [1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7, 6, 5, 4, 3, 2, 1]),
+    ],
+)
 def test_cards_per_round(players: int, cards: list[int]) -> None:
     setup = make_setup(NAMES[:players])
     assert [VARIANT.round_spec(setup, n).cards for n in range(1, len(cards) + 1)] == cards
@@ -469,8 +545,13 @@ def test_special_rounds() -> None:
     # doc: "1. played as normal 2. no trump suit 3. bid unseen 4. 'Misère' 5. played as normal"
     setup = make_setup()
     specs = [VARIANT.round_spec(setup, n) for n in range(1, 24)]
-    assert [s.kind for s in specs[9:14]] == [RoundKind.NORMAL, RoundKind.NO_TRUMPS, RoundKind.BLIND,
-                                            RoundKind.MISERE, RoundKind.NORMAL]
+    assert [s.kind for s in specs[9:14]] == [
+        RoundKind.NORMAL,
+        RoundKind.NO_TRUMPS,
+        RoundKind.BLIND,
+        RoundKind.MISERE,
+        RoundKind.NORMAL,
+    ]
     assert all(s.kind is RoundKind.NORMAL for s in specs[:9] + specs[14:])
     assert [s.trump for s in specs[10:13]] == [NT, S, NT]
     assert "Special round 1 of 5" in specs[9].note and "played as normal" in specs[9].note
@@ -510,12 +591,15 @@ def test_scorer_may_override_the_trump() -> None:
     assert VARIANT.round_spec(setup, 3).trump is D  # later rounds keep the schedule
 
 
-@pytest.mark.parametrize(("number", "trump", "expected", "note"), [
-    (11, "H", H, "Trump changed by the scorer: Hearts (the schedule said No trumps)"),
-    (13, "C", C, "Trump changed by the scorer: Clubs (the schedule said No trumps)"),
-    (5, "NT", NT, "Trump changed by the scorer: No trumps (the schedule said Hearts)"),
-    (5, "H", H, ""),  # the scheduled trump entered again: nothing to say
-])
+@pytest.mark.parametrize(
+    ("number", "trump", "expected", "note"),
+    [
+        (11, "H", H, "Trump changed by the scorer: Hearts (the schedule said No trumps)"),
+        (13, "C", C, "Trump changed by the scorer: Clubs (the schedule said No trumps)"),
+        (5, "NT", NT, "Trump changed by the scorer: No trumps (the schedule said Hearts)"),
+        (5, "H", H, ""),  # the scheduled trump entered again: nothing to say
+    ],
+)
 def test_override_in_any_round(number: int, trump: str, expected: Trump, note: str) -> None:
     setup = make_setup()
     hands = filler(setup, number)
@@ -569,14 +653,17 @@ def test_state_with_a_complete_hand() -> None:
     assert (state.step, state.missing) == ("result", ())
 
 
-@pytest.mark.parametrize(("pending", "field", "words"), [
-    ({"bids": [None, None, 1, None]}, "bids.2", ("Cat cannot bid before Ann",)),
-    ({"bids": [1, 1, 0, 2]}, "bids.3", ("Dan bids last and may not bid 2",)),
-    ({"bids": [1, 1, 0, 3], "tricks": [1, 0, 0, 2]}, "tricks", ("add up to 3",)),
-    ({"bids": [9]}, "bids.0", ("between 0 and 4",)),
-    ({"bids": [1], "shared": [1]}, "shared", ("remote",)),
-    ({"bid": [1]}, "bid", ("not part of an Australian Whist hand",)),
-])
+@pytest.mark.parametrize(
+    ("pending", "field", "words"),
+    [
+        ({"bids": [None, None, 1, None]}, "bids.2", ("Cat cannot bid before Ann",)),
+        ({"bids": [1, 1, 0, 2]}, "bids.3", ("Dan bids last and may not bid 2",)),
+        ({"bids": [1, 1, 0, 3], "tricks": [1, 0, 0, 2]}, "tricks", ("add up to 3",)),
+        ({"bids": [9]}, "bids.0", ("between 0 and 4",)),
+        ({"bids": [1], "shared": [1]}, "shared", ("remote",)),
+        ({"bid": [1]}, "bid", ("not part of an Australian Whist hand",)),
+    ],
+)
 def test_state_refuses_illegal_partial_entries(pending: RawHand, field: str, words: tuple[str, ...]) -> None:
     setup = make_setup()
     with pytest.raises(RuleErrors) as caught:
@@ -600,7 +687,9 @@ def test_state_blind_round_says_bids_come_first() -> None:
     state = VARIANT.state(setup, filler(setup, 11), {"bids": [2]})
     assert state.next_round is not None and state.next_round.kind is RoundKind.BLIND
     assert state.step == "bids" and state.to_act == 1  # round 12: Dan deals, Ann bid first
-    assert "before the cards are dealt" in state.missing[0] and state.missing[0].startswith("bids from Bob, Cat and Dan")
+    assert "before the cards are dealt" in state.missing[0] and state.missing[0].startswith(
+        "bids from Bob, Cat and Dan"
+    )
     assert "before the cards are dealt" in state.next_round.note
 
 
@@ -623,8 +712,13 @@ def test_state_remote_waits_for_shared_tricks() -> None:
 def test_state_when_over() -> None:
     setup = make_setup(("Ann", "Bob"))
     state = VARIANT.state(setup, filler(setup, 23))
-    assert (state.over, state.step, state.next_round, state.winners, state.hands_played) == (True, "over", None,
-                                                                                            (1,), 23)
+    assert (state.over, state.step, state.next_round, state.winners, state.hands_played) == (
+        True,
+        "over",
+        None,
+        (1,),
+        23,
+    )
     with pytest.raises(RuleErrors) as caught:
         VARIANT.state(setup, filler(setup, 23), {"bids": [0, 0]})
     assert caught.value.errors[0].field == "hand"
@@ -645,8 +739,12 @@ TOP = {2: 10, 3: 10, 4: 10, 5: 10, 6: 8, 7: 7}  # doc: "10 ... 8 cards for 6 pla
 @st.composite
 def tables(draw: st.DrawFn) -> Setup:
     n = draw(st.integers(2, 7))
-    return make_setup(NAMES[:n], draw(st.integers(0, n - 1)), trump_cycle=draw(st.sampled_from(["skip", "pause"])),
-                      remote=draw(st.booleans()))
+    return make_setup(
+        NAMES[:n],
+        draw(st.integers(0, n - 1)),
+        trump_cycle=draw(st.sampled_from(["skip", "pause"])),
+        remote=draw(st.booleans()),
+    )
 
 
 def draw_hand(data: st.DataObject, spec: RoundSpec, players: int, remote: bool) -> dict[str, Any]:
@@ -671,7 +769,11 @@ def draw_hand(data: st.DataObject, spec: RoundSpec, players: int, remote: bool) 
     for position in range(players):
         seat = (spec.first_bidder + position) % players
         allowed = [b for b in range(cards + 1) if not (position == players - 1 and total + b == cards)]
-        bid = tricks[seat] if tricks[seat] in allowed and data.draw(st.booleans()) else data.draw(st.sampled_from(allowed))
+        bid = (
+            tricks[seat]
+            if tricks[seat] in allowed and data.draw(st.booleans())
+            else data.draw(st.sampled_from(allowed))
+        )
         bids[seat] = bid
         total += bid
     hand["bids"] = bids
@@ -703,8 +805,11 @@ def test_property_schedule_and_trump_cycle(players: int, cycle: str) -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.data(), tables())
 def test_property_hook_rule_always_leaves_a_legal_bid(data: st.DataObject, setup: Setup) -> None:
-    number = data.draw(st.sampled_from([n for n in range(1, rounds(setup) + 1)
-                                        if VARIANT.round_spec(setup, n).kind is not RoundKind.MISERE]))
+    number = data.draw(
+        st.sampled_from(
+            [n for n in range(1, rounds(setup) + 1) if VARIANT.round_spec(setup, n).kind is not RoundKind.MISERE]
+        )
+    )
     spec = VARIANT.round_spec(setup, number)
     players = len(setup.players)
     assert spec.first_bidder is not None
@@ -755,19 +860,25 @@ def test_property_appending_hands_keeps_earlier_lines(data: st.DataObject, setup
     best = max(s.total for s in full.standings)
     assert full.winners == tuple(i for i, s in sorted((s.seat, s) for s in full.standings) if s.total == best)
     assert [s.total for s in sorted(full.standings, key=lambda s: s.seat)] == [
-        sum(line.cells[seat].points for line in full.lines) for seat in range(len(setup.players))]
+        sum(line.cells[seat].points for line in full.lines) for seat in range(len(setup.players))
+    ]
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False) | st.text(max_size=3),
-                    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-                    max_leaves=12)
-HAND_VALUES = st.fixed_dictionaries({}, optional={
-    "bids": JSON | st.lists(st.none() | st.integers(-1, 11), max_size=5),
-    "tricks": JSON | st.lists(st.none() | st.integers(-1, 11), max_size=5),
-    "shared": JSON | st.lists(st.none() | st.integers(-1, 3), max_size=5),
-    "trump": JSON | st.sampled_from(["H", "nt", "NTH", "X"]),
-    "extra": JSON,
-})
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=12,
+)
+HAND_VALUES = st.fixed_dictionaries(
+    {},
+    optional={
+        "bids": JSON | st.lists(st.none() | st.integers(-1, 11), max_size=5),
+        "tricks": JSON | st.lists(st.none() | st.integers(-1, 11), max_size=5),
+        "shared": JSON | st.lists(st.none() | st.integers(-1, 3), max_size=5),
+        "trump": JSON | st.sampled_from(["H", "nt", "NTH", "X"]),
+        "extra": JSON,
+    },
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -775,9 +886,11 @@ HAND_VALUES = st.fixed_dictionaries({}, optional={
 def test_property_any_json_is_refused_with_rule_errors_only(number: int, remote: bool, hand: object) -> None:
     setup = make_setup(remote=remote)
     before = filler(setup, number - 1)
-    for call in (lambda: VARIANT.check_hand(setup, before, hand),  # type: ignore[arg-type]
-                 lambda: VARIANT.state(setup, before, hand),  # type: ignore[arg-type]
-                 lambda: VARIANT.score(setup, before + [hand])):  # type: ignore[list-item]
+    for call in (
+        lambda: VARIANT.check_hand(setup, before, hand),  # type: ignore[arg-type]
+        lambda: VARIANT.state(setup, before, hand),  # type: ignore[arg-type]
+        lambda: VARIANT.score(setup, before + [hand]),
+    ):  # type: ignore[list-item]
         try:
             call()
         except RuleErrors as e:

@@ -9,11 +9,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorepad.rules import VARIANT_MODULES, get_variant
-from scorepad.rules import record
-from scorepad.rules.base import (Choice, FactSpec, Options, OptionSpec, OptionValue, RuleError, RuleErrors, Setup,
-                                 StatsFacts, Team, Variant, describe_in_force, describe_options, quoted, rank,
-                                 resolve_options)
+from scorepad.rules import VARIANT_MODULES, get_variant, record
+from scorepad.rules.base import (
+    Choice,
+    FactSpec,
+    Options,
+    OptionSpec,
+    OptionValue,
+    RuleError,
+    RuleErrors,
+    Setup,
+    StatsFacts,
+    Team,
+    Variant,
+    describe_in_force,
+    describe_options,
+    quoted,
+    rank,
+    resolve_options,
+)
 from scorepad.rules.bidding import check_bids, check_trick_total, hook_forbidden, legal_bids, parse_counts
 from scorepad.rules.cards import SUITS, Trump, parse_trump
 from scorepad.rules.record import HANDS_MAX, parse_record, score_record, to_json
@@ -23,7 +37,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 SPECS = (
     OptionSpec("target", "Points for game", 5, minimum=1, maximum=99),
     OptionSpec("honours", "Score honours", False),
-    OptionSpec("hook", "Hook rule", "four_plus", choices=(Choice("four_plus", "4+ cards"), Choice("every", "Every round"))),
+    OptionSpec(
+        "hook", "Hook rule", "four_plus", choices=(Choice("four_plus", "4+ cards"), Choice("every", "Every round"))
+    ),
     OptionSpec("custom", "Card sequence", (1, 2, 3), minimum=1, maximum=13, max_items=5),
 )
 
@@ -36,18 +52,25 @@ def test_defaults_fill_missing_options() -> None:
     assert options.as_json()["custom"] == [1, 2, 3]
 
 
-@pytest.mark.parametrize("raw, field, words", [
-    ({"target": 0}, "options.target", "at least 1"),
-    ({"target": "5"}, "options.target", "whole number"),
-    ({"target": True}, "options.target", "whole number"),
-    ({"honours": "yes"}, "options.honours", "true or false"),
-    ({"hook": "sometimes"}, "options.hook", "\"4+ cards\" or \"Every round\""),
-    ({"custom": []}, "options.custom", "non-empty list"),
-    ({"custom": [1, 14]}, "options.custom", "at most 13"),
-    ({"custom": [1] * 6}, "options.custom", "Card sequence: at most 5 values, not 6"),
-    ({"custom": ["x"] * 10_000}, "options.custom", "at most 5 values, not 10000"),  # counted before any item is read
-    ({"colour": "red"}, "options.colour", "not an option"),
-])
+@pytest.mark.parametrize(
+    "raw, field, words",
+    [
+        ({"target": 0}, "options.target", "at least 1"),
+        ({"target": "5"}, "options.target", "whole number"),
+        ({"target": True}, "options.target", "whole number"),
+        ({"honours": "yes"}, "options.honours", "true or false"),
+        ({"hook": "sometimes"}, "options.hook", '"4+ cards" or "Every round"'),
+        ({"custom": []}, "options.custom", "non-empty list"),
+        ({"custom": [1, 14]}, "options.custom", "at most 13"),
+        ({"custom": [1] * 6}, "options.custom", "Card sequence: at most 5 values, not 6"),
+        (
+            {"custom": ["x"] * 10_000},
+            "options.custom",
+            "at most 5 values, not 10000",
+        ),  # counted before any item is read
+        ({"colour": "red"}, "options.colour", "not an option"),
+    ],
+)
 def test_bad_options_are_refused_with_the_field(raw: dict[str, object], field: str, words: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         resolve_options(SPECS, raw)
@@ -67,24 +90,48 @@ def test_option_values_in_words() -> None:
     assert SPECS[3].describe((7, 6)) == "7, 6"
 
 
-@pytest.mark.parametrize("key, raw, shown, left_out", [
-    # Whist: a rubber says nothing of whist-drive scoring or the fifth deal's no trumps (turned-up trumps)
-    ("whist", {}, ["Points for game", "Score honours", "Play a rubber", "Trumps"],
-     ["Fixed number of deals (whist drive)", "Whist drive scoring", "No trumps every fifth deal"]),
-    # ... and a whist drive nothing of game, rubber or honours
-    ("whist", {"deals": 20, "trumps": "sequence", "no_trump_fifth": True},
-     ["Trumps", "No trumps every fifth deal", "Fixed number of deals (whist drive)", "Whist drive scoring"],
-     ["Points for game", "Score honours", "Play a rubber"]),
-    ("nomination", {}, ["Cards per round", "Times through the sequence", "Hook rule", "Trumps"],
-     ["Custom list of cards per round"]),
-    ("nomination", {"sequence": "custom", "custom_sequence": [3, 2, 1]},
-     ["Cards per round", "Custom list of cards per round"], []),
-    ("bid_whist", {"play_to": "points"}, ["Play", "Points for game", "Boston (all 13 books)"], ["Rounds", "Boston bonus"]),
-    ("bid_whist", {"boston": "bonus"}, ["Rounds", "Boston bonus"], ["Points for game"]),
-    ("australian", {}, ["Trumps after the suitless rounds", "Remote play with several packs"], []),
-])
-def test_the_options_in_force_leave_out_those_that_do_not_matter(key: str, raw: dict[str, object], shown: list[str],
-                                                                 left_out: list[str]) -> None:
+@pytest.mark.parametrize(
+    "key, raw, shown, left_out",
+    [
+        # Whist: a rubber says nothing of whist-drive scoring or the fifth deal's no trumps (turned-up trumps)
+        (
+            "whist",
+            {},
+            ["Points for game", "Score honours", "Play a rubber", "Trumps"],
+            ["Fixed number of deals (whist drive)", "Whist drive scoring", "No trumps every fifth deal"],
+        ),
+        # ... and a whist drive nothing of game, rubber or honours
+        (
+            "whist",
+            {"deals": 20, "trumps": "sequence", "no_trump_fifth": True},
+            ["Trumps", "No trumps every fifth deal", "Fixed number of deals (whist drive)", "Whist drive scoring"],
+            ["Points for game", "Score honours", "Play a rubber"],
+        ),
+        (
+            "nomination",
+            {},
+            ["Cards per round", "Times through the sequence", "Hook rule", "Trumps"],
+            ["Custom list of cards per round"],
+        ),
+        (
+            "nomination",
+            {"sequence": "custom", "custom_sequence": [3, 2, 1]},
+            ["Cards per round", "Custom list of cards per round"],
+            [],
+        ),
+        (
+            "bid_whist",
+            {"play_to": "points"},
+            ["Play", "Points for game", "Boston (all 13 books)"],
+            ["Rounds", "Boston bonus"],
+        ),
+        ("bid_whist", {"boston": "bonus"}, ["Rounds", "Boston bonus"], ["Points for game"]),
+        ("australian", {}, ["Trumps after the suitless rounds", "Remote play with several packs"], []),
+    ],
+)
+def test_the_options_in_force_leave_out_those_that_do_not_matter(
+    key: str, raw: dict[str, object], shown: list[str], left_out: list[str]
+) -> None:
     specs = get_variant(key).option_specs
     options = resolve_options(specs, raw)
     labels = [label for label, _ in describe_in_force(specs, options)]
@@ -142,10 +189,15 @@ def test_trick_counts_must_add_up() -> None:
         check_trick_total([1, 1, 1, 0], 4)
 
 
-@pytest.mark.parametrize("raw, words", [
-    ("3", "as a list"), ([1, 2], "for all 3 players"), ([1, "x", 0], "Bob's tricks must be a whole number"),
-    ([1, 9, 0], "Bob's tricks must be between 0 and 5"),
-])
+@pytest.mark.parametrize(
+    "raw, words",
+    [
+        ("3", "as a list"),
+        ([1, 2], "for all 3 players"),
+        ([1, "x", 0], "Bob's tricks must be a whole number"),
+        ([1, 9, 0], "Bob's tricks must be between 0 and 5"),
+    ],
+)
 def test_parse_counts_messages(raw: object, words: str) -> None:
     with pytest.raises((RuleError, RuleErrors), match=words):
         parse_counts(raw, "tricks", ["Ann", "Bob", "Cat"], maximum=5)
@@ -159,8 +211,14 @@ def test_trumps_parse_only_allowed_kinds() -> None:
         parse_trump("Z", "trump")
 
 
-RECORD = {"scorepad": 1, "variant": "nomination", "title": "Sunday", "players": [" Ann ", "Bob", "Cat"],
-          "first_dealer": 2, "hands": []}
+RECORD = {
+    "scorepad": 1,
+    "variant": "nomination",
+    "title": "Sunday",
+    "players": [" Ann ", "Bob", "Cat"],
+    "first_dealer": 2,
+    "hands": [],
+}
 
 
 def test_record_round_trips_through_json() -> None:
@@ -170,16 +228,19 @@ def test_record_round_trips_through_json() -> None:
     assert again.setup == record.setup and again.title == "Sunday"
 
 
-@pytest.mark.parametrize("change, field", [
-    ({"scorepad": 2}, "scorepad"),
-    ({"players": ["Ann", "ann", "Cat"]}, "players.1"),
-    ({"players": ["Ann", "", "Cat"]}, "players.1"),
-    ({"players": ["Ann", "x" * 41, "Cat"]}, "players.1"),
-    ({"first_dealer": "Ann"}, "first_dealer"),
-    ({"hands": {}}, "hands"),
-    ({"colour": 1}, "colour"),
-    ({"options": []}, "options"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"scorepad": 2}, "scorepad"),
+        ({"players": ["Ann", "ann", "Cat"]}, "players.1"),
+        ({"players": ["Ann", "", "Cat"]}, "players.1"),
+        ({"players": ["Ann", "x" * 41, "Cat"]}, "players.1"),
+        ({"first_dealer": "Ann"}, "first_dealer"),
+        ({"hands": {}}, "hands"),
+        ({"colour": 1}, "colour"),
+        ({"options": []}, "options"),
+    ],
+)
 def test_record_problems_name_their_field(change: dict[str, object], field: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         parse_record({**RECORD, **change})
@@ -191,12 +252,15 @@ def test_unknown_variant_is_named() -> None:
         parse_record({**RECORD, "variant": "bridge"})
 
 
-@pytest.mark.parametrize("change, field, words", [
-    ({"title": 5}, "title", "the title is free text"),
-    ({"title": None}, "title", "the title is free text"),
-    ({"played": ["2026", "03", "08"]}, "played", "when it was played (\"played\") is free text"),
-    ({"played": {"day": 8}}, "played", "is free text"),
-])
+@pytest.mark.parametrize(
+    "change, field, words",
+    [
+        ({"title": 5}, "title", "the title is free text"),
+        ({"title": None}, "title", "the title is free text"),
+        ({"played": ["2026", "03", "08"]}, "played", 'when it was played ("played") is free text'),
+        ({"played": {"day": 8}}, "played", "is free text"),
+    ],
+)
 def test_title_and_played_must_be_text(change: dict[str, object], field: str, words: str) -> None:
     # str() used to turn 5 into "5" and null into "None" on the sheet
     with pytest.raises(RuleErrors) as caught:
@@ -210,7 +274,7 @@ def test_a_team_object_refuses_unknown_keys() -> None:
         parse_record(record)
     [error] = caught.value.errors
     assert error.field == "teams.0.seed"
-    assert error.message == "'seed' is not part of a team: give its \"name\" and \"players\""
+    assert error.message == '\'seed\' is not part of a team: give its "name" and "players"'
 
 
 def test_a_variant_that_is_not_a_name_is_refused() -> None:
@@ -232,31 +296,60 @@ def _example(name: str, hands: list[object] | None = None, **change: object) -> 
 BID_WHIST_HAND = {"bidder": 3, "bid": 5, "kind": "plain", "trump": "C", "books": 10}
 
 
-@pytest.mark.parametrize("record, field", [
-    pytest.param({**RECORD, BAD: 1}, "tri\\ncks", id="record"),
-    pytest.param({**RECORD, "variant": BAD}, "variant", id="variant name"),
-    pytest.param({**RECORD, "options": {BAD: 1}}, "options.tri\\ncks", id="option"),
-    pytest.param({"variant": "whist", "teams": [{"name": "Us", BAD: 1}, "Them"]}, "teams.0.tri\\ncks", id="team"),
-    pytest.param(_example("nomination-family-four", [{"trump": "H", "bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0],
-                                                      BAD: 1}]), "tri\\ncks", id="nomination"),
-    pytest.param(_example("nomination-family-four", [{"trump": BAD, "bids": [0, 1, 0, 0],
-                                                      "tricks": [0, 1, 0, 0]}]), "trump", id="trump"),
-    pytest.param(_example("australian-family-four", [{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0], BAD: 1}]),
-                 "tri\\ncks", id="australian"),
-    pytest.param(_example("whist-american", [{"tricks": [7, 6], "trump": "S", BAD: 1}]), "tri\\ncks", id="whist"),
-    pytest.param(_example("bid_whist-home-to-seven", [{**BID_WHIST_HAND, BAD: 1}]), "tri\\ncks", id="bid whist"),
-    pytest.param(_example("bid_whist-home-to-seven", [{**BID_WHIST_HAND, "auction": [
-        {"bid": 5, "kind": "plain", BAD: 1}, None, None, None]}]), "auction.0.tri\\ncks", id="bid whist call"),
-    pytest.param(_example("military-club-day", [{"results": [{"tricks": 5}] * 4, BAD: 1}]), "tri\\ncks",
-                 id="military hand"),
-    pytest.param(_example("military-club-day", [{"results": [{"tricks": 5, BAD: 1}] + [{"tricks": 5}] * 3}]),
-                 "results.0.tri\\ncks", id="military result"),
-    pytest.param(_example("military-club-day", [{"results": [{"tricks": 5, "revoke": BAD}] + [{"tricks": 5}] * 3}]),
-                 "results.0.revoke", id="military revoke"),
-    pytest.param(_example("military-club-day", [{"results": [{"tricks": 5}] * 4,
-                                                  "loans": [{"table": 1, "flags": 1, BAD: 1}]}]),
-                 "loans.0.tri\\ncks", id="military loan"),
-])
+@pytest.mark.parametrize(
+    "record, field",
+    [
+        pytest.param({**RECORD, BAD: 1}, "tri\\ncks", id="record"),
+        pytest.param({**RECORD, "variant": BAD}, "variant", id="variant name"),
+        pytest.param({**RECORD, "options": {BAD: 1}}, "options.tri\\ncks", id="option"),
+        pytest.param({"variant": "whist", "teams": [{"name": "Us", BAD: 1}, "Them"]}, "teams.0.tri\\ncks", id="team"),
+        pytest.param(
+            _example("nomination-family-four", [{"trump": "H", "bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0], BAD: 1}]),
+            "tri\\ncks",
+            id="nomination",
+        ),
+        pytest.param(
+            _example("nomination-family-four", [{"trump": BAD, "bids": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}]),
+            "trump",
+            id="trump",
+        ),
+        pytest.param(
+            _example("australian-family-four", [{"bids": [0, 0, 0, 0], "tricks": [0, 1, 0, 0], BAD: 1}]),
+            "tri\\ncks",
+            id="australian",
+        ),
+        pytest.param(_example("whist-american", [{"tricks": [7, 6], "trump": "S", BAD: 1}]), "tri\\ncks", id="whist"),
+        pytest.param(_example("bid_whist-home-to-seven", [{**BID_WHIST_HAND, BAD: 1}]), "tri\\ncks", id="bid whist"),
+        pytest.param(
+            _example(
+                "bid_whist-home-to-seven",
+                [{**BID_WHIST_HAND, "auction": [{"bid": 5, "kind": "plain", BAD: 1}, None, None, None]}],
+            ),
+            "auction.0.tri\\ncks",
+            id="bid whist call",
+        ),
+        pytest.param(
+            _example("military-club-day", [{"results": [{"tricks": 5}] * 4, BAD: 1}]), "tri\\ncks", id="military hand"
+        ),
+        pytest.param(
+            _example("military-club-day", [{"results": [{"tricks": 5, BAD: 1}] + [{"tricks": 5}] * 3}]),
+            "results.0.tri\\ncks",
+            id="military result",
+        ),
+        pytest.param(
+            _example("military-club-day", [{"results": [{"tricks": 5, "revoke": BAD}] + [{"tricks": 5}] * 3}]),
+            "results.0.revoke",
+            id="military revoke",
+        ),
+        pytest.param(
+            _example(
+                "military-club-day", [{"results": [{"tricks": 5}] * 4, "loans": [{"table": 1, "flags": 1, BAD: 1}]}]
+            ),
+            "loans.0.tri\\ncks",
+            id="military loan",
+        ),
+    ],
+)
 def test_unknown_keys_and_values_are_quoted_on_one_line(record: dict[str, object], field: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         score_record(record)
@@ -280,11 +373,15 @@ def test_military_playoff_keys_are_quoted_on_one_line() -> None:
     assert error.field == "playoff.tri\\ncks" and error.message == f"{SHOWN} is not part of a playoff hand"
 
 
-@pytest.mark.parametrize("raw, shown", [
-    ("x" * 100, "'" + "x" * 56 + "..."),
-    (10 ** 5000, "a value too large to show"),
-    ("tri\ncks", "'tri\\ncks'"),
-], ids=["long", "5000 digits", "newline"])
+@pytest.mark.parametrize(
+    "raw, shown",
+    [
+        ("x" * 100, "'" + "x" * 56 + "..."),
+        (10**5000, "a value too large to show"),
+        ("tri\ncks", "'tri\\ncks'"),
+    ],
+    ids=["long", "5000 digits", "newline"],
+)
 def test_quoted_stays_short_and_never_raises(raw: object, shown: str) -> None:
     # repr of a 5000-digit int raises ValueError: a message must never do that
     assert quoted(raw) == shown
@@ -308,8 +405,12 @@ def test_the_largest_set_up_of_every_variant_plans_at_most_a_record_of_hands() -
             else:
                 values[spec.key] = "custom" if spec.key == "sequence" else spec.default
         partners = key in ("whist", "bid_whist", "military")
-        setup = Setup(key, Options(values), () if partners else ("Ann", "Bob", "Cat"),
-                      (Team("Us"), Team("Them")) if partners else ())
+        setup = Setup(
+            key,
+            Options(values),
+            () if partners else ("Ann", "Bob", "Cat"),
+            (Team("Us"), Team("Them")) if partners else (),
+        )
         planned[key] = variant.round_count(setup)
     assert planned == {"whist": 200, "military": 500, "bid_whist": 80, "nomination": 208, "australian": 23}
     assert all(count is None or count <= HANDS_MAX for count in planned.values())
@@ -322,7 +423,8 @@ def test_a_set_up_planning_more_hands_than_a_record_holds_is_refused(monkeypatch
     with pytest.raises(RuleErrors) as caught:
         parse_record({"variant": "nomination", "players": ["Ann", "Bob", "Cat"]})
     assert [(e.field, e.message) for e in caught.value.errors] == [
-        ("options", "these options plan 13 hands; a game holds at most 12")]
+        ("options", "these options plan 13 hands; a game holds at most 12")
+    ]
 
 
 # --------------------------------------------------------------------------- what every variant supplies
@@ -330,8 +432,9 @@ def test_a_set_up_planning_more_hands_than_a_record_holds_is_refused(monkeypatch
 
 def protocol_members(protocol: type) -> set[str]:
     """A protocol's members: its annotated attributes and its methods."""
-    return set(protocol.__annotations__) | {name for name, value in vars(protocol).items()
-                                             if callable(value) and not name.startswith("_")}
+    return set(protocol.__annotations__) | {
+        name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")
+    }
 
 
 VARIANT_FACTS = protocol_members(Variant)
@@ -340,8 +443,22 @@ VARIANT_FACTS = protocol_members(Variant)
 def test_the_protocol_names_the_facts_the_app_reads() -> None:
     """The Variant protocol is the checklist a sixth variant fills (docs/architecture.md, "Adding a
     sixth variant"): who plays, its club night's ranking and its statistics are among them."""
-    assert {"key", "name", "summary", "option_specs", "partnerships", "players", "club_ranked_by_points", "stats",
-            "check_setup", "round_count", "round_spec", "check_hand", "score", "state"} <= VARIANT_FACTS
+    assert {
+        "key",
+        "name",
+        "summary",
+        "option_specs",
+        "partnerships",
+        "players",
+        "club_ranked_by_points",
+        "stats",
+        "check_setup",
+        "round_count",
+        "round_spec",
+        "check_hand",
+        "score",
+        "state",
+    } <= VARIANT_FACTS
 
 
 @pytest.mark.parametrize("key", VARIANT_MODULES)
@@ -400,8 +517,11 @@ def test_who_plays_is_what_check_setup_accepts(key: str) -> None:
 
 
 def _examples(key: str) -> list[record.Record]:
-    return [parse_record(json.loads(path.read_text())) for path in sorted(EXAMPLES.glob(f"{key}-*.json"))
-            if not path.stem.endswith(".expected")]
+    return [
+        parse_record(json.loads(path.read_text()))
+        for path in sorted(EXAMPLES.glob(f"{key}-*.json"))
+        if not path.stem.endswith(".expected")
+    ]
 
 
 @pytest.mark.parametrize("key", VARIANT_MODULES)

@@ -28,8 +28,12 @@ HOME = {"play_to": "points", "target": 99}  # one hand's points without ending t
 Hand = dict[str, object]
 
 
-def make_setup(options: Mapping[str, object] | None = None, teams: tuple[Team, ...] = US_THEM,
-               first_dealer: int = 0, players: tuple[str, ...] = ()) -> Setup:
+def make_setup(
+    options: Mapping[str, object] | None = None,
+    teams: tuple[Team, ...] = US_THEM,
+    first_dealer: int = 0,
+    players: tuple[str, ...] = (),
+) -> Setup:
     return Setup("bid_whist", resolve_options(VARIANT.option_specs, options), players, teams, first_dealer)
 
 
@@ -79,21 +83,31 @@ def test_option_defaults_follow_rules_notes() -> None:
     # RULES-NOTES: made scores "the books it actually took above six ... the document's rule and the default";
     # "Tournament: rounds of 4 hands"; the Boston is an option (off unless chosen).
     defaults = {s.key: s.default for s in VARIANT.option_specs}
-    assert defaults == {"play_to": "rounds", "rounds": 1, "target": 7, "made_scores": "books", "boston": "off",
-                        "boston_bonus": 7, "all_pass": "dealer"}
+    assert defaults == {
+        "play_to": "rounds",
+        "rounds": 1,
+        "target": 7,
+        "made_scores": "books",
+        "boston": "off",
+        "boston_bonus": 7,
+        "all_pass": "dealer",
+    }
     assert all(s.label and s.help for s in VARIANT.option_specs)
 
 
-@pytest.mark.parametrize("raw, field, words", [
-    ({"rounds": 0}, "options.rounds", "at least 1"),
-    ({"rounds": 21}, "options.rounds", "at most 20"),
-    ({"target": 0}, "options.target", "at least 1"),
-    ({"play_to": "games"}, "options.play_to", "one of: \"Rounds of 4 hands (tournament)\" or"),
-    ({"made_scores": "odd"}, "options.made_scores", "one of: \"Every book above six"),
-    ({"boston": True}, "options.boston", "one of: \"Nothing extra\", \"Scores a bonus\" or"),
-    ({"boston_bonus": "7"}, "options.boston_bonus", "whole number"),
-    ({"all_pass": "shuffle"}, "options.all_pass", "one of: \"The dealer must bid\" or"),
-])
+@pytest.mark.parametrize(
+    "raw, field, words",
+    [
+        ({"rounds": 0}, "options.rounds", "at least 1"),
+        ({"rounds": 21}, "options.rounds", "at most 20"),
+        ({"target": 0}, "options.target", "at least 1"),
+        ({"play_to": "games"}, "options.play_to", 'one of: "Rounds of 4 hands (tournament)" or'),
+        ({"made_scores": "odd"}, "options.made_scores", 'one of: "Every book above six'),
+        ({"boston": True}, "options.boston", 'one of: "Nothing extra", "Scores a bonus" or'),
+        ({"boston_bonus": "7"}, "options.boston_bonus", "whole number"),
+        ({"all_pass": "shuffle"}, "options.all_pass", 'one of: "The dealer must bid" or'),
+    ],
+)
 def test_option_values_are_bounded(raw: dict[str, object], field: str, words: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         resolve_options(VARIANT.option_specs, raw)
@@ -104,18 +118,22 @@ def test_option_values_are_bounded(raw: dict[str, object], field: str, words: st
 # --------------------------------------------------------------------------- set-up
 
 
-@pytest.mark.parametrize("teams, players, first_dealer, field, words", [
-    (US_THEM[:1], (), 0, "teams", "exactly two teams, not 1"),
-    (US_THEM + (Team("Others"),), (), 0, "teams", "exactly two teams, not 3"),
-    ((Team("Us", ("Ann",)), US_THEM[1]), (), 0, "teams.0.players", "Us needs two player names (or none), not 1"),
-    ((US_THEM[0], Team("Them", ("Bob", "Dan", "Eve"))), (), 0, "teams.1.players", "Them needs two player names"),
-    (US_THEM, ("Ann", "Bob", "Cat", "Dan"), 0, "players", "give two teams, not players"),
-    (US_THEM, (), 4, "first_dealer", "seat from 0 to 3"),
-    (US_THEM, (), -1, "first_dealer", "seat from 0 to 3"),
-    ((Team("Us", ("Ann", "Cat")), Team("Them", ("ann", "Dan"))), (), 0, "teams", "same name"),
-])
-def test_bad_setups_are_refused(teams: tuple[Team, ...], players: tuple[str, ...], first_dealer: int,
-                                field: str, words: str) -> None:
+@pytest.mark.parametrize(
+    "teams, players, first_dealer, field, words",
+    [
+        (US_THEM[:1], (), 0, "teams", "exactly two teams, not 1"),
+        (US_THEM + (Team("Others"),), (), 0, "teams", "exactly two teams, not 3"),
+        ((Team("Us", ("Ann",)), US_THEM[1]), (), 0, "teams.0.players", "Us needs two player names (or none), not 1"),
+        ((US_THEM[0], Team("Them", ("Bob", "Dan", "Eve"))), (), 0, "teams.1.players", "Them needs two player names"),
+        (US_THEM, ("Ann", "Bob", "Cat", "Dan"), 0, "players", "give two teams, not players"),
+        (US_THEM, (), 4, "first_dealer", "seat from 0 to 3"),
+        (US_THEM, (), -1, "first_dealer", "seat from 0 to 3"),
+        ((Team("Us", ("Ann", "Cat")), Team("Them", ("ann", "Dan"))), (), 0, "teams", "same name"),
+    ],
+)
+def test_bad_setups_are_refused(
+    teams: tuple[Team, ...], players: tuple[str, ...], first_dealer: int, field: str, words: str
+) -> None:
     with pytest.raises(RuleErrors) as caught:
         VARIANT.check_setup(make_setup(teams=teams, players=players, first_dealer=first_dealer))
     assert any(f == field and words in m for f, m in errors_of(caught)), errors_of(caught)
@@ -129,39 +147,46 @@ def test_teams_without_player_names_get_numbered_seats() -> None:
     entry = hand(1, 4, 10, renege={"offender": 1, "called_by": 3, "upheld": True})
     with pytest.raises(RuleErrors) as caught:
         VARIANT.check_hand(setup, [], entry)
-    assert errors_of(caught) == [("renege.called_by", "Jokers 2 plays for Jokers: a team cannot call a renege "
-                                                      "on themselves, only the opposing team can")]
+    assert errors_of(caught) == [
+        (
+            "renege.called_by",
+            "Jokers 2 plays for Jokers: a team cannot call a renege on themselves, only the opposing team can",
+        )
+    ]
 
 
 # --------------------------------------------------------------------------- scoring one hand
 
 
-@pytest.mark.parametrize("entry, options, expected", [
-    # IX "the bidding team wins the points they actually made, which made exceed their bid amount"
-    (hand(1, 5, 11), {}, (0, 5)),
-    (hand(1, 5, 12), {}, (0, 6)),
-    (hand(0, 4, 10), {}, (4, 0)),
-    (hand(2, 7, 13), {}, (7, 0)),
-    # IX "If the bid is set, the opposing team will be awarded the points of their bid"
-    (hand(1, 5, 10), {}, (5, 0)),
-    (hand(0, 4, 1), {}, (0, 4)),
-    (hand(3, 7, 12, kind="special"), {}, (7, 0)),
-    # IX "If the bidding team makes the No Trump bid double points are earned ... the opposing team earns double"
-    (hand(0, 4, 12, kind="no"), {}, (12, 0)),
-    (hand(0, 4, 9, kind="no", direction="downtown"), {}, (0, 8)),
-    (hand(3, 7, 12, kind="no"), {}, (14, 0)),
-    # RULES-NOTES option: "you get what you bid, not what you make"
-    (hand(0, 4, 12), {"made_scores": "bid"}, (4, 0)),
-    (hand(0, 4, 12, kind="no"), {"made_scores": "bid"}, (8, 0)),
-    (hand(0, 4, 9), {"made_scores": "bid"}, (0, 4)),
-    # RULES-NOTES "a Boston (all 13 books) scores a set bonus": not doubled on No
-    (hand(0, 6, 13), {"boston": "bonus"}, (14, 0)),
-    (hand(0, 6, 13), {"boston": "bonus", "boston_bonus": 3}, (10, 0)),
-    (hand(0, 4, 13, kind="no"), {"boston": "bonus"}, (21, 0)),
-    (hand(0, 4, 13), {"boston": "bonus", "made_scores": "bid"}, (11, 0)),
-    (hand(0, 6, 12), {"boston": "bonus"}, (6, 0)),
-    (hand(0, 6, 13), {"boston": "off"}, (7, 0)),
-])
+@pytest.mark.parametrize(
+    "entry, options, expected",
+    [
+        # IX "the bidding team wins the points they actually made, which made exceed their bid amount"
+        (hand(1, 5, 11), {}, (0, 5)),
+        (hand(1, 5, 12), {}, (0, 6)),
+        (hand(0, 4, 10), {}, (4, 0)),
+        (hand(2, 7, 13), {}, (7, 0)),
+        # IX "If the bid is set, the opposing team will be awarded the points of their bid"
+        (hand(1, 5, 10), {}, (5, 0)),
+        (hand(0, 4, 1), {}, (0, 4)),
+        (hand(3, 7, 12, kind="special"), {}, (7, 0)),
+        # IX "If the bidding team makes the No Trump bid double points are earned ... the opposing team earns double"
+        (hand(0, 4, 12, kind="no"), {}, (12, 0)),
+        (hand(0, 4, 9, kind="no", direction="downtown"), {}, (0, 8)),
+        (hand(3, 7, 12, kind="no"), {}, (14, 0)),
+        # RULES-NOTES option: "you get what you bid, not what you make"
+        (hand(0, 4, 12), {"made_scores": "bid"}, (4, 0)),
+        (hand(0, 4, 12, kind="no"), {"made_scores": "bid"}, (8, 0)),
+        (hand(0, 4, 9), {"made_scores": "bid"}, (0, 4)),
+        # RULES-NOTES "a Boston (all 13 books) scores a set bonus": not doubled on No
+        (hand(0, 6, 13), {"boston": "bonus"}, (14, 0)),
+        (hand(0, 6, 13), {"boston": "bonus", "boston_bonus": 3}, (10, 0)),
+        (hand(0, 4, 13, kind="no"), {"boston": "bonus"}, (21, 0)),
+        (hand(0, 4, 13), {"boston": "bonus", "made_scores": "bid"}, (11, 0)),
+        (hand(0, 6, 12), {"boston": "bonus"}, (6, 0)),
+        (hand(0, 6, 13), {"boston": "off"}, (7, 0)),
+    ],
+)
 def test_one_hand(entry: Hand, options: dict[str, object], expected: tuple[int, int]) -> None:
     assert one_hand(entry, **options) == expected
 
@@ -170,36 +195,50 @@ US_CALL = {"called_by": 0}  # Ann calls on Them
 THEM_CALL = {"called_by": 1}  # Bob calls on Us
 
 
-@pytest.mark.parametrize("entry, options, expected", [
-    # RULES-NOTES "if the defenders reneged the bidders score their bid (or what they had made, if more)"
-    (hand(0, 5, 9, renege={"offender": 1, **US_CALL, "upheld": True}), {}, (5, 0)),
-    (hand(0, 5, 12, renege={"offender": 1, **US_CALL, "upheld": True}), {}, (6, 0)),
-    (hand(0, 4, 8, kind="no", renege={"offender": 1, **US_CALL, "upheld": True}), {}, (8, 0)),
-    (hand(0, 4, 12, kind="no", renege={"offender": 1, **US_CALL, "upheld": True}), {}, (12, 0)),
-    (hand(0, 5, 12, renege={"offender": 1, **US_CALL, "upheld": True}), {"made_scores": "bid"}, (5, 0)),
-    # RULES-NOTES "if the bidders reneged they are set", whatever their books
-    (hand(0, 5, 12, renege={"offender": 0, **THEM_CALL, "upheld": True}), {}, (0, 5)),
-    (hand(0, 5, 13, kind="no", renege={"offender": 0, **THEM_CALL, "upheld": True}), {}, (0, 10)),
-    # not upheld: "Record who called it; the director can review it" -- scored as played
-    (hand(0, 5, 10, renege={"offender": 1, **US_CALL, "upheld": False}), {}, (0, 5)),
-    (hand(0, 5, 11, renege={"offender": 0, **THEM_CALL, "upheld": False}), {}, (5, 0)),
-])
+@pytest.mark.parametrize(
+    "entry, options, expected",
+    [
+        # RULES-NOTES "if the defenders reneged the bidders score their bid (or what they had made, if more)"
+        (hand(0, 5, 9, renege={"offender": 1, **US_CALL, "upheld": True}), {}, (5, 0)),
+        (hand(0, 5, 12, renege={"offender": 1, **US_CALL, "upheld": True}), {}, (6, 0)),
+        (hand(0, 4, 8, kind="no", renege={"offender": 1, **US_CALL, "upheld": True}), {}, (8, 0)),
+        (hand(0, 4, 12, kind="no", renege={"offender": 1, **US_CALL, "upheld": True}), {}, (12, 0)),
+        (hand(0, 5, 12, renege={"offender": 1, **US_CALL, "upheld": True}), {"made_scores": "bid"}, (5, 0)),
+        # RULES-NOTES "if the bidders reneged they are set", whatever their books
+        (hand(0, 5, 12, renege={"offender": 0, **THEM_CALL, "upheld": True}), {}, (0, 5)),
+        (hand(0, 5, 13, kind="no", renege={"offender": 0, **THEM_CALL, "upheld": True}), {}, (0, 10)),
+        # not upheld: "Record who called it; the director can review it" -- scored as played
+        (hand(0, 5, 10, renege={"offender": 1, **US_CALL, "upheld": False}), {}, (0, 5)),
+        (hand(0, 5, 11, renege={"offender": 0, **THEM_CALL, "upheld": False}), {}, (5, 0)),
+    ],
+)
 def test_reneges(entry: Hand, options: dict[str, object], expected: tuple[int, int]) -> None:
     assert one_hand(entry, **options) == expected
 
 
 def test_renege_is_written_on_the_sheet() -> None:
-    sheet = VARIANT.score(make_setup(HOME), [hand(0, 5, 9, renege={"offender": 1, "called_by": 2, "upheld": True}),
-                                             hand(1, 4, 10, renege={"offender": 0, "called_by": 3, "upheld": False})])
+    sheet = VARIANT.score(
+        make_setup(HOME),
+        [
+            hand(0, 5, 9, renege={"offender": 1, "called_by": 2, "upheld": True}),
+            hand(1, 4, 10, renege={"offender": 0, "called_by": 3, "upheld": False}),
+        ],
+    )
     assert sheet.lines[0].note == "Renege by Them, called by Cat and upheld: Us score 5 on 5"
     assert sheet.lines[1].note.startswith("Renege called by Dan on Us, not upheld: scored as played. Them made 4")
 
 
 def test_sheet_cells_read_like_paper() -> None:
-    sheet = VARIANT.score(make_setup(HOME), [hand(1, 5, 10, trump="S"), hand(2, 4, 12, kind="no", direction="downtown")])
+    sheet = VARIANT.score(
+        make_setup(HOME), [hand(1, 5, 10, trump="S"), hand(2, 4, 12, kind="no", direction="downtown")]
+    )
     first, second = sheet.lines
-    assert (first.cells[1].detail, first.cells[1].bid, first.cells[1].tricks, first.cells[1].made) == \
-        ("bid 5 ♠ · took 10", 5, 10, False)
+    assert (first.cells[1].detail, first.cells[1].bid, first.cells[1].tricks, first.cells[1].made) == (
+        "bid 5 ♠ · took 10",
+        5,
+        10,
+        False,
+    )
     assert (first.cells[0].detail, first.cells[0].tricks, first.cells[0].points) == ("set", 3, 5)
     assert first.note == "Set: Them took 10 of the 11 books 5 ♠ needs; Us score 5"
     assert first.spec.trump is Trump.SPADES and second.spec.trump is Trump.NO_TRUMPS
@@ -211,19 +250,22 @@ def test_sheet_cells_read_like_paper() -> None:
 # --------------------------------------------------------------------------- the auction
 
 
-@pytest.mark.parametrize("calls, ok", [
-    # VIII / VI: "a 4 'Special' does not supersede, however a 4 NO or any number higher ... does"
-    ([call(4), call(4, "special")], False),
-    ([call(4), call(4, "no")], True),
-    ([call(4, "special"), call(4)], False),
-    ([call(4, "special"), call(4, "no")], True),
-    ([call(4, "no"), call(4, "no")], False),
-    ([call(4, "no"), call(5, "special")], True),
-    ([call(5), call(4, "no")], False),
-    ([call(7), call(7, "no")], True),
-    ([call(7, "no"), call(7, "no")], False),
-    ([call(4), call(5), call(6), call(7)], True),
-])
+@pytest.mark.parametrize(
+    "calls, ok",
+    [
+        # VIII / VI: "a 4 'Special' does not supersede, however a 4 NO or any number higher ... does"
+        ([call(4), call(4, "special")], False),
+        ([call(4), call(4, "no")], True),
+        ([call(4, "special"), call(4)], False),
+        ([call(4, "special"), call(4, "no")], True),
+        ([call(4, "no"), call(4, "no")], False),
+        ([call(4, "no"), call(5, "special")], True),
+        ([call(5), call(4, "no")], False),
+        ([call(7), call(7, "no")], True),
+        ([call(7, "no"), call(7, "no")], False),
+        ([call(4), call(5), call(6), call(7)], True),
+    ],
+)
 def test_each_bid_must_outrank_the_last(calls: list[object], ok: bool) -> None:
     auction = (calls + [None] * 4)[:4]
     last = max(i for i, c in enumerate(auction) if c is not None)
@@ -238,17 +280,28 @@ def test_each_bid_must_outrank_the_last(calls: list[object], ok: bool) -> None:
         assert fields == [f"auction.{len(calls) - 1}"]
 
 
-@pytest.mark.parametrize("auction, words", [
-    ([call(4), call(4, "special"), None, None],
-     "Cat may not bid 4 Special after Bob's 4: a 4 Special does not take out a 4 (only a No bid takes out a trump "
-     "bid of the same number); Cat may pass or bid 4 No, or 5 or more"),
-    ([call(5, "no"), None, call(5), None],
-     "Dan may not bid 5 after Bob's 5 No: a bid must outrank the one before it; Dan may pass or bid 6 or more"),
-    ([call(7, "no"), call(7, "no"), None, None],
-     "Cat may not bid 7 No after Bob's 7 No: nothing outranks 7 No, so Cat must pass"),
-    ([call(7), None, call(6, "no"), None],
-     "Dan may not bid 6 No after Bob's 7: a bid must outrank the one before it; Dan may pass or bid 7 No"),
-])
+@pytest.mark.parametrize(
+    "auction, words",
+    [
+        (
+            [call(4), call(4, "special"), None, None],
+            "Cat may not bid 4 Special after Bob's 4: a 4 Special does not take out a 4 (only a No bid takes out a trump "
+            "bid of the same number); Cat may pass or bid 4 No, or 5 or more",
+        ),
+        (
+            [call(5, "no"), None, call(5), None],
+            "Dan may not bid 5 after Bob's 5 No: a bid must outrank the one before it; Dan may pass or bid 6 or more",
+        ),
+        (
+            [call(7, "no"), call(7, "no"), None, None],
+            "Cat may not bid 7 No after Bob's 7 No: nothing outranks 7 No, so Cat must pass",
+        ),
+        (
+            [call(7), None, call(6, "no"), None],
+            "Dan may not bid 6 No after Bob's 7: a bid must outrank the one before it; Dan may pass or bid 7 No",
+        ),
+    ],
+)
 def test_refused_bids_say_why_and_what_is_open(auction: list[object], words: str) -> None:
     [(field, message)] = refused(hand(1, 4, 10, auction=auction))
     assert field.startswith("auction.") and message == words
@@ -258,8 +311,14 @@ def test_the_worked_example_of_the_record_documentation() -> None:
     # docs/game-record.md, Bid Whist, "Example hand": hand 2, Bob deals, Cat calls first;
     # Ann's 4 No downtown with 11 books = 10
     before = [hand(1, 4, 10)]
-    entry = {"bidder": 0, "bid": 4, "kind": "no", "direction": "downtown", "books": 11,
-             "auction": [call(4), None, call(4, "no"), None]}
+    entry = {
+        "bidder": 0,
+        "bid": 4,
+        "kind": "no",
+        "direction": "downtown",
+        "books": 11,
+        "auction": [call(4), None, call(4, "no"), None],
+    }
     VARIANT.check_hand(make_setup(HOME), before, entry)
     sheet = VARIANT.score(make_setup(HOME), before + [entry])
     assert totals(sheet)[-1] == (10, 4)
@@ -268,22 +327,37 @@ def test_the_worked_example_of_the_record_documentation() -> None:
 def test_all_passing_makes_the_dealer_bid_by_default() -> None:
     # The document is silent; option all_pass "dealer": the dealer (Ann, calling last) may not pass too.
     assert refused(hand(1, 4, 10, auction=[None, None, None, None])) == [
-        ("auction.3", "Ann deals and must bid when the other three pass")]
+        ("auction.3", "Ann deals and must bid when the other three pass")
+    ]
     VARIANT.check_hand(make_setup(), [], hand(0, 4, 10, auction=[None, None, None, call(4)]))
 
 
 def test_all_passing_throws_the_cards_in_with_redeal() -> None:
     assert refused(hand(1, 4, 10, auction=[None, None, None, None]), {"all_pass": "redeal"}) == [
-        ("auction", "all four passed: the cards are thrown in and Ann deals again; enter the hand played after the redeal")]
+        (
+            "auction",
+            "all four passed: the cards are thrown in and Ann deals again; enter the hand played after the redeal",
+        )
+    ]
 
 
-@pytest.mark.parametrize("entry, field, words", [
-    # first_dealer 0: Bob, Cat, Dan, Ann call in that order, so Dan's 5 wins
-    (hand(2, 5, 11, auction=[call(4), None, call(5), None]), "bidder", "the auction was won by Dan (seat 3), not Cat"),
-    (hand(3, 4, 11, auction=[call(4), None, call(5), None]), "bid", "Dan won the auction with 5, not a bid of 4"),
-    (hand(3, 5, 11, kind="special", auction=[call(4), None, call(5), None]), "kind",
-     "Dan won the auction with 5, not 5 Special"),
-])
+@pytest.mark.parametrize(
+    "entry, field, words",
+    [
+        # first_dealer 0: Bob, Cat, Dan, Ann call in that order, so Dan's 5 wins
+        (
+            hand(2, 5, 11, auction=[call(4), None, call(5), None]),
+            "bidder",
+            "the auction was won by Dan (seat 3), not Cat",
+        ),
+        (hand(3, 4, 11, auction=[call(4), None, call(5), None]), "bid", "Dan won the auction with 5, not a bid of 4"),
+        (
+            hand(3, 5, 11, kind="special", auction=[call(4), None, call(5), None]),
+            "kind",
+            "Dan won the auction with 5, not 5 Special",
+        ),
+    ],
+)
 def test_the_auction_must_agree_with_the_contract(entry: Hand, field: str, words: str) -> None:
     assert refused(entry) == [(field, words)]
 
@@ -291,53 +365,87 @@ def test_the_auction_must_agree_with_the_contract(entry: Hand, field: str, words
 # --------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize("entry, field, words", [
-    (["bidder", 1], "hand", "a Bid Whist hand is an object"),
-    ({**hand(1, 5, 11), "tricks": [11, 2]}, "tricks", "'tricks' is not part of a Bid Whist hand"),
-    ({"bid": 5, "kind": "plain", "books": 11}, "bidder", "say who won the bid"),
-    ({"bidder": 1, "kind": "plain", "books": 11}, "bid", "give the winning bid, 4 to 7"),
-    ({"bidder": 1, "bid": 5, "books": 11}, "kind", "give the kind of the winning bid"),
-    ({"bidder": 1, "bid": 5, "kind": "plain"}, "books", "kitty counting as one"),
-    (hand("1", 5, 11), "bidder", "seat from 0 to 3 (0 Ann, 1 Bob, 2 Cat, 3 Dan)"),  # type: ignore[arg-type]
-    (hand(4, 5, 11), "bidder", "seat from 0 to 3"),
-    (hand(True, 5, 11), "bidder", "seat from 0 to 3"),
-    (hand(1, 3, 11), "bid", "the bid must be from 4 to 7, not 3"),
-    (hand(1, 8, 11), "bid", "the bid must be from 4 to 7, not 8"),
-    (hand(1, 4.5, 11), "bid", "the bid must be a whole number from 4 to 7"),  # type: ignore[arg-type]
-    (hand(1, 5, 11, kind="high"), "kind", "plain (uptown with trumps), Special"),
-    (hand(1, 5, 0), "books", "books (kitty included) must be from 1 to 13, not 0"),
-    (hand(1, 5, 14), "books", "from 1 to 13, not 14"),
-    (hand(1, 5, "ten"), "books", "whole number from 1 to 13"),  # type: ignore[arg-type]
-    (hand(1, 5, 11, direction="sideways"), "direction", "uptown (high cards win) or downtown"),
-    (hand(1, 5, 11, direction="downtown"), "direction",
-     "a plain bid is played uptown; downtown with trumps is a Special bid"),
-    (hand(1, 5, 11, kind="special", direction="uptown"), "direction",
-     "a special bid is played downtown; uptown with trumps is a plain bid"),
-    ({"bidder": 1, "bid": 5, "kind": "no", "books": 11}, "direction", "declares uptown (high cards win) or downtown"),
-    (hand(1, 5, 11, kind="no", trump="NT"), "trump", "a No bid is played without trumps: name no trump suit"),
-    (hand(1, 5, 11, trump="X"), "trump", "'X' is not a trump"),
-    (hand(1, 5, 11, trump="NT"), "trump", "No trumps is not allowed here"),
-    (hand(1, 5, 11, renege="yes"), "renege", "give the renege as"),
-    (hand(1, 5, 11, renege={"offender": 2, "called_by": 0, "upheld": True}), "renege.offender",
-     "0 (Us) or 1 (Them)"),
-    (hand(1, 5, 11, renege={"offender": 1, "called_by": 7, "upheld": True}), "renege.called_by",
-     "the player who called the renege must be a seat from 0 to 3"),
-    (hand(1, 5, 11, renege={"offender": 1, "called_by": 3, "upheld": True}), "renege.called_by",
-     "Dan plays for Them: a team cannot call a renege on themselves"),
-    (hand(1, 5, 11, renege={"offender": 1, "called_by": 0}), "renege.upheld", "true or false"),
-    (hand(1, 5, 11, renege={"offender": 1, "called_by": 0, "upheld": True, "book": 3}), "renege.book",
-     "'book' is not part of a renege"),
-    (hand(1, 5, 11, auction="Bob 5"), "auction", "give the auction as a list"),
-    (hand(1, 5, 11, auction=[call(5), None, None]), "auction", "give all 4 calls (the calls in bidding order, "
-     "null for a pass, starting with Bob), not 3"),
-    (hand(1, 5, 11, auction=[call(5), None, None, None, None]), "auction", "not 5"),
-    (hand(1, 5, 11, auction=["5", None, None, None]), "auction.0", "Bob's call must be null (a pass) or"),
-    (hand(1, 5, 11, auction=[{"bid": 8, "kind": "plain"}, None, None, None]), "auction.0.bid",
-     "Bob's bid must be from 4 to 7, not 8"),
-    (hand(1, 5, 11, auction=[{"bid": 5}, None, None, None]), "auction.0.kind", "the kind of bid must be"),
-    (hand(1, 5, 11, auction=[{"bid": 5, "kind": "plain", "trump": "H"}, None, None, None]), "auction.0.trump",
-     "'trump' is not part of a call"),
-])
+@pytest.mark.parametrize(
+    "entry, field, words",
+    [
+        (["bidder", 1], "hand", "a Bid Whist hand is an object"),
+        ({**hand(1, 5, 11), "tricks": [11, 2]}, "tricks", "'tricks' is not part of a Bid Whist hand"),
+        ({"bid": 5, "kind": "plain", "books": 11}, "bidder", "say who won the bid"),
+        ({"bidder": 1, "kind": "plain", "books": 11}, "bid", "give the winning bid, 4 to 7"),
+        ({"bidder": 1, "bid": 5, "books": 11}, "kind", "give the kind of the winning bid"),
+        ({"bidder": 1, "bid": 5, "kind": "plain"}, "books", "kitty counting as one"),
+        (hand("1", 5, 11), "bidder", "seat from 0 to 3 (0 Ann, 1 Bob, 2 Cat, 3 Dan)"),  # type: ignore[arg-type]
+        (hand(4, 5, 11), "bidder", "seat from 0 to 3"),
+        (hand(True, 5, 11), "bidder", "seat from 0 to 3"),
+        (hand(1, 3, 11), "bid", "the bid must be from 4 to 7, not 3"),
+        (hand(1, 8, 11), "bid", "the bid must be from 4 to 7, not 8"),
+        (hand(1, 4.5, 11), "bid", "the bid must be a whole number from 4 to 7"),  # type: ignore[arg-type]
+        (hand(1, 5, 11, kind="high"), "kind", "plain (uptown with trumps), Special"),
+        (hand(1, 5, 0), "books", "books (kitty included) must be from 1 to 13, not 0"),
+        (hand(1, 5, 14), "books", "from 1 to 13, not 14"),
+        (hand(1, 5, "ten"), "books", "whole number from 1 to 13"),  # type: ignore[arg-type]
+        (hand(1, 5, 11, direction="sideways"), "direction", "uptown (high cards win) or downtown"),
+        (
+            hand(1, 5, 11, direction="downtown"),
+            "direction",
+            "a plain bid is played uptown; downtown with trumps is a Special bid",
+        ),
+        (
+            hand(1, 5, 11, kind="special", direction="uptown"),
+            "direction",
+            "a special bid is played downtown; uptown with trumps is a plain bid",
+        ),
+        (
+            {"bidder": 1, "bid": 5, "kind": "no", "books": 11},
+            "direction",
+            "declares uptown (high cards win) or downtown",
+        ),
+        (hand(1, 5, 11, kind="no", trump="NT"), "trump", "a No bid is played without trumps: name no trump suit"),
+        (hand(1, 5, 11, trump="X"), "trump", "'X' is not a trump"),
+        (hand(1, 5, 11, trump="NT"), "trump", "No trumps is not allowed here"),
+        (hand(1, 5, 11, renege="yes"), "renege", "give the renege as"),
+        (
+            hand(1, 5, 11, renege={"offender": 2, "called_by": 0, "upheld": True}),
+            "renege.offender",
+            "0 (Us) or 1 (Them)",
+        ),
+        (
+            hand(1, 5, 11, renege={"offender": 1, "called_by": 7, "upheld": True}),
+            "renege.called_by",
+            "the player who called the renege must be a seat from 0 to 3",
+        ),
+        (
+            hand(1, 5, 11, renege={"offender": 1, "called_by": 3, "upheld": True}),
+            "renege.called_by",
+            "Dan plays for Them: a team cannot call a renege on themselves",
+        ),
+        (hand(1, 5, 11, renege={"offender": 1, "called_by": 0}), "renege.upheld", "true or false"),
+        (
+            hand(1, 5, 11, renege={"offender": 1, "called_by": 0, "upheld": True, "book": 3}),
+            "renege.book",
+            "'book' is not part of a renege",
+        ),
+        (hand(1, 5, 11, auction="Bob 5"), "auction", "give the auction as a list"),
+        (
+            hand(1, 5, 11, auction=[call(5), None, None]),
+            "auction",
+            "give all 4 calls (the calls in bidding order, null for a pass, starting with Bob), not 3",
+        ),
+        (hand(1, 5, 11, auction=[call(5), None, None, None, None]), "auction", "not 5"),
+        (hand(1, 5, 11, auction=["5", None, None, None]), "auction.0", "Bob's call must be null (a pass) or"),
+        (
+            hand(1, 5, 11, auction=[{"bid": 8, "kind": "plain"}, None, None, None]),
+            "auction.0.bid",
+            "Bob's bid must be from 4 to 7, not 8",
+        ),
+        (hand(1, 5, 11, auction=[{"bid": 5}, None, None, None]), "auction.0.kind", "the kind of bid must be"),
+        (
+            hand(1, 5, 11, auction=[{"bid": 5, "kind": "plain", "trump": "H"}, None, None, None]),
+            "auction.0.trump",
+            "'trump' is not part of a call",
+        ),
+    ],
+)
 def test_bad_entries_name_the_field(entry: object, field: str, words: str) -> None:
     errors = refused(entry)
     assert any(f == field and words in m for f, m in errors), errors
@@ -366,11 +474,35 @@ def test_no_hand_after_the_game_is_over() -> None:
     assert errors_of(again) == [("hand", "the game is over; no more hands are played")]
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=4),
-                    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
-                        st.sampled_from(["bidder", "bid", "kind", "direction", "trump", "books", "renege", "auction",
-                                         "offender", "called_by", "upheld", "x"]), inner, max_size=6),
-                    max_leaves=12))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=4),
+        lambda inner: (
+            st.lists(inner, max_size=5)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "bidder",
+                        "bid",
+                        "kind",
+                        "direction",
+                        "trump",
+                        "books",
+                        "renege",
+                        "auction",
+                        "offender",
+                        "called_by",
+                        "upheld",
+                        "x",
+                    ]
+                ),
+                inner,
+                max_size=6,
+            )
+        ),
+        max_leaves=12,
+    )
+)
 @settings(max_examples=150, deadline=None)
 def test_any_json_is_refused_only_with_rule_errors(raw: object) -> None:
     # The contract: "Never raise anything but RuleError/RuleErrors for bad input".
@@ -395,7 +527,9 @@ def test_a_round_of_four_hands_goes_to_the_side_with_more_points() -> None:
     assert totals(sheet) == [(0, 5), (0, 13), (0, 17), (6, 17)]
     assert sheet.finished and sheet.winners == (1,)
     assert [(s.name, s.total, s.rank, s.detail) for s in sheet.standings] == [
-        ("Them", 1, 1, "1 round won, 17 points"), ("Us", 0, 2, "0 rounds won, 6 points")]
+        ("Them", 1, 1, "1 round won, 17 points"),
+        ("Us", 0, 2, "0 rounds won, 6 points"),
+    ]
     assert sheet.lines[-1].note.endswith("; the round to Them, 17-6")  # one round: not numbered
     assert sheet.summary == "Them win (Us v Them 0-1 in rounds, 6-17 in points)"
 
@@ -432,7 +566,9 @@ def test_several_rounds_rank_by_rounds_won_then_points() -> None:
     sheet = VARIANT.score(setup, round_1 + round_2)
     assert sheet.finished and sheet.winners == (1,)
     assert [(s.name, s.total, s.detail) for s in sheet.standings] == [
-        ("Them", 1, "1 round won, 20 points"), ("Us", 1, "1 round won, 15 points")]
+        ("Them", 1, "1 round won, 20 points"),
+        ("Us", 1, "1 round won, 15 points"),
+    ]
     assert [s.rank for s in sheet.standings] == [1, 2]
     assert VARIANT.state(setup, round_1).next_round is not None
     assert "Round 2, hand 1 of 4" in VARIANT.state(setup, round_1).next_round.note  # type: ignore[union-attr]
@@ -496,7 +632,9 @@ def test_a_boston_can_win_a_home_game_with_fewer_points() -> None:
     sheet = VARIANT.score(setup, [hand(1, 6, 12), hand(0, 4, 13)])  # Them 6, Us 4 with a Boston
     assert sheet.finished and sheet.winners == (0,)
     assert [(s.name, s.total, s.rank, s.detail) for s in sheet.standings] == [
-        ("Us", 4, 1, "won by a Boston"), ("Them", 6, 2, "")]
+        ("Us", 4, 1, "won by a Boston"),
+        ("Them", 6, 2, ""),
+    ]
     assert sheet.lines[-1].note.endswith("; the Boston wins the game for Us")
 
 
@@ -506,8 +644,13 @@ def test_a_boston_can_win_a_home_game_with_fewer_points() -> None:
 def test_the_deal_passes_left_and_bidding_starts_left_of_the_dealer() -> None:
     setup = make_setup(first_dealer=2)
     specs = [VARIANT.round_spec(setup, n) for n in (1, 2, 3, 4, 5)]
-    assert [(s.dealer, s.first_bidder, s.cards) for s in specs] == [(2, 3, 12), (3, 0, 12), (0, 1, 12),
-                                                                    (1, 2, 12), (2, 3, 12)]
+    assert [(s.dealer, s.first_bidder, s.cards) for s in specs] == [
+        (2, 3, 12),
+        (3, 0, 12),
+        (0, 1, 12),
+        (1, 2, 12),
+        (2, 3, 12),
+    ]
     assert (specs[0].dealer, specs[0].first_bidder, specs[0].note, specs[0].trump) == (2, 3, "", None)
     with pytest.raises(RuleError):
         VARIANT.round_spec(setup, 0)
@@ -531,14 +674,22 @@ def test_state_before_anything_is_entered() -> None:
     assert state.missing[1] == "the calls of Bob, Cat, Dan"
 
 
-@pytest.mark.parametrize("auction, to_act, legal, words", [
-    ([call(4)], 2, (4, 5, 6, 7), "Cat's call: pass, or bid 4 No, or 5 or more"),
-    ([call(4, "special"), None], 3, (4, 5, 6, 7), "Dan's call: pass, or bid 4 No, or 5 or more"),
-    ([call(4, "no")], 2, (5, 6, 7), "Cat's call: pass, or bid 5 or more"),
-    ([call(6), call(7)], 3, (7,), "Dan's call: pass, or bid 7 No"),
-    ([call(7, "no")], 2, (), "Cat's call: pass (nothing outranks 7 No)"),
-    ([None, None, None], 0, (4, 5, 6, 7), "Ann's call: the other three passed, so Ann (dealer) must bid 4 or more (plain, Special or No)"),
-])
+@pytest.mark.parametrize(
+    "auction, to_act, legal, words",
+    [
+        ([call(4)], 2, (4, 5, 6, 7), "Cat's call: pass, or bid 4 No, or 5 or more"),
+        ([call(4, "special"), None], 3, (4, 5, 6, 7), "Dan's call: pass, or bid 4 No, or 5 or more"),
+        ([call(4, "no")], 2, (5, 6, 7), "Cat's call: pass, or bid 5 or more"),
+        ([call(6), call(7)], 3, (7,), "Dan's call: pass, or bid 7 No"),
+        ([call(7, "no")], 2, (), "Cat's call: pass (nothing outranks 7 No)"),
+        (
+            [None, None, None],
+            0,
+            (4, 5, 6, 7),
+            "Ann's call: the other three passed, so Ann (dealer) must bid 4 or more (plain, Special or No)",
+        ),
+    ],
+)
 def test_state_during_the_auction(auction: list[object], to_act: int, legal: tuple[int, ...], words: str) -> None:
     state = VARIANT.state(make_setup(), [], {"auction": auction})
     assert (state.step, state.to_act, state.legal_bids) == ("bids", to_act, legal)
@@ -549,11 +700,16 @@ def test_state_after_the_auction() -> None:
     auction = [call(4), None, call(5, "no"), None]
     state = VARIANT.state(make_setup(), [], {"auction": auction})
     assert (state.step, state.to_act) == ("result", None)
-    assert state.missing == ("who won the bid", "the winning bid and its kind (plain, Special or No)",
-                             "the books taken by the bidding side, the kitty counting as one")
+    assert state.missing == (
+        "who won the bid",
+        "the winning bid and its kind (plain, Special or No)",
+        "the books taken by the bidding side, the kitty counting as one",
+    )
     state = VARIANT.state(make_setup(), [], {"auction": auction, "bidder": 3, "bid": 5, "kind": "no"})
-    assert state.missing == ("the direction the No bidder declares (uptown or downtown)",
-                             "the books taken by the bidding side, the kitty counting as one")
+    assert state.missing == (
+        "the direction the No bidder declares (uptown or downtown)",
+        "the books taken by the bidding side, the kitty counting as one",
+    )
     done = {"auction": auction, "bidder": 3, "bid": 5, "kind": "no", "direction": "uptown", "books": 11}
     assert VARIANT.state(make_setup(), [], done).missing == ()
 
@@ -561,18 +717,22 @@ def test_state_after_the_auction() -> None:
 def test_state_without_an_auction() -> None:
     state = VARIANT.state(make_setup(), [], {"bidder": 2, "bid": 4, "kind": "plain"})
     assert state.step == "result" and state.missing == (
-        "the books taken by the bidding side, the kitty counting as one",)
+        "the books taken by the bidding side, the kitty counting as one",
+    )
     assert VARIANT.state(make_setup(), [], {"books": 10}).step == "bids"
 
 
-@pytest.mark.parametrize("pending, field", [
-    ({"auction": [call(5), call(5, "special")]}, "auction.1"),
-    ({"auction": [None, None, None, None]}, "auction.3"),
-    ({"auction": [call(4), None, call(5), None], "bidder": 1}, "bidder"),
-    ({"bidder": 1, "bid": 5, "kind": "no", "trump": "S"}, "trump"),
-    ({"books": 14}, "books"),
-    ({"colour": "red"}, "colour"),
-])
+@pytest.mark.parametrize(
+    "pending, field",
+    [
+        ({"auction": [call(5), call(5, "special")]}, "auction.1"),
+        ({"auction": [None, None, None, None]}, "auction.3"),
+        ({"auction": [call(4), None, call(5), None], "bidder": 1}, "bidder"),
+        ({"bidder": 1, "bid": 5, "kind": "no", "trump": "S"}, "trump"),
+        ({"books": 14}, "books"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
 def test_illegal_partial_entries_are_refused(pending: Hand, field: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         VARIANT.state(make_setup(), [], pending)
@@ -587,8 +747,14 @@ def test_state_when_the_game_is_over() -> None:
 # --------------------------------------------------------------------------- properties
 
 DOC_ORDER = [  # section VIII, lowest first; plain and Special of a number share a place
-    {(4, "plain"), (4, "special")}, {(4, "no")}, {(5, "plain"), (5, "special")}, {(5, "no")},
-    {(6, "plain"), (6, "special")}, {(6, "no")}, {(7, "plain"), (7, "special")}, {(7, "no")},
+    {(4, "plain"), (4, "special")},
+    {(4, "no")},
+    {(5, "plain"), (5, "special")},
+    {(5, "no")},
+    {(6, "plain"), (6, "special")},
+    {(6, "no")},
+    {(7, "plain"), (7, "special")},
+    {(7, "no")},
 ]
 
 
@@ -610,8 +776,11 @@ def legal_hands(draw: st.DrawFn) -> Hand:
         entry["trump"] = draw(st.sampled_from(["H", "D", "C", "S"]))
     if draw(st.booleans()):
         offender = draw(st.integers(0, 1))
-        entry["renege"] = {"offender": offender, "called_by": 1 - offender + 2 * draw(st.integers(0, 1)),
-                           "upheld": draw(st.booleans())}
+        entry["renege"] = {
+            "offender": offender,
+            "called_by": 1 - offender + 2 * draw(st.integers(0, 1)),
+            "upheld": draw(st.booleans()),
+        }
     return entry
 
 
@@ -681,8 +850,9 @@ def auctions(draw: st.DrawFn) -> list[tuple[int, str] | None]:
 
 @given(auctions(), st.integers(0, 3), st.integers(1, 4), calls)
 @settings(max_examples=150, deadline=None)
-def test_random_legal_auctions_validate(made: list[tuple[int, str] | None], dealer: int, cut: int,
-                                        extra: tuple[int, str]) -> None:
+def test_random_legal_auctions_validate(
+    made: list[tuple[int, str] | None], dealer: int, cut: int, extra: tuple[int, str]
+) -> None:
     setup = make_setup(first_dealer=dealer)
     raw = [None if c is None else call(*c) for c in made]
     last = max(i for i, c in enumerate(made) if c is not None)
@@ -690,8 +860,8 @@ def test_random_legal_auctions_validate(made: list[tuple[int, str] | None], deal
     assert winner is not None
     VARIANT.check_hand(setup, [], hand((dealer + 1 + last) % 4, winner[0], 10, kind=winner[1], auction=raw))
     # part-way through, any call placed above the last bid is legal and among legal_bids
-    prefix = raw[:cut - 1]
-    top = max((doc_level(*c) for c in made[:cut - 1] if c is not None), default=-1)
+    prefix = raw[: cut - 1]
+    top = max((doc_level(*c) for c in made[: cut - 1] if c is not None), default=-1)
     if doc_level(*extra) > top:
         assert extra[0] in VARIANT.state(setup, [], {"auction": prefix}).legal_bids
         VARIANT.state(setup, [], {"auction": prefix + [call(*extra)]})

@@ -68,12 +68,18 @@ DOCUMENT_ROTATION = """
 29  A&Y   _____   C         A
 30  B&X   _____   NT High   X
 """
-DOC_TRUMPS = {"H": Trump.HEARTS, "S": Trump.SPADES, "D": Trump.DIAMONDS, "C": Trump.CLUBS,
-              "NT Low": Trump.NT_LOW, "NT High": Trump.NT_HIGH}
+DOC_TRUMPS = {
+    "H": Trump.HEARTS,
+    "S": Trump.SPADES,
+    "D": Trump.DIAMONDS,
+    "C": Trump.CLUBS,
+    "NT Low": Trump.NT_LOW,
+    "NT High": Trump.NT_HIGH,
+}
 DOC_ROWS = [re.split(r"\s{2,}", line.strip()) for line in DOCUMENT_ROTATION.strip().splitlines()]
 
 # "7 or more tricks" win 1 marker, "10 or more tricks, they take away 2".
-FLAGS_FOR_COUNT = {**{c: 0 for c in range(7)}, 7: 1, 8: 1, 9: 1, 10: 2, 11: 2, 12: 2, 13: 2}
+FLAGS_FOR_COUNT = {**dict.fromkeys(range(7), 0), 7: 1, 8: 1, 9: 1, 10: 2, 11: 2, 12: 2, 13: 2}
 
 
 def make_setup(tables: int = 4, days: Sequence[int] = (10,), **options: object) -> Setup:
@@ -142,8 +148,13 @@ def test_rotation_has_period_thirty() -> None:
     for n in range(1, 171):
         a, b = VARIANT.round_spec(setup, n), VARIANT.round_spec(setup, n + 30)
         assert isinstance(a, MilitaryRound) and isinstance(b, MilitaryRound)
-        assert (a.out_pair, a.home_pair, a.trump, a.dealer, a.kind) == (b.out_pair, b.home_pair, b.trump,
-                                                                         b.dealer, b.kind)
+        assert (a.out_pair, a.home_pair, a.trump, a.dealer, a.kind) == (
+            b.out_pair,
+            b.home_pair,
+            b.trump,
+            b.dealer,
+            b.kind,
+        )
 
 
 def test_pairs_repeat_every_six_hands_and_the_other_two_stay_home() -> None:
@@ -157,17 +168,28 @@ def test_pairs_repeat_every_six_hands_and_the_other_two_stay_home() -> None:
         assert spec.dealer_letter in spec.out_pair  # the dealer is always a visitor
 
 
-@pytest.mark.parametrize("number, trump, kind", [
-    (5, Trump.NT_LOW, RoundKind.GIVEAWAY), (15, Trump.NT_LOW, RoundKind.GIVEAWAY),
-    (25, Trump.NT_LOW, RoundKind.GIVEAWAY), (35, Trump.NT_LOW, RoundKind.GIVEAWAY),
-    (45, Trump.NT_LOW, RoundKind.GIVEAWAY),
-    (10, Trump.NT_HIGH, RoundKind.NO_TRUMPS), (20, Trump.NT_HIGH, RoundKind.NO_TRUMPS),
-    (30, Trump.NT_HIGH, RoundKind.NO_TRUMPS), (40, Trump.NT_HIGH, RoundKind.NO_TRUMPS),
-    (50, Trump.NT_HIGH, RoundKind.NO_TRUMPS),
-    (1, Trump.HEARTS, RoundKind.NORMAL), (2, Trump.SPADES, RoundKind.NORMAL),
-    (3, Trump.DIAMONDS, RoundKind.NORMAL), (4, Trump.CLUBS, RoundKind.NORMAL),
-    (31, Trump.HEARTS, RoundKind.NORMAL), (49, Trump.CLUBS, RoundKind.NORMAL),
-], ids=lambda v: str(getattr(v, "value", v)))
+@pytest.mark.parametrize(
+    "number, trump, kind",
+    [
+        (5, Trump.NT_LOW, RoundKind.GIVEAWAY),
+        (15, Trump.NT_LOW, RoundKind.GIVEAWAY),
+        (25, Trump.NT_LOW, RoundKind.GIVEAWAY),
+        (35, Trump.NT_LOW, RoundKind.GIVEAWAY),
+        (45, Trump.NT_LOW, RoundKind.GIVEAWAY),
+        (10, Trump.NT_HIGH, RoundKind.NO_TRUMPS),
+        (20, Trump.NT_HIGH, RoundKind.NO_TRUMPS),
+        (30, Trump.NT_HIGH, RoundKind.NO_TRUMPS),
+        (40, Trump.NT_HIGH, RoundKind.NO_TRUMPS),
+        (50, Trump.NT_HIGH, RoundKind.NO_TRUMPS),
+        (1, Trump.HEARTS, RoundKind.NORMAL),
+        (2, Trump.SPADES, RoundKind.NORMAL),
+        (3, Trump.DIAMONDS, RoundKind.NORMAL),
+        (4, Trump.CLUBS, RoundKind.NORMAL),
+        (31, Trump.HEARTS, RoundKind.NORMAL),
+        (49, Trump.CLUBS, RoundKind.NORMAL),
+    ],
+    ids=lambda v: str(getattr(v, "value", v)),
+)
 def test_no_trump_hands(number: int, trump: Trump, kind: RoundKind) -> None:
     # "NT Low is giveaway, count opponent's tricks"; NT High on 10, 20, 30
     spec = VARIANT.round_spec(make_setup(days=(30, 20)), number)
@@ -191,12 +213,15 @@ def test_the_provincial_schedule_has_two_days() -> None:
 # --------------------------------------------------------------------------- the movement
 
 
-@pytest.mark.parametrize("number, moves", [
-    (1, (1, 2, 3, 0)),  # shift 1: table 1 -> 2, 2 -> 3, 3 -> 4, 4 -> 1
-    (2, (2, 3, 0, 1)),  # shift 2
-    (3, (3, 0, 1, 2)),  # shift 3
-    (4, (1, 2, 3, 0)),  # "the shift s changing each hand through 1..N-1": back to 1
-])
+@pytest.mark.parametrize(
+    "number, moves",
+    [
+        (1, (1, 2, 3, 0)),  # shift 1: table 1 -> 2, 2 -> 3, 3 -> 4, 4 -> 1
+        (2, (2, 3, 0, 1)),  # shift 2
+        (3, (3, 0, 1, 2)),  # shift 3
+        (4, (1, 2, 3, 0)),  # "the shift s changing each hand through 1..N-1": back to 1
+    ],
+)
 def test_four_table_movement(number: int, moves: tuple[int, ...]) -> None:
     spec = VARIANT.round_spec(make_setup(4), number)
     assert isinstance(spec, MilitaryRound)
@@ -242,41 +267,47 @@ def one_hand_flags(number: int, result: dict[str, object], **options: object) ->
     return line.cells[1].points, line.cells[0].points
 
 
-@pytest.mark.parametrize("number, result, flags", [
-    pytest.param(1, {"tricks": 0}, 0, id="0 tricks: home keeps"),
-    pytest.param(1, {"tricks": 6}, 0, id="defenders must win 7 or more: 6 keeps"),
-    pytest.param(1, {"tricks": 7}, 1, id="visiting team can win a marker by taking 7"),
-    pytest.param(1, {"tricks": 9}, 1, id="9 still one"),
-    pytest.param(1, {"tricks": 10}, 2, id="10 or more tricks take away 2"),
-    pytest.param(1, {"tricks": 13}, 2, id="13 take 2"),
-    pytest.param(10, {"tricks": 7}, 1, id="NT High is ordinary no trumps"),
-    pytest.param(5, {"tricks": 7}, 0, id="NT Low: home 6, visitors win nothing"),
-    pytest.param(5, {"tricks": 6}, 1, id="NT Low: home takes 7 -> 1 flag"),
-    pytest.param(5, {"tricks": 4}, 1, id="NT Low: home takes 9 -> 1 flag"),
-    pytest.param(5, {"tricks": 3}, 2, id="NT Low: home takes 10 -> 2 flags"),
-    pytest.param(5, {"tricks": 0}, 2, id="NT Low: home takes 13 -> 2 flags"),
-    pytest.param(5, {"tricks": 13}, 0, id="NT Low: visitors took all 13"),
-    pytest.param(1, {"tricks": 8, "revoke": "visitors"}, 0, id="revoke: two tricks to opponents, 8 -> 6"),
-    pytest.param(1, {"tricks": 5, "revoke": "home"}, 1, id="home revoke: 5 -> 7"),
-    pytest.param(1, {"tricks": 9, "revoke": "home"}, 2, id="home revoke: 9 -> 11"),
-    pytest.param(1, {"tricks": 12, "revoke": "home"}, 2, id="home revoke clamps at 13"),
-    pytest.param(1, {"tricks": 1, "revoke": "visitors"}, 0, id="visitors revoke clamps at 0"),
-    pytest.param(1, {"tricks": 7, "revoke": None}, 1, id="revoke null is no revoke"),
-    pytest.param(5, {"tricks": 5, "revoke": "visitors"}, 0, id="NT Low visitors revoke: count 8 -> 6"),
-    pytest.param(5, {"tricks": 7, "revoke": "home"}, 1, id="NT Low home revoke: count 6 -> 8"),
-    pytest.param(15, {"tricks": 2, "revoke": "home"}, 2, id="NT Low home revoke: count 11 -> 13"),
-])
+@pytest.mark.parametrize(
+    "number, result, flags",
+    [
+        pytest.param(1, {"tricks": 0}, 0, id="0 tricks: home keeps"),
+        pytest.param(1, {"tricks": 6}, 0, id="defenders must win 7 or more: 6 keeps"),
+        pytest.param(1, {"tricks": 7}, 1, id="visiting team can win a marker by taking 7"),
+        pytest.param(1, {"tricks": 9}, 1, id="9 still one"),
+        pytest.param(1, {"tricks": 10}, 2, id="10 or more tricks take away 2"),
+        pytest.param(1, {"tricks": 13}, 2, id="13 take 2"),
+        pytest.param(10, {"tricks": 7}, 1, id="NT High is ordinary no trumps"),
+        pytest.param(5, {"tricks": 7}, 0, id="NT Low: home 6, visitors win nothing"),
+        pytest.param(5, {"tricks": 6}, 1, id="NT Low: home takes 7 -> 1 flag"),
+        pytest.param(5, {"tricks": 4}, 1, id="NT Low: home takes 9 -> 1 flag"),
+        pytest.param(5, {"tricks": 3}, 2, id="NT Low: home takes 10 -> 2 flags"),
+        pytest.param(5, {"tricks": 0}, 2, id="NT Low: home takes 13 -> 2 flags"),
+        pytest.param(5, {"tricks": 13}, 0, id="NT Low: visitors took all 13"),
+        pytest.param(1, {"tricks": 8, "revoke": "visitors"}, 0, id="revoke: two tricks to opponents, 8 -> 6"),
+        pytest.param(1, {"tricks": 5, "revoke": "home"}, 1, id="home revoke: 5 -> 7"),
+        pytest.param(1, {"tricks": 9, "revoke": "home"}, 2, id="home revoke: 9 -> 11"),
+        pytest.param(1, {"tricks": 12, "revoke": "home"}, 2, id="home revoke clamps at 13"),
+        pytest.param(1, {"tricks": 1, "revoke": "visitors"}, 0, id="visitors revoke clamps at 0"),
+        pytest.param(1, {"tricks": 7, "revoke": None}, 1, id="revoke null is no revoke"),
+        pytest.param(5, {"tricks": 5, "revoke": "visitors"}, 0, id="NT Low visitors revoke: count 8 -> 6"),
+        pytest.param(5, {"tricks": 7, "revoke": "home"}, 1, id="NT Low home revoke: count 6 -> 8"),
+        pytest.param(15, {"tricks": 2, "revoke": "home"}, 2, id="NT Low home revoke: count 11 -> 13"),
+    ],
+)
 def test_flags_taken_at_a_table(number: int, result: dict[str, object], flags: int) -> None:
     assert one_hand_flags(number, result) == (flags, -flags)
 
 
-@pytest.mark.parametrize("revoke_tricks, result, flags", [
-    (3, {"tricks": 4, "revoke": "home"}, 1),  # 4 + 3 = 7
-    (3, {"tricks": 9, "revoke": "visitors"}, 0),  # 9 - 3 = 6
-    (1, {"tricks": 9, "revoke": "home"}, 2),  # 9 + 1 = 10
-    (0, {"tricks": 8, "revoke": "visitors"}, 1),  # a revoke noted, no tricks moved
-    (4, {"tricks": 6, "revoke": "home"}, 2),  # 6 + 4 = 10
-])
+@pytest.mark.parametrize(
+    "revoke_tricks, result, flags",
+    [
+        (3, {"tricks": 4, "revoke": "home"}, 1),  # 4 + 3 = 7
+        (3, {"tricks": 9, "revoke": "visitors"}, 0),  # 9 - 3 = 6
+        (1, {"tricks": 9, "revoke": "home"}, 2),  # 9 + 1 = 10
+        (0, {"tricks": 8, "revoke": "visitors"}, 1),  # a revoke noted, no tricks moved
+        (4, {"tricks": 6, "revoke": "home"}, 2),  # 6 + 4 = 10
+    ],
+)
 def test_revoke_tricks_option(revoke_tricks: int, result: dict[str, object], flags: int) -> None:
     assert one_hand_flags(1, result, revoke_tricks=revoke_tricks)[0] == flags
 
@@ -323,8 +354,16 @@ def test_examples_match_their_hand_worked_sidecars(path: Path) -> None:
 
 # Worked by hand (see docs/examples/military-club-day.json): Maple, Birch, Cedar, Spruce after each hand.
 CLUB_DAY_TOTALS = [
-    [13, 11, 14, 10], [13, 13, 14, 8], [15, 12, 15, 6], [15, 14, 14, 5], [14, 16, 15, 3],
-    [15, 17, 15, 1], [15, 16, 17, 0], [16, 17, 16, -1], [15, 17, 15, 1], [16, 17, 15, 0],
+    [13, 11, 14, 10],
+    [13, 13, 14, 8],
+    [15, 12, 15, 6],
+    [15, 14, 14, 5],
+    [14, 16, 15, 3],
+    [15, 17, 15, 1],
+    [15, 16, 17, 0],
+    [16, 17, 16, -1],
+    [15, 17, 15, 1],
+    [16, 17, 15, 0],
 ]
 
 
@@ -356,8 +395,12 @@ def test_two_day_event_restarts_at_twelve_and_adds_the_days() -> None:
     ]
     rows = ledger(parse_record(TWO_DAYS).setup, TWO_DAYS["hands"])
     assert rows[8].start == (12, 12, 12) and rows[8].owed == (0, 0, 0)  # loans restart with the day
-    assert (rows[7].held, rows[7].owed, rows[7].lent, rows[7].auto_lent) == ((18, 18, 1), (0, 0, 1), (0, 0, 1),
-                                                                              (0, 0, 0))
+    assert (rows[7].held, rows[7].owed, rows[7].lent, rows[7].auto_lent) == (
+        (18, 18, 1),
+        (0, 0, 1),
+        (0, 0, 1),
+        (0, 0, 0),
+    )
 
 
 def test_a_correction_rescores_everything_after_it() -> None:
@@ -377,8 +420,10 @@ def test_manual_loans_refuse_a_table_that_cannot_pay() -> None:
     record = {**CLUB_DAY, "options": {"days": [10], "loans": "manual"}}
     errors = errors_of(lambda: score_record(record))
     assert [(e.hand, e.field) for e in errors] == [(7, "results.3"), (8, "results.3")]
-    assert ("table 4 (Spruce) holds 1 flag but the visitors from Cedar take 2: the director lends flags by "
-            "hand here, so lend table 4 at least 1 flag first (under loans)") == errors[0].message
+    assert (
+        "table 4 (Spruce) holds 1 flag but the visitors from Cedar take 2: the director lends flags by "
+        "hand here, so lend table 4 at least 1 flag first (under loans)"
+    ) == errors[0].message
 
 
 def test_manual_loans_accept_the_directors_loans() -> None:
@@ -451,46 +496,74 @@ def test_any_permutation_without_a_pair_at_home_is_accepted(permutation: list[in
 # --------------------------------------------------------------------------- validation
 
 
-@pytest.mark.parametrize("entry, field, words", [
-    ({"results": [{"tricks": 5}] * 4, "bids": [1]}, "bids", "'bids' is not part of a Military Whist hand"),
-    ({}, "results", "the results are missing: give one result per table, 4 in all"),
-    ({"results": "7,8"}, "results", "one entry per table, 4 in all"),
-    ({"results": [{"tricks": 5}] * 3}, "results", "4 in all (table 1 first), not 3"),
-    ({"results": [{"tricks": 5}] * 5}, "results", "not 5"),
-    (hand(5, 5, None, 5), "results.2", "no result from table 3 yet: give the tricks taken by the visitors "
-                                       "from Birch"),
-    (hand(5, 5, 5, 7.0), "results.3.tricks", "table 4: the visitors' tricks must be a whole number from 0 to 13"),
-    (hand(5, 14, 5, 5), "results.1.tricks", "table 2: the visitors' tricks must be a whole number from 0 to 13"),
-    (hand(-1, 5, 5, 5), "results.0.tricks", "from 0 to 13"),
-    (hand({"tricks": "7"}, 5, 5, 5), "results.0.tricks", "whole number"),
-    (hand({"tricks": True}, 5, 5, 5), "results.0.tricks", "whole number"),
-    (hand({}, 5, 5, 5), "results.0.tricks", "table 1: give the tricks taken by the visitors from Spruce"),
-    ({"results": [7, 5, 5, 5]}, "results.0", "table 1's result must be an object such as {\"tricks\": 7}"),
-    (hand({"tricks": 7, "revoke": "both"}, 5, 5, 5), "results.0.revoke",
-     "revoke is null, \"visitors\" or \"home\" (the side that revoked), not 'both'"),
-    (hand({"tricks": 7, "revoke": 1}, 5, 5, 5), "results.0.revoke", "the side that revoked"),
-    (hand({"tricks": 7, "flags": 1}, 5, 5, 5), "results.0.flags", "'flags' is not part of a table's result"),
-    (hand(5, 5, 5, 5, moves=[2, 3, 4]), "moves", "a list of 4 table numbers"),
-    (hand(5, 5, 5, 5, moves="2341"), "moves", "a list of 4 table numbers"),
-    (hand(5, 5, 5, 5, moves=[1, 3, 4, 2]), "moves.0", "the visitors from table 1 cannot play at their own table"),
-    (hand(5, 5, 5, 5, moves=[2, 1, 2, 3]), "moves.2", "table 2 would host two visiting pairs (from tables 1 and 3)"),
-    (hand(5, 5, 5, 5, moves=[2, 3, 4, 5]), "moves.3", "the destination of table 4's visitors must be a whole "
-                                                      "number from 1 to 4"),
-    (hand(5, 5, 5, 5, moves=[2, 3, "4", 1]), "moves.2", "whole number"),
-    (hand(5, 5, 5, 5, loans={"table": 1}), "loans", "a list such as"),
-    (hand(5, 5, 5, 5, loans=[3]), "loans.0", "each loan is an object"),
-    (hand(5, 5, 5, 5, loans=[{"table": 0, "flags": 1}]), "loans.0.table",
-     "the table lent flags must be a whole number from 1 to 4"),
-    (hand(5, 5, 5, 5, loans=[{"table": 2}]), "loans.0.flags", "the flags lent to table 2 must be a whole number "
-                                                              "from 1 to 12"),
-    (hand(5, 5, 5, 5, loans=[{"table": 2, "flags": 13}]), "loans.0.flags", "from 1 to 12"),
-    (hand(5, 5, 5, 5, loans=[{"table": 2, "flags": 1}, {"table": 2, "flags": 1}]), "loans.1.table",
-     "table 2 is lent flags twice in this hand"),
-    (hand(5, 5, 5, 5, loans=[{"table": 2, "flags": 1, "why": "x"}]), "loans.0.why", "'why' is not part of a loan"),
-    (hand(5, 5, 5, 5, playoff={"teams": [1, 2], "winner": 1}), "playoff",
-     "hand 1 is one of the 10 scheduled hands: playoff hands come only after the last one"),
-    ([1, 2], "hand", "a hand is an object"),
-])
+@pytest.mark.parametrize(
+    "entry, field, words",
+    [
+        ({"results": [{"tricks": 5}] * 4, "bids": [1]}, "bids", "'bids' is not part of a Military Whist hand"),
+        ({}, "results", "the results are missing: give one result per table, 4 in all"),
+        ({"results": "7,8"}, "results", "one entry per table, 4 in all"),
+        ({"results": [{"tricks": 5}] * 3}, "results", "4 in all (table 1 first), not 3"),
+        ({"results": [{"tricks": 5}] * 5}, "results", "not 5"),
+        (
+            hand(5, 5, None, 5),
+            "results.2",
+            "no result from table 3 yet: give the tricks taken by the visitors from Birch",
+        ),
+        (hand(5, 5, 5, 7.0), "results.3.tricks", "table 4: the visitors' tricks must be a whole number from 0 to 13"),
+        (hand(5, 14, 5, 5), "results.1.tricks", "table 2: the visitors' tricks must be a whole number from 0 to 13"),
+        (hand(-1, 5, 5, 5), "results.0.tricks", "from 0 to 13"),
+        (hand({"tricks": "7"}, 5, 5, 5), "results.0.tricks", "whole number"),
+        (hand({"tricks": True}, 5, 5, 5), "results.0.tricks", "whole number"),
+        (hand({}, 5, 5, 5), "results.0.tricks", "table 1: give the tricks taken by the visitors from Spruce"),
+        ({"results": [7, 5, 5, 5]}, "results.0", 'table 1\'s result must be an object such as {"tricks": 7}'),
+        (
+            hand({"tricks": 7, "revoke": "both"}, 5, 5, 5),
+            "results.0.revoke",
+            'revoke is null, "visitors" or "home" (the side that revoked), not \'both\'',
+        ),
+        (hand({"tricks": 7, "revoke": 1}, 5, 5, 5), "results.0.revoke", "the side that revoked"),
+        (hand({"tricks": 7, "flags": 1}, 5, 5, 5), "results.0.flags", "'flags' is not part of a table's result"),
+        (hand(5, 5, 5, 5, moves=[2, 3, 4]), "moves", "a list of 4 table numbers"),
+        (hand(5, 5, 5, 5, moves="2341"), "moves", "a list of 4 table numbers"),
+        (hand(5, 5, 5, 5, moves=[1, 3, 4, 2]), "moves.0", "the visitors from table 1 cannot play at their own table"),
+        (
+            hand(5, 5, 5, 5, moves=[2, 1, 2, 3]),
+            "moves.2",
+            "table 2 would host two visiting pairs (from tables 1 and 3)",
+        ),
+        (
+            hand(5, 5, 5, 5, moves=[2, 3, 4, 5]),
+            "moves.3",
+            "the destination of table 4's visitors must be a whole number from 1 to 4",
+        ),
+        (hand(5, 5, 5, 5, moves=[2, 3, "4", 1]), "moves.2", "whole number"),
+        (hand(5, 5, 5, 5, loans={"table": 1}), "loans", "a list such as"),
+        (hand(5, 5, 5, 5, loans=[3]), "loans.0", "each loan is an object"),
+        (
+            hand(5, 5, 5, 5, loans=[{"table": 0, "flags": 1}]),
+            "loans.0.table",
+            "the table lent flags must be a whole number from 1 to 4",
+        ),
+        (
+            hand(5, 5, 5, 5, loans=[{"table": 2}]),
+            "loans.0.flags",
+            "the flags lent to table 2 must be a whole number from 1 to 12",
+        ),
+        (hand(5, 5, 5, 5, loans=[{"table": 2, "flags": 13}]), "loans.0.flags", "from 1 to 12"),
+        (
+            hand(5, 5, 5, 5, loans=[{"table": 2, "flags": 1}, {"table": 2, "flags": 1}]),
+            "loans.1.table",
+            "table 2 is lent flags twice in this hand",
+        ),
+        (hand(5, 5, 5, 5, loans=[{"table": 2, "flags": 1, "why": "x"}]), "loans.0.why", "'why' is not part of a loan"),
+        (
+            hand(5, 5, 5, 5, playoff={"teams": [1, 2], "winner": 1}),
+            "playoff",
+            "hand 1 is one of the 10 scheduled hands: playoff hands come only after the last one",
+        ),
+        ([1, 2], "hand", "a hand is an object"),
+    ],
+)
 def test_bad_entries_name_their_field(entry: object, field: str, words: str) -> None:
     errors = errors_of(lambda: VARIANT.score(make_setup(4), [entry]))  # type: ignore[list-item]
     assert field in [e.field for e in errors], errors
@@ -516,29 +589,42 @@ def test_check_hand_checks_the_next_hand_without_a_hand_number() -> None:
 def test_a_scheduled_hand_after_the_schedule_is_refused() -> None:
     errors = errors_of(lambda: VARIANT.score(make_setup(2, days=(1,)), [hand(5, 5), hand(5, 5)]))
     assert [(e.hand, e.field) for e in errors] == [(2, "results"), (2, "playoff")]
-    assert "only {\"playoff\": ...} may follow" in errors[0].message
+    assert 'only {"playoff": ...} may follow' in errors[0].message
 
 
 # --------------------------------------------------------------------------- set-up and options
 
 
-@pytest.mark.parametrize("change, field, words", [
-    ({"teams": ["Solo"]}, "teams", "needs 2 to 64 teams (one per table), not 1"),
-    ({"teams": [f"T{i}" for i in range(65)]}, "teams", "not 65"),
-    ({"players": ["Ann", "Bob"]}, "players", "give teams, not players"),
-    ({"teams": ["Reds", {"name": "Blues", "players": ["Ann", "Bob", "Cat"]}]}, "teams.1.players",
-     "Blues lists 3 players: give all four in the order A, B, X, Y, or none"),
-    ({"teams": [{"name": "Reds", "players": ["Ann", "Bob", "Cat", "Dan"]},
-                {"name": "Blues", "players": ["Eve", "ann", "Gus", "Hal"]}]}, "teams.1.players.1",
-     "ann is listed in both Reds and Blues"),
-    ({"first_dealer": 2}, "first_dealer", "the dealer comes from the rotation"),
-    ({"options": {"days": [10, 10, 10, 10, 10, 10]}}, "options.days", "at most 5 days, not 6"),
-    ({"options": {"days": [0]}}, "options.days", "at least 1"),
-    ({"options": {"days": [101]}}, "options.days", "at most 100"),
-    ({"options": {"days": 30}}, "options.days", "non-empty list"),
-    ({"options": {"revoke_tricks": 5}}, "options.revoke_tricks", "at most 4"),
-    ({"options": {"loans": "never"}}, "options.loans", "one of: \"Lent automatically\" or"),
-])
+@pytest.mark.parametrize(
+    "change, field, words",
+    [
+        ({"teams": ["Solo"]}, "teams", "needs 2 to 64 teams (one per table), not 1"),
+        ({"teams": [f"T{i}" for i in range(65)]}, "teams", "not 65"),
+        ({"players": ["Ann", "Bob"]}, "players", "give teams, not players"),
+        (
+            {"teams": ["Reds", {"name": "Blues", "players": ["Ann", "Bob", "Cat"]}]},
+            "teams.1.players",
+            "Blues lists 3 players: give all four in the order A, B, X, Y, or none",
+        ),
+        (
+            {
+                "teams": [
+                    {"name": "Reds", "players": ["Ann", "Bob", "Cat", "Dan"]},
+                    {"name": "Blues", "players": ["Eve", "ann", "Gus", "Hal"]},
+                ]
+            },
+            "teams.1.players.1",
+            "ann is listed in both Reds and Blues",
+        ),
+        ({"first_dealer": 2}, "first_dealer", "the dealer comes from the rotation"),
+        ({"options": {"days": [10, 10, 10, 10, 10, 10]}}, "options.days", "at most 5 days, not 6"),
+        ({"options": {"days": [0]}}, "options.days", "at least 1"),
+        ({"options": {"days": [101]}}, "options.days", "at most 100"),
+        ({"options": {"days": 30}}, "options.days", "non-empty list"),
+        ({"options": {"revoke_tricks": 5}}, "options.revoke_tricks", "at most 4"),
+        ({"options": {"loans": "never"}}, "options.loans", 'one of: "Lent automatically" or'),
+    ],
+)
 def test_bad_set_ups_are_refused(change: dict[str, object], field: str, words: str) -> None:
     record = {"variant": "military", "teams": ["Reds", "Blues"], **change}
     errors = errors_of(lambda: parse_record(record))
@@ -585,8 +671,9 @@ def test_three_tied_teams_have_a_bye_then_two_hands() -> None:
     # against the team who received the bye"
     setup, hands = tied(3)
     state = VARIANT.state(setup, hands)
-    assert state.missing == ("playoff hand between two of Maple, Birch and Cedar (the A player drawing the "
-                             "lowest card has a bye)",)
+    assert state.missing == (
+        "playoff hand between two of Maple, Birch and Cedar (the A player drawing the lowest card has a bye)",
+    )
     first = {"playoff": {"teams": [1, 3], "winner": 3, "bye": 2}}
     sheet = VARIANT.score(setup, hands + [first])
     assert not sheet.finished
@@ -603,8 +690,7 @@ def test_three_tied_teams_have_a_bye_then_two_hands() -> None:
 
 def test_four_tied_teams_play_a_ladder() -> None:
     setup, hands = tied(4)
-    hands += [{"playoff": {"teams": [1, 2], "winner": 1, "bye": [3, 4]}},
-              {"playoff": {"teams": [1, 4], "winner": 4}}]
+    hands += [{"playoff": {"teams": [1, 2], "winner": 1, "bye": [3, 4]}}, {"playoff": {"teams": [1, 4], "winner": 4}}]
     state = VARIANT.state(setup, hands)
     assert state.missing == ("playoff hand between Spruce and Cedar",)
     sheet = VARIANT.score(setup, hands + [{"playoff": {"teams": [3, 4], "winner": 4}}])
@@ -616,25 +702,44 @@ def test_ties_lower_down_stay_ties() -> None:
     sheet = VARIANT.score(setup, [hand(5, 7, 5, 5)])  # Maple's visitors take 1 flag at Birch
     assert sheet.finished and sheet.winners == (0,)
     assert [(s.name, s.total, s.rank) for s in sheet.standings] == [
-        ("Maple", 13, 1), ("Cedar", 12, 2), ("Spruce", 12, 2), ("Birch", 11, 4)]
+        ("Maple", 13, 1),
+        ("Cedar", 12, 2),
+        ("Spruce", 12, 2),
+        ("Birch", 11, 4),
+    ]
 
 
-@pytest.mark.parametrize("tables, playoff, field, words", [
-    (2, {"teams": [1, 2]}, "playoff.winner", "give the team that won the playoff hand"),
-    (2, {"winner": 1}, "playoff.teams", "give the two teams that played"),
-    (2, {"teams": [1, 2], "winner": 3}, "playoff.winner", "a team number (its home table) must be a whole number "
-                                                          "from 1 to 2"),
-    (3, {"teams": [1, 1], "winner": 1, "bye": 2}, "playoff.teams.1", "Maple cannot play against itself"),
-    (2, {"teams": [1], "winner": 1}, "playoff.teams", "a list of two team numbers"),
-    (2, {"teams": [1, 2], "winner": 1, "bye": 2}, "playoff.bye", "only the first playoff hand of a tie between "
-                                                                 "three or more teams has a bye"),
-    (3, {"teams": [1, 2], "winner": 1}, "playoff.bye", "the bye goes to the tied team that does not play this "
-                                                       "hand: Cedar (team 3)"),
-    (3, {"teams": [1, 2], "winner": 1, "bye": 1}, "playoff.bye", "Cedar (team 3)"),
-    (2, {"teams": [1, 2], "winner": 1, "why": "cut"}, "playoff.why", "'why' is not part of a playoff hand"),
-    (2, {"teams": "1-2", "winner": 1}, "playoff.teams", "a list of two team numbers"),
-    (2, [1, 2], "playoff", "the playoff is an object"),
-])
+@pytest.mark.parametrize(
+    "tables, playoff, field, words",
+    [
+        (2, {"teams": [1, 2]}, "playoff.winner", "give the team that won the playoff hand"),
+        (2, {"winner": 1}, "playoff.teams", "give the two teams that played"),
+        (
+            2,
+            {"teams": [1, 2], "winner": 3},
+            "playoff.winner",
+            "a team number (its home table) must be a whole number from 1 to 2",
+        ),
+        (3, {"teams": [1, 1], "winner": 1, "bye": 2}, "playoff.teams.1", "Maple cannot play against itself"),
+        (2, {"teams": [1], "winner": 1}, "playoff.teams", "a list of two team numbers"),
+        (
+            2,
+            {"teams": [1, 2], "winner": 1, "bye": 2},
+            "playoff.bye",
+            "only the first playoff hand of a tie between three or more teams has a bye",
+        ),
+        (
+            3,
+            {"teams": [1, 2], "winner": 1},
+            "playoff.bye",
+            "the bye goes to the tied team that does not play this hand: Cedar (team 3)",
+        ),
+        (3, {"teams": [1, 2], "winner": 1, "bye": 1}, "playoff.bye", "Cedar (team 3)"),
+        (2, {"teams": [1, 2], "winner": 1, "why": "cut"}, "playoff.why", "'why' is not part of a playoff hand"),
+        (2, {"teams": "1-2", "winner": 1}, "playoff.teams", "a list of two team numbers"),
+        (2, [1, 2], "playoff", "the playoff is an object"),
+    ],
+)
 def test_bad_playoff_hands(tables: int, playoff: object, field: str, words: str) -> None:
     setup, hands = tied(tables)
     errors = errors_of(lambda: VARIANT.score(setup, hands + [{"playoff": playoff}]))
@@ -648,7 +753,10 @@ def test_playoff_teams_must_be_the_tied_ones() -> None:
     hands = [hand(5, 5, 7)]  # Birch's visitors take 1 at Cedar: Maple 12, Birch 13, Cedar 11 - no tie
     [error] = errors_of(lambda: VARIANT.score(setup, hands + [{"playoff": {"teams": [1, 2], "winner": 1}}]))
     assert (error.hand, error.field, error.message) == (
-        2, "playoff", "there is no tie for first place, so there is no playoff hand")
+        2,
+        "playoff",
+        "there is no tie for first place, so there is no playoff hand",
+    )
     setup4 = make_setup(4, days=(1,))
     hands4 = [hand(5, 7, 5, 7)]  # Maple +1 at Birch, Cedar +1 at Spruce: 13, 11, 13, 11
     errors = errors_of(lambda: VARIANT.score(setup4, hands4 + [{"playoff": {"teams": [1, 2], "winner": 1}}]))
@@ -666,7 +774,8 @@ def test_later_playoff_hands_must_follow_the_ladder() -> None:
     }
     errors = errors_of(lambda: VARIANT.score(setup, hands + [first, {"playoff": {"teams": [2, 3], "winner": 1}}]))
     assert [(e.field, e.message) for e in errors] == [
-        ("playoff.winner", "the winner must be one of the two teams that played: Birch and Cedar")]
+        ("playoff.winner", "the winner must be one of the two teams that played: Birch and Cedar")
+    ]
     decided = hands + [first, {"playoff": {"teams": [2, 3], "winner": 2}}]
     [error] = errors_of(lambda: VARIANT.score(setup, decided + [{"playoff": {"teams": [2, 3], "winner": 3}}]))
     assert (error.hand, error.message) == (4, "the playoff is over: Birch won it")
@@ -690,13 +799,16 @@ def test_state_names_the_tables_still_to_report() -> None:
     assert (over.step, over.over, over.next_round, over.winners) == ("over", True, None, (0,))
 
 
-@pytest.mark.parametrize("pending, field", [
-    ({"results": [None, {"tricks": 14}]}, "results.1.tricks"),
-    ({"results": [None, None, None, None, None]}, "results"),
-    ({"moves": [1, 2, 3, 4]}, "moves.0"),
-    ({"results": [{"revoke": "home"}]}, "results.0.tricks"),
-    ({"colour": "red"}, "colour"),
-])
+@pytest.mark.parametrize(
+    "pending, field",
+    [
+        ({"results": [None, {"tricks": 14}]}, "results.1.tricks"),
+        ({"results": [None, None, None, None, None]}, "results"),
+        ({"moves": [1, 2, 3, 4]}, "moves.0"),
+        ({"results": [{"revoke": "home"}]}, "results.0.tricks"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
 def test_state_refuses_an_illegal_partial_entry(pending: dict[str, object], field: str) -> None:
     errors = errors_of(lambda: VARIANT.state(make_setup(4), [], pending))
     assert field in [e.field for e in errors] and all(e.hand is None for e in errors)
@@ -755,7 +867,8 @@ def test_preview_shows_each_entered_table_before_it_is_confirmed() -> None:
 
 result_strategy = st.builds(
     lambda tricks, revoke: {"tricks": tricks, "revoke": revoke},
-    st.integers(0, 13), st.sampled_from([None] * 8 + ["visitors", "home"]),
+    st.integers(0, 13),
+    st.sampled_from([None] * 8 + ["visitors", "home"]),
 )
 
 
@@ -790,11 +903,34 @@ def test_flags_are_conserved_and_never_negative(event: tuple[Setup, list[dict[st
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 16) | st.floats(allow_nan=False) | st.sampled_from(
-        ["home", "visitors", "7", ""]),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
-        st.sampled_from(["results", "tricks", "revoke", "moves", "loans", "table", "flags", "playoff", "teams",
-                         "winner", "bye", "x"]), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 16)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(["home", "visitors", "7", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "results",
+                    "tricks",
+                    "revoke",
+                    "moves",
+                    "loans",
+                    "table",
+                    "flags",
+                    "playoff",
+                    "teams",
+                    "winner",
+                    "bye",
+                    "x",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
     max_leaves=12,
 )
 
@@ -804,10 +940,12 @@ json_values = st.recursive(
 def test_any_json_is_refused_only_with_rule_errors(raw: object, at_playoff: bool) -> None:
     # "Never raise anything but RuleError/RuleErrors for bad input"
     setup, hands = tied(3) if at_playoff else (make_setup(3, days=(2,)), [])
-    for call in (lambda: VARIANT.score(setup, hands + [raw]),  # type: ignore[list-item]
-                 lambda: VARIANT.state(setup, hands, raw),  # type: ignore[arg-type]
-                 lambda: VARIANT.check_hand(setup, hands, raw),  # type: ignore[arg-type]
-                 lambda: preview(setup, hands, raw)):  # type: ignore[arg-type]
+    for call in (
+        lambda: VARIANT.score(setup, hands + [raw]),  # type: ignore[list-item]
+        lambda: VARIANT.state(setup, hands, raw),  # type: ignore[arg-type]
+        lambda: VARIANT.check_hand(setup, hands, raw),  # type: ignore[arg-type]
+        lambda: preview(setup, hands, raw),
+    ):  # type: ignore[arg-type]
         try:
             call()
         except (RuleError, RuleErrors):
@@ -821,10 +959,14 @@ ONE_TEAM = Setup("military", resolve_options(VARIANT.option_specs, {"days": [2]}
 TWIN_TEAMS = Setup("military", resolve_options(VARIANT.option_specs, {"days": [2]}), teams=(Team("A"), Team("A")))
 
 
-@pytest.mark.parametrize("setup, field, words", [
-    (ONE_TEAM, "teams", "needs 2 to 64 teams (one per table), not 1"),
-    (TWIN_TEAMS, "teams.1", "two teams are called 'A'"),
-], ids=["one team", "two teams called A"])
+@pytest.mark.parametrize(
+    "setup, field, words",
+    [
+        (ONE_TEAM, "teams", "needs 2 to 64 teams (one per table), not 1"),
+        (TWIN_TEAMS, "teams.1", "two teams are called 'A'"),
+    ],
+    ids=["one team", "two teams called A"],
+)
 def test_direct_callers_get_the_set_up_checked(setup: Setup, field: str, words: str) -> None:
     # like the other variants: one team used to raise ZeroDivisionError, two "A"s were scored
     calls = {
@@ -844,7 +986,7 @@ def test_direct_callers_get_the_set_up_checked(setup: Setup, field: str, words: 
 def test_the_nt_low_revoke_decision_is_documented_and_holds() -> None:
     # docs/game-record.md states the decision with the document's words and a worked row
     doc = " ".join((ROOT / "docs" / "game-record.md").read_text().split())
-    military = doc[doc.index("### Military Whist"):doc.index("### Bid Whist")]
+    military = doc[doc.index("### Military Whist") : doc.index("### Bid Whist")]
     assert "**Revoke in NT Low (a decision).**" in military
     assert '"penalty will be two tricks awarded to opponents at end of the hand"' in military
     assert '"NT Low is giveaway, count opponent\'s tricks"' in military

@@ -23,8 +23,9 @@ SEVEN = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
 
 
 def make_setup(players: Sequence[str] = FOUR, first_dealer: int = 0, /, **options: object) -> Setup:
-    return Setup("nomination", resolve_options(VARIANT.option_specs, options), tuple(players),
-                 first_dealer=first_dealer)
+    return Setup(
+        "nomination", resolve_options(VARIANT.option_specs, options), tuple(players), first_dealer=first_dealer
+    )
 
 
 def one_round(cards: int, players: Sequence[str] = FOUR, **options: object) -> Setup:
@@ -58,12 +59,17 @@ def test_registered_under_its_key() -> None:
 # --------------------------------------------------------------------------- scoring
 
 
-@pytest.mark.parametrize("bids, tricks, points", [
-    # "one point" per trick won, "ten extra points" for the exact number nominated
-    pytest.param([2, 0, 1, 0], [2, 0, 2, 0], [12, 10, 2, 10], id="bid-2-took-2-is-12;bid-0-took-0-is-10;bid-1-took-2-is-2"),
-    pytest.param([0, 3, 0, 0], [1, 0, 1, 2], [1, 0, 1, 2], id="missed-bids-keep-only-their-tricks"),
-    pytest.param([1, 0, 3, 1], [1, 0, 3, 0], [11, 10, 13, 0], id="three-exact-one-short"),
-])
+@pytest.mark.parametrize(
+    "bids, tricks, points",
+    [
+        # "one point" per trick won, "ten extra points" for the exact number nominated
+        pytest.param(
+            [2, 0, 1, 0], [2, 0, 2, 0], [12, 10, 2, 10], id="bid-2-took-2-is-12;bid-0-took-0-is-10;bid-1-took-2-is-2"
+        ),
+        pytest.param([0, 3, 0, 0], [1, 0, 1, 2], [1, 0, 1, 2], id="missed-bids-keep-only-their-tricks"),
+        pytest.param([1, 0, 3, 1], [1, 0, 3, 0], [11, 10, 13, 0], id="three-exact-one-short"),
+    ],
+)
 def test_one_four_card_round(bids: list[int], tricks: list[int], points: list[int]) -> None:
     sheet = VARIANT.score(one_round(4), [hand(bids, tricks)])
     assert [c.points for c in sheet.lines[0].cells] == points
@@ -173,30 +179,33 @@ def test_hook_has_nothing_to_forbid_when_earlier_bids_exceed_the_cards() -> None
 FOUR_CARDS_GOOD = hand([2, 0, 1, 0], [2, 0, 2, 0])
 
 
-@pytest.mark.parametrize("change, field, words", [
-    ({"honours": 4}, "honours", "'honours' is not part of a Nomination Whist hand"),
-    ({"trump": None}, "trump", "the trump is missing: give the suit turned up as H, D, C or S, or NT"),
-    ({"trump": "X"}, "trump", "'X' is not a trump; use one of H, D, C, S, NT"),
-    ({"trump": "NTL"}, "trump", "No trumps (Low: giveaway) is not allowed here"),
-    ({"trump": 5}, "trump", "the trump must be one of H, D, C, S, NT"),
-    ({"bids": None}, "bids", "the bids are missing: give 4 bids, one per player in seat order"),
-    ({"bids": "2010"}, "bids", "give the bids as a list with one number per player"),
-    ({"bids": [2, 0, 1]}, "bids", "give 4 bids, one per player in seat order, not 3"),
-    ({"bids": [2, 0, 1, 0, 0]}, "bids", "give 4 bids, one per player in seat order, not 5"),
-    ({"bids": [2, 0, "1", 0]}, "bids.2", "Cat's bid must be a whole number"),
-    ({"bids": [2, True, 1, 0]}, "bids.1", "Bob's bid must be a whole number"),
-    ({"bids": [2, 0, 1, None]}, "bids.3", "Dan's bid must be a whole number"),
-    ({"bids": [2, 5, 1, 0]}, "bids.1", "Bob's bid must be between 0 and 4"),
-    ({"bids": [-1, 0, 1, 0]}, "bids.0", "Ann's bid must be between 0 and 4"),
-    ({"bids": [3, 0, 1, 0]}, "bids.0", "Ann bids last and may not bid 3: the bids would total 4"),
-    ({"tricks": None}, "tricks", "the tricks are missing: give 4 trick counts"),
-    ({"tricks": {"Ann": 2}}, "tricks", "give the trick counts as a list"),
-    ({"tricks": [2, 0, 2]}, "tricks", "give 4 trick counts, one per player in seat order, not 3"),
-    ({"tricks": [2, 0, 2.0, 0]}, "tricks.2", "Cat's tricks must be a whole number"),
-    ({"tricks": [2, 0, 5, 0]}, "tricks.2", "Cat's tricks must be between 0 and 4"),
-    ({"tricks": [2, 0, 1, 0]}, "tricks", "the tricks add up to 3 but there are 4 tricks in this hand"),
-    ({"tricks": [2, 1, 2, 0]}, "tricks", "the tricks add up to 5 but there are 4 tricks in this hand"),
-])
+@pytest.mark.parametrize(
+    "change, field, words",
+    [
+        ({"honours": 4}, "honours", "'honours' is not part of a Nomination Whist hand"),
+        ({"trump": None}, "trump", "the trump is missing: give the suit turned up as H, D, C or S, or NT"),
+        ({"trump": "X"}, "trump", "'X' is not a trump; use one of H, D, C, S, NT"),
+        ({"trump": "NTL"}, "trump", "No trumps (Low: giveaway) is not allowed here"),
+        ({"trump": 5}, "trump", "the trump must be one of H, D, C, S, NT"),
+        ({"bids": None}, "bids", "the bids are missing: give 4 bids, one per player in seat order"),
+        ({"bids": "2010"}, "bids", "give the bids as a list with one number per player"),
+        ({"bids": [2, 0, 1]}, "bids", "give 4 bids, one per player in seat order, not 3"),
+        ({"bids": [2, 0, 1, 0, 0]}, "bids", "give 4 bids, one per player in seat order, not 5"),
+        ({"bids": [2, 0, "1", 0]}, "bids.2", "Cat's bid must be a whole number"),
+        ({"bids": [2, True, 1, 0]}, "bids.1", "Bob's bid must be a whole number"),
+        ({"bids": [2, 0, 1, None]}, "bids.3", "Dan's bid must be a whole number"),
+        ({"bids": [2, 5, 1, 0]}, "bids.1", "Bob's bid must be between 0 and 4"),
+        ({"bids": [-1, 0, 1, 0]}, "bids.0", "Ann's bid must be between 0 and 4"),
+        ({"bids": [3, 0, 1, 0]}, "bids.0", "Ann bids last and may not bid 3: the bids would total 4"),
+        ({"tricks": None}, "tricks", "the tricks are missing: give 4 trick counts"),
+        ({"tricks": {"Ann": 2}}, "tricks", "give the trick counts as a list"),
+        ({"tricks": [2, 0, 2]}, "tricks", "give 4 trick counts, one per player in seat order, not 3"),
+        ({"tricks": [2, 0, 2.0, 0]}, "tricks.2", "Cat's tricks must be a whole number"),
+        ({"tricks": [2, 0, 5, 0]}, "tricks.2", "Cat's tricks must be between 0 and 4"),
+        ({"tricks": [2, 0, 1, 0]}, "tricks", "the tricks add up to 3 but there are 4 tricks in this hand"),
+        ({"tricks": [2, 1, 2, 0]}, "tricks", "the tricks add up to 5 but there are 4 tricks in this hand"),
+    ],
+)
 def test_bad_entries_name_the_field(change: dict[str, object], field: str, words: str) -> None:
     entry = {k: v for k, v in {**FOUR_CARDS_GOOD, **change}.items() if v is not None}
     [error] = errors_of(VARIANT.check_hand, one_round(4), [], entry)
@@ -211,8 +220,12 @@ def test_a_hand_that_is_not_an_object_is_refused(raw: object) -> None:
 
 
 def test_every_problem_of_a_hand_is_reported_together() -> None:
-    errors = errors_of(VARIANT.check_hand, one_round(4), [],
-                       {"trump": "Z", "bids": [2, "x", 9, 0], "tricks": [1, 1, 1, 0], "note": "?"})
+    errors = errors_of(
+        VARIANT.check_hand,
+        one_round(4),
+        [],
+        {"trump": "Z", "bids": [2, "x", 9, 0], "tricks": [1, 1, 1, 0], "note": "?"},
+    )
     assert [e.field for e in errors] == ["note", "trump", "bids.1", "bids.2", "tricks"]
 
 
@@ -224,9 +237,11 @@ def test_bidding_out_of_turn_is_refused() -> None:
 
 def test_score_names_the_hand_of_every_error() -> None:
     setup = make_setup()
-    hands: list[RawHand] = [hand([0, 1, 0, 0], [0, 1, 0, 0]),
-                            hand([1, 0, 1, 0], [1, 0, 0, 0]),
-                            hand([1, 1, 1, 0], [1, 1, 1, 0], "Q")]
+    hands: list[RawHand] = [
+        hand([0, 1, 0, 0], [0, 1, 0, 0]),
+        hand([1, 0, 1, 0], [1, 0, 0, 0]),
+        hand([1, 1, 1, 0], [1, 1, 1, 0], "Q"),
+    ]
     errors = errors_of(VARIANT.score, setup, hands)
     assert [(e.hand, e.field) for e in errors] == [(2, "tricks"), (3, "trump")]
     assert str(errors[0]).startswith("hand 2, tricks: the tricks add up to 1 but there are 2 tricks")
@@ -235,17 +250,27 @@ def test_score_names_the_hand_of_every_error() -> None:
 # --------------------------------------------------------------------------- set-up
 
 
-@pytest.mark.parametrize("players, first_dealer, options, field, words", [
-    (("Ann", "Bob"), 0, {}, "players", "needs 3 to 7 players, not 2"),
-    (SEVEN + ("Hal",), 0, {}, "players", "needs 3 to 7 players, not 8"),
-    (FOUR, 4, {}, "first_dealer", "a player number from 0 to 3, not 4"),
-    (FOUR, -1, {}, "first_dealer", "not -1"),
-    (("Ann", "Bob", "ann"), 0, {}, "players.2", "two players are called 'ann'"),
-    (("Ann", " ", "Cat"), 0, {}, "players.1", "player 2 needs a name"),
-    (FOUR, 0, {"custom_sequence": [7, 6, 5]}, "options.custom_sequence", "only used when the cards per round are \"My own list\""),
-])
-def test_bad_setups_are_refused(players: tuple[str, ...], first_dealer: int, options: dict[str, object],
-                                field: str, words: str) -> None:
+@pytest.mark.parametrize(
+    "players, first_dealer, options, field, words",
+    [
+        (("Ann", "Bob"), 0, {}, "players", "needs 3 to 7 players, not 2"),
+        (SEVEN + ("Hal",), 0, {}, "players", "needs 3 to 7 players, not 8"),
+        (FOUR, 4, {}, "first_dealer", "a player number from 0 to 3, not 4"),
+        (FOUR, -1, {}, "first_dealer", "not -1"),
+        (("Ann", "Bob", "ann"), 0, {}, "players.2", "two players are called 'ann'"),
+        (("Ann", " ", "Cat"), 0, {}, "players.1", "player 2 needs a name"),
+        (
+            FOUR,
+            0,
+            {"custom_sequence": [7, 6, 5]},
+            "options.custom_sequence",
+            'only used when the cards per round are "My own list"',
+        ),
+    ],
+)
+def test_bad_setups_are_refused(
+    players: tuple[str, ...], first_dealer: int, options: dict[str, object], field: str, words: str
+) -> None:
     [error] = errors_of(VARIANT.check_setup, make_setup(players, first_dealer, **options))
     assert error.field == field and words in error.message
 
@@ -256,21 +281,27 @@ def test_teams_are_refused() -> None:
     assert error.field == "teams" and "played individually" in error.message
 
 
-@pytest.mark.parametrize("options, field, words", [
-    ({"sequence": "sideways"}, "options.sequence", "one of: \"1 up to 13\", \"13 down to 1\""),
-    ({"custom_sequence": [3, 0]}, "options.custom_sequence", "at least 1"),
-    ({"custom_sequence": [14]}, "options.custom_sequence", "at most 13"),
-    ({"custom_sequence": []}, "options.custom_sequence", "non-empty list"),
-    # a list of 52 rounds is the longest (one per card; the presets have 13 to 19 rounds)
-    ({"custom_sequence": [7] * 53}, "options.custom_sequence",
-     "Custom list of cards per round: at most 52 rounds, not 53"),
-    ({"custom_sequence": [1] * 15_000, "cycles": 4}, "options.custom_sequence", "at most 52 rounds, not 15000"),
-    ({"cycles": 0}, "options.cycles", "at least 1"),
-    ({"cycles": 5}, "options.cycles", "at most 4"),
-    ({"hook": "never"}, "options.hook", "\"Rounds of 4 or more cards\" or \"Every round\""),
-    ({"trumps": "fixed"}, "options.trumps", "one of: \"Entered each round"),
-    ({"target": 100}, "options.target", "not an option"),
-])
+@pytest.mark.parametrize(
+    "options, field, words",
+    [
+        ({"sequence": "sideways"}, "options.sequence", 'one of: "1 up to 13", "13 down to 1"'),
+        ({"custom_sequence": [3, 0]}, "options.custom_sequence", "at least 1"),
+        ({"custom_sequence": [14]}, "options.custom_sequence", "at most 13"),
+        ({"custom_sequence": []}, "options.custom_sequence", "non-empty list"),
+        # a list of 52 rounds is the longest (one per card; the presets have 13 to 19 rounds)
+        (
+            {"custom_sequence": [7] * 53},
+            "options.custom_sequence",
+            "Custom list of cards per round: at most 52 rounds, not 53",
+        ),
+        ({"custom_sequence": [1] * 15_000, "cycles": 4}, "options.custom_sequence", "at most 52 rounds, not 15000"),
+        ({"cycles": 0}, "options.cycles", "at least 1"),
+        ({"cycles": 5}, "options.cycles", "at most 4"),
+        ({"hook": "never"}, "options.hook", '"Rounds of 4 or more cards" or "Every round"'),
+        ({"trumps": "fixed"}, "options.trumps", 'one of: "Entered each round'),
+        ({"target": 100}, "options.target", "not an option"),
+    ],
+)
 def test_bad_options_are_refused(options: dict[str, object], field: str, words: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         resolve_options(VARIANT.option_specs, options)
@@ -290,24 +321,32 @@ def test_options_are_rechecked_when_a_setup_is_built_by_hand() -> None:
 def test_option_defaults_follow_the_document() -> None:
     specs = {s.key: s for s in VARIANT.option_specs}
     assert {k: s.default for k, s in specs.items()} == {
-        "sequence": "up", "custom_sequence": tuple(range(1, 14)), "cycles": 1, "hook": "four_plus",
-        "trumps": "entered"}
+        "sequence": "up",
+        "custom_sequence": tuple(range(1, 14)),
+        "cycles": 1,
+        "hook": "four_plus",
+        "trumps": "entered",
+    }
     assert all(s.label and s.help for s in specs.values())
 
 
 # --------------------------------------------------------------------------- the schedule
 
 
-@pytest.mark.parametrize("options, cards", [
-    ({}, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]),  # "dealing one card ... thirteen"
-    ({"sequence": "down"}, [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]),
-    ({"sequence": "seven"}, [7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7]),
-    ({"sequence": "ten"}, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
-    ({"sequence": "custom", "custom_sequence": [5, 1, 5]}, [5, 1, 5]),
-    ({"sequence": "seven", "cycles": 2}, [7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7] * 2),
-    # "After thirteen, the cards dealt moves back to one"
-    ({"cycles": 2}, list(range(1, 14)) + list(range(1, 14))),
-], ids=["up", "down", "seven", "ten", "custom", "seven-twice", "up-twice"])
+@pytest.mark.parametrize(
+    "options, cards",
+    [
+        ({}, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]),  # "dealing one card ... thirteen"
+        ({"sequence": "down"}, [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]),
+        ({"sequence": "seven"}, [7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7]),
+        ({"sequence": "ten"}, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+        ({"sequence": "custom", "custom_sequence": [5, 1, 5]}, [5, 1, 5]),
+        ({"sequence": "seven", "cycles": 2}, [7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7] * 2),
+        # "After thirteen, the cards dealt moves back to one"
+        ({"cycles": 2}, list(range(1, 14)) + list(range(1, 14))),
+    ],
+    ids=["up", "down", "seven", "ten", "custom", "seven-twice", "up-twice"],
+)
 def test_sequences(options: dict[str, object], cards: list[int]) -> None:
     setup = make_setup(**options)
     assert VARIANT.round_count(setup) == len(cards)
@@ -320,7 +359,9 @@ def test_deal_is_capped_by_the_pack(players: int, top: int) -> None:
     last = VARIANT.round_spec(setup, 13)
     assert last.cards == top
     if top < 13:
-        assert last.note == f"13 cards asked for, capped at {top}: one pack deals at most {top} each to {players} players"
+        assert (
+            last.note == f"13 cards asked for, capped at {top}: one pack deals at most {top} each to {players} players"
+        )
         assert VARIANT.round_spec(setup, top).note == ""
     else:
         assert last.note == ""
@@ -372,12 +413,15 @@ def test_state_before_anything_is_entered() -> None:
     assert state.next_round is not None and state.next_round.cards == 4 and state.next_round.trump is None
 
 
-@pytest.mark.parametrize("bids, to_act, missing", [
-    ([None, 1], 2, ("bid from Cat", "bid from Dan", "bid from Ann")),
-    ([None, 1, None, None], 2, ("bid from Cat", "bid from Dan", "bid from Ann")),
-    ([None, 1, 1], 3, ("bid from Dan", "bid from Ann")),
-    ([None, 1, 1, 0], 0, ("bid from Ann",)),
-])
+@pytest.mark.parametrize(
+    "bids, to_act, missing",
+    [
+        ([None, 1], 2, ("bid from Cat", "bid from Dan", "bid from Ann")),
+        ([None, 1, None, None], 2, ("bid from Cat", "bid from Dan", "bid from Ann")),
+        ([None, 1, 1], 3, ("bid from Dan", "bid from Ann")),
+        ([None, 1, 1, 0], 0, ("bid from Ann",)),
+    ],
+)
 def test_state_with_some_bids_in(bids: list[int | None], to_act: int, missing: tuple[str, ...]) -> None:
     state = VARIANT.state(one_round(4), [], {"trump": "C", "bids": bids})
     assert state.step == "bids" and state.to_act == to_act and state.missing == missing
@@ -388,22 +432,29 @@ def test_state_once_the_bids_are_in() -> None:
     setup = one_round(4)
     state = VARIANT.state(setup, [], {"trump": "C", "bids": [3, 1, 1, 0]})
     assert (state.step, state.to_act, state.legal_bids, state.missing) == (
-        "result", None, (), ("tricks for every player",))
+        "result",
+        None,
+        (),
+        ("tricks for every player",),
+    )
     state = VARIANT.state(setup, [], {"trump": "C", "bids": [3, 1, 1, 0], "tricks": [1, 1]})
     assert state.missing == ("tricks for Cat and Dan",)
     state = VARIANT.state(setup, [], {"bids": [3, 1, 1, 0], "tricks": [1, 1, 1, 1]})
     assert state.missing == ("the trump",)
 
 
-@pytest.mark.parametrize("pending, field, words", [
-    ({"bids": [2, 1, 1, 0]}, "bids.0", "Ann bids last and may not bid 2"),
-    ({"bids": [None, 1, None, 2]}, "bids.3", "Dan cannot bid before Cat"),
-    ({"bids": [None, 7]}, "bids.1", "Bob's bid must be between 0 and 4"),
-    ({"tricks": [3, None, 2]}, "tricks", "the tricks entered so far add up to 5 but there are only 4"),
-    ({"tricks": [1, 1, 1, 0]}, "tricks", "the tricks add up to 3 but there are 4 tricks"),
-    ({"trump": "NTH"}, "trump", "not allowed"),
-    ({"dealer": 2}, "dealer", "'dealer' is not part of a Nomination Whist hand"),
-])
+@pytest.mark.parametrize(
+    "pending, field, words",
+    [
+        ({"bids": [2, 1, 1, 0]}, "bids.0", "Ann bids last and may not bid 2"),
+        ({"bids": [None, 1, None, 2]}, "bids.3", "Dan cannot bid before Cat"),
+        ({"bids": [None, 7]}, "bids.1", "Bob's bid must be between 0 and 4"),
+        ({"tricks": [3, None, 2]}, "tricks", "the tricks entered so far add up to 5 but there are only 4"),
+        ({"tricks": [1, 1, 1, 0]}, "tricks", "the tricks add up to 3 but there are 4 tricks"),
+        ({"trump": "NTH"}, "trump", "not allowed"),
+        ({"dealer": 2}, "dealer", "'dealer' is not part of a Nomination Whist hand"),
+    ],
+)
 def test_illegal_partial_entries_are_refused(pending: dict[str, object], field: str, words: str) -> None:
     [error] = errors_of(VARIANT.state, one_round(4), [], pending)
     assert error.field == field and words in error.message
@@ -459,8 +510,7 @@ def legal_hand(data: st.DataObject, setup: Setup, number: int) -> tuple[dict[str
     so_far = 0
     for position in range(players):
         seat = (first + position) % players
-        choices = [b for b in range(cards + 1)
-                   if not (hook and position == players - 1 and so_far + b == cards)]
+        choices = [b for b in range(cards + 1) if not (hook and position == players - 1 and so_far + b == cards)]
         bids[seat] = data.draw(st.sampled_from(choices))
         so_far += bids[seat]
     winners = data.draw(st.lists(st.integers(0, players - 1), min_size=cards, max_size=cards))
@@ -534,15 +584,21 @@ def test_later_hands_never_change_earlier_scores(data: st.DataObject) -> None:
         assert prefix == full[:k]
     # a refused hand k is reported at k alone, and the hands before it still score the same
     k = data.draw(st.integers(0, played - 1), label="refused")
-    bad = hands[:k] + [{**hands[k], "tricks": [0] * len(setup.players)}] + hands[k + 1:]
+    bad = hands[:k] + [{**hands[k], "tricks": [0] * len(setup.players)}] + hands[k + 1 :]
     errors = errors_of(VARIANT.score, setup, bad)
     assert {e.hand for e in errors} == {k + 1}
     assert [[(c.points, c.total) for c in line.cells] for line in VARIANT.score(setup, bad[:k]).lines] == full[:k]
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 20) | st.floats(allow_nan=False) | st.sampled_from(["H", "nt", "x", ""]),
-    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.sampled_from(["trump", "bids", "tricks", "x"]), inner),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 20)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(["H", "nt", "x", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=8) | st.dictionaries(st.sampled_from(["trump", "bids", "tricks", "x"]), inner)
+    ),
     max_leaves=12,
 )
 
@@ -551,9 +607,11 @@ json_values = st.recursive(
 @given(raw=json_values, trumps=st.sampled_from(["entered", "rotate"]))
 def test_any_json_entry_is_accepted_or_refused_with_rule_errors(raw: object, trumps: str) -> None:
     setup = one_round(4, trumps=trumps)
-    for call in (lambda: VARIANT.check_hand(setup, [], raw),  # type: ignore[arg-type]
-                 lambda: VARIANT.state(setup, [], raw),  # type: ignore[arg-type]
-                 lambda: VARIANT.score(setup, [raw])):  # type: ignore[list-item]
+    for call in (
+        lambda: VARIANT.check_hand(setup, [], raw),  # type: ignore[arg-type]
+        lambda: VARIANT.state(setup, [], raw),  # type: ignore[arg-type]
+        lambda: VARIANT.score(setup, [raw]),
+    ):  # type: ignore[list-item]
         try:
             call()
         except RuleErrors as e:

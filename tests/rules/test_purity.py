@@ -48,6 +48,10 @@ def test_importing_every_variant_loads_no_web_or_database_code() -> None:
 
 
 def test_rules_pass_mypy_strict() -> None:
-    result = subprocess.run([sys.executable, "-m", "mypy", "--strict", "scorepad/rules", "scorepad/formats"],
-                            capture_output=True, text=True, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "scorepad/rules", "scorepad/formats"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stdout

@@ -41,8 +41,9 @@ def record(name: str) -> Record:
     return parse_record(json.loads((EXAMPLES / f"{name}.json").read_text()))
 
 
-def played(name: str, seats: Sequence[Sequence[int]], when: date = date(2026, 3, 1), hands: int | None = None
-           ) -> PlayedGame:
+def played(
+    name: str, seats: Sequence[Sequence[int]], when: date = date(2026, 3, 1), hands: int | None = None
+) -> PlayedGame:
     """The example `name` as a game of the group; `hands` keeps only the first ones (unfinished)."""
     rec = record(name)
     return PlayedGame.scored(rec.setup, rec.hands[:hands], when, seats)
@@ -68,11 +69,19 @@ def test_nomination_family_four() -> None:
     game = played("nomination-family-four", solo(ANN, BOB, CAT, DAN))
     stats = player_stats([game])
     assert {p: facts(s["nomination"])["exact_bids"] for p, s in stats.items()} == {
-        ANN: (10, 13), BOB: (11, 13), CAT: (7, 13), DAN: (8, 13)}
+        ANN: (10, 13),
+        BOB: (11, 13),
+        CAT: (7, 13),
+        DAN: (8, 13),
+    }
     bob = stats[BOB]["nomination"]
     assert (bob.games, bob.won, bob.win_rate, bob.best_score, bob.average_score) == (1, 1, 1.0, 134, 134.0)
     assert [(p, s["nomination"].won, s["nomination"].best_score) for p, s in stats.items()] == [
-        (ANN, 0, 130), (BOB, 1, 134), (CAT, 0, 94), (DAN, 0, 93)]
+        (ANN, 0, 130),
+        (BOB, 1, 134),
+        (CAT, 0, 94),
+        (DAN, 0, 93),
+    ]
     (point,) = results_over_time([game], DAN)["nomination"]
     assert (point.finished, point.score, point.rank, point.of, point.won) == (date(2026, 3, 1), 93, 4, 4, False)
 
@@ -116,10 +125,18 @@ def test_bid_whist_contracts_bostons_and_reneges() -> None:
     stats = player_stats([played("bid_whist-three-rounds-tied-round", (aces, jokers))])
     for player in aces:
         assert facts(stats[player]["bid_whist"]) == {
-            "contracts_made": (5, 7), "contracts_set": (2, 7), "bostons": (0, None), "reneges": (0, None)}
+            "contracts_made": (5, 7),
+            "contracts_set": (2, 7),
+            "bostons": (0, None),
+            "reneges": (0, None),
+        }
     for player in jokers:
         assert facts(stats[player]["bid_whist"]) == {
-            "contracts_made": (4, 6), "contracts_set": (2, 6), "bostons": (1, None), "reneges": (1, None)}
+            "contracts_made": (4, 6),
+            "contracts_set": (2, 6),
+            "bostons": (1, None),
+            "reneges": (1, None),
+        }
     # The final score is the points, not the rounds the standings count: 38 to 31.
     assert stats[ANN]["bid_whist"].best_score == 38 and stats[BOB]["bid_whist"].best_score == 31
     assert stats[ANN]["bid_whist"].won == 1 and stats[BOB]["bid_whist"].won == 0
@@ -218,8 +235,11 @@ def test_military_flags_won_agree_with_the_sheet_words() -> None:
         game = played(name, seats)
         stats = player_stats([game])
         for column, players in enumerate(seats):
-            words = sum(int(line.cells[column].detail.split(" ")[0]) for line in game.sheet.lines
-                        if line.cells[column].detail.startswith("+"))
+            words = sum(
+                int(line.cells[column].detail.split(" ")[0])
+                for line in game.sheet.lines
+                if line.cells[column].detail.startswith("+")
+            )
             assert {stats[p]["military"].flags_won for p in players} == {words}, name
 
 
@@ -238,7 +258,11 @@ def test_a_season_of_the_four_cousins() -> None:
     ]
     table = season_table(games)
     assert [(r.player, r.games, r.won, r.rank) for r in table] == [
-        (BOB, 4, 4, 1), (DAN, 3, 1, 2), (ANN, 4, 1, 3), (CAT, 4, 1, 3)]
+        (BOB, 4, 4, 1),
+        (DAN, 3, 1, 2),
+        (ANN, 4, 1, 3),
+        (CAT, 4, 1, 3),
+    ]
     assert table[1].win_rate == pytest.approx(1 / 3)
     h2h = head_to_head(games, ANN, BOB)  # partners in the Whist game: three games against each other
     assert (h2h.games, h2h.a_ahead, h2h.b_ahead, h2h.ties) == (3, 0, 3, 0)
@@ -246,10 +270,17 @@ def test_a_season_of_the_four_cousins() -> None:
     over_time = results_over_time(games, BOB)
     assert list(over_time) == ["whist", "bid_whist", "nomination"]  # the app's order of variants
     assert [(p.finished, p.score, p.rank, p.won) for p in over_time["nomination"]] == [
-        (date(2026, 3, 1), 134, 1, True), (date(2026, 3, 22), 45, 1, True)]
+        (date(2026, 3, 1), 134, 1, True),
+        (date(2026, 3, 22), 45, 1, True),
+    ]
     stats = player_stats(games)[BOB]["nomination"]
     assert (stats.games, stats.won, stats.shared_wins, stats.best_score, stats.average_score) == (
-        2, 2, 1, 134, (134 + 45) / 2)
+        2,
+        2,
+        1,
+        134,
+        (134 + 45) / 2,
+    )
 
 
 def test_records_highest_score_run_and_exact_rate() -> None:
@@ -265,7 +296,10 @@ def test_records_highest_score_run_and_exact_rate() -> None:
     records = variant_records(games, min_bid_hands=26)["nomination"]
     assert records.highest_score is not None
     assert (records.highest_score.value, records.highest_score.players, records.highest_score.finished) == (
-        134, (BOB,), date(2026, 3, 1))
+        134,
+        (BOB,),
+        date(2026, 3, 1),
+    )
     assert records.longest_winning_run is not None
     assert (records.longest_winning_run.value, records.longest_winning_run.players) == (1, (BOB,))
     rate = records.best_exact_bid_rate
@@ -277,10 +311,18 @@ def test_the_longest_winning_run_and_who_reached_it_first() -> None:
     """Whist rubbers: Ann and Bob (partners) win on the 1st, 2nd and 3rd; Cat and Dan win the 4th.
     Then Cat wins the 5th and 6th with Eve: three in a row, equal to Ann and Bob's run but reached
     later, so the record stays with Ann and Bob, dated the 3rd."""
+
     def rubber(day: int, winners: tuple[int, int], losers: tuple[int, int]) -> PlayedGame:
         return played("whist-rubber-honours", (winners, losers), date(2026, 4, day))  # column 0 wins
-    games = [rubber(1, (ANN, BOB), (CAT, DAN)), rubber(2, (ANN, BOB), (CAT, DAN)), rubber(3, (ANN, BOB), (CAT, DAN)),
-             rubber(4, (CAT, DAN), (ANN, BOB)), rubber(5, (CAT, EVE), (ANN, BOB)), rubber(6, (CAT, EVE), (DAN, BOB))]
+
+    games = [
+        rubber(1, (ANN, BOB), (CAT, DAN)),
+        rubber(2, (ANN, BOB), (CAT, DAN)),
+        rubber(3, (ANN, BOB), (CAT, DAN)),
+        rubber(4, (CAT, DAN), (ANN, BOB)),
+        rubber(5, (CAT, EVE), (ANN, BOB)),
+        rubber(6, (CAT, EVE), (DAN, BOB)),
+    ]
     run = variant_records(games)["whist"].longest_winning_run
     assert run is not None and (run.value, run.players, run.finished) == (3, (ANN, BOB), date(2026, 4, 3))
     # Given in any order, the games are taken by date.
@@ -334,12 +376,14 @@ ALL_EXAMPLES = sorted(p.stem for p in EXAMPLES.glob("*.json") if not p.stem.ends
 IDS = st.sampled_from(range(1, 9))
 
 
-def nomination_game(players: int, cards: Sequence[int], draw: Callable[[st.SearchStrategy[int]], int]
-                    ) -> tuple[Setup, tuple[RawHand, ...]]:
+def nomination_game(
+    players: int, cards: Sequence[int], draw: Callable[[st.SearchStrategy[int]], int]
+) -> tuple[Setup, tuple[RawHand, ...]]:
     """A random short Nomination game (rounds under 4 cards: no hook), ties and all."""
     names = ("Ann", "Bob", "Cat", "Dan")[:players]
-    options = resolve_options(get_variant("nomination").option_specs,
-                              {"sequence": "custom", "custom_sequence": list(cards)})
+    options = resolve_options(
+        get_variant("nomination").option_specs, {"sequence": "custom", "custom_sequence": list(cards)}
+    )
     setup = Setup("nomination", options, names)
     hands: list[RawHand] = []
     for n in cards:
@@ -362,7 +406,7 @@ def games_of(draw: st.DrawFn, outsiders: bool = False) -> PlayedGame:
         cards = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
         setup, hands = nomination_game(draw(st.integers(3, 4)), cards, draw)
     if draw(st.integers(0, 5)) == 0:
-        hands = hands[:draw(st.integers(0, len(hands) - 1))]
+        hands = hands[: draw(st.integers(0, len(hands) - 1))]
     width = 4 if setup.variant == "military" else 2 if setup.teams else 1
     pool = draw(st.permutations(range(1, 9)))
     seats: list[tuple[int, ...]] = []
@@ -379,9 +423,13 @@ GAMES = st.lists(games_of(), max_size=6)
 
 def every_figure(games: Sequence[PlayedGame]) -> tuple[object, ...]:
     ids = range(1, 9)
-    return (player_stats(games), season_table(games), variant_records(games, min_bid_hands=10),
-            tuple(head_to_head(games, a, b) for a in ids for b in ids if a < b),
-            tuple(results_over_time(games, p) for p in ids))
+    return (
+        player_stats(games),
+        season_table(games),
+        variant_records(games, min_bid_hands=10),
+        tuple(head_to_head(games, a, b) for a in ids for b in ids if a < b),
+        tuple(results_over_time(games, p) for p in ids),
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -437,12 +485,22 @@ def test_a_game_of_outsiders_changes_nothing(games: list[PlayedGame], outsiders:
 def test_renaming_the_players_changes_nothing(games: list[PlayedGame], new: list[int]) -> None:
     """Ids 1-8 become 101-108 in another order: every figure follows the player, not the id."""
     rename = {old: 100 + n for old, n in zip(range(1, 9), new)}
-    renamed = [PlayedGame(g.variant, g.finished, g.setup, g.hands, g.sheet,
-                          tuple(tuple(rename[p] for p in column) for column in g.seats)) for g in games]
+    renamed = [
+        PlayedGame(
+            g.variant,
+            g.finished,
+            g.setup,
+            g.hands,
+            g.sheet,
+            tuple(tuple(rename[p] for p in column) for column in g.seats),
+        )
+        for g in games
+    ]
     stats, again = player_stats(games), player_stats(renamed)
     assert {rename[p]: v for p, v in stats.items()} == again
     assert {rename[r.player]: (r.games, r.won, r.rank) for r in season_table(games)} == {
-        r.player: (r.games, r.won, r.rank) for r in season_table(renamed)}
+        r.player: (r.games, r.won, r.rank) for r in season_table(renamed)
+    }
     for a in range(1, 9):
         assert results_over_time(games, a) == results_over_time(renamed, rename[a])
         for b in range(a + 1, 9):

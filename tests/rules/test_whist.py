@@ -26,8 +26,12 @@ US_THEM = (Team("Us", ("Ann", "Cat")), Team("Them", ("Bob", "Dan")))
 Hand = dict[str, object]
 
 
-def make_setup(options: Mapping[str, object] | None = None, teams: tuple[Team, ...] = US_THEM,
-               first_dealer: int = 0, players: tuple[str, ...] = ()) -> Setup:
+def make_setup(
+    options: Mapping[str, object] | None = None,
+    teams: tuple[Team, ...] = US_THEM,
+    first_dealer: int = 0,
+    players: tuple[str, ...] = (),
+) -> Setup:
     return Setup("whist", resolve_options(VARIANT.option_specs, options), players, teams, first_dealer)
 
 
@@ -39,8 +43,10 @@ def deal(us: int, them: int, trump: str = "H", honours: list[int] | None = None)
 
 
 def points_and_totals(sheet: ScoreSheet) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    return [((line.cells[0].points, line.cells[1].points), (line.cells[0].total, line.cells[1].total))
-            for line in sheet.lines]
+    return [
+        ((line.cells[0].points, line.cells[1].points), (line.cells[0].total, line.cells[1].total))
+        for line in sheet.lines
+    ]
 
 
 def errors_of(caught: pytest.ExceptionInfo[RuleErrors]) -> list[tuple[str, str]]:
@@ -60,18 +66,28 @@ def test_option_defaults_follow_rules_notes() -> None:
     # RULES-NOTES: "game target 5 (default, British)", "honours on/off (off by default)"; trumps turned up
     # is the document's deal; the drive scores "the sum over deals of their side's odd tricks".
     defaults = {s.key: s.default for s in VARIANT.option_specs}
-    assert defaults == {"target": 5, "honours": False, "rubber": True, "trumps": "turned",
-                        "no_trump_fifth": False, "deals": 0, "drive_scoring": "odd"}
+    assert defaults == {
+        "target": 5,
+        "honours": False,
+        "rubber": True,
+        "trumps": "turned",
+        "no_trump_fifth": False,
+        "deals": 0,
+        "drive_scoring": "odd",
+    }
     assert all(s.label and s.help for s in VARIANT.option_specs)
 
 
-@pytest.mark.parametrize("raw, field, words", [
-    ({"target": 0}, "options.target", "at least 1"),
-    ({"target": 100}, "options.target", "at most 99"),
-    ({"trumps": "cut"}, "options.trumps", "one of: \"Turned up"),
-    ({"drive_scoring": "honours"}, "options.drive_scoring", "one of: \"Odd tricks"),
-    ({"deals": -1}, "options.deals", "at least 0"),
-])
+@pytest.mark.parametrize(
+    "raw, field, words",
+    [
+        ({"target": 0}, "options.target", "at least 1"),
+        ({"target": 100}, "options.target", "at most 99"),
+        ({"trumps": "cut"}, "options.trumps", 'one of: "Turned up'),
+        ({"drive_scoring": "honours"}, "options.drive_scoring", 'one of: "Odd tricks'),
+        ({"deals": -1}, "options.deals", "at least 0"),
+    ],
+)
 def test_option_values_are_bounded(raw: dict[str, object], field: str, words: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         resolve_options(VARIANT.option_specs, raw)
@@ -97,20 +113,23 @@ def test_teams_without_player_names_get_numbered_seats() -> None:
     assert [n.split(",")[0] for n in notes] == ["Us 1 deals", "Them 1 deals", "Us 2 deals", "Them 2 deals"]
 
 
-@pytest.mark.parametrize("setup, field, words", [
-    (make_setup(players=("Ann", "Bob", "Cat", "Dan")), "players", "two teams, not players"),
-    (make_setup(teams=(Team("Us"),)), "teams", "exactly two teams"),
-    (make_setup(teams=(Team("A"), Team("B"), Team("C"))), "teams", "not 3"),
-    (make_setup(teams=(Team("Us", ("Ann",)), Team("Them"))), "teams.0.players", "Us needs two player names"),
-    (make_setup(teams=(Team("Us"), Team("Them", ("B", "C", "D")))), "teams.1.players", "not 3"),
-    (make_setup(teams=(Team("Us", ("Ann", "Bob")), Team("Them", ("bob", "Dan")))), "teams", "same name"),
-    (make_setup(teams=(Team("Us"), Team("us"))), "teams", "both teams have the same name"),
-    (make_setup(first_dealer=4), "first_dealer", "0 to 3, not 4"),
-    (make_setup(first_dealer=-1), "first_dealer", "0 to 3, not -1"),
-    (make_setup({"drive_scoring": "all"}), "options.drive_scoring", "set a fixed number of deals"),
-    (make_setup({"no_trump_fifth": True}), "options.no_trump_fifth", "needs the fixed trump sequence"),
-    (make_setup({"honours": True, "deals": 12}), "options.honours", "not scored at a whist drive"),
-])
+@pytest.mark.parametrize(
+    "setup, field, words",
+    [
+        (make_setup(players=("Ann", "Bob", "Cat", "Dan")), "players", "two teams, not players"),
+        (make_setup(teams=(Team("Us"),)), "teams", "exactly two teams"),
+        (make_setup(teams=(Team("A"), Team("B"), Team("C"))), "teams", "not 3"),
+        (make_setup(teams=(Team("Us", ("Ann",)), Team("Them"))), "teams.0.players", "Us needs two player names"),
+        (make_setup(teams=(Team("Us"), Team("Them", ("B", "C", "D")))), "teams.1.players", "not 3"),
+        (make_setup(teams=(Team("Us", ("Ann", "Bob")), Team("Them", ("bob", "Dan")))), "teams", "same name"),
+        (make_setup(teams=(Team("Us"), Team("us"))), "teams", "both teams have the same name"),
+        (make_setup(first_dealer=4), "first_dealer", "0 to 3, not 4"),
+        (make_setup(first_dealer=-1), "first_dealer", "0 to 3, not -1"),
+        (make_setup({"drive_scoring": "all"}), "options.drive_scoring", "set a fixed number of deals"),
+        (make_setup({"no_trump_fifth": True}), "options.no_trump_fifth", "needs the fixed trump sequence"),
+        (make_setup({"honours": True, "deals": 12}), "options.honours", "not scored at a whist drive"),
+    ],
+)
 def test_bad_setups_are_refused(setup: Setup, field: str, words: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         VARIANT.check_setup(setup)
@@ -124,14 +143,17 @@ def test_a_drive_ignores_the_game_target_and_rubber() -> None:
 # --------------------------------------------------------------------------- one deal
 
 
-@pytest.mark.parametrize("tricks, points", [
-    pytest.param((8, 5), (2, 0), id="8 tricks: 2 points"),
-    pytest.param((7, 6), (1, 0), id="7 tricks: 1 point"),
-    pytest.param((6, 7), (0, 1), id="6-7: the side with 7 scores 1"),
-    pytest.param((13, 0), (7, 0), id="all 13 tricks: 7 points"),
-    pytest.param((0, 13), (0, 7), id="they take all 13"),
-    pytest.param((4, 9), (0, 3), id="9 tricks: 3 points"),
-])
+@pytest.mark.parametrize(
+    "tricks, points",
+    [
+        pytest.param((8, 5), (2, 0), id="8 tricks: 2 points"),
+        pytest.param((7, 6), (1, 0), id="7 tricks: 1 point"),
+        pytest.param((6, 7), (0, 1), id="6-7: the side with 7 scores 1"),
+        pytest.param((13, 0), (7, 0), id="all 13 tricks: 7 points"),
+        pytest.param((0, 13), (0, 7), id="they take all 13"),
+        pytest.param((4, 9), (0, 3), id="9 tricks: 3 points"),
+    ],
+)
 def test_one_point_per_odd_trick(tricks: tuple[int, int], points: tuple[int, int]) -> None:
     # "the side which won more tricks scores 1 point for each trick they won in excess of 6"
     sheet = VARIANT.score(make_setup(), [deal(*tricks)])
@@ -150,68 +172,111 @@ def test_cells_read_like_a_paper_sheet() -> None:
 # Each row: options, the deals, then per deal ((points Us, Them), (game score Us, Them)), and the notes.
 SHEETS = [
     pytest.param(
-        {"rubber": False}, [deal(8, 5), deal(9, 4)],
-        [((2, 0), (2, 0)), ((3, 0), (5, 0))], ["", "Game to Us, 5-0"],
-        id="the partnership which first reaches 5 points wins the game"),
+        {"rubber": False},
+        [deal(8, 5), deal(9, 4)],
+        [((2, 0), (2, 0)), ((3, 0), (5, 0))],
+        ["", "Game to Us, 5-0"],
+        id="the partnership which first reaches 5 points wins the game",
+    ),
     pytest.param(
-        {}, [deal(9, 4), deal(10, 3), deal(7, 6)],
+        {},
+        [deal(9, 4), deal(10, 3), deal(7, 6)],
         [((3, 0), (3, 0)), ((4, 0), (7, 0)), ((1, 0), (1, 0))],
         ["", "Game to Us, 7-0 (games Us 1, Them 0)", ""],
-        id="a won game shows its total, then both sides start the next game at 0"),
+        id="a won game shows its total, then both sides start the next game at 0",
+    ),
     pytest.param(
-        {"honours": True}, [deal(6, 7, "C", [4, 0])],
-        [((4, 1), (4, 1))], [""],
-        id="honours: held all four score an extra 4 points"),
+        {"honours": True},
+        [deal(6, 7, "C", [4, 0])],
+        [((4, 1), (4, 1))],
+        [""],
+        id="honours: held all four score an extra 4 points",
+    ),
     pytest.param(
-        {"honours": True}, [deal(8, 5, "D", [3, 1])],
-        [((4, 0), (4, 0))], [""],
-        id="honours: held three of the four can claim 2 points"),
+        {"honours": True},
+        [deal(8, 5, "D", [3, 1])],
+        [((4, 0), (4, 0))],
+        [""],
+        id="honours: held three of the four can claim 2 points",
+    ),
     pytest.param(
-        {"honours": True}, [deal(8, 5, "D", [2, 2]), deal(5, 8, "D", [1, 3])],
-        [((2, 0), (2, 0)), ((0, 4), (2, 4))], ["", ""],
-        id="honours: one side held three, the other one"),
+        {"honours": True},
+        [deal(8, 5, "D", [2, 2]), deal(5, 8, "D", [1, 3])],
+        [((2, 0), (2, 0)), ((0, 4), (2, 4))],
+        ["", ""],
+        id="honours: one side held three, the other one",
+    ),
     pytest.param(
-        {"honours": True}, [deal(7, 6), deal(9, 4), deal(6, 7, "S", [4, 0])],
+        {"honours": True},
+        [deal(7, 6), deal(9, 4), deal(6, 7, "S", [4, 0])],
         [((1, 0), (1, 0)), ((3, 0), (4, 0)), ((0, 1), (4, 1))],
         ["", "", "Us stood at 4: honours not scored"],
-        id="honours blocked at 4: already has 4 points towards the 5 cannot score honours"),
+        id="honours blocked at 4: already has 4 points towards the 5 cannot score honours",
+    ),
     pytest.param(
-        {"honours": True}, [deal(7, 6), deal(9, 4), deal(8, 5, "S", [4, 0])],
+        {"honours": True},
+        [deal(7, 6), deal(9, 4), deal(8, 5, "S", [4, 0])],
         [((1, 0), (1, 0)), ((3, 0), (4, 0)), ((2, 0), (6, 0))],
         ["", "", "Us stood at 4: honours not scored; Game to Us, 6-0 (games Us 1, Them 0)"],
-        id="at 4 the side still scores its tricks, just not its honours"),
+        id="at 4 the side still scores its tricks, just not its honours",
+    ),
     pytest.param(
-        {"honours": True}, [deal(9, 4), deal(4, 9), deal(6, 7), deal(5, 8, "S", [4, 0])],
+        {"honours": True},
+        [deal(9, 4), deal(4, 9), deal(6, 7), deal(5, 8, "S", [4, 0])],
         [((3, 0), (3, 0)), ((0, 3), (3, 3)), ((0, 1), (3, 4)), ((0, 2), (3, 6))],
-        ["", "", "", "tricks are scored first: honours held by Us come too late; Game to Them, 6-3 (games Us 0, Them 1)"],
-        id="both sides would have reached 5: it is the side scoring for tricks that wins"),
+        [
+            "",
+            "",
+            "",
+            "tricks are scored first: honours held by Us come too late; Game to Them, 6-3 (games Us 0, Them 1)",
+        ],
+        id="both sides would have reached 5: it is the side scoring for tricks that wins",
+    ),
     pytest.param(
-        {"honours": True}, [deal(9, 4), deal(6, 7, "H", [4, 0])],
-        [((3, 0), (3, 0)), ((4, 1), (7, 1))], ["", "Game to Us, 7-1 (games Us 1, Them 0)"],
-        id="honours alone win a game for a side not standing at 4"),
+        {"honours": True},
+        [deal(9, 4), deal(6, 7, "H", [4, 0])],
+        [((3, 0), (3, 0)), ((4, 1), (7, 1))],
+        ["", "Game to Us, 7-1 (games Us 1, Them 0)"],
+        id="honours alone win a game for a side not standing at 4",
+    ),
     pytest.param(
-        {"honours": True, "target": 7}, [deal(9, 4), deal(9, 4), deal(5, 8, "H", [0, 4]), deal(6, 7, "H", [3, 1])],
+        {"honours": True, "target": 7},
+        [deal(9, 4), deal(9, 4), deal(5, 8, "H", [0, 4]), deal(6, 7, "H", [3, 1])],
         [((3, 0), (3, 0)), ((3, 0), (6, 0)), ((0, 6), (6, 6)), ((0, 1), (6, 7))],
         ["", "", "", "Us stood at 6: honours not scored; Game to Them, 7-6 (games Us 0, Them 1)"],
-        id="American game: the bar on honours is at game minus one, 6 of 7"),
+        id="American game: the bar on honours is at game minus one, 6 of 7",
+    ),
     pytest.param(
-        {"target": 7, "rubber": False}, [deal(9, 4), deal(9, 4), deal(7, 6)],
-        [((3, 0), (3, 0)), ((3, 0), (6, 0)), ((1, 0), (7, 0))], ["", "", "Game to Us, 7-0"],
-        id="in America a target of 7 was customary"),
+        {"target": 7, "rubber": False},
+        [deal(9, 4), deal(9, 4), deal(7, 6)],
+        [((3, 0), (3, 0)), ((3, 0), (6, 0)), ((1, 0), (7, 0))],
+        ["", "", "Game to Us, 7-0"],
+        id="in America a target of 7 was customary",
+    ),
     pytest.param(
-        {"target": 9, "rubber": False}, [deal(10, 3), deal(11, 2)],
-        [((4, 0), (4, 0)), ((5, 0), (9, 0))], ["", "Game to Us, 9-0"],
-        id="Long Whist, in which game was 9 points"),
+        {"target": 9, "rubber": False},
+        [deal(10, 3), deal(11, 2)],
+        [((4, 0), (4, 0)), ((5, 0), (9, 0))],
+        ["", "Game to Us, 9-0"],
+        id="Long Whist, in which game was 9 points",
+    ),
     pytest.param(
-        {"honours": False}, [deal(6, 7, "H")],
-        [((0, 1), (0, 1))], [""],
-        id="without the honours option no honours are entered or scored"),
+        {"honours": False},
+        [deal(6, 7, "H")],
+        [((0, 1), (0, 1))],
+        [""],
+        id="without the honours option no honours are entered or scored",
+    ),
 ]
 
 
 @pytest.mark.parametrize("options, hands, expected, notes", SHEETS)
-def test_game_score_sheets(options: dict[str, object], hands: list[Hand],
-                           expected: list[tuple[tuple[int, int], tuple[int, int]]], notes: list[str]) -> None:
+def test_game_score_sheets(
+    options: dict[str, object],
+    hands: list[Hand],
+    expected: list[tuple[tuple[int, int], tuple[int, int]]],
+    notes: list[str],
+) -> None:
     sheet = VARIANT.score(make_setup(options), hands)
     assert points_and_totals(sheet) == expected
     assert [line.note for line in sheet.lines] == notes
@@ -221,7 +286,9 @@ def test_a_single_game_ends_the_record() -> None:
     sheet = VARIANT.score(make_setup({"rubber": False}), [deal(8, 5), deal(4, 9), deal(10, 3)])
     assert sheet.finished and sheet.winners == (0,)
     assert [(s.name, s.total, s.rank, s.detail) for s in sheet.standings] == [
-        ("Us", 1, 1, "1 game to 0"), ("Them", 0, 2, "0 games to 1")]
+        ("Us", 1, 1, "1 game to 0"),
+        ("Them", 0, 2, "0 games to 1"),
+    ]
     assert sheet.summary == "Us win the game, 6-3"
 
 
@@ -233,11 +300,17 @@ def test_a_rubber_is_won_two_games_to_none() -> None:
     # "a rubber, which was the best of three games - the winners were the first side to win two games"
     sheet = VARIANT.score(make_setup(), RUBBER_2_0)
     assert [line.note for line in sheet.lines] == [
-        "", "Game to Us, 6-0 (games Us 1, Them 0)", "", "",
-        "Game and rubber to Us, 8-4 (2 games to 0)"]
+        "",
+        "Game to Us, 6-0 (games Us 1, Them 0)",
+        "",
+        "",
+        "Game and rubber to Us, 8-4 (2 games to 0)",
+    ]
     assert sheet.finished and sheet.winners == (0,)
     assert [(s.name, s.total, s.detail) for s in sheet.standings] == [
-        ("Us", 2, "2 games to 0"), ("Them", 0, "0 games to 2")]
+        ("Us", 2, "2 games to 0"),
+        ("Them", 0, "0 games to 2"),
+    ]
     assert sheet.summary == "Us win the rubber, 2 games to 0"
 
 
@@ -245,7 +318,9 @@ def test_a_rubber_goes_to_a_third_game() -> None:
     sheet = VARIANT.score(make_setup(), RUBBER_2_1[:2])
     assert not sheet.finished and sheet.winners == ()
     assert [(s.name, s.total, s.rank, s.detail) for s in sheet.standings] == [
-        ("Us", 1, 1, "1 game to 1"), ("Them", 1, 1, "1 game to 1")]
+        ("Us", 1, 1, "1 game to 1"),
+        ("Them", 1, 1, "1 game to 1"),
+    ]
     sheet = VARIANT.score(make_setup(), RUBBER_2_1)
     assert sheet.finished and sheet.winners == (0,)
     assert sheet.lines[-1].note == "Game and rubber to Us, 7-0 (2 games to 1)"
@@ -271,12 +346,20 @@ def test_no_deal_after_the_rubber() -> None:
 # --------------------------------------------------------------------------- whist drive
 
 
-@pytest.mark.parametrize("scoring, hands, totals", [
-    pytest.param("odd", [deal(8, 5), deal(6, 7), deal(13, 0)], (9, 1),
-                 id="each player's score is the total number of odd tricks"),
-    pytest.param("all", [deal(8, 5), deal(6, 7), deal(13, 0)], (27, 12),
-                 id="option: all tricks taken, 13 a deal shared"),
-])
+@pytest.mark.parametrize(
+    "scoring, hands, totals",
+    [
+        pytest.param(
+            "odd",
+            [deal(8, 5), deal(6, 7), deal(13, 0)],
+            (9, 1),
+            id="each player's score is the total number of odd tricks",
+        ),
+        pytest.param(
+            "all", [deal(8, 5), deal(6, 7), deal(13, 0)], (27, 12), id="option: all tricks taken, 13 a deal shared"
+        ),
+    ],
+)
 def test_drive_totals(scoring: str, hands: list[Hand], totals: tuple[int, int]) -> None:
     setup = make_setup({"deals": 3, "drive_scoring": scoring, "trumps": "sequence"})
     for h in hands:
@@ -339,10 +422,13 @@ def test_no_trumps_every_fifth_hand() -> None:
     assert VARIANT.round_count(setup) == 10
 
 
-@pytest.mark.parametrize("options, number, words", [
-    ({}, 0, "numbered from 1"),
-    ({"deals": 4}, 5, "4 deals"),
-])
+@pytest.mark.parametrize(
+    "options, number, words",
+    [
+        ({}, 0, "numbered from 1"),
+        ({"deals": 4}, 5, "4 deals"),
+    ],
+)
 def test_round_spec_out_of_range(options: dict[str, object], number: int, words: str) -> None:
     with pytest.raises(RuleError) as caught:
         VARIANT.round_spec(make_setup(options), number)
@@ -366,10 +452,22 @@ BAD_HANDS = [
     pytest.param({}, [], deal(8, 4), "tricks", "add up to 12 but every deal has 13", id="12 tricks"),
     pytest.param({}, [], deal(8, 6), "tricks", "add up to 14", id="14 tricks"),
     pytest.param({}, [], deal(14, -1), "tricks.0", "tricks taken by Us must be between 0 and 13", id="14 and -1"),
-    pytest.param({}, [], {"tricks": "8-5", "trump": "H"}, "tricks", "list of two numbers: Us first, then Them",
-                 id="tricks as text"),
-    pytest.param({}, [], {"tricks": [8, "5"], "trump": "H"}, "tricks.1", "tricks taken by Them must be a whole number",
-                 id="a number as text"),
+    pytest.param(
+        {},
+        [],
+        {"tricks": "8-5", "trump": "H"},
+        "tricks",
+        "list of two numbers: Us first, then Them",
+        id="tricks as text",
+    ),
+    pytest.param(
+        {},
+        [],
+        {"tricks": [8, "5"], "trump": "H"},
+        "tricks.1",
+        "tricks taken by Them must be a whole number",
+        id="a number as text",
+    ),
     pytest.param({}, [], {"tricks": [8.0, 5], "trump": "H"}, "tricks.0", "whole number", id="a float"),
     pytest.param({}, [], {"tricks": [True, 12], "trump": "H"}, "tricks.0", "whole number", id="a boolean"),
     pytest.param({}, [], {"tricks": [8, 5, 0], "trump": "H"}, "tricks", "not 3 numbers", id="three numbers"),
@@ -379,33 +477,88 @@ BAD_HANDS = [
     pytest.param({}, [], deal(8, 5, "X"), "trump", "'X' is not a trump", id="unknown trump"),
     pytest.param({}, [], deal(8, 5, "NT"), "trump", "No trumps is not allowed here", id="a turned card is a suit"),
     pytest.param({}, [], {"tricks": [8, 5], "trump": 4}, "trump", "must be one of H, D, C, S", id="trump a number"),
-    pytest.param({"trumps": "sequence"}, [], deal(8, 5, "S"), "trump",
-                 "deal 1 has hearts as trumps by the fixed sequence, not spades as trumps", id="against the sequence"),
-    pytest.param(SEQ_NT, [{"tricks": [8, 5]}] * 4, deal(8, 5, "C"), "trump", "deal 5 has no trumps by the fixed sequence",
-                 id="a suit on the no-trumps deal"),
+    pytest.param(
+        {"trumps": "sequence"},
+        [],
+        deal(8, 5, "S"),
+        "trump",
+        "deal 1 has hearts as trumps by the fixed sequence, not spades as trumps",
+        id="against the sequence",
+    ),
+    pytest.param(
+        SEQ_NT,
+        [{"tricks": [8, 5]}] * 4,
+        deal(8, 5, "C"),
+        "trump",
+        "deal 5 has no trumps by the fixed sequence",
+        id="a suit on the no-trumps deal",
+    ),
     pytest.param({}, [], deal(8, 5, "H", [4, 0]), "honours", "honours option is off", id="honours when off"),
-    pytest.param(HONOURS, [], deal(8, 5, "H", [3, 3]), "honours", "add up to 6, but there are exactly four",
-                 id="both sides cannot hold three"),
+    pytest.param(
+        HONOURS,
+        [],
+        deal(8, 5, "H", [3, 3]),
+        "honours",
+        "add up to 6, but there are exactly four",
+        id="both sides cannot hold three",
+    ),
     pytest.param(HONOURS, [], deal(8, 5, "H", [4, 1]), "honours", "add up to 5", id="four and one"),
     pytest.param(HONOURS, [], deal(8, 5, "H", [1, 1]), "honours", "add up to 2", id="honours missing"),
-    pytest.param(HONOURS, [], deal(8, 5, "H", [5, -1]), "honours.0", "honours held by Us must be between 0 and 4",
-                 id="five honours"),
-    pytest.param(HONOURS, [], {"tricks": [8, 5], "trump": "H", "honours": 4}, "honours", "list of two numbers",
-                 id="honours a number"),
-    pytest.param(HONOURS, [], {"tricks": [8, 5], "trump": "H", "honours": [4]}, "honours", "not 1 number",
-                 id="one side's honours"),
-    pytest.param(HONOURS, [], {"tricks": [8, 5], "trump": "H", "honours": ["A", 0]}, "honours.0", "whole number",
-                 id="honours as a card"),
-    pytest.param(SEQ_NT, [deal(8, 5, t) for t in "HDSC"], {"tricks": [8, 5], "honours": [2, 2]}, "honours",
-                 "deal 5 is played without trumps, so there are no honours", id="honours at no trumps"),
-    pytest.param({}, [], {"tricks": [8, 5], "trump": "H", "revoke": 1}, "revoke", "'revoke' is not part of a Whist hand",
-                 id="unknown key"),
+    pytest.param(
+        HONOURS,
+        [],
+        deal(8, 5, "H", [5, -1]),
+        "honours.0",
+        "honours held by Us must be between 0 and 4",
+        id="five honours",
+    ),
+    pytest.param(
+        HONOURS,
+        [],
+        {"tricks": [8, 5], "trump": "H", "honours": 4},
+        "honours",
+        "list of two numbers",
+        id="honours a number",
+    ),
+    pytest.param(
+        HONOURS,
+        [],
+        {"tricks": [8, 5], "trump": "H", "honours": [4]},
+        "honours",
+        "not 1 number",
+        id="one side's honours",
+    ),
+    pytest.param(
+        HONOURS,
+        [],
+        {"tricks": [8, 5], "trump": "H", "honours": ["A", 0]},
+        "honours.0",
+        "whole number",
+        id="honours as a card",
+    ),
+    pytest.param(
+        SEQ_NT,
+        [deal(8, 5, t) for t in "HDSC"],
+        {"tricks": [8, 5], "honours": [2, 2]},
+        "honours",
+        "deal 5 is played without trumps, so there are no honours",
+        id="honours at no trumps",
+    ),
+    pytest.param(
+        {},
+        [],
+        {"tricks": [8, 5], "trump": "H", "revoke": 1},
+        "revoke",
+        "'revoke' is not part of a Whist hand",
+        id="unknown key",
+    ),
 ]
 
 
 @pytest.mark.parametrize("options, before, hand, field, words", BAD_HANDS)
-def test_bad_entries_are_refused(options: dict[str, object], before: list[Hand], hand: Hand,
-                                 field: str, words: str) -> None:
+def test_bad_entries_are_refused(
+    options: dict[str, object], before: list[Hand], hand: Hand, field: str, words: str
+) -> None:
     setup = make_setup(options)
     with pytest.raises(RuleErrors) as caught:
         VARIANT.check_hand(setup, before, hand)
@@ -434,13 +587,23 @@ def test_good_entries_pass() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(st.sampled_from(["tricks", "trump", "honours", "odd"]),
-                       st.recursive(st.none() | st.booleans() | st.integers(-3, 16) | st.text(max_size=3),
-                                    lambda inner: st.lists(inner, max_size=3), max_leaves=4)))
+@given(
+    st.dictionaries(
+        st.sampled_from(["tricks", "trump", "honours", "odd"]),
+        st.recursive(
+            st.none() | st.booleans() | st.integers(-3, 16) | st.text(max_size=3),
+            lambda inner: st.lists(inner, max_size=3),
+            max_leaves=4,
+        ),
+    )
+)
 def test_any_json_entry_is_accepted_or_refused_with_rule_errors(hand: Hand) -> None:
     for options in ({"honours": True}, {"trumps": "sequence", "no_trump_fifth": True}):
         setup = make_setup(options)
-        for check in (lambda: VARIANT.check_hand(setup, [], hand), lambda: VARIANT.state(setup, [], hand)):
+        for check in (
+            lambda setup=setup: VARIANT.check_hand(setup, [], hand),
+            lambda setup=setup: VARIANT.state(setup, [], hand),
+        ):
             try:
                 check()
             except RuleErrors as e:
@@ -457,13 +620,16 @@ def test_state_before_anything_is_entered() -> None:
     assert state.next_round is not None and state.next_round.dealer == 3 and state.next_round.trump is None
 
 
-@pytest.mark.parametrize("pending, missing", [
-    ({"tricks": [8]}, ("tricks for Them", "the trump turned up")),
-    ({"tricks": [None, 5], "trump": "H"}, ("tricks for Us",)),
-    ({"tricks": [None, None]}, ("tricks for each side", "the trump turned up")),
-    ({"trump": "S"}, ("tricks for each side",)),
-    ({"tricks": [8, 5], "trump": "S", "honours": [3, None]}, ()),
-])
+@pytest.mark.parametrize(
+    "pending, missing",
+    [
+        ({"tricks": [8]}, ("tricks for Them", "the trump turned up")),
+        ({"tricks": [None, 5], "trump": "H"}, ("tricks for Us",)),
+        ({"tricks": [None, None]}, ("tricks for each side", "the trump turned up")),
+        ({"trump": "S"}, ("tricks for each side",)),
+        ({"tricks": [8, 5], "trump": "S", "honours": [3, None]}, ()),
+    ],
+)
 def test_state_of_a_partly_entered_hand(pending: Hand, missing: tuple[str, ...]) -> None:
     state = VARIANT.state(make_setup({"honours": True}), [deal(7, 6)], pending)
     assert state.step == "result" and state.missing == missing and state.hands_played == 1
@@ -475,14 +641,17 @@ def test_state_with_sequence_trumps_only_needs_tricks() -> None:
     assert state.next_round is not None and state.next_round.trump is Trump.SPADES
 
 
-@pytest.mark.parametrize("pending, field", [
-    ({"tricks": [8, 8]}, "tricks"),
-    ({"tricks": [14]}, "tricks.0"),
-    ({"trump": "NT"}, "trump"),
-    ({"honours": [3, 3]}, "honours"),
-    ({"honours": [5]}, "honours.0"),
-    ({"bids": [1]}, "bids"),
-])
+@pytest.mark.parametrize(
+    "pending, field",
+    [
+        ({"tricks": [8, 8]}, "tricks"),
+        ({"tricks": [14]}, "tricks.0"),
+        ({"trump": "NT"}, "trump"),
+        ({"honours": [3, 3]}, "honours"),
+        ({"honours": [5]}, "honours.0"),
+        ({"bids": [1]}, "bids"),
+    ],
+)
 def test_illegal_partial_entries_are_refused(pending: Hand, field: str) -> None:
     with pytest.raises(RuleErrors) as caught:
         VARIANT.state(make_setup({"honours": True}), [], pending)
@@ -595,8 +764,9 @@ def _play_until_over(setup: Setup, hands: Sequence[Hand]) -> ScoreSheet:
 # --------------------------------------------------------------------------- example records
 
 
-@pytest.mark.parametrize("path", sorted(p for p in EXAMPLES.glob("whist-*.json") if ".expected" not in p.name),
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", sorted(p for p in EXAMPLES.glob("whist-*.json") if ".expected" not in p.name), ids=lambda p: p.stem
+)
 def test_example_records_match_their_sidecars(path: Path) -> None:
     sheet = score_record(json.loads(path.read_text()))
     expected = json.loads(path.with_suffix(".expected.json").read_text())

@@ -33,6 +33,7 @@ from scorepad.events.registry import get_format
 from scorepad.extensions import db
 from scorepad.games import service as games
 from tests.conftest import config_for, migrate, release
+from tests.slowness import scaled
 from tests.web.test_club_night import create as create_club
 from tests.web.test_club_night import start_table
 from tests.web.test_club_night import table_tokens as club_tables
@@ -47,7 +48,6 @@ from tests.web.test_tournament_registration import create as create_tournament
 from tests.web.test_whist_drive import create as create_drive
 from tests.web.test_whist_drive import enter as enter_deal
 from tests.web.test_whist_drive import tokens as drive_tables
-from tests.slowness import scaled
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PIN = "2468"
@@ -63,8 +63,15 @@ def military_playoff(client: FlaskClient, app: Flask) -> str:
     play_military(client, app, token, 1, (6, 7))
     assert client.post(f"/d/{token}/results/1/1", data={"tricks": "7", "revoke": "none"}).status_code == 302
     play_military(client, app, token, 2, (7, 7))
-    response = client.post(f"/d/{token}/setup", data={"name": "Zone 3 final", "team.1": "Aces", "team.2": "Kings",
-                                                      **{f"player.1.{x}": f"A{x}" for x in "ABXY"}})
+    response = client.post(
+        f"/d/{token}/setup",
+        data={
+            "name": "Zone 3 final",
+            "team.1": "Aces",
+            "team.2": "Kings",
+            **{f"player.1.{x}": f"A{x}" for x in "ABXY"},
+        },
+    )
     assert response.status_code == 302, text(response)
     play_military(client, app, token, 3, (7, 7))
     response = client.post(f"/d/{token}/playoff", data={"team1": "1", "team2": "2", "winner": "2"})
@@ -80,8 +87,9 @@ def military_loans(client: FlaskClient, app: Flask) -> str:
     assert client.post(f"/d/{token}/loan", data={"table": "2", "flags": "2"}).status_code == 200
     play_military(client, app, token, 7, (0, 7))
     play_military(client, app, token, 8, (0, 10))
-    response = client.post(f"/t/{military_tables(app, token)[0]}/result", data={"hand": "9", "tricks": "8",
-                                                                                  "revoke": "home"}, headers=HX)
+    response = client.post(
+        f"/t/{military_tables(app, token)[0]}/result", data={"hand": "9", "tricks": "8", "revoke": "home"}, headers=HX
+    )
     assert response.status_code == 200, text(response)
     return token
 
@@ -91,13 +99,16 @@ def tournament_bracket(client: FlaskClient, app: Flask) -> str:
     (its signature withdrawn) and signed again, a dispute settled by the director, a match half played."""
     token, _ = bracket_of_eight(client, app)
     first = bracket_matches(app, token)
-    response = client.post(f"/d/{token}/walkover", data={"walkover": f"1:{first[1]['home']}", "reason": "no-show"},
-                           headers=HX)
+    response = client.post(
+        f"/d/{token}/walkover", data={"walkover": f"1:{first[1]['home']}", "reason": "no-show"}, headers=HX
+    )
     assert response.status_code == 200, text(response)
     two = first[2]
     play(app, two["scorer"], lower_wins(two))
-    assert client.post(f"/g/{two['scorer']}/sign", data={"side": "0", "code": two["codes"][0]},
-                       headers=HX).status_code == 200
+    assert (
+        client.post(f"/g/{two['scorer']}/sign", data={"side": "0", "code": two["codes"][0]}, headers=HX).status_code
+        == 200
+    )
     with app.app_context():
         game = games.by_scorer_token(two["scorer"])
         assert game is not None
@@ -105,8 +116,11 @@ def tournament_bracket(client: FlaskClient, app: Flask) -> str:
     sign_both(client, two)
     three = first[3]
     play(app, three["scorer"], lower_wins(three))
-    response = client.post(f"/g/{three['scorer']}/sign", data={"action": "dispute", "side": "1",
-                                                               "reason": "hand 2 was misdealt"}, headers=HX)
+    response = client.post(
+        f"/g/{three['scorer']}/sign",
+        data={"action": "dispute", "side": "1", "reason": "hand 2 was misdealt"},
+        headers=HX,
+    )
     assert response.status_code == 200, text(response)
     assert client.post(f"/d/{token}/matches/{three['id']}/close", headers=HX).status_code == 200
     with app.app_context():
@@ -121,7 +135,9 @@ def tournament_registration(client: FlaskClient, app: Flask) -> str:
     """Registration still open: teams, two singles paired, a withdrawal; hidden standings chosen."""
     token = create_tournament(client, hidden="on")
     for team, one, two in (("Aces", "Ann", "Bob"), ("Kings", "Cat", "Dan"), ("Jacks", "Eve", "Fay")):
-        assert client.post(f"/d/{token}/register", data={"team": team, "player1": one, "player2": two}).status_code == 200
+        assert (
+            client.post(f"/d/{token}/register", data={"team": team, "player1": one, "player2": two}).status_code == 200
+        )
     for single in ("Gus", "Hal"):
         assert client.post(f"/d/{token}/register", data={"kind": "single", "single": single}).status_code == 200
     assert client.post(f"/d/{token}/pair", data={"first": "4", "second": "5"}).status_code == 200
@@ -167,9 +183,12 @@ def club_night(client: FlaskClient, app: Flask) -> str:
 
 
 EVENTS: dict[str, Callable[[FlaskClient, Flask], str]] = {
-    "military-playoff": military_playoff, "military-loans": military_loans,
-    "bid-whist-bracket": tournament_bracket, "bid-whist-registration": tournament_registration,
-    "whist-drive": whist_drive, "club-night": club_night,
+    "military-playoff": military_playoff,
+    "military-loans": military_loans,
+    "bid-whist-bracket": tournament_bracket,
+    "bid-whist-registration": tournament_registration,
+    "whist-drive": whist_drive,
+    "club-night": club_night,
 }
 
 
@@ -181,8 +200,9 @@ def plain(value: Any) -> Any:
     between two databases, where row ids and links differ. A view's `stamp` (the event's revision,
     which a restore starts afresh) says which state a live panel shows, not what it shows."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if f.name not in ("views", "stamp")}
+        return {
+            f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name not in ("views", "stamp")
+        }
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -211,8 +231,10 @@ def derived(app: Flask, token: str) -> dict[str, Any]:
             shown["bracket"] = plain(tv.bracket)
             shown["medals"] = tv.medals
             shown["stage"] = (tv.stage, tv.round, tv.status_title, tv.status_text)
-            shown["matches"] = sorted((v.match.stage, v.match.number, v.match.table, v.names, plain(v.outcome),
-                                       v.state, v.signed) for v in tv.views.values())
+            shown["matches"] = sorted(
+                (v.match.stage, v.match.number, v.match.table, v.names, plain(v.outcome), v.state, v.signed)
+                for v in tv.views.values()
+            )
             shown["entrants"] = [(e.number, e.name, e.players) for e in event.entrants]
         elif event.format == drive.KEY:
             dv = drive.view(event)
@@ -233,8 +255,14 @@ def secrets_of(app: Flask, token: str) -> list[str]:
     with app.app_context():
         event = core.by_director_token(token)
         assert event is not None
-        found = [event.director_token, event.public_id, event.director_pin, event.pin_recovery,
-                 *(t.token for t in event.tables), *(e.token for e in event.entrants)]
+        found = [
+            event.director_token,
+            event.public_id,
+            event.director_pin,
+            event.pin_recovery,
+            *(t.token for t in event.tables),
+            *(e.token for e in event.entrants),
+        ]
         for g in core.games_of(event):
             found += [g.public_id, g.scorer_token, g.short_code]
         db.session.remove()
@@ -249,8 +277,9 @@ def download(client: FlaskClient, token: str) -> bytes:
 
 
 def upload(client: FlaskClient, data: bytes, pin: str = "", name: str = "backup.json") -> Any:
-    return client.post("/events/restore", data={"backup": (io.BytesIO(data), name), "pin": pin},
-                       content_type="multipart/form-data")
+    return client.post(
+        "/events/restore", data={"backup": (io.BytesIO(data), name), "pin": pin}, content_type="multipart/form-data"
+    )
 
 
 def token_of(response: Any) -> str:
@@ -294,7 +323,8 @@ def fresh(request: pytest.FixtureRequest, database: str, tmp_path: Path) -> Iter
 @pytest.mark.postgresql
 @pytest.mark.parametrize("kind", list(EVENTS))
 def test_every_format_restores_to_the_same_standings_records_and_audit_trail(
-        client: FlaskClient, app: Flask, fresh: Flask, kind: str) -> None:
+    client: FlaskClient, app: Flask, fresh: Flask, kind: str
+) -> None:
     token = EVENTS[kind](client, app)
     before = derived(app, token)
     data = download(client, token)
@@ -324,8 +354,9 @@ def test_every_format_restores_to_the_same_standings_records_and_audit_trail(
         assert other.get(url).status_code in (200, 303), url
 
 
-def test_the_restored_event_plays_on_from_where_the_backup_left_it(client: FlaskClient, app: Flask,
-                                                                    fresh: Flask) -> None:
+def test_the_restored_event_plays_on_from_where_the_backup_left_it(
+    client: FlaskClient, app: Flask, fresh: Flask
+) -> None:
     token = military_loans(client, app)
     other = fresh.test_client()
     new_token = token_of(upload(other, download(client, token)))
@@ -338,7 +369,8 @@ def test_the_restored_event_plays_on_from_where_the_backup_left_it(client: Flask
 
 
 def test_a_pin_given_at_the_restore_locks_the_event_and_its_recovery_code_is_shown_once(
-        client: FlaskClient, app: Flask, fresh: Flask) -> None:
+    client: FlaskClient, app: Flask, fresh: Flask
+) -> None:
     data = download(client, military_playoff(client, app))
     other = fresh.test_client()
     response = upload(other, data, pin="12")
@@ -363,8 +395,10 @@ def test_the_control_room_offers_the_backup_named_for_the_event_and_the_day(clie
     assert f'href="/d/{token}/backup" download>Download backup</a>' in room
     response = client.get(f"/d/{token}/backup")
     assert response.status_code == 200
-    assert re.fullmatch(r'attachment; filename="scorepad-event-zone-3-military-whist-n-final-\d{4}-\d{2}-\d{2}\.json"',
-                        response.headers["Content-Disposition"])
+    assert re.fullmatch(
+        r'attachment; filename="scorepad-event-zone-3-military-whist-n-final-\d{4}-\d{2}-\d{2}\.json"',
+        response.headers["Content-Disposition"],
+    )
     assert response.headers["Cache-Control"] == "no-store"
     assert json.loads(response.get_data())["event"]["name"] == "Zone 3: Military Whist — ñ Final!"
 
@@ -391,17 +425,20 @@ def _edit(change: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]],
     def make(data: dict[str, Any]) -> bytes:
         change(data)
         return json.dumps(data).encode()
+
     return make
 
 
 def _set(path: str, value: Any) -> Callable[[dict[str, Any]], bytes]:
     """Set one field: "results.0.tricks" (list places from 0)."""
+
     def change(data: dict[str, Any]) -> None:
         *parents, last = path.split(".")
         place: Any = data
         for part in parents:
             place = place[int(part)] if part.isdigit() else place[part]
         place[int(last) if last.isdigit() else last] = value
+
     return _edit(change)
 
 
@@ -409,47 +446,87 @@ BAD_FILES: dict[str, tuple[Callable[[dict[str, Any]], bytes], int, str]] = {
     "not JSON": (lambda data: b"Zone 3,Aces,Kings\n1,7,7\n", 422, "not valid JSON (line 1, column 1"),
     "not UTF-8": (lambda data: b"\xff\xfe{}", 422, "not a UTF-8 text file"),
     "not an object": (lambda data: b"[1, 2]", 422, "a backup is a JSON object"),
-    "a game record": (lambda data: json.dumps({"scorepad": 1, "variant": "whist"}).encode(), 422,
-                      "not a Scorepad event backup"),
+    "a game record": (
+        lambda data: json.dumps({"scorepad": 1, "variant": "whist"}).encode(),
+        422,
+        "not a Scorepad event backup",
+    ),
     "the public export": (_edit(lambda d: d.pop("kind")), 422, "not a backup but an event's public export"),
-    "a newer version": (_set("scorepad_event", 2), 422, "this backup is format version 2: this Scorepad restores "
-                                                        "version 1 only"),
-    "NaN": (lambda data: json.dumps(data).replace('"late_minutes": 12', '"late_minutes": NaN').encode(), 422,
-            "NaN is not a number JSON allows"),
+    "a newer version": (
+        _set("scorepad_event", 2),
+        422,
+        "this backup is format version 2: this Scorepad restores version 1 only",
+    ),
+    "NaN": (
+        lambda data: json.dumps(data).replace('"late_minutes": 12', '"late_minutes": NaN').encode(),
+        422,
+        "NaN is not a number JSON allows",
+    ),
     "nested too deeply": (lambda data: b"[" * 100_000 + b"]" * 100_000, 422, "nested too deeply"),
-    "a name too long": (_set("event.name", text_of(core.MAX_EVENT_NAME + 1)), 422,
-                        f"event, 'name': is too long: at most {core.MAX_EVENT_NAME} characters (121 given)"),
-    "a team's name too long": (_set("tables.1.team", text_of(41)), 422,
-                               "tables #2, 'team': is too long: at most 40 characters (41 given)"),
+    "a name too long": (
+        _set("event.name", text_of(core.MAX_EVENT_NAME + 1)),
+        422,
+        f"event, 'name': is too long: at most {core.MAX_EVENT_NAME} characters (121 given)",
+    ),
+    "a team's name too long": (
+        _set("tables.1.team", text_of(41)),
+        422,
+        "tables #2, 'team': is too long: at most 40 characters (41 given)",
+    ),
     "a NUL character": (_set("audit.0.note", "a\x00b"), 422, "audit #1.note: holds a NUL character"),
-    "half a surrogate pair": (lambda data: json.dumps(data).replace('"Aces"', '"Ac\\ud800es"', 1).encode(), 422,
-                              "holds half of a UTF-16 pair"),
-    "a number past 32 bits": (_set("results.0.tricks", 2 ** 31), 422,
-                              "results #1, 'tricks': must be a whole number from 0 to 13 (not 2147483648)"),
+    "half a surrogate pair": (
+        lambda data: json.dumps(data).replace('"Aces"', '"Ac\\ud800es"', 1).encode(),
+        422,
+        "holds half of a UTF-16 pair",
+    ),
+    "a number past 32 bits": (
+        _set("results.0.tricks", 2**31),
+        422,
+        "results #1, 'tricks': must be a whole number from 0 to 13 (not 2147483648)",
+    ),
     "a bad moment": (_set("results.0.entered_at", "yesterday"), 422, "is not a date and time in ISO 8601"),
     "a field unknown": (_set("results.0.points", 3), 422, "results #1: 'points' is not part of a backup here"),
     "a field missing": (_edit(lambda d: d["results"][0].pop("tricks")), 422, "results #1: 'tricks' is missing"),
-    "a missing table": (_set("results.0.table", 9), 422, "results #1: there is no table 9 in the backup (tables 1 "
-                                                         "to 2)"),
-    "a result twice": (_edit(lambda d: d["results"].append(dict(d["results"][0]))), 422,
-                       "results #7: a second row for hand 1, table 1"),
+    "a missing table": (
+        _set("results.0.table", 9),
+        422,
+        "results #1: there is no table 9 in the backup (tables 1 to 2)",
+    ),
+    "a result twice": (
+        _edit(lambda d: d["results"].append(dict(d["results"][0]))),
+        422,
+        "results #7: a second row for hand 1, table 1",
+    ),
     "a missing game": (_set("tables.0.game", 3), 422, "tables #1: there is no game 3 in the backup (0 games)"),
-    "an impossible result": (_edit(lambda d: d["results"].pop(0)), 422,
-                             "the records do not fit together: hand 1, results.0"),
-    "a result after the hand in play": (_set("event.current_hand", 2), 422,
-                                        "hand 3, table 1 has a result, but hand 2 is in play"),
+    "an impossible result": (
+        _edit(lambda d: d["results"].pop(0)),
+        422,
+        "the records do not fit together: hand 1, results.0",
+    ),
+    "a result after the hand in play": (
+        _set("event.current_hand", 2),
+        422,
+        "hand 3, table 1 has a result, but hand 2 is in play",
+    ),
     "a playoff nobody needed": (_set("playoffs.0.teams", [1, 1]), 422, "the records do not fit together"),
-    "an unknown audit value": (_set("audit.0.new", {"points": 3}), 422,
-                               "'new': 'points' is not a value the audit trail records"),
+    "an unknown audit value": (
+        _set("audit.0.new", {"points": 3}),
+        422,
+        "'new': 'points' is not a value the audit trail records",
+    ),
     "an unknown format": (_set("event.format", "bridge"), 422, "'format': must be one of"),
-    "an audit message that is not one": (_set("audit.0.said", {"template": "hand %(hand)s opened", "params": {}}),
-                                         422, "audit #1, 'said': must be null or a message"),
+    "an audit message that is not one": (
+        _set("audit.0.said", {"template": "hand %(hand)s opened", "params": {}}),
+        422,
+        "audit #1, 'said': must be null or a message",
+    ),
 }
 
 
 @pytest.mark.parametrize("kind", list(BAD_FILES))
-def test_a_bad_file_is_refused_beside_the_upload_field_and_changes_nothing(client: FlaskClient, app: Flask,
-                                                                           kind: str) -> None:
+def test_a_bad_file_is_refused_beside_the_upload_field_and_changes_nothing(
+    client: FlaskClient, app: Flask, kind: str
+) -> None:
     make, status, message = BAD_FILES[kind]
     data = make(_military_backup(client, app))
     before = dump(app)
@@ -461,23 +538,42 @@ def test_a_bad_file_is_refused_beside_the_upload_field_and_changes_nothing(clien
     assert dump(app) == before
 
 
-@pytest.mark.parametrize(("kind", "change", "message"), [
-    ("a bid whist game's impossible hand", _set("games.0.hands.0.entry.books", 14), "games #1: hand 1, books"),
-    ("a match against a team never registered", _set("matches.0.home", 77), "there is no entrant number 77"),
-    ("a round not as the seed draws it", _set("event.options.seed", "s2"), "round 1's matches are not the draw"),
-    ("a game played at two tables", _edit(lambda d: d["matches"][1].update(game=d["matches"][0]["game"])),
-     "is already played at matches #1"),
-    ("a match played to other rules", _set("games.0.options.rounds", 2), "has no Bid Whist game of the tournament's"),
-    ("a decision of another format", _set("decisions.0.kind", "seating"), "'seating' is not a decision of a Bid Whist"),
-    ("a bracket match not the bracket's", _edit(lambda d: d["matches"][0].update(home=d["matches"][0]["away"],
-                                                                                  away=d["matches"][0]["home"])),
-     "bracket match 1, table 1 is not the match the bracket sets there"),
-    ("two teams with a player of one name", _edit(lambda d: d["entrants"][1]["players"].__setitem__(
-        0, d["entrants"][0]["players"][0].upper())), "a player's name is theirs alone in a tournament"),
-])
-def test_a_tournament_that_play_could_not_leave_is_refused(client: FlaskClient, app: Flask, kind: str,
-                                                           change: Callable[[dict[str, Any]], bytes],
-                                                           message: str) -> None:
+@pytest.mark.parametrize(
+    ("kind", "change", "message"),
+    [
+        ("a bid whist game's impossible hand", _set("games.0.hands.0.entry.books", 14), "games #1: hand 1, books"),
+        ("a match against a team never registered", _set("matches.0.home", 77), "there is no entrant number 77"),
+        ("a round not as the seed draws it", _set("event.options.seed", "s2"), "round 1's matches are not the draw"),
+        (
+            "a game played at two tables",
+            _edit(lambda d: d["matches"][1].update(game=d["matches"][0]["game"])),
+            "is already played at matches #1",
+        ),
+        (
+            "a match played to other rules",
+            _set("games.0.options.rounds", 2),
+            "has no Bid Whist game of the tournament's",
+        ),
+        (
+            "a decision of another format",
+            _set("decisions.0.kind", "seating"),
+            "'seating' is not a decision of a Bid Whist",
+        ),
+        (
+            "a bracket match not the bracket's",
+            _edit(lambda d: d["matches"][0].update(home=d["matches"][0]["away"], away=d["matches"][0]["home"])),
+            "bracket match 1, table 1 is not the match the bracket sets there",
+        ),
+        (
+            "two teams with a player of one name",
+            _edit(lambda d: d["entrants"][1]["players"].__setitem__(0, d["entrants"][0]["players"][0].upper())),
+            "a player's name is theirs alone in a tournament",
+        ),
+    ],
+)
+def test_a_tournament_that_play_could_not_leave_is_refused(
+    client: FlaskClient, app: Flask, kind: str, change: Callable[[dict[str, Any]], bytes], message: str
+) -> None:
     data = change(json.loads(download(client, tournament_bracket(client, app))))
     before = dump(app)
     response = upload(app.test_client(), data)
@@ -491,14 +587,18 @@ def test_a_drive_and_a_club_night_that_play_could_not_leave_are_refused(client: 
     club_data = json.loads(download(client, club_night(client, app)))
     before = dump(app)
     for data, change, message in [
-            (drive_data, _set("event.current_hand", 2), "deal 2 cannot be in play: the results say deal 4"),
-            (drive_data, _set("results.0.tricks", 14), "'tricks': must be a whole number from 0 to 13"),
-            (drive_data, _edit(lambda d: d["decisions"][0]["data"]["tables"][0].__setitem__(1, 1)),
-             "a drive records the seating announced"),
-            (drive_data, _edit(lambda d: d["entrants"].pop()), "players: a whist drive seats four players to a table"),
-            (club_data, _set("games.0.variant", "whist"), "games #1: "),
-            (club_data, _set("games.0.hands.0.entry.tricks", [5, 5, 5, 5]), "games #1: hand 1, tricks"),
-            (club_data, _set("event.options.variant", "military"), "a club night's only option is its variant")]:
+        (drive_data, _set("event.current_hand", 2), "deal 2 cannot be in play: the results say deal 4"),
+        (drive_data, _set("results.0.tricks", 14), "'tricks': must be a whole number from 0 to 13"),
+        (
+            drive_data,
+            _edit(lambda d: d["decisions"][0]["data"]["tables"][0].__setitem__(1, 1)),
+            "a drive records the seating announced",
+        ),
+        (drive_data, _edit(lambda d: d["entrants"].pop()), "players: a whist drive seats four players to a table"),
+        (club_data, _set("games.0.variant", "whist"), "games #1: "),
+        (club_data, _set("games.0.hands.0.entry.tricks", [5, 5, 5, 5]), "games #1: hand 1, tricks"),
+        (club_data, _set("event.options.variant", "military"), "a club night's only option is its variant"),
+    ]:
         response = upload(app.test_client(), change(json.loads(json.dumps(data))))
         assert response.status_code == 422, message
         assert message in beside_upload(response), message
@@ -511,8 +611,10 @@ def test_a_file_past_the_size_limit_is_refused_before_it_is_read(client: FlaskCl
     before = dump(app)
     response = upload(app.test_client(), data)
     assert response.status_code == 413
-    assert f"the file is too large for a backup: {len(data) // 1024} KB, at most {len(data) // 1024} KB" in \
-        beside_upload(response)
+    assert (
+        f"the file is too large for a backup: {len(data) // 1024} KB, at most {len(data) // 1024} KB"
+        in beside_upload(response)
+    )
     # a request far past it is refused by its length before the form is parsed, on the same page
     response = upload(app.test_client(), b" " * (len(data) + 100 * 1024))
     assert response.status_code == 413 and "too large for a backup" in beside_upload(response)
@@ -550,8 +652,21 @@ def test_a_refused_restore_leaves_no_cached_standings_for_the_next_event(client:
 # --------------------------------------------------------------------------- every column and bound
 
 
-EXPORTED_TABLES = ("event", "event_table", "event_hand", "event_result", "event_loan", "event_playoff",
-                   "event_day_close", "event_audit", "event_entrant", "event_match", "event_decision", "game", "hand")
+EXPORTED_TABLES = (
+    "event",
+    "event_table",
+    "event_hand",
+    "event_result",
+    "event_loan",
+    "event_playoff",
+    "event_day_close",
+    "event_audit",
+    "event_entrant",
+    "event_match",
+    "event_decision",
+    "game",
+    "hand",
+)
 
 
 def test_every_column_is_in_the_backup_or_left_out_with_a_reason() -> None:
@@ -561,10 +676,14 @@ def test_every_column_is_in_the_backup_or_left_out_with_a_reason() -> None:
         exported |= {f"{table}.{k}" for k in section.fields if k != backup.GAME_REF}
     exported |= {f"game.{k}" for k in backup.GAME_FIELDS if k != "hands"} | {f"hand.{k}" for k in backup.HAND_FIELDS}
     keys = {"id", "event_id", "game_id"}  # row ids and the event's: remapped
-    columns = {f"{t.name}.{c.name}" for t in db.metadata.sorted_tables if t.name in EXPORTED_TABLES
-               for c in t.columns if c.name not in keys or (t.name, c.name) in (("event_table", "game_id"),
-                                                                                 ("event_match", "game_id"),
-                                                                                 ("game", "event_id"))}
+    columns = {
+        f"{t.name}.{c.name}"
+        for t in db.metadata.sorted_tables
+        if t.name in EXPORTED_TABLES
+        for c in t.columns
+        if c.name not in keys
+        or (t.name, c.name) in (("event_table", "game_id"), ("event_match", "game_id"), ("game", "event_id"))
+    }
     assert exported & set(backup.LEFT_OUT) == set()
     assert sorted(columns - exported - set(backup.LEFT_OUT)) == [], "columns neither in the backup nor left out"
     assert sorted((exported | set(backup.LEFT_OUT)) - columns) == [], "listed but not columns"
@@ -577,7 +696,7 @@ def _text_fields() -> list[Any]:
         for name, check in section.fields.items():
             try:
                 check("x" * 100_000)
-            except backup._Bad as bad:  # noqa: SLF001 - the limit is in the check's words
+            except backup._Bad as bad:
                 limit = re.search(r"at most (\d+) characters", str(bad))
                 if limit:
                     found.append((section.key, name, int(limit.group(1))))
@@ -587,8 +706,12 @@ def _text_fields() -> list[Any]:
 
 def test_every_text_field_has_its_limit() -> None:
     fields = {p.values[:2] for p in _text_fields()}
-    strings = {f"{t.name}.{c.name}" for t in db.metadata.sorted_tables for c in t.columns
-               if t.name in EXPORTED_TABLES and isinstance(c.type, String) and f"{t.name}.{c.name}" not in backup.LEFT_OUT}
+    strings = {
+        f"{t.name}.{c.name}"
+        for t in db.metadata.sorted_tables
+        for c in t.columns
+        if t.name in EXPORTED_TABLES and isinstance(c.type, String) and f"{t.name}.{c.name}" not in backup.LEFT_OUT
+    }
     tables = {s.key: s.model.__table__.name for s in backup.SECTIONS}  # type: ignore[attr-defined]
     tables.update(event="event", games="game")
     covered = {f"{tables[s]}.{f}" for s, f in fields}
@@ -609,7 +732,8 @@ def _source(client: FlaskClient, app: Flask, section: str) -> dict[str, Any]:
 @pytest.mark.parametrize("database", ["postgresql"], indirect=True)  # SQLite keeps any length: the proof is here
 @pytest.mark.parametrize(("section", "field", "limit"), _text_fields())
 def test_one_character_past_a_fields_limit_is_refused_and_the_longest_is_kept(
-        client: FlaskClient, app: Flask, section: str, field: str, limit: int) -> None:
+    client: FlaskClient, app: Flask, section: str, field: str, limit: int
+) -> None:
     data = _source(client, app, section)
     before = dump(app)
     row = data[section] if section == "event" else data[section][0]
@@ -625,8 +749,12 @@ def test_one_character_past_a_fields_limit_is_refused_and_the_longest_is_kept(
     assert response.status_code == 303, beside_upload(response)
 
 
-INTEGERS = {f"{t.name}.{c.name}" for t in db.metadata.sorted_tables for c in t.columns
-            if t.name in EXPORTED_TABLES and isinstance(c.type, Integer) and not c.primary_key and not c.foreign_keys}
+INTEGERS = {
+    f"{t.name}.{c.name}"
+    for t in db.metadata.sorted_tables
+    for c in t.columns
+    if t.name in EXPORTED_TABLES and isinstance(c.type, Integer) and not c.primary_key and not c.foreign_keys
+}
 
 
 def test_every_number_and_document_field_is_bounded() -> None:
@@ -637,28 +765,51 @@ def test_every_number_and_document_field_is_bounded() -> None:
         if column in backup.LEFT_OUT:
             continue
         section = next((s for s in backup.SECTIONS if s.model.__table__.name == table), None)  # type: ignore[attr-defined]
-        fields = (backup.EVENT_FIELDS if table == "event" else backup.GAME_FIELDS if table == "game"
-                  else backup.HAND_FIELDS if table == "hand" else section.fields if section else {})
+        fields = (
+            backup.EVENT_FIELDS
+            if table == "event"
+            else backup.GAME_FIELDS
+            if table == "game"
+            else backup.HAND_FIELDS
+            if table == "hand"
+            else section.fields
+            if section
+            else {}
+        )
         assert name in fields, column
-        with pytest.raises(backup._Bad):  # noqa: SLF001
-            fields[name](2 ** 31)
-    documents = {f"{t.name}.{c.name}" for t in db.metadata.sorted_tables for c in t.columns
-                 if t.name in EXPORTED_TABLES and isinstance(c.type, JSON)}
+        with pytest.raises(backup._Bad):
+            fields[name](2**31)
+    documents = {
+        f"{t.name}.{c.name}"
+        for t in db.metadata.sorted_tables
+        for c in t.columns
+        if t.name in EXPORTED_TABLES and isinstance(c.type, JSON)
+    }
     for column in documents - set(backup.LEFT_OUT):
         table, name = column.split(".")
         section = next((s for s in backup.SECTIONS if s.model.__table__.name == table), None)  # type: ignore[attr-defined]
-        fields = (backup.EVENT_FIELDS if table == "event" else backup.GAME_FIELDS if table == "game"
-                  else backup.HAND_FIELDS if table == "hand" else section.fields if section else {})
+        fields = (
+            backup.EVENT_FIELDS
+            if table == "event"
+            else backup.GAME_FIELDS
+            if table == "game"
+            else backup.HAND_FIELDS
+            if table == "hand"
+            else section.fields
+            if section
+            else {}
+        )
         assert name in fields, column
-        with pytest.raises(backup._Bad):  # noqa: SLF001
+        with pytest.raises(backup._Bad):
             fields[name]("a text where a list or object belongs")
 
 
 # --------------------------------------------------------------------------- the command line
 
 
-def test_export_event_and_import_event_restore_an_event_on_another_server(client: FlaskClient, app: Flask,
-                                                                           fresh: Flask, tmp_path: Path) -> None:
+def test_export_event_and_import_event_restore_an_event_on_another_server(
+    client: FlaskClient, app: Flask, fresh: Flask, tmp_path: Path
+) -> None:
     token = tournament_bracket(client, app)
     before = derived(app, token)
     path = tmp_path / "zone.json"
@@ -667,8 +818,7 @@ def test_export_event_and_import_event_restore_an_event_on_another_server(client
     assert f"to {path}" in result.output
     printed = app.test_cli_runner().invoke(args=["export-event", "--", token])
     assert without_moment(json.loads(printed.output)) == without_moment(json.loads(path.read_text()))
-    result = fresh.test_cli_runner().invoke(args=["import-event", str(path), "--url", "http://10.0.0.5:5000"],
-                                            input="")
+    result = fresh.test_cli_runner().invoke(args=["import-event", str(path), "--url", "http://10.0.0.5:5000"], input="")
     assert result.exit_code == 0, result.output
     found = re.search(r"director \(keep it private\): http://10\.0\.0\.5:5000/d/([\w-]+)", result.output)
     assert found, result.output
@@ -690,9 +840,11 @@ def test_the_commands_refuse_what_they_cannot_do_in_one_line_with_status_2(app: 
     assert result.exit_code == 2 and "no event has this director's link on this server" in result.output
     path = tmp_path / "bad.json"
     before = dump(app)
-    for content, words in ((b"{not json", "not valid JSON (line 1, column 2"),
-                           (json.dumps({"scorepad_event": 3}).encode(), "format version 3"),
-                           (b"\x00" * 10, "not valid JSON")):
+    for content, words in (
+        (b"{not json", "not valid JSON (line 1, column 2"),
+        (json.dumps({"scorepad_event": 3}).encode(), "format version 3"),
+        (b"\x00" * 10, "not valid JSON"),
+    ):
         path.write_bytes(content)
         result = runner.invoke(args=["import-event", str(path)])
         assert result.exit_code == 2 and words in result.output, result.output
@@ -709,13 +861,19 @@ def test_the_commands_refuse_what_they_cannot_do_in_one_line_with_status_2(app: 
 def test_the_scorepad_entry_point_runs_both_commands(tmp_path: Path) -> None:
     """The real `scorepad` command (this checkout's code): a backup out, a bad file refused with
     status 2 and no traceback, the backup restored."""
-    env = {"PATH": "/usr/bin:/bin", "SECRET_KEY": "t", "SCOREPAD_DEMO": "0",
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}", "HOME": str(tmp_path)}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "SECRET_KEY": "t",
+        "SCOREPAD_DEMO": "0",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'cli.sqlite3'}",
+        "HOME": str(tmp_path),
+    }
 
     def scorepad(*args: str) -> subprocess.CompletedProcess[str]:
         code = "import sys; from scorepad.cli import main; sys.argv[0] = 'scorepad'; sys.exit(main())"
-        return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
-                              env=env, timeout=scaled(120))
+        return subprocess.run(
+            [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=scaled(120)
+        )
 
     other = create_app(config_for(env["DATABASE_URL"]))
     migrate(other)
@@ -737,17 +895,30 @@ def test_the_scorepad_entry_point_runs_both_commands(tmp_path: Path) -> None:
 
 
 def test_the_same_idempotency_key_with_another_file_is_refused_not_answered_with_the_first_restore(
-        client: FlaskClient, app: Flask) -> None:
+    client: FlaskClient, app: Flask
+) -> None:
     """The key's fingerprint covers uploaded files: a key sent again with another backup is refused."""
     first = download(client, club_night(client, app))
     key = {"Idempotency-Key": "restore-0123456789abcdef"}
-    made = client.post("/events/restore", data={"backup": (io.BytesIO(first), "a.json"), "pin": ""},
-                       content_type="multipart/form-data", headers=key)
-    again = client.post("/events/restore", data={"backup": (io.BytesIO(first), "a.json"), "pin": ""},
-                        content_type="multipart/form-data", headers=key)
+    made = client.post(
+        "/events/restore",
+        data={"backup": (io.BytesIO(first), "a.json"), "pin": ""},
+        content_type="multipart/form-data",
+        headers=key,
+    )
+    again = client.post(
+        "/events/restore",
+        data={"backup": (io.BytesIO(first), "a.json"), "pin": ""},
+        content_type="multipart/form-data",
+        headers=key,
+    )
     assert made.status_code == again.status_code == 303 and made.headers["Location"] == again.headers["Location"]
     other = first.replace(b'"name": "', b'"name": "X', 1)
     assert other != first
-    refused = client.post("/events/restore", data={"backup": (io.BytesIO(other), "a.json"), "pin": ""},
-                          content_type="multipart/form-data", headers=key)
+    refused = client.post(
+        "/events/restore",
+        data={"backup": (io.BytesIO(other), "a.json"), "pin": ""},
+        content_type="multipart/form-data",
+        headers=key,
+    )
     assert refused.status_code == 422

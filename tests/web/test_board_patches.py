@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 
 from scorepad import live
 from scorepad.pushes import board_parts
-from tests.web.test_events import HX, create, enter, snapshot, table_tokens
 from tests.slowness import scaled
+from tests.web.test_events import HX, create, enter, snapshot, table_tokens
 
 VERSION = re.compile(r' data-version="[0-9a-f]+"')
 
@@ -26,22 +26,30 @@ def apply(board: str, patch: str) -> str:
     for part in board_parts.PART.finditer(body):
         old = re.search(rf'<({part.group(1)})\b[^>]*?\bid="{re.escape(part.group(2))}"[^>]*>.*?</\1>', board, re.S)
         assert old is not None, part.group(2)
-        board = board[:old.start()] + part.group(0) + board[old.end():]
+        board = board[: old.start()] + part.group(0) + board[old.end() :]
     return board.replace(f'data-version="{base}"', f'data-version="{version}"')
 
 
 def test_a_board_is_cut_into_its_frame_and_parts() -> None:
-    first = board_parts.read('<div id="board"><p id="bp-status">3 in</p><table><tr id="bp-r1"><td>A 12</td></tr>'
-                             '<tr id="bp-r2"><td>B 10</td></tr></table></div>')
+    first = board_parts.read(
+        '<div id="board"><p id="bp-status">3 in</p><table><tr id="bp-r1"><td>A 12</td></tr>'
+        '<tr id="bp-r2"><td>B 10</td></tr></table></div>'
+    )
     assert first.html.startswith(f'<div id="board" data-version="{first.version}"><p id="bp-status">')
     assert list(first.parts) == ["bp-status", "bp-r1", "bp-r2"]
-    moved = board_parts.read(first.html.replace(f' data-version="{first.version}"', "")
-                             .replace("3 in", "4 in").replace("B 10", "B 11"))
-    assert board_parts.patch(first, moved) == (f'{first.version} {moved.version}\n<template><p id="bp-status">4 in</p>'
-                                               f'</template>\n<template><tr id="bp-r2"><td>B 11</td></tr></template>')
+    moved = board_parts.read(
+        first.html.replace(f' data-version="{first.version}"', "").replace("3 in", "4 in").replace("B 10", "B 11")
+    )
+    assert board_parts.patch(first, moved) == (
+        f'{first.version} {moved.version}\n<template><p id="bp-status">4 in</p>'
+        f'</template>\n<template><tr id="bp-r2"><td>B 11</td></tr></template>'
+    )
     assert board_parts.patch(first, first) is None  # nothing changed: nothing is sent
-    grown = board_parts.read(first.frame.replace("\x00bp-r2\x00", '<tr id="bp-r2"><td>B</td></tr><tr id="bp-r3">'
-                                                                  '<td>C</td></tr>').replace("\x00", ""))
+    grown = board_parts.read(
+        first.frame.replace("\x00bp-r2\x00", '<tr id="bp-r2"><td>B</td></tr><tr id="bp-r3"><td>C</td></tr>').replace(
+            "\x00", ""
+        )
+    )
     assert board_parts.patch(first, grown) is None  # another row: the whole board goes
 
 

@@ -25,7 +25,7 @@ def test_the_projector_shows_a_qr_code_of_the_phone_standings(client: FlaskClien
     with app.test_request_context():
         assert svg == str(qr_svg(href))  # the code is the address it links to
     assert 'role="img" aria-label="QR code for' in svg
-    words = re.sub(r"<[^>]*>", " ", page[page.index("<main"):page.index("</main>")])
+    words = re.sub(r"<[^>]*>", " ", page[page.index("<main") : page.index("</main>")])
     assert "http" not in words and "Scan for the standings on your phone" in " ".join(words.split())
     assert "css/projector.css" in page and "js/projector.js" in page
     phone = client.get(f"/b/{public}/standings").get_data(as_text=True)
@@ -41,8 +41,11 @@ def test_the_bracket_keeps_the_seed_and_the_team_number_apart(client: FlaskClien
         known = [s for s in sides if "team-no" in s]
         assert len(known) == 16
         for side in known:
-            found = re.search(r'<span class="seed"><span class="seed-word">seed</span> (\d+)</span>\s*'
-                              r'<span class="team-no">No\. (\d+)</span></span>\s*<span class="name">([^<]+)</span>', side)
+            found = re.search(
+                r'<span class="seed"><span class="seed-word">seed</span> (\d+)</span>\s*'
+                r'<span class="team-no">No\. (\d+)</span></span>\s*<span class="name">([^<]+)</span>',
+                side,
+            )
             assert found is not None, side
             assert not re.search(r"\(\d+\)", found.group(3))  # the plain name: never "1 (3) Card Sharks"
         assert 'data-page="wide"' in page

@@ -14,14 +14,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad import live
-from scorepad.events import club
 from scorepad.extensions import db
 from scorepad.formats.club_night import TableStandings, ranking
 from scorepad.games import service as games
-from scorepad.models import Event, EventTable, Game
+from scorepad.models import Event
+from tests.slowness import scaled
 from tests.web.test_events import HX, field_error, text
 from tests.web.test_games import nomination_form
-from tests.slowness import scaled
 
 
 def create(client: FlaskClient, **form: str) -> str:
@@ -91,11 +90,21 @@ def test_tables_set_up_their_own_games_and_the_ranking_spans_them(client: FlaskC
     # table 2, hand 1: bids 2, 1, 0, 0; tricks 2, 1, 0, 1 -> Eve 12, Fay 11, Gus 10, Hal 1
     enter(app, two, {"trump": "S", "bids": [2, 1, 0, 0], "tricks": [2, 1, 0, 1]})
     page = text(client.get(f"/b/{public_id(app, token)}"))
-    found = re.findall(r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th> '
-                       r'<td class="num">(\d)</td><td class="num total">(\d+)</td>', page)
-    assert found == [("1=", "Bob", "1", "12"), ("1=", "Eve", "2", "12"), ("3=", "Ann", "1", "11"),
-                     ("3=", "Fay", "2", "11"), ("5=", "Dan", "1", "10"), ("5=", "Gus", "2", "10"),
-                     ("7=", "Cat", "1", "1"), ("7=", "Hal", "2", "1")]
+    found = re.findall(
+        r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th> '
+        r'<td class="num">(\d)</td><td class="num total">(\d+)</td>',
+        page,
+    )
+    assert found == [
+        ("1=", "Bob", "1", "12"),
+        ("1=", "Eve", "2", "12"),
+        ("3=", "Ann", "1", "11"),
+        ("3=", "Fay", "2", "11"),
+        ("5=", "Dan", "1", "10"),
+        ("5=", "Gus", "2", "10"),
+        ("7=", "Cat", "1", "1"),
+        ("7=", "Hal", "2", "1"),
+    ]
     assert "2 tables playing" in page and "1 of 2 hands" in page
 
     # the director frees table 2 (confirmed in the page); its game leaves the ranking
@@ -131,11 +140,18 @@ def test_a_table_link_of_another_event_kind_or_unknown_is_refused(client: FlaskC
 
 
 def test_the_ranking_puts_equal_totals_on_one_rank() -> None:
-    rows = ranking([TableStandings(2, ("Eve", "Fay"), (12, 30), 3, 13, False),
-                    TableStandings(1, ("Ann", "Bob"), (30, 5), 13, 13, True)])
+    rows = ranking(
+        [
+            TableStandings(2, ("Eve", "Fay"), (12, 30), 3, 13, False),
+            TableStandings(1, ("Ann", "Bob"), (30, 5), 13, 13, True),
+        ]
+    )
     assert [(r.rank, r.tied, r.name, r.total, r.progress) for r in rows] == [
-        (1, True, "Ann", 30, "finished"), (1, True, "Fay", 30, "3 of 13 hands"),
-        (3, False, "Eve", 12, "3 of 13 hands"), (4, False, "Bob", 5, "finished")]
+        (1, True, "Ann", 30, "finished"),
+        (1, True, "Fay", 30, "3 of 13 hands"),
+        (3, False, "Eve", 12, "3 of 13 hands"),
+        (4, False, "Bob", 5, "finished"),
+    ]
 
 
 def test_bid_whist_tables_are_ranked_by_points_with_their_rounds_won_beside(client: FlaskClient, app: Flask) -> None:
@@ -144,8 +160,16 @@ def test_bid_whist_tables_are_ranked_by_points_with_their_rounds_won_beside(clie
 
     token = create(client, variant="bid_whist")
     tokens = table_tokens(app, token)
-    form = {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan",
-            "first_dealer": "0", "action": "start"}
+    form = {
+        "team.0": "Us",
+        "team.1": "Them",
+        "name.0": "Ann",
+        "name.1": "Bob",
+        "name.2": "Cat",
+        "name.3": "Dan",
+        "first_dealer": "0",
+        "action": "start",
+    }
     response = client.post(f"/t/{tokens[1]}/setup", data=form)
     assert response.status_code == 303, response.get_data(as_text=True)
     scorer = response.headers["Location"].rsplit("/", 1)[1]
@@ -153,9 +177,12 @@ def test_bid_whist_tables_are_ranked_by_points_with_their_rounds_won_beside(clie
     enter(app, scorer, hand(1, 0))
     enter(app, scorer, hand(2, 0))
     page = text(client.get(f"/b/{public_id(app, token)}"))
-    found = re.findall(r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th> '
-                       r'<td class="num">1</td><td class="num total">(\d+)</td><td class="state">[^<]*</td>'
-                       r'<td class="detail">([^<]*)</td>', page)
+    found = re.findall(
+        r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th> '
+        r'<td class="num">1</td><td class="num total">(\d+)</td><td class="state">[^<]*</td>'
+        r'<td class="detail">([^<]*)</td>',
+        page,
+    )
     assert found == [("1", "Us", "8", "0 rounds won, 8 points"), ("2", "Them", "0", "0 rounds won, 0 points")]
 
 

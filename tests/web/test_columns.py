@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -54,8 +54,10 @@ def text_of(length: int) -> str:
 def dump(app: Flask) -> dict[str, list[str]]:
     """Every row of every table, to compare before and after a refused request."""
     with app.app_context():
-        found = {t.name: sorted(repr(tuple(r)) for r in db.session.execute(t.select()).all())
-                 for t in db.metadata.sorted_tables}
+        found = {
+            t.name: sorted(repr(tuple(r)) for r in db.session.execute(t.select()).all())
+            for t in db.metadata.sorted_tables
+        }
         db.session.remove()
     return found
 
@@ -165,8 +167,15 @@ def _register(client: FlaskClient, ctx: dict[str, Any], **form: str) -> Any:
 
 
 def _drive(name: str = "Village hall drive", first: str = "A") -> dict[str, str]:
-    return {"name": name, "players": "\n".join([first, *"BCDEFGHIJKL"]), "deals": "6", "per_change": "1",
-            "scoring": "odd", "movement": "progressive", "top": "stay"}
+    return {
+        "name": name,
+        "players": "\n".join([first, *"BCDEFGHIJKL"]),
+        "deals": "6",
+        "per_change": "1",
+        "scoring": "odd",
+        "movement": "progressive",
+        "top": "stay",
+    }
 
 
 def _club(name: str = "Tuesday Nomination") -> dict[str, str]:
@@ -174,8 +183,15 @@ def _club(name: str = "Tuesday Nomination") -> dict[str, str]:
 
 
 def _military_form(**form: str) -> dict[str, str]:
-    return {"name": "Zone 3", "preset": "area", "tables": "2", "teams": "Aces\nKings", "loans": "auto",
-            "late_minutes": "12", **form}
+    return {
+        "name": "Zone 3",
+        "preset": "area",
+        "tables": "2",
+        "teams": "Aces\nKings",
+        "loans": "auto",
+        "late_minutes": "12",
+        **form,
+    }
 
 
 def _bid_whist_form(**form: str) -> dict[str, str]:
@@ -186,7 +202,9 @@ def _playing_match(client: FlaskClient, app: Flask, name: str = "Senior Olympics
     """A Bid Whist tournament of two teams, round 1 at its table: the match game's scorer token."""
     token = create_tournament(client, name=name)
     for team, one, two in (("Aces", "Ann", "Bob"), ("Kings", "Cat", "Dan")):
-        assert client.post(f"/d/{token}/register", data={"team": team, "player1": one, "player2": two}).status_code == 200
+        assert (
+            client.post(f"/d/{token}/register", data={"team": team, "player1": one, "player2": two}).status_code == 200
+        )
     assert client.post(f"/d/{token}/start", data={"rounds": "1"}).status_code == 200
     with app.app_context():
         game = db.session.scalars(db.select(Game).where(Game.event_id.isnot(None))).one()
@@ -219,9 +237,14 @@ def _pair_two_long_singles(client: FlaskClient, app: Flask) -> Any:
 
 def _register_longest(client: FlaskClient, app: Flask) -> Any:
     token = create_tournament(client)
-    return client.post(f"/d/{token}/register", data={"team": text_of(registration.MAX_NAME),
-                                                     "player1": text_of(registration.MAX_PLAYER),
-                                                     "player2": text_of(registration.MAX_PLAYER - 1)})
+    return client.post(
+        f"/d/{token}/register",
+        data={
+            "team": text_of(registration.MAX_NAME),
+            "player1": text_of(registration.MAX_PLAYER),
+            "player2": text_of(registration.MAX_PLAYER - 1),
+        },
+    )
 
 
 def _club_longest_names(client: FlaskClient, app: Flask) -> Any:
@@ -240,17 +263,22 @@ def _walkover(client: FlaskClient, app: Flask) -> Any:
 
     token = create_tournament(client, rounds="1", bracket="4")
     for n in range(4):
-        assert client.post(f"/d/{token}/register", data={"team": f"{n}{text_of(registration.MAX_NAME - 1)}",
-                                                         "player1": f"A{n}",
-                                                         "player2": f"B{n}"}).status_code == 200
+        assert (
+            client.post(
+                f"/d/{token}/register",
+                data={"team": f"{n}{text_of(registration.MAX_NAME - 1)}", "player1": f"A{n}", "player2": f"B{n}"},
+            ).status_code
+            == 200
+        )
     assert client.post(f"/d/{token}/start").status_code == 200
     for m in current_matches(app, token):
         play(app, m["scorer"], lower_wins(m))
         sign_both(client, m)
     assert client.post(f"/d/{token}/next-round", data={"stage": "1"}, headers=HX).status_code == 200
     first = next(m for m in current_matches(app, token) if m["stage"] == "bracket" and m["number"] == 1)
-    return client.post(f"/d/{token}/walkover", data={"walkover": f"1:{first['home']}", "reason": text_of(5000)},
-                       headers=HX)
+    return client.post(
+        f"/d/{token}/walkover", data={"walkover": f"1:{first['home']}", "reason": text_of(5000)}, headers=HX
+    )
 
 
 def _group(client: FlaskClient, app: Flask) -> dict[str, Any]:
@@ -281,55 +309,110 @@ TEAM_NAME = f"The team's name is too long: at most {registration.MAX_NAME} chara
 # Every String column a user's value reaches, and every way it reaches it.
 USER_TEXT: dict[str, list[Typed | Built]] = {
     "game.title": [
-        Typed("the title on a home game's set-up page (/new/<variant>); a rematch copies it",
-              _new_game, TITLE_MAX, f"The title is longer than {TITLE_MAX} characters", "title"),
+        Typed(
+            "the title on a home game's set-up page (/new/<variant>); a rematch copies it",
+            _new_game,
+            TITLE_MAX,
+            f"The title is longer than {TITLE_MAX} characters",
+            "title",
+        ),
         Built("a club night's table game is titled '<the event's name>: table N'", _club_table_game, 110),
-        Built("a Bid Whist match's game is titled '<the event's name>: round N, table N'", _tournament_match_game,
-              110),
+        Built("a Bid Whist match's game is titled '<the event's name>: round N, table N'", _tournament_match_game, 110),
     ],
     "event.name": [
-        Typed("a Military Whist event's set-up (/events/new)",
-              lambda client, app, ctx, v: client.post("/events/new", data=_military_form(name=v)),
-              core.MAX_EVENT_NAME, EVENT_NAME, "name"),
-        Typed("a Military Whist event's names page (/d/<token>/setup)",
-              lambda client, app, ctx, v: _rename(client, ctx, name=v),
-              core.MAX_EVENT_NAME, EVENT_NAME, "name", _military),
-        Typed("a Bid Whist tournament's set-up (/events/new/bid-whist)",
-              lambda client, app, ctx, v: client.post("/events/new/bid-whist", data=_bid_whist_form(name=v)),
-              core.MAX_EVENT_NAME, EVENT_NAME, "name"),
-        Typed("a whist drive's set-up (/events/new/whist-drive)",
-              lambda client, app, ctx, v: client.post("/events/new/whist-drive", data=_drive(name=v)),
-              core.MAX_EVENT_NAME, EVENT_NAME, "name"),
-        Typed("a club night's set-up (/events/new/club)",
-              lambda client, app, ctx, v: client.post("/events/new/club", data=_club(name=v)),
-              core.MAX_EVENT_NAME, EVENT_NAME, "name"),
+        Typed(
+            "a Military Whist event's set-up (/events/new)",
+            lambda client, app, ctx, v: client.post("/events/new", data=_military_form(name=v)),
+            core.MAX_EVENT_NAME,
+            EVENT_NAME,
+            "name",
+        ),
+        Typed(
+            "a Military Whist event's names page (/d/<token>/setup)",
+            lambda client, app, ctx, v: _rename(client, ctx, name=v),
+            core.MAX_EVENT_NAME,
+            EVENT_NAME,
+            "name",
+            _military,
+        ),
+        Typed(
+            "a Bid Whist tournament's set-up (/events/new/bid-whist)",
+            lambda client, app, ctx, v: client.post("/events/new/bid-whist", data=_bid_whist_form(name=v)),
+            core.MAX_EVENT_NAME,
+            EVENT_NAME,
+            "name",
+        ),
+        Typed(
+            "a whist drive's set-up (/events/new/whist-drive)",
+            lambda client, app, ctx, v: client.post("/events/new/whist-drive", data=_drive(name=v)),
+            core.MAX_EVENT_NAME,
+            EVENT_NAME,
+            "name",
+        ),
+        Typed(
+            "a club night's set-up (/events/new/club)",
+            lambda client, app, ctx, v: client.post("/events/new/club", data=_club(name=v)),
+            core.MAX_EVENT_NAME,
+            EVENT_NAME,
+            "name",
+        ),
     ],
     "event_table.team": [
-        Typed("a line of the team names on a Military Whist event's set-up (the game record's limit)",
-              lambda client, app, ctx, v: client.post("/events/new", data=_military_form(teams=f"Aces\n{v}")),
-              military.MAX_NAME, f"Team 2's name is too long: at most {military.MAX_NAME} characters", None),
-        Typed("a team's name on a Military Whist event's names page",
-              lambda client, app, ctx, v: _rename(client, ctx, **{"team.2": v}),
-              military.MAX_NAME, f"Team 2's name is too long: at most {military.MAX_NAME} characters", "teams.1",
-              _military),
+        Typed(
+            "a line of the team names on a Military Whist event's set-up (the game record's limit)",
+            lambda client, app, ctx, v: client.post("/events/new", data=_military_form(teams=f"Aces\n{v}")),
+            military.MAX_NAME,
+            f"Team 2's name is too long: at most {military.MAX_NAME} characters",
+            None,
+        ),
+        Typed(
+            "a team's name on a Military Whist event's names page",
+            lambda client, app, ctx, v: _rename(client, ctx, **{"team.2": v}),
+            military.MAX_NAME,
+            f"Team 2's name is too long: at most {military.MAX_NAME} characters",
+            "teams.1",
+            _military,
+        ),
     ],
     "event_entrant.name": [
-        Typed("a Bid Whist team's registered name",
-              lambda client, app, ctx, v: _register(client, ctx, team=v, player1="Ann", player2="Bob"),
-              registration.MAX_NAME, TEAM_NAME, "team", _tournament),
-        Typed("a single player's registered name (Bid Whist)",
-              lambda client, app, ctx, v: _register(client, ctx, kind="single", single=v),
-              registration.MAX_PLAYER, f"The player's name is too long: at most {registration.MAX_PLAYER} characters",
-              "single", _tournament),
-        Typed("the name given to two single players paired into a team",
-              lambda client, app, ctx, v: client.post(f"/d/{ctx['token']}/pair", data={"first": "1", "second": "2",
-                                                                                      "name": v}, headers=HX),
-              registration.MAX_NAME, TEAM_NAME, "pair", _singles),
-        Built("two single players paired without a name: 'A & B', or 'Team N' when that is too long",
-              _pair_two_long_singles, 6),
-        Typed("a player's line on a whist drive's set-up",
-              lambda client, app, ctx, v: client.post("/events/new/whist-drive", data=_drive(first=v)),
-              drive.MAX_PLAYER, f"A player's name is too long: at most {drive.MAX_PLAYER} characters", "players"),
+        Typed(
+            "a Bid Whist team's registered name",
+            lambda client, app, ctx, v: _register(client, ctx, team=v, player1="Ann", player2="Bob"),
+            registration.MAX_NAME,
+            TEAM_NAME,
+            "team",
+            _tournament,
+        ),
+        Typed(
+            "a single player's registered name (Bid Whist)",
+            lambda client, app, ctx, v: _register(client, ctx, kind="single", single=v),
+            registration.MAX_PLAYER,
+            f"The player's name is too long: at most {registration.MAX_PLAYER} characters",
+            "single",
+            _tournament,
+        ),
+        Typed(
+            "the name given to two single players paired into a team",
+            lambda client, app, ctx, v: client.post(
+                f"/d/{ctx['token']}/pair", data={"first": "1", "second": "2", "name": v}, headers=HX
+            ),
+            registration.MAX_NAME,
+            TEAM_NAME,
+            "pair",
+            _singles,
+        ),
+        Built(
+            "two single players paired without a name: 'A & B', or 'Team N' when that is too long",
+            _pair_two_long_singles,
+            6,
+        ),
+        Typed(
+            "a player's line on a whist drive's set-up",
+            lambda client, app, ctx, v: client.post("/events/new/whist-drive", data=_drive(first=v)),
+            drive.MAX_PLAYER,
+            f"A player's name is too long: at most {drive.MAX_PLAYER} characters",
+            "players",
+        ),
     ],
     "event_match.dispute": [
         Built("a team's reason for disputing its sheet, with which team said it (clipped to fit)", _dispute, 290),
@@ -339,49 +422,75 @@ USER_TEXT: dict[str, list[Typed | Built]] = {
         Built("a registration: the team's and its players' names", _register_longest, 150),
         Built("a club table's game started: its players' names (clipped to fit)", _club_longest_names, 290),
         Built("a pairing: both players' names and the team's", _pair_two_long_singles, 100),
-        Built("a walkover in the bracket: the team's name and the director's reason (clipped to fit)",
-              _walkover, 290),
+        Built("a walkover in the bracket: the team's name and the director's reason (clipped to fit)", _walkover, 290),
     ],
     "player_group.name": [
-        Typed("the name under \"Start a group\" on the home page (/groups/new)",
-              lambda client, app, ctx, v: client.post("/groups/new", data={"name": v}), GROUP_NAME_MAX, GROUP_NAME,
-              "name"),
-        Typed("the group's name on its page (/group/<token>/name)",
-              lambda client, app, ctx, v: client.post(f"/group/{ctx['group']}/name", data={"name": v}),
-              GROUP_NAME_MAX, GROUP_NAME, "group-name", _group),
-        Typed("the name of a new group keeping a game (/g/<token>/group/new; one tap sends its players' names, "
-              "groups.suggested_name, or 'Our games' when they pass the limit)",
-              lambda client, app, ctx, v: client.post(f"/g/{ctx['scorer']}/group/new", data={"name": v}),
-              GROUP_NAME_MAX, GROUP_NAME, "new-name", lambda client, app: {"scorer": start(client)}),
+        Typed(
+            'the name under "Start a group" on the home page (/groups/new)',
+            lambda client, app, ctx, v: client.post("/groups/new", data={"name": v}),
+            GROUP_NAME_MAX,
+            GROUP_NAME,
+            "name",
+        ),
+        Typed(
+            "the group's name on its page (/group/<token>/name)",
+            lambda client, app, ctx, v: client.post(f"/group/{ctx['group']}/name", data={"name": v}),
+            GROUP_NAME_MAX,
+            GROUP_NAME,
+            "group-name",
+            _group,
+        ),
+        Typed(
+            "the name of a new group keeping a game (/g/<token>/group/new; one tap sends its players' names, "
+            "groups.suggested_name, or 'Our games' when they pass the limit)",
+            lambda client, app, ctx, v: client.post(f"/g/{ctx['scorer']}/group/new", data={"name": v}),
+            GROUP_NAME_MAX,
+            GROUP_NAME,
+            "new-name",
+            lambda client, app: {"scorer": start(client)},
+        ),
     ],
     "group_player.name": [
-        Typed("a player's new name on the group's page (/group/<token>/players/<id>/name)",
-              lambda client, app, ctx, v: client.post(f"/group/{ctx['group']}/players/1/name", data={"name": v}),
-              NAME_MAX, f"The player's name is too long: at most {NAME_MAX} characters.", "players-1",
-              _group_with_ann),
-        Built("the names of a game kept in a group (checked by the rules as the game's: NAME_MAX)",
-              _group_game_of_longest_names, NAME_MAX),
+        Typed(
+            "a player's new name on the group's page (/group/<token>/players/<id>/name)",
+            lambda client, app, ctx, v: client.post(f"/group/{ctx['group']}/players/1/name", data={"name": v}),
+            NAME_MAX,
+            f"The player's name is too long: at most {NAME_MAX} characters.",
+            "players-1",
+            _group_with_ann,
+        ),
+        Built(
+            "the names of a game kept in a group (checked by the rules as the game's: NAME_MAX)",
+            _group_game_of_longest_names,
+            NAME_MAX,
+        ),
     ],
     "event_result.revoke": [
-        Typed("the revoke a table's phone reports: one of 'visitors', 'home' or none",
-              lambda client, app, ctx, v: client.post(f"/t/{ctx['table']}/result",
-                                                      data={"hand": "1", "tricks": "7", "revoke": v}, headers=HX),
-              0, "A revoke is by the visitors or the home pair (or none)", "revoke",
-              lambda client, app: {"table": table_tokens(app, create(client))[0]}, choice="visitors"),
+        Typed(
+            "the revoke a table's phone reports: one of 'visitors', 'home' or none",
+            lambda client, app, ctx, v: client.post(
+                f"/t/{ctx['table']}/result", data={"hand": "1", "tricks": "7", "revoke": v}, headers=HX
+            ),
+            0,
+            "A revoke is by the visitors or the home pair (or none)",
+            "revoke",
+            lambda client, app: {"table": table_tokens(app, create(client))[0]},
+            choice="visitors",
+        ),
     ],
 }
 
 # Every String column only the server writes, and why.
 SERVER_MADE: dict[str, str] = {
     "player_group.token": "a random token (models.new_token, 32 characters); a pasted one is looked up only up to "
-                          "groups.TOKEN_MAX characters",
+    "groups.TOKEN_MAX characters",
     "group_player.key": "the player's name case-folded (groups.key_of): at most 3 code points for each of NAME_MAX "
-                        "characters, the column's 120",
+    "characters, the column's 120",
     "game.public_id": "a random token (models.new_token, 32 characters)",
     "game.scorer_token": "a random token (models.new_token, 32 characters)",
     "game.short_code": "a random code of 8 characters (models.new_short_code)",
     "event.director_code": "a random code of 12 characters (models.new_director_code); a typed code is checked "
-                           "by core.typed_code (length and letters) before any query",
+    "by core.typed_code (length and letters) before any query",
     "event_table.short_code": "a random code of 10 characters (models.new_card_code); typed ones as director_code",
     "event_entrant.short_code": "a random code of 10 characters (models.new_card_code); typed ones as director_code",
     "game.variant": "a variant key of the registry: /new/<key> answers 404 to any other, a club night checks its variant",
@@ -401,11 +510,11 @@ SERVER_MADE: dict[str, str] = {
     "event_decision.actor": "'director'",
     "event.pin_recovery": "SHA-256 in hex (64 characters) of a recovery code the server made (core.apply_pin)",
     "event_match.signed_home_by": "'team page · device <8 hex>' or 'table phone, team code · device <8 hex>' "
-                                  "(views.common.device), clipped to matches.BY_LENGTH",
+    "(views.common.device), clipped to matches.BY_LENGTH",
     "event_match.signed_away_by": "as signed_home_by",
     "event_match.sign_note": "the app's words with team names, clipped to matches.SIGN_NOTE_LENGTH",
     "idempotent_request.key": "the Idempotency-Key header, refused (400) unless 8 to 64 of [A-Za-z0-9_.:-] before "
-                              "any query (idempotency.KEY; tests/web/test_idempotency.py sends 64 and 65)",
+    "any query (idempotency.KEY; tests/web/test_idempotency.py sends 64 and 65)",
     "idempotent_request.fingerprint": "SHA-256 in hex (64 characters) of the request",
 }
 
@@ -414,77 +523,133 @@ SERVER_MADE: dict[str, str] = {
 # them against what is in play, so a number past 32 bits is refused before any query.
 USER_NUMBERS: dict[str, list[Number]] = {
     "game.first_dealer": [
-        Number("the first dealer on a home game's set-up",
-               lambda client, app, ctx, raw: client.post("/new/whist", data={**PARTNERS, "first_dealer": raw}),
-               "Choose who deals first"),
+        Number(
+            "the first dealer on a home game's set-up",
+            lambda client, app, ctx, raw: client.post("/new/whist", data={**PARTNERS, "first_dealer": raw}),
+            "Choose who deals first",
+        ),
     ],
     "hand.number": [
-        Number("the hand number a scorer's form sends back",
-               lambda client, app, ctx, raw: client.post(f"/g/{ctx['scorer']}/entry", data={
-                   "action": "result", "number": raw, "tricks.0": "1", "tricks.1": "1", "tricks.2": "0",
-                   "tricks.3": "2"}, headers=HX),
-               "cannot be entered yet", lambda client, app: _bids_made(client)),
+        Number(
+            "the hand number a scorer's form sends back",
+            lambda client, app, ctx, raw: client.post(
+                f"/g/{ctx['scorer']}/entry",
+                data={
+                    "action": "result",
+                    "number": raw,
+                    "tricks.0": "1",
+                    "tricks.1": "1",
+                    "tricks.2": "0",
+                    "tricks.3": "2",
+                },
+                headers=HX,
+            ),
+            "cannot be entered yet",
+            lambda client, app: _bids_made(client),
+        ),
     ],
     "event.late_minutes": [
-        Number("the minutes after which a Military Whist table counts as late",
-               lambda client, app, ctx, raw: client.post("/events/new", data=_military_form(late_minutes=raw)),
-               "A table counts as late after"),
+        Number(
+            "the minutes after which a Military Whist table counts as late",
+            lambda client, app, ctx, raw: client.post("/events/new", data=_military_form(late_minutes=raw)),
+            "A table counts as late after",
+        ),
     ],
     "event_result.hand": [
-        Number("the hand a Military Whist table's phone reports",
-               lambda client, app, ctx, raw: client.post(f"/t/{ctx['table']}/result", data={
-                   "hand": raw, "tricks": "7"}, headers=HX),
-               "The form lost its hand number", lambda client, app: {"table": table_tokens(app, create(client))[0]}),
-        Number("the deal a whist drive's table reports",
-               lambda client, app, ctx, raw: client.post(f"/t/{ctx['table']}/deal", data={"deal": raw, "tricks": "7"},
-                                                         headers=HX),
-               "is not in play", lambda client, app: _drive_table(client, app)),
+        Number(
+            "the hand a Military Whist table's phone reports",
+            lambda client, app, ctx, raw: client.post(
+                f"/t/{ctx['table']}/result", data={"hand": raw, "tricks": "7"}, headers=HX
+            ),
+            "The form lost its hand number",
+            lambda client, app: {"table": table_tokens(app, create(client))[0]},
+        ),
+        Number(
+            "the deal a whist drive's table reports",
+            lambda client, app, ctx, raw: client.post(
+                f"/t/{ctx['table']}/deal", data={"deal": raw, "tricks": "7"}, headers=HX
+            ),
+            "is not in play",
+            lambda client, app: _drive_table(client, app),
+        ),
     ],
     "event_result.tricks": [
-        Number("the tricks a Military Whist table's phone reports",
-               lambda client, app, ctx, raw: client.post(f"/t/{ctx['table']}/result", data={
-                   "hand": "1", "tricks": raw}, headers=HX),
-               "0 to 13", lambda client, app: {"table": table_tokens(app, create(client))[0]}),
-        Number("North-South's tricks a whist drive's table reports",
-               lambda client, app, ctx, raw: client.post(f"/t/{ctx['table']}/deal", data={"deal": "1", "tricks": raw},
-                                                         headers=HX),
-               "0 to 13", lambda client, app: _drive_table(client, app)),
+        Number(
+            "the tricks a Military Whist table's phone reports",
+            lambda client, app, ctx, raw: client.post(
+                f"/t/{ctx['table']}/result", data={"hand": "1", "tricks": raw}, headers=HX
+            ),
+            "0 to 13",
+            lambda client, app: {"table": table_tokens(app, create(client))[0]},
+        ),
+        Number(
+            "North-South's tricks a whist drive's table reports",
+            lambda client, app, ctx, raw: client.post(
+                f"/t/{ctx['table']}/deal", data={"deal": "1", "tricks": raw}, headers=HX
+            ),
+            "0 to 13",
+            lambda client, app: _drive_table(client, app),
+        ),
     ],
     "event_result.table": [
-        Number("the table of a whist drive deal the director corrects",
-               lambda client, app, ctx, raw: client.post(f"/d/{ctx['token']}/deals/correct", data={
-                   "deal": "1", "table": raw, "tricks": "7"}, headers=HX),
-               "table", lambda client, app: _drive_table(client, app)),
+        Number(
+            "the table of a whist drive deal the director corrects",
+            lambda client, app, ctx, raw: client.post(
+                f"/d/{ctx['token']}/deals/correct", data={"deal": "1", "table": raw, "tricks": "7"}, headers=HX
+            ),
+            "table",
+            lambda client, app: _drive_table(client, app),
+        ),
     ],
     "event_loan.table": [
-        Number("the table the director lends flags to",
-               lambda client, app, ctx, raw: client.post(f"/d/{ctx['token']}/loan", data={"table": raw, "flags": "1"},
-                                                         headers=HX),
-               "Choose a table and the number of flags to lend", _military),
+        Number(
+            "the table the director lends flags to",
+            lambda client, app, ctx, raw: client.post(
+                f"/d/{ctx['token']}/loan", data={"table": raw, "flags": "1"}, headers=HX
+            ),
+            "Choose a table and the number of flags to lend",
+            _military,
+        ),
     ],
     "event_loan.flags": [
-        Number("the flags the director lends (or a table gives back: the net is stored)",
-               lambda client, app, ctx, raw: client.post(f"/d/{ctx['token']}/loan", data={"table": "1", "flags": raw},
-                                                         headers=HX),
-               "Choose a table and the number of flags to lend", _military),
+        Number(
+            "the flags the director lends (or a table gives back: the net is stored)",
+            lambda client, app, ctx, raw: client.post(
+                f"/d/{ctx['token']}/loan", data={"table": "1", "flags": raw}, headers=HX
+            ),
+            "Choose a table and the number of flags to lend",
+            _military,
+        ),
     ],
     "event_playoff.winner": [
-        Number("the winner of a Military Whist playoff hand",
-               lambda client, app, ctx, raw: client.post(f"/d/{ctx['token']}/playoff", data={
-                   "team1": "1", "team2": "2", "winner": raw}, headers=HX),
-               "Choose the two teams that played and the winner", _military),
+        Number(
+            "the winner of a Military Whist playoff hand",
+            lambda client, app, ctx, raw: client.post(
+                f"/d/{ctx['token']}/playoff", data={"team1": "1", "team2": "2", "winner": raw}, headers=HX
+            ),
+            "Choose the two teams that played and the winner",
+            _military,
+        ),
     ],
     "event_match.home": [
-        Number("the team a director swaps into a bracket match",
-               lambda client, app, ctx, raw: client.post(f"/d/{ctx['token']}/swap", data={
-                   "match": "1", "out": "1", "in": raw}, headers=HX),
-               "The bracket is not set yet", _tournament),
+        Number(
+            "the team a director swaps into a bracket match",
+            lambda client, app, ctx, raw: client.post(
+                f"/d/{ctx['token']}/swap", data={"match": "1", "out": "1", "in": raw}, headers=HX
+            ),
+            "The bracket is not set yet",
+            _tournament,
+        ),
     ],
     "event_match.away": [
-        Number("the team a director swaps out of a bracket match",
-               lambda client, app, ctx, raw: client.post(f"/d/{ctx['token']}/swap", data={
-                   "match": "1", "out": raw, "in": "2"}, headers=HX),
-               "The bracket is not set yet", _tournament),
+        Number(
+            "the team a director swaps out of a bracket match",
+            lambda client, app, ctx, raw: client.post(
+                f"/d/{ctx['token']}/swap", data={"match": "1", "out": raw, "in": "2"}, headers=HX
+            ),
+            "The bracket is not set yet",
+            _tournament,
+        ),
     ],
 }
 
@@ -512,13 +677,13 @@ SERVER_COUNTED: dict[str, str] = {
 # Every JSON column, and what bounds what a user puts into it.
 JSON_BOUNDS: dict[str, str] = {
     "game.options": "each option checked by its OptionSpec (a choice, a number in range); Nomination's custom "
-                    "list of cards per round by the request size (64 KB)",
+    "list of cards per round by the request size (64 KB)",
     "game.players": "as many names as the variant seats (at most 7), of at most 40 characters (NAME_MAX)",
     "game.teams": "as many teams as the variant has, names of at most 40 characters (NAME_MAX)",
     "game.pending": "the hand being entered: bids and choices checked by the rules",
     "hand.entry": "one hand as entered: numbers and choices checked by the rules",
     "game.undo_log": "the taps that can be undone: hand-in-hand states the rules accepted and the server's words "
-                     "for them, at most games/undo.py's LOG_MAX steps",
+    "for them, at most games/undo.py's LOG_MAX steps",
     "game.redo_log": "the taps undone that can be redone: steps taken from undo_log, at most LOG_MAX",
     "event.options": "each format's settings, numbers and choices checked at set-up",
     "event_table.players": "four names of at most 40 characters (Military Whist)",
@@ -530,7 +695,7 @@ JSON_BOUNDS: dict[str, str] = {
     "event_audit.old": "values already checked (names, results, numbers)",
     "event_audit.new": "values already checked (names, results, numbers)",
     "event_audit.said": "the note's message (template and params) the server made, its params names and numbers "
-                        "already checked for the note; a restored one checked by backup.said (at most SAID_MAX)",
+    "already checked for the note; a restored one checked by backup.said (at most SAID_MAX)",
     "event_entrant.players": "one or two names of at most 40 characters",
     "event_decision.data": "numbers checked by the format, and a walkover's or swap's reason clipped to 200 characters",
     "idempotent_request.headers": "a fixed list of the server's own response headers (idempotency.REPLAYED_HEADERS)",
@@ -558,8 +723,12 @@ def _drive_table(client: FlaskClient, app: Flask) -> dict[str, Any]:
 
 def columns_of(kind: type) -> dict[str, Any]:
     """`table.column` -> the column, for every column of that type (but keys) in the models."""
-    return {f"{t.name}.{c.name}": c for t in db.metadata.sorted_tables for c in t.columns
-            if isinstance(c.type, kind) and not c.primary_key and not c.foreign_keys}
+    return {
+        f"{t.name}.{c.name}": c
+        for t in db.metadata.sorted_tables
+        for c in t.columns
+        if isinstance(c.type, kind) and not c.primary_key and not c.foreign_keys
+    }
 
 
 # --------------------------------------------------------------------------- the lists are whole
@@ -605,7 +774,8 @@ ON_POSTGRESQL = pytest.mark.parametrize("database", ["postgresql"], indirect=Tru
 @ON_POSTGRESQL
 @pytest.mark.parametrize(("column", "way"), _ways(Typed))
 def test_one_character_too_many_is_refused_beside_the_field_and_the_longest_is_kept(
-        client: FlaskClient, app: Flask, column: str, way: Typed) -> None:
+    client: FlaskClient, app: Flask, column: str, way: Typed
+) -> None:
     length = db.metadata.tables[column.split(".")[0]].c[column.split(".")[1]].type.length
     ctx = way.prepare(client, app)
     before = dump(app)
@@ -626,8 +796,9 @@ def test_one_character_too_many_is_refused_beside_the_field_and_the_longest_is_k
 
 @ON_POSTGRESQL
 @pytest.mark.parametrize(("column", "way"), _ways(Built))
-def test_a_value_built_from_the_longest_inputs_fits_its_column(client: FlaskClient, app: Flask, column: str,
-                                                               way: Built) -> None:
+def test_a_value_built_from_the_longest_inputs_fits_its_column(
+    client: FlaskClient, app: Flask, column: str, way: Built
+) -> None:
     length = db.metadata.tables[column.split(".")[0]].c[column.split(".")[1]].type.length
     before = set(values(app, column))
     response = way.send(client, app)
@@ -639,8 +810,9 @@ def test_a_value_built_from_the_longest_inputs_fits_its_column(client: FlaskClie
 
 @ON_POSTGRESQL
 @pytest.mark.parametrize(("column", "way"), _ways(Number))
-def test_a_number_past_32_bits_is_refused_and_changes_nothing(client: FlaskClient, app: Flask, column: str,
-                                                               way: Number) -> None:
+def test_a_number_past_32_bits_is_refused_and_changes_nothing(
+    client: FlaskClient, app: Flask, column: str, way: Number
+) -> None:
     ctx = way.prepare(client, app)
     before = dump(app)
     for raw in BIG:

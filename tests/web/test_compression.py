@@ -32,18 +32,25 @@ def test_pages_are_gzipped_over_http_and_brotli_where_offered(client: FlaskClien
     assert without_token(gzip.decompress(zipped.data)) == without_token(plain.data)
     assert len(zipped.data) < len(plain.data) / 2
     br = client.get("/", headers=HTTPS)
-    assert br.headers["Content-Encoding"] == "br" and without_token(brotli.decompress(br.data)) == without_token(plain.data)
+    assert br.headers["Content-Encoding"] == "br" and without_token(brotli.decompress(br.data)) == without_token(
+        plain.data
+    )
 
 
 def test_static_files_are_compressed_and_cached_under_their_hash(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     css = re.search(r'href="(/static/css/app\.css\?v=\w+)"', page)
     assert css, "the page links its stylesheet under its hash"
-    with client.get(css.group(1)) as plain, client.get(css.group(1), headers=HTTP) as zipped, \
-            client.get(css.group(1), headers=HTTPS) as br:
+    with (
+        client.get(css.group(1)) as plain,
+        client.get(css.group(1), headers=HTTP) as zipped,
+        client.get(css.group(1), headers=HTTPS) as br,
+    ):
         assert plain.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert zipped.headers["Content-Encoding"] == "gzip" and gzip.decompress(zipped.data) == plain.data
-        assert br.headers["Content-Encoding"] == "br" and without_token(brotli.decompress(br.data)) == without_token(plain.data)
+        assert br.headers["Content-Encoding"] == "br" and without_token(brotli.decompress(br.data)) == without_token(
+            plain.data
+        )
         assert len(zipped.data) < len(plain.data) / 3
     # without the hash, or with an old one, the file is checked each time
     for url in ("/static/css/app.css", "/static/css/app.css?v=000000000000"):

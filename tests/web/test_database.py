@@ -86,12 +86,15 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(app: Flask) -> None:
         assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
 
 
-@pytest.mark.parametrize(("given", "read"), [
-    ("postgresql://u:pw@db/scorepad", "postgresql+psycopg://u:pw@db/scorepad"),
-    ("postgres://u:pw@db/scorepad", "postgresql+psycopg://u:pw@db/scorepad"),
-    ("postgresql+psycopg2://u@db/s", "postgresql+psycopg2://u@db/s"),
-    ("sqlite:///x.sqlite3", "sqlite:///x.sqlite3"),
-])
+@pytest.mark.parametrize(
+    ("given", "read"),
+    [
+        ("postgresql://u:pw@db/scorepad", "postgresql+psycopg://u:pw@db/scorepad"),
+        ("postgres://u:pw@db/scorepad", "postgresql+psycopg://u:pw@db/scorepad"),
+        ("postgresql+psycopg2://u@db/s", "postgresql+psycopg2://u@db/s"),
+        ("sqlite:///x.sqlite3", "sqlite:///x.sqlite3"),
+    ],
+)
 def test_a_postgresql_url_is_served_by_psycopg_3_the_driver_installed_with_the_app(given: str, read: str) -> None:
     assert database_url_of(given) == read
 

@@ -15,8 +15,11 @@ from scorepad.models import Game, Hand
 from scorepad.rules import nomination
 from tests.web.test_games import HX, nomination_form, start
 
-HANDS = [{"trump": "S", "bids": [1, 1, 0, 1], "tricks": [1, 1, 1, 1]},
-         {"trump": "H", "bids": [0, 0, 3, 0], "tricks": [1, 0, 3, 0]}]
+HANDS = [
+    {"trump": "S", "bids": [1, 1, 0, 1], "tricks": [1, 1, 1, 1]},
+    {"trump": "H", "bids": [0, 0, 3, 0], "tricks": [1, 0, 3, 0]},
+]
+
 
 @pytest.fixture
 def app_config() -> dict[str, object]:
@@ -24,7 +27,6 @@ def app_config() -> dict[str, object]:
     kept value against a fresh derivation (which derives afresh on purpose) is off here; every other
     test keeps it."""
     return {"SCOREPAD_CHECK_KEPT_VIEWS": False}
-
 
 
 @pytest.fixture
@@ -52,7 +54,8 @@ def two_hands(app: Flask, client: FlaskClient) -> str:
 
 
 def test_a_tap_on_the_hand_in_hand_does_not_replay_the_recorded_hands(
-        app: Flask, client: FlaskClient, replays: list[int]) -> None:
+    app: Flask, client: FlaskClient, replays: list[int]
+) -> None:
     token = two_hands(app, client)
     assert client.get(f"/g/{token}").status_code == 200
     replays.clear()

@@ -70,8 +70,7 @@ def test_the_right_pin_clears_the_count(client: FlaskClient, app: Flask) -> None
     assert stranger.post(f"/d/{token}/unlock", data={"pin": "1111"}).status_code == 403
 
 
-def test_the_recovery_code_is_shown_once_and_lets_the_director_in_while_locked(client: FlaskClient,
-                                                                               app: Flask) -> None:
+def test_the_recovery_code_is_shown_once_and_lets_the_director_in_while_locked(client: FlaskClient, app: Flask) -> None:
     token = create(client, pin="2468")
     first = client.get(f"/d/{token}")
     code = recovery_code(first.get_data(as_text=True))
@@ -113,8 +112,9 @@ def test_the_recovery_code_is_shown_once_and_lets_the_director_in_while_locked(c
     with app.app_context():
         event = core.by_director_token(token)
         assert event is not None
-        assert [a.note for a in event.audit if a.action == "recovery code"] == \
-            ["opened with the recovery code: a new code was shown"]
+        assert [a.note for a in event.audit if a.action == "recovery code"] == [
+            "opened with the recovery code: a new code was shown"
+        ]
 
 
 def test_a_new_pin_gives_a_new_recovery_code_and_no_pin_none(client: FlaskClient, app: Flask) -> None:
@@ -139,9 +139,12 @@ def test_every_format_shows_its_pin_form_and_sets_a_pin(client: FlaskClient, app
     """The PIN form is on the control room's page shell: Bid Whist, whist drive and club events
     could not change their PIN before."""
     with app.app_context():
-        made = {"military": military.create_event("Zone day", ["Aces", "Kings", "Queens", "Jacks"], [3, 2]),
-                "bid_whist": writes.create("Cup", rounds=1), "drive": drive.create("Drive", [f"P{n}" for n in range(8)]),
-                "club": club.create("Night", "whist", 2)}
+        made = {
+            "military": military.create_event("Zone day", ["Aces", "Kings", "Queens", "Jacks"], [3, 2]),
+            "bid_whist": writes.create("Cup", rounds=1),
+            "drive": drive.create("Drive", [f"P{n}" for n in range(8)]),
+            "club": club.create("Night", "whist", 2),
+        }
         tokens = {key: event.director_token for key, event in made.items()}
     for key, token in tokens.items():
         page = client.get(f"/d/{token}")

@@ -42,8 +42,16 @@ HX = {"HX-Request": "true"}
 
 def create(client: FlaskClient, **form: str) -> str:
     """Set up an event through the form; returns the director's token."""
-    data = {"name": "Zone 3 Military Whist", "preset": "area", "tables": "4", "teams": "\n".join(TEAMS),
-            "loans": "auto", "late_minutes": "12", "pin": "", **form}
+    data = {
+        "name": "Zone 3 Military Whist",
+        "preset": "area",
+        "tables": "4",
+        "teams": "\n".join(TEAMS),
+        "loans": "auto",
+        "late_minutes": "12",
+        "pin": "",
+        **form,
+    }
     response = client.post("/events/new", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
     location = response.headers["Location"]
@@ -113,8 +121,9 @@ def table_tokens(app: Flask, token: str) -> list[str]:
     return list(snapshot(app, token)["tokens"])
 
 
-def enter(client: FlaskClient, table_token: str, hand: int, tricks: object, revoke: str = "none",
-          kind: str = "result") -> tuple[int, str]:
+def enter(
+    client: FlaskClient, table_token: str, hand: int, tricks: object, revoke: str = "none", kind: str = "result"
+) -> tuple[int, str]:
     data = {"hand": str(hand), "revoke": revoke}
     if tricks is not None:
         data["tricks"] = str(tricks)
@@ -127,8 +136,9 @@ def advance(client: FlaskClient, token: str, hand: int) -> tuple[int, str]:
     return response.status_code, text(response)
 
 
-def play(client: FlaskClient, app: Flask, token: str, hand: int, tricks: Sequence[int],
-         then_advance: bool = True) -> None:
+def play(
+    client: FlaskClient, app: Flask, token: str, hand: int, tricks: Sequence[int], then_advance: bool = True
+) -> None:
     """Every table reports `tricks` (table 1 first) for `hand`; then the director opens the next hand."""
     for table_token, count in zip(table_tokens(app, token), tricks):
         status, page = enter(client, table_token, hand, count)
@@ -159,8 +169,15 @@ def other_app(tmp_path: Path, name: str, **config: Any) -> Flask:
 
     from scorepad import create_app
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SCOREPAD_DEMO": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/{name}.sqlite3", **config})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "SCOREPAD_DEMO": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/{name}.sqlite3",
+            **config,
+        }
+    )
     with app.app_context():
         upgrade(directory=app.extensions["migrate"].directory)
     return app
@@ -177,14 +194,16 @@ def test_new_event_page_offers_the_presets(client: FlaskClient) -> None:
     assert "Provincial games: 50 hands over two days (15 + 15, then 20)" in page
 
 
-@pytest.mark.parametrize(("preset", "days", "expected"), [
-    ("area", "", [30]),
-    ("provincial", "", [30, 20]),
-    ("custom", "10, 5", [10, 5]),
-    ("custom", "12 8 4", [12, 8, 4]),
-])
-def test_presets_and_custom_days(client: FlaskClient, app: Flask, preset: str, days: str,
-                                 expected: list[int]) -> None:
+@pytest.mark.parametrize(
+    ("preset", "days", "expected"),
+    [
+        ("area", "", [30]),
+        ("provincial", "", [30, 20]),
+        ("custom", "10, 5", [10, 5]),
+        ("custom", "12 8 4", [12, 8, 4]),
+    ],
+)
+def test_presets_and_custom_days(client: FlaskClient, app: Flask, preset: str, days: str, expected: list[int]) -> None:
     token = create(client, preset=preset, days=days)
     stored = snapshot(app, token)
     assert stored["options"]["days"] == expected
@@ -193,8 +212,11 @@ def test_presets_and_custom_days(client: FlaskClient, app: Flask, preset: str, d
 
 
 def test_success_redirects_to_the_control_room_and_names_blank_tables(client: FlaskClient, app: Flask) -> None:
-    response = client.post("/events/new", data={"name": "  Club night  ", "preset": "area", "tables": "4",
-                                                "teams": "Aces\nKings\n"}, follow_redirects=True)
+    response = client.post(
+        "/events/new",
+        data={"name": "  Club night  ", "preset": "area", "tables": "4", "teams": "Aces\nKings\n"},
+        follow_redirects=True,
+    )
     page = text(response)
     assert response.status_code == 200
     assert "Event created. This page is your private director's link" in page
@@ -216,31 +238,38 @@ def test_a_blank_line_keeps_its_table_unnamed(client: FlaskClient, app: Flask) -
     assert snapshot(app, token)["teams"] == ["Aces", "Table 2", "Queens"]
 
 
-@pytest.mark.parametrize(("form", "field", "message"), [
-    ({"name": ""}, "name", "Give the event a name, e.g. 'Zone 3 Military Whist'"),
-    ({"name": "   "}, "name", "Give the event a name, e.g. 'Zone 3 Military Whist'"),
-    ({"name": "x" * 121}, "name", "The event's name is too long: at most 120 characters"),
-    ({"tables": "1", "teams": ""}, "tables", "An event has 2 to 64 tables"),
-    ({"tables": "65", "teams": ""}, "tables", "An event has 2 to 64 tables"),
-    ({"tables": "x", "teams": ""}, "tables", "An event has 2 to 64 tables"),
-    ({"tables": "", "teams": ""}, "tables", "An event has 2 to 64 tables"),
-    ({"tables": "2", "teams": "A\nB\nC"}, "teams", "3 team names for 2 tables: one name per line, "
-                                                  "at most one per table"),
-    ({"teams": "Aces\n" + "K" * 41}, "teams-1", "Team 2's name is too long: at most 40 characters"),
-    ({"pin": "123"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
-    ({"pin": "12a4"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
-    ({"pin": "123456789"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
-    ({"late_minutes": "0"}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
-    ({"late_minutes": "121"}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
-    ({"late_minutes": "soon"}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
-    ({"preset": "custom", "days": ""}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
-    ({"preset": "custom", "days": "thirty"}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
-    ({"preset": "custom", "days": "0"}, "days", "Each value of Hands per day must be at least 1"),
-    ({"preset": "custom", "days": "30, 101"}, "days", "Each value of Hands per day must be at most 100"),
-    ({"preset": "custom", "days": "1 1 1 1 1 1"}, "days", "Hands per day: at most 5 days, not 6"),
-])
-def test_bad_set_up_is_refused_beside_the_field(client: FlaskClient, app: Flask, form: dict[str, str],
-                                                field: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("form", "field", "message"),
+    [
+        ({"name": ""}, "name", "Give the event a name, e.g. 'Zone 3 Military Whist'"),
+        ({"name": "   "}, "name", "Give the event a name, e.g. 'Zone 3 Military Whist'"),
+        ({"name": "x" * 121}, "name", "The event's name is too long: at most 120 characters"),
+        ({"tables": "1", "teams": ""}, "tables", "An event has 2 to 64 tables"),
+        ({"tables": "65", "teams": ""}, "tables", "An event has 2 to 64 tables"),
+        ({"tables": "x", "teams": ""}, "tables", "An event has 2 to 64 tables"),
+        ({"tables": "", "teams": ""}, "tables", "An event has 2 to 64 tables"),
+        (
+            {"tables": "2", "teams": "A\nB\nC"},
+            "teams",
+            "3 team names for 2 tables: one name per line, at most one per table",
+        ),
+        ({"teams": "Aces\n" + "K" * 41}, "teams-1", "Team 2's name is too long: at most 40 characters"),
+        ({"pin": "123"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
+        ({"pin": "12a4"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
+        ({"pin": "123456789"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
+        ({"late_minutes": "0"}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
+        ({"late_minutes": "121"}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
+        ({"late_minutes": "soon"}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
+        ({"preset": "custom", "days": ""}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
+        ({"preset": "custom", "days": "thirty"}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
+        ({"preset": "custom", "days": "0"}, "days", "Each value of Hands per day must be at least 1"),
+        ({"preset": "custom", "days": "30, 101"}, "days", "Each value of Hands per day must be at most 100"),
+        ({"preset": "custom", "days": "1 1 1 1 1 1"}, "days", "Hands per day: at most 5 days, not 6"),
+    ],
+)
+def test_bad_set_up_is_refused_beside_the_field(
+    client: FlaskClient, app: Flask, form: dict[str, str], field: str, message: str
+) -> None:
     data = {"name": "Zone 3", "preset": "area", "tables": "4", "teams": "\n".join(TEAMS), **form}
     response = client.post("/events/new", data=data)
     page = response.get_data(as_text=True)
@@ -263,9 +292,16 @@ def test_bad_set_up_is_refused_beside_the_field(client: FlaskClient, app: Flask,
 def test_unknown_director_token_is_404(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     before = snapshot(app, token)
-    for method, url in [("get", "/d/nope"), ("post", "/d/nope/advance"), ("post", "/d/nope/loan"),
-                        ("get", "/d/nope/qr"), ("post", "/d/nope/results/1/1"), ("post", "/d/nope/unlock"),
-                        ("post", "/d/nope/tables/1/token"), ("post", f"/d/{token[:-1]}/advance")]:
+    for method, url in [
+        ("get", "/d/nope"),
+        ("post", "/d/nope/advance"),
+        ("post", "/d/nope/loan"),
+        ("get", "/d/nope/qr"),
+        ("post", "/d/nope/results/1/1"),
+        ("post", "/d/nope/unlock"),
+        ("post", "/d/nope/tables/1/token"),
+        ("post", f"/d/{token[:-1]}/advance"),
+    ]:
         response = getattr(client, method)(url, data={"hand": "1", "table": "1", "flags": "1", "tricks": "7"})
         assert response.status_code == 404, url
         assert "There is no event at this director's link." in text(response)
@@ -330,8 +366,14 @@ def test_a_spectator_cannot_post_anything(client: FlaskClient, app: Flask) -> No
         assert response.status_code == 405, url
         assert "That action is not available here" in text(response)
     # the public id opens no director page and no table
-    for url in (f"/d/{public}/advance", f"/d/{public}/loan", f"/d/{public}/results/1/1",
-                f"/d/{public}/tables/1/token", f"/t/{public}/result", f"/t/{public}/preview"):
+    for url in (
+        f"/d/{public}/advance",
+        f"/d/{public}/loan",
+        f"/d/{public}/results/1/1",
+        f"/d/{public}/tables/1/token",
+        f"/t/{public}/result",
+        f"/t/{public}/preview",
+    ):
         response = spectator.post(url, data={"hand": "1", "tricks": "7", "table": "1", "flags": "2"})
         assert response.status_code == 404, url
     assert spectator.get(f"/d/{public}").status_code == 404
@@ -344,9 +386,14 @@ def test_director_actions_refuse_a_table_token(client: FlaskClient, app: Flask) 
     play(client, app, token, 1, (7, 10, 3, 5), then_advance=False)
     before = snapshot(app, token)
     table_phone = app.test_client()
-    for url, data in [(f"/d/{tokens[0]}/advance", {"hand": "1"}), (f"/d/{tokens[0]}/loan", {"table": "1", "flags": "2"}),
-                      (f"/d/{tokens[0]}/results/1/2", {"tricks": "0"}), (f"/d/{tokens[0]}/pin", {"pin": "1234"}),
-                      (f"/d/{tokens[0]}/tables/1/token", {}), (f"/d/{tokens[0]}/playoff", {"team1": "1"})]:
+    for url, data in [
+        (f"/d/{tokens[0]}/advance", {"hand": "1"}),
+        (f"/d/{tokens[0]}/loan", {"table": "1", "flags": "2"}),
+        (f"/d/{tokens[0]}/results/1/2", {"tricks": "0"}),
+        (f"/d/{tokens[0]}/pin", {"pin": "1234"}),
+        (f"/d/{tokens[0]}/tables/1/token", {}),
+        (f"/d/{tokens[0]}/playoff", {"team1": "1"}),
+    ]:
         response = table_phone.post(url, data=data)
         assert response.status_code == 404, url
         assert "There is no event at this director's link." in text(response)
@@ -367,8 +414,14 @@ def test_pin_locks_the_control_room_for_a_fresh_browser(client: FlaskClient, app
     page = text(response)
     assert response.status_code == 403
     assert "Director's PIN" in page and "Open the control room" in page and "Results (tricks" not in page
-    for url, data in [("advance", {"hand": "1"}), ("loan", {"table": "1", "flags": "1"}), ("pin", {"pin": ""}),
-                      ("results/1/1", {"tricks": "7"}), ("tables/1/token", {}), ("playoff", {"team1": "1"})]:
+    for url, data in [
+        ("advance", {"hand": "1"}),
+        ("loan", {"table": "1", "flags": "1"}),
+        ("pin", {"pin": ""}),
+        ("results/1/1", {"tricks": "7"}),
+        ("tables/1/token", {}),
+        ("playoff", {"team1": "1"}),
+    ]:
         response = stranger.post(f"/d/{token}/{url}", data=data)
         assert response.status_code == 403, url
         assert "Enter the director's PIN first." in text(response)
@@ -391,8 +444,10 @@ def test_pin_can_be_changed_and_a_bad_pin_is_refused(client: FlaskClient, app: F
     token = create(client)
     response = client.post(f"/d/{token}/pin", data={"pin": "12"})
     assert response.status_code == 422
-    assert field_error(response.get_data(as_text=True), "pin") == \
-        "The PIN is 4 to 8 digits (or leave it empty to remove it)"
+    assert (
+        field_error(response.get_data(as_text=True), "pin")
+        == "The PIN is 4 to 8 digits (or leave it empty to remove it)"
+    )
     assert snapshot(app, token)["pin"] is None
     response = client.post(f"/d/{token}/pin", data={"pin": "9999"})
     assert response.status_code == 200 and "PIN saved." in text(response)
@@ -437,19 +492,23 @@ def test_table_page_shows_the_hands_orders(client: FlaskClient, app: Flask) -> N
     assert flags_at_table(page) == 12
 
 
-@pytest.mark.parametrize(("tricks", "revoke", "words", "after"), [
-    (7, "none", "visitors take 1 flag", 11),
-    (9, "none", "visitors take 1 flag", 11),
-    (3, "none", "home pair keeps its flags", 12),
-    (6, "none", "home pair keeps its flags", 12),
-    (10, "none", "visitors take 2 flags", 10),
-    (13, "none", "visitors take 2 flags", 10),
-    (8, "visitors", "home pair keeps its flags", 12),  # 8 - 2 = 6
-    (5, "home", "visitors take 1 flag", 11),  # 5 + 2 = 7
-    (11, "visitors", "visitors take 1 flag", 11),  # 11 - 2 = 9
-])
-def test_preview_shows_the_flag_words_and_stores_nothing(client: FlaskClient, app: Flask, tricks: int,
-                                                         revoke: str, words: str, after: int) -> None:
+@pytest.mark.parametrize(
+    ("tricks", "revoke", "words", "after"),
+    [
+        (7, "none", "visitors take 1 flag", 11),
+        (9, "none", "visitors take 1 flag", 11),
+        (3, "none", "home pair keeps its flags", 12),
+        (6, "none", "home pair keeps its flags", 12),
+        (10, "none", "visitors take 2 flags", 10),
+        (13, "none", "visitors take 2 flags", 10),
+        (8, "visitors", "home pair keeps its flags", 12),  # 8 - 2 = 6
+        (5, "home", "visitors take 1 flag", 11),  # 5 + 2 = 7
+        (11, "visitors", "visitors take 1 flag", 11),  # 11 - 2 = 9
+    ],
+)
+def test_preview_shows_the_flag_words_and_stores_nothing(
+    client: FlaskClient, app: Flask, tricks: int, revoke: str, words: str, after: int
+) -> None:
     token = create(client)
     status, page = enter(client, table_tokens(app, token)[0], 1, tricks, revoke, kind="preview")
     assert status == 200
@@ -476,9 +535,20 @@ def test_confirmed_result_moves_the_flags(client: FlaskClient, app: Flask) -> No
     assert snapshot(app, token)["results"] == [(1, 1, 7, None)]
 
 
-@pytest.mark.parametrize(("tricks", "kind"), [(-1, "result"), (14, "result"), ("x", "result"), (None, "result"),
-                                              ("7.5", "result"), (-1, "preview"), (14, "preview"),
-                                              ("x", "preview"), (None, "preview")])
+@pytest.mark.parametrize(
+    ("tricks", "kind"),
+    [
+        (-1, "result"),
+        (14, "result"),
+        ("x", "result"),
+        (None, "result"),
+        ("7.5", "result"),
+        (-1, "preview"),
+        (14, "preview"),
+        ("x", "preview"),
+        (None, "preview"),
+    ],
+)
 def test_tricks_out_of_range_are_refused(client: FlaskClient, app: Flask, tricks: object, kind: str) -> None:
     token = create(client)
     status, page = enter(client, table_tokens(app, token)[0], 1, tricks, kind=kind)
@@ -529,8 +599,7 @@ def test_a_second_result_for_the_same_hand_is_a_conflict(client: FlaskClient, ap
     before = snapshot(app, token)
     status, page = enter(client, table, 1, 7)  # the same phone taps confirm again
     assert status == 409
-    assert ("Hand 1 at table 1 is already recorded: the visitors took 7 tricks. Ask the director if it is wrong."
-            in page)
+    assert "Hand 1 at table 1 is already recorded: the visitors took 7 tricks. Ask the director if it is wrong." in page
     other_phone = app.test_client()
     status, page = enter(other_phone, table, 1, 10)  # the other phone at the table
     assert status == 409 and "already recorded: the visitors took 7 tricks" in page
@@ -578,8 +647,12 @@ def test_a_revoke_moves_two_tricks(client: FlaskClient, app: Flask) -> None:
     assert enter(client, tokens[2], 1, 5, "home")[0] == 200
     assert enter(client, tokens[3], 1, 11, "visitors")[0] == 200
     assert enter(client, tokens[0], 1, 12, "home")[0] == 200
-    assert snapshot(app, token)["results"] == [(1, 1, 12, "home"), (1, 2, 8, "visitors"), (1, 3, 5, "home"),
-                                               (1, 4, 11, "visitors")]
+    assert snapshot(app, token)["results"] == [
+        (1, 1, 12, "home"),
+        (1, 2, 8, "visitors"),
+        (1, 3, 5, "home"),
+        (1, 4, 11, "visitors"),
+    ]
     assert totals(board(app, token)) == {"Aces": 10, "Kings": 13, "Queens": 12, "Jacks": 13}
     conserved(app, token, 4)
 
@@ -649,13 +722,23 @@ def test_closing_a_day_records_it_and_every_table_restarts_at_twelve(client: Fla
     assert status == 200 and "Day 1 closed; hand 3 is open." in page
     stored = snapshot(app, token)
     assert stored["days"] == [(1, [13, 9, 12, 14], [0, 0, 0, 0])]
-    assert ("director", "day closed", 2, None, None, {"held": [13, 9, 12, 14], "owed": [0, 0, 0, 0]},
-            "day 1 closed") in stored["audit"]
+    assert (
+        "director",
+        "day closed",
+        2,
+        None,
+        None,
+        {"held": [13, 9, 12, 14], "owed": [0, 0, 0, 0]},
+        "day 1 closed",
+    ) in stored["audit"]
     b = board(app, token)
     assert b.days == 2
     assert {r.name: (r.held, r.owed, r.days, r.total) for r in b.rows} == {
-        "Aces": (12, 0, (13, 12), 25), "Kings": (12, 0, (9, 12), 21), "Queens": (12, 0, (12, 12), 24),
-        "Jacks": (12, 0, (14, 12), 26)}
+        "Aces": (12, 0, (13, 12), 25),
+        "Kings": (12, 0, (9, 12), 21),
+        "Queens": (12, 0, (12, 12), 24),
+        "Jacks": (12, 0, (14, 12), 26),
+    }
     conserved(app, token, 4)
     public = stored["public_id"]
     page = text(client.get(f"/b/{public}/standings"))
@@ -683,8 +766,9 @@ def test_export_scores_to_the_same_totals_as_the_board(client: FlaskClient, app:
     assert record["options"]["days"] == [2, 2]
     path = tmp_path / "event.json"
     path.write_text(json.dumps(record))
-    result = subprocess.run([SCOREPAD, "score", "--json", str(path)], capture_output=True, text=True,
-                            cwd=ROOT, timeout=scaled(60))
+    result = subprocess.run(
+        [SCOREPAD, "score", "--json", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=scaled(60)
+    )
     assert result.returncode == 0, result.stderr
     sheet = json.loads(result.stdout)
     expected = {"Aces": 23, "Kings": 23, "Queens": 24, "Jacks": 26}
@@ -702,9 +786,11 @@ def test_a_correction_rescores_later_hands_and_is_audited(client: FlaskClient, a
     assert "Correct hand 1 at table 1" in page and "Recorded now: 7 tricks (by table 1)" in page
     before = snapshot(app, token)
     # refused corrections change nothing
-    for data, message in [({"tricks": "7", "revoke": "none"}, "That is already the result of hand 1 at table 1"),
-                          ({"tricks": "15"}, "Tap the number of tricks the visitors took: 0 to 13"),
-                          ({"tricks": "3", "revoke": "nobody"}, "A revoke is by the visitors or the home pair (or none)")]:
+    for data, message in [
+        ({"tricks": "7", "revoke": "none"}, "That is already the result of hand 1 at table 1"),
+        ({"tricks": "15"}, "Tap the number of tricks the visitors took: 0 to 13"),
+        ({"tricks": "3", "revoke": "nobody"}, "A revoke is by the visitors or the home pair (or none)"),
+    ]:
         response = client.post(f"/d/{token}/results/1/1", data=data)
         assert response.status_code == 422
         assert message in errors_in(text(response))
@@ -718,8 +804,9 @@ def test_a_correction_rescores_later_hands_and_is_audited(client: FlaskClient, a
     assert totals(board(app, token)) == {"Aces": 14, "Kings": 9, "Queens": 12, "Jacks": 13}
     stored = snapshot(app, token)
     assert (1, 1, 3, None) in stored["results"] and stored["current_hand"] == 2
-    assert ("director", "correction", 1, 1, {"tricks": 7, "revoke": None}, {"tricks": 3, "revoke": None}, ""
-            ) in stored["audit"]
+    assert ("director", "correction", 1, 1, {"tricks": 7, "revoke": None}, {"tricks": 3, "revoke": None}, "") in stored[
+        "audit"
+    ]
     room = text(client.get(f"/d/{token}"))
     assert "Hand 1 at table 1 corrected; everything after it is scored again." in room
     assert re.search(r"director · correction · hand 1 · table 1 ?: 7 tricks → 3 tricks", room)
@@ -743,10 +830,12 @@ def test_loans_auto_and_manual_are_shown_and_conserve_the_flags(client: FlaskCli
     assert {r.name: (r.held, r.owed) for r in board(app, token).rows} == {"Aces": (24, 0), "Kings": (0, 0)}
     before = snapshot(app, token)
     # bad loans
-    for data, message in [({"table": "2", "flags": "0"}, "Lend 1 to 12 flags"),
-                          ({"table": "2", "flags": "13"}, "Lend 1 to 12 flags"),
-                          ({"table": "3", "flags": "1"}, "There is no table 3: tables are 1 to 2"),
-                          ({"table": "2", "flags": "x"}, "Choose a table and the number of flags to lend.")]:
+    for data, message in [
+        ({"table": "2", "flags": "0"}, "Lend 1 to 12 flags"),
+        ({"table": "2", "flags": "13"}, "Lend 1 to 12 flags"),
+        ({"table": "3", "flags": "1"}, "There is no table 3: tables are 1 to 2"),
+        ({"table": "2", "flags": "x"}, "Choose a table and the number of flags to lend."),
+    ]:
         response = client.post(f"/d/{token}/loan", data=data)
         assert response.status_code == 422, data
         assert message in errors_in(text(response))
@@ -758,12 +847,16 @@ def test_loans_auto_and_manual_are_shown_and_conserve_the_flags(client: FlaskCli
     assert ("director", "loan", 7, 2, None, {"flags": 2}, "table 2 lent 2 flags") in snapshot(app, token)["audit"]
     response = client.post(f"/d/{token}/loan", data={"table": "2", "flags": "1"})
     assert response.status_code == 422
-    assert ("Table 2 still holds 2 flags, and a table loses at most 2 flags in a hand: flags are lent only to "
-            "a table that runs out") in errors_in(text(response))
+    assert (
+        "Table 2 still holds 2 flags, and a table loses at most 2 flags in a hand: flags are lent only to "
+        "a table that runs out"
+    ) in errors_in(text(response))
     conserved(app, token, 2)
     play(client, app, token, 7, (0, 7))
     assert {r.name: (r.held, r.owed, r.total) for r in board(app, token).rows} == {
-        "Aces": (25, 0, 25), "Kings": (1, 2, -1)}
+        "Aces": (25, 0, 25),
+        "Kings": (1, 2, -1),
+    }
     conserved(app, token, 2)
     # Hand 8: the Aces' visitors take 10 (2 flags) from a table holding 1: 1 more is lent by itself.
     tokens = table_tokens(app, token)
@@ -772,7 +865,9 @@ def test_loans_auto_and_manual_are_shown_and_conserve_the_flags(client: FlaskCli
     assert "(1 lent by the director)" in page
     play(client, app, token, 8, (0, 10))
     assert {r.name: (r.held, r.owed, r.total) for r in board(app, token).rows} == {
-        "Aces": (27, 0, 27), "Kings": (0, 3, -3)}
+        "Aces": (27, 0, 27),
+        "Kings": (0, 3, -3),
+    }
     conserved(app, token, 2)
     assert snapshot(app, token)["loans"] == [(7, 2, 2)]  # the automatic loan is derived, not a row
     public = snapshot(app, token)["public_id"]
@@ -824,12 +919,12 @@ def test_a_tie_after_the_last_hand_goes_to_a_playoff(client: FlaskClient, app: F
     assert totals(board(app, token)) == {"Aces": 12, "Kings": 12}
     assert [r.rank for r in board(app, token).rows] == [1, 1]
     before = snapshot(app, token)
-    for data, message in [({"team1": "1", "team2": "2", "winner": "3"}, "Choose which of the two teams won."),
-                          ({"team1": "1", "team2": "", "winner": "1"},
-                           "Choose the two teams that played and the winner."),
-                          ({"team1": "x", "team2": "2", "winner": "1"},
-                           "Choose the two teams that played and the winner."),
-                          ({"team1": "1", "team2": "2"}, "Choose the two teams that played and the winner.")]:
+    for data, message in [
+        ({"team1": "1", "team2": "2", "winner": "3"}, "Choose which of the two teams won."),
+        ({"team1": "1", "team2": "", "winner": "1"}, "Choose the two teams that played and the winner."),
+        ({"team1": "x", "team2": "2", "winner": "1"}, "Choose the two teams that played and the winner."),
+        ({"team1": "1", "team2": "2"}, "Choose the two teams that played and the winner."),
+    ]:
         response = client.post(f"/d/{token}/playoff", data=data)
         assert response.status_code == 422, data
         assert message in errors_in(text(response))
@@ -864,9 +959,14 @@ def test_board_pages_escape_team_names(client: FlaskClient, app: Flask) -> None:
     stored = snapshot(app, token)
     assert stored["teams"][0] == "<b>X</b>"
     public = stored["public_id"]
-    pages = [client.get(f"/b/{public}"), client.get(f"/b/{public}/standings"), client.get(f"/d/{token}"),
-             client.get(f"/t/{stored['tokens'][0]}"), client.get(f"/t/{stored['tokens'][1]}"),
-             client.get(f"/d/{token}/qr", follow_redirects=True)]
+    pages = [
+        client.get(f"/b/{public}"),
+        client.get(f"/b/{public}/standings"),
+        client.get(f"/d/{token}"),
+        client.get(f"/t/{stored['tokens'][0]}"),
+        client.get(f"/t/{stored['tokens'][1]}"),
+        client.get(f"/d/{token}/qr", follow_redirects=True),
+    ]
     for response in pages:
         assert response.status_code == 200
         raw = response.get_data(as_text=True)
@@ -884,8 +984,12 @@ def test_projector_and_standings_show_the_live_board(client: FlaskClient, app: F
         page = text(response)
         assert response.status_code == 200
         assert "Hand 2 of 30" in page and "3 tables still playing" in page
-        assert board_rows(page) == {"Jacks": ["1", "14", "–"], "Aces": ["2", "13", "–"],
-                                    "Queens": ["3", "12", "–"], "Kings": ["4", "9", "–"]}
+        assert board_rows(page) == {
+            "Jacks": ["1", "14", "–"],
+            "Aces": ["2", "13", "–"],
+            "Queens": ["3", "12", "–"],
+            "Kings": ["4", "9", "–"],
+        }
         assert page.count('<span class="badge playing">playing</span>') == 3
     assert client.get("/b/nope").status_code == 404
     assert client.get("/b/nope/standings").status_code == 404
@@ -924,7 +1028,7 @@ def test_a_leaderboard_stream_can_take_the_standings_only(client: FlaskClient, a
     token = create(client)
     public = snapshot(app, token)["public_id"]
     app.config["SCOREPAD_HEARTBEAT"] = 0.05
-    assert f'/b/{public}/events?only=board' in client.get(f"/b/{public}").get_data(as_text=True)
+    assert f"/b/{public}/events?only=board" in client.get(f"/b/{public}").get_data(as_text=True)
     response = client.get(f"/b/{public}/events?only=board")
     stream: Iterator[bytes] = iter(response.response)  # type: ignore[arg-type]
     try:
@@ -942,9 +1046,10 @@ def test_a_stream_for_an_unknown_event_name_is_refused(client: FlaskClient, app:
     public = snapshot(app, create(client))["public_id"]
     response = client.get(f"/b/{public}/events?only=board,scores")
     assert response.status_code == 400
-    assert ("Unknown event name: scores. Choose from board, changed, orders, patch, table-&lt;n&gt;, table-*, "
-            "team-&lt;n&gt;." in response.get_data(as_text=True))
-
+    assert (
+        "Unknown event name: scores. Choose from board, changed, orders, patch, table-&lt;n&gt;, table-*, "
+        "team-&lt;n&gt;." in response.get_data(as_text=True)
+    )
 
 
 def test_the_director_can_replace_a_hands_moves_before_any_result(client: FlaskClient, app: Flask) -> None:
@@ -996,8 +1101,9 @@ def test_the_provincial_games_from_set_up_to_winner(client: FlaskClient, app: Fl
     assert len(record["hands"]) == 50 and record["options"]["days"] == [30, 20]
     path = tmp_path / "provincial.json"
     path.write_text(json.dumps(record))
-    scored = json.loads(subprocess.run([SCOREPAD, "score", "--json", str(path)], capture_output=True,
-                                       text=True, check=True).stdout)
+    scored = json.loads(
+        subprocess.run([SCOREPAD, "score", "--json", str(path)], capture_output=True, text=True, check=True).stdout
+    )
     assert {s["name"]: s["total"] for s in scored["standings"]} == totals(final)
     winner = final.rows[0]
     assert scored["winner_names"] == [winner.name] and final.rows[1].total < winner.total
@@ -1021,8 +1127,7 @@ HEADER = re.compile(r"<strong>(-?\d+)</strong> flags (?:held|at this table)")
 PREVIEW = re.compile(r"Flags (?:held|at this table): (-?\d+) → <strong>(-?\d+)</strong>")
 
 
-def test_a_table_phone_counts_its_flags_the_same_in_the_header_and_the_preview(client: FlaskClient,
-                                                                              app: Flask) -> None:
+def test_a_table_phone_counts_its_flags_the_same_in_the_header_and_the_preview(client: FlaskClient, app: Flask) -> None:
     """Issue 14, bug 2, in the demo event: table 1 enters 8, table 2 enters 10, then table 3 taps 7.
     The header said 15, the preview "13 → 12", and after confirming the header said 14: the
     header counted the flags table 3's visitors had already won elsewhere, the preview did not."""
@@ -1050,8 +1155,9 @@ def test_a_table_waiting_for_the_others_also_asks_every_few_seconds(client: Flas
     tables = table_tokens(app, token)
 
     def trigger(table: int) -> str:
-        found = re.search(r'id="table-panel"[^>]*hx-trigger="([^"]*)"', client.get(f"/t/{tables[table]}").get_data(
-            as_text=True))
+        found = re.search(
+            r'id="table-panel"[^>]*hx-trigger="([^"]*)"', client.get(f"/t/{tables[table]}").get_data(as_text=True)
+        )
         assert found is not None
         return found.group(1)
 

@@ -59,10 +59,19 @@ def test_playoff_numbers_take_plain_digits_only(client: FlaskClient, app: Flask,
 
 
 @pytest.mark.parametrize("url", ["loan", "return"])
-@pytest.mark.parametrize(("field", "raw"), [("table", "٢"), ("table", "²"), ("flags", "٢"), ("flags", "²"),
-                                            ("flags", HUGE), ("table", HUGE), ("flags", "1_0")])
-def test_loan_numbers_take_plain_digits_only(client: FlaskClient, app: Flask, url: str, field: str,
-                                            raw: str) -> None:
+@pytest.mark.parametrize(
+    ("field", "raw"),
+    [
+        ("table", "٢"),
+        ("table", "²"),
+        ("flags", "٢"),
+        ("flags", "²"),
+        ("flags", HUGE),
+        ("table", HUGE),
+        ("flags", "1_0"),
+    ],
+)
+def test_loan_numbers_take_plain_digits_only(client: FlaskClient, app: Flask, url: str, field: str, raw: str) -> None:
     token = create(client, preset="custom", days="10", tables="2", teams="Aces\nKings")
     for hand, tricks in enumerate([(0, 10)] * 4 + [(13, 0), (0, 10)], start=1):
         play(client, app, token, hand, tricks)  # the Kings hold nothing: a loan of 1 or 2 would be right
@@ -86,8 +95,9 @@ def test_advance_takes_plain_digits_only(client: FlaskClient, app: Flask, raw: s
 
 @pytest.mark.parametrize("kind", ["preview", "result"])
 @pytest.mark.parametrize("raw", TRICKY)
-def test_a_phone_sends_tricks_and_hand_in_plain_digits_only(client: FlaskClient, app: Flask, kind: str,
-                                                            raw: str) -> None:
+def test_a_phone_sends_tricks_and_hand_in_plain_digits_only(
+    client: FlaskClient, app: Flask, kind: str, raw: str
+) -> None:
     token = create(client)
     table = table_tokens(app, token)[0]
     status, page = enter(client, table, 1, raw, kind=kind)
@@ -99,19 +109,23 @@ def test_a_phone_sends_tricks_and_hand_in_plain_digits_only(client: FlaskClient,
     assert snapshot(app, token)["results"] == []
 
 
-@pytest.mark.parametrize(("form", "field", "message"), [
-    ({"tables": "٤"}, "tables", "An event has 2 to 64 tables"),
-    ({"tables": HUGE}, "tables", "An event has 2 to 64 tables"),
-    ({"preset": "custom", "days": "٣٠"}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
-    ({"preset": "custom", "days": "30, ²"}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
-    ({"preset": "custom", "days": HUGE}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
-    ({"late_minutes": "١٢"}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
-    ({"late_minutes": HUGE}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
-    ({"pin": "²²²²"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
-    ({"pin": "١٢٣٤"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
-])
-def test_set_up_numbers_take_plain_digits_only(client: FlaskClient, app: Flask, form: dict[str, str],
-                                               field: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("form", "field", "message"),
+    [
+        ({"tables": "٤"}, "tables", "An event has 2 to 64 tables"),
+        ({"tables": HUGE}, "tables", "An event has 2 to 64 tables"),
+        ({"preset": "custom", "days": "٣٠"}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
+        ({"preset": "custom", "days": "30, ²"}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
+        ({"preset": "custom", "days": HUGE}, "days", "Give the hands of each day as numbers, e.g. 30 or 30, 20"),
+        ({"late_minutes": "١٢"}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
+        ({"late_minutes": HUGE}, "late_minutes", "A table counts as late after 1 to 120 minutes"),
+        ({"pin": "²²²²"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
+        ({"pin": "١٢٣٤"}, "pin", "The PIN is 4 to 8 digits (or leave it empty)"),
+    ],
+)
+def test_set_up_numbers_take_plain_digits_only(
+    client: FlaskClient, app: Flask, form: dict[str, str], field: str, message: str
+) -> None:
     data = {"name": "Zone 3", "preset": "area", "tables": "4", "teams": "\n".join(TEAMS), **form}
     if form.get("tables") is not None:
         data["teams"] = ""
@@ -125,8 +139,10 @@ def test_a_new_pin_in_other_digits_is_refused(client: FlaskClient, app: Flask) -
     token = create(client)
     response = client.post(f"/d/{token}/pin", data={"pin": "١٢٣٤"})
     assert response.status_code == 422
-    assert field_error(response.get_data(as_text=True), "pin") == \
-        "The PIN is 4 to 8 digits (or leave it empty to remove it)"
+    assert (
+        field_error(response.get_data(as_text=True), "pin")
+        == "The PIN is 4 to 8 digits (or leave it empty to remove it)"
+    )
     assert snapshot(app, token)["pin"] is None
 
 
@@ -139,8 +155,9 @@ def test_one_name_limit_with_one_message(client: FlaskClient, app: Flask) -> Non
     a longer name gets that one message, not a second one about the record."""
     page = text(client.get("/events/new"))
     assert f"at most {events.MAX_NAME} characters each" in page and events.MAX_NAME == 40
-    response = client.post("/events/new", data={"name": "Zone 3", "preset": "area", "tables": "4",
-                                                "teams": "Aces\n" + "K" * 45})
+    response = client.post(
+        "/events/new", data={"name": "Zone 3", "preset": "area", "tables": "4", "teams": "Aces\n" + "K" * 45}
+    )
     assert response.status_code == 422
     messages = [m for m in errors_in(text(response)) if "Team 2" in m or "team 2" in m]
     assert messages == ["Team 2's name is too long: at most 40 characters"]
@@ -162,7 +179,8 @@ def test_preview_of_a_hand_not_open_yet_says_so(client: FlaskClient, app: Flask)
 
 @pytest.mark.parametrize("data", [{"hand": "x"}, {}, {"hand": ""}, {"hand": "-1"}])
 def test_advance_without_a_readable_hand_is_bad_input_not_already_advanced(
-        client: FlaskClient, app: Flask, data: dict[str, str]) -> None:
+    client: FlaskClient, app: Flask, data: dict[str, str]
+) -> None:
     token = create(client)
     play(client, app, token, 1, (7, 10, 3, 5), then_advance=False)
     before = snapshot(app, token)
@@ -190,16 +208,18 @@ def test_every_event_post_needs_the_csrf_token(tmp_path: Path) -> None:
     with app.app_context():
         event = events.create_event("Zone 3", list(TEAMS), [1], pin="2468")
         token, table = event.director_token, event.tables[0].token
-    posts = [(f"/t/{table}/preview", {"hand": "1", "tricks": "7"}),
-             (f"/t/{table}/result", {"hand": "1", "tricks": "7"}),
-             (f"/d/{token}/results/1/1", {"tricks": "7"}),
-             (f"/d/{token}/moves", {"moves": "3 4 1 2"}),
-             (f"/d/{token}/playoff", {"team1": "1", "team2": "2", "winner": "1"}),
-             (f"/d/{token}/unlock", {"pin": "2468"}),
-             (f"/d/{token}/setup", {"name": "Renamed"}),
-             (f"/d/{token}/loan", {"table": "1", "flags": "1"}),
-             (f"/d/{token}/return", {"table": "1", "flags": "1"}),
-             (f"/d/{token}/advance", {"hand": "1"})]
+    posts = [
+        (f"/t/{table}/preview", {"hand": "1", "tricks": "7"}),
+        (f"/t/{table}/result", {"hand": "1", "tricks": "7"}),
+        (f"/d/{token}/results/1/1", {"tricks": "7"}),
+        (f"/d/{token}/moves", {"moves": "3 4 1 2"}),
+        (f"/d/{token}/playoff", {"team1": "1", "team2": "2", "winner": "1"}),
+        (f"/d/{token}/unlock", {"pin": "2468"}),
+        (f"/d/{token}/setup", {"name": "Renamed"}),
+        (f"/d/{token}/loan", {"table": "1", "flags": "1"}),
+        (f"/d/{token}/return", {"table": "1", "flags": "1"}),
+        (f"/d/{token}/advance", {"hand": "1"}),
+    ]
     for url, data in posts:
         response = browser.post(url, data=data)
         assert response.status_code == 400, url

@@ -61,8 +61,10 @@ def test_a_table_that_still_holds_flags_is_not_lent_any(client: FlaskClient, app
         before = snapshot(app, token)
         status, page = post(client, token, "loan", 1, 1)
         assert status == 422
-        assert ("Table 1 still holds 24 flags, and a table loses at most 2 flags in a hand: flags are lent only "
-                "to a table that runs out") in errors_in(page)
+        assert (
+            "Table 1 still holds 24 flags, and a table loses at most 2 flags in a hand: flags are lent only "
+            "to a table that runs out"
+        ) in errors_in(page)
         status, page = post(client, token, "loan", 2, 3)  # the Kings can lose 2 at most
         assert status == 422
         assert "Table 2 holds 0 flags and loses at most 2 this hand: lend it at most 2 flags" in errors_in(page)
@@ -75,8 +77,10 @@ def test_a_table_that_still_holds_flags_is_not_lent_any(client: FlaskClient, app
             assert "Table 2 holds 0 flags and loses at most 1 this hand: lend it at most 1 flag" in errors_in(page)
             assert post(client, token, "loan", 2, 1)[0] == 200
             status, page = post(client, token, "loan", 2, 1)
-            assert ("Table 2 still holds 1 flag, enough to pay the 1 flag its visitors took: flags are lent only "
-                    "to a table that runs out") in errors_in(page)
+            assert (
+                "Table 2 still holds 1 flag, enough to pay the 1 flag its visitors took: flags are lent only "
+                "to a table that runs out"
+            ) in errors_in(page)
             conserved(app, token, 2)
 
 
@@ -116,8 +120,9 @@ def test_flags_given_back_are_recorded_and_keep_the_ledger_balanced(client: Flas
     assert enter(client, table_tokens(app, token)[0], 8, 0)[0] == 200
     stored = snapshot(app, token)
     assert stored["loans"] == [(7, 2, 2), (8, 2, -1)]  # a return is a negative loan row
-    assert ("director", "return", 8, 2, None, {"flags": 1}, "table 2 gave 1 flag back to the director") \
-        in stored["audit"]
+    assert ("director", "return", 8, 2, None, {"flags": 1}, "table 2 gave 1 flag back to the director") in stored[
+        "audit"
+    ]
     room = text(client.get(f"/d/{token}"))
     assert "return · hand 8 · table 2" in room and "Flags given back (hand 8)" in room
     page = text(client.get(f"/b/{stored['public_id']}"))
@@ -145,8 +150,10 @@ def test_a_correction_that_would_undo_a_return_is_refused(client: FlaskClient, a
     # and table 1 was really 3: the Kings would hold nothing to give back in hand 8
     response = client.post(f"/d/{token}/results/7/1", data={"tricks": "3", "revoke": "none"})
     assert response.status_code == 422
-    assert any("cannot give back 2 flags: it holds 0 and owes 2 at the start of the hand" in m
-               for m in errors_in(text(response))), errors_in(text(response))
+    assert any(
+        "cannot give back 2 flags: it holds 0 and owes 2 at the start of the hand" in m
+        for m in errors_in(text(response))
+    ), errors_in(text(response))
     assert snapshot(app, token) == before
 
 

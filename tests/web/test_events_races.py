@@ -46,7 +46,8 @@ def test_an_advance_from_a_stale_session_is_a_conflict_not_a_500(client: FlaskCl
 
 
 def test_two_directors_advancing_at_once_open_one_hand_and_the_second_gets_409(
-        client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = create(client, preset="custom", days="2, 2")
     play(client, app, token, 1, (7, 10, 3, 5))
     play(client, app, token, 2, (6, 8, 6, 6), then_advance=False)  # hand 2 closes day 1
@@ -70,7 +71,8 @@ def test_two_directors_advancing_at_once_open_one_hand_and_the_second_gets_409(
 
 
 def test_auto_advance_losing_the_race_to_the_director_still_answers_the_table(
-        client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = create(client, auto_advance="on")
     tokens = table_tokens(app, token)
     for table_token, tricks in zip(tokens[:3], (7, 10, 3)):

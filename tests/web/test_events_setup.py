@@ -26,8 +26,11 @@ from tests.web.test_events import (
 )
 
 
-def names_form(name: str = "Zone 3 finals", teams: tuple[str, ...] = ("Aces", "Kings", "Queens", "Jacks"),
-               players: dict[int, tuple[str, str, str, str]] | None = None) -> dict[str, str]:
+def names_form(
+    name: str = "Zone 3 finals",
+    teams: tuple[str, ...] = ("Aces", "Kings", "Queens", "Jacks"),
+    players: dict[int, tuple[str, str, str, str]] | None = None,
+) -> dict[str, str]:
     data = {"name": name}
     for number, team in enumerate(teams, start=1):
         data[f"team.{number}"] = team
@@ -46,9 +49,12 @@ def test_the_director_renames_the_event_teams_and_players(client: FlaskClient, a
     page = text(client.get(f"/d/{token}/setup"))
     assert 'value="Zone 3 Military Whist"' in page and 'value="Queens"' in page
     assert "Player A" in page and "Player Y" in page
-    response = client.post(f"/d/{token}/setup", data=names_form(
-        teams=("Aces", "Kings", "Red Deer Rovers", "Jacks"),
-        players={1: ("Ann", "Bob", "Xena", "Yuri")}))
+    response = client.post(
+        f"/d/{token}/setup",
+        data=names_form(
+            teams=("Aces", "Kings", "Red Deer Rovers", "Jacks"), players={1: ("Ann", "Bob", "Xena", "Yuri")}
+        ),
+    )
     assert response.status_code == 302 and response.headers["Location"] == f"/d/{token}"
     stored = snapshot(app, token)
     assert stored["teams"] == ["Aces", "Kings", "Red Deer Rovers", "Jacks"]
@@ -71,7 +77,9 @@ def test_the_director_renames_the_event_teams_and_players(client: FlaskClient, a
         assert "Red Deer Rovers" in page and "Queens" not in page and "Zone 3 finals" in page
     phone = text(client.get(f"/t/{table_tokens(app, token)[0]}"))
     # the hall's orders, and beside them the same in plain words with the names (issue 14)
-    assert "<dt>X&Y go out</dt><dd><strong>Xena and Yuri</strong> go to table <strong>3</strong>" in phone  # hand 2: 1 -> 3
+    assert (
+        "<dt>X&Y go out</dt><dd><strong>Xena and Yuri</strong> go to table <strong>3</strong>" in phone
+    )  # hand 2: 1 -> 3
     assert "<dt>A&B stay home</dt><dd><strong>Ann and Bob</strong> stay here" in phone
     assert "X&Y of <strong>Red Deer Rovers</strong> (table 3)" in phone  # its players have no names: the letters
 
@@ -80,8 +88,13 @@ def test_the_table_phone_says_its_orders_in_plain_words(client: FlaskClient, app
     """Issue 14: "Ann and Bob go to table 2" beside the hall's "A&B go out", with the names of the
     players stored for the tables; a team without names keeps the labels."""
     token = create(client)
-    assert client.post(f"/d/{token}/setup", data=names_form(
-        players={1: ("Ann", "Bob", "Xena", "Yuri"), 4: ("Jo", "Kim", "Lou", "Max")})).status_code == 302
+    assert (
+        client.post(
+            f"/d/{token}/setup",
+            data=names_form(players={1: ("Ann", "Bob", "Xena", "Yuri"), 4: ("Jo", "Kim", "Lou", "Max")}),
+        ).status_code
+        == 302
+    )
     aces, kings = table_tokens(app, token)[:2]
     phone = text(client.get(f"/t/{aces}"))  # hand 1: table 1 -> 2; Jacks' visitors arrive from table 4
     assert "<dt>A&B go out</dt><dd><strong>Ann and Bob</strong> go to table <strong>2</strong></dd>" in phone
@@ -102,22 +115,38 @@ def test_the_table_phone_says_its_orders_in_plain_words(client: FlaskClient, app
     assert "Next (hand 2): X&Y go to table 4; trump Spades." in page
 
 
-@pytest.mark.parametrize(("form", "field", "message"), [
-    (names_form(name="  "), "name", "Give the event a name, e.g. 'Zone 3 Military Whist'"),
-    (names_form(name="x" * 121), "name", "The event's name is too long: at most 120 characters"),
-    (names_form(teams=("Aces", "", "Queens", "Jacks")), "teams-1", "Table 2's team needs a name"),
-    (names_form(teams=("Aces", "K" * 41, "Queens", "Jacks")), "teams-1",
-     "Team 2's name is too long: at most 40 characters"),
-    (names_form(teams=("Aces", "Kings", "aces", "Jacks")), "teams-2",
-     "Two teams are called 'aces'; give each their own name"),
-    (names_form(players={2: ("Ann", "", "Xena", "Yuri")}), "teams-1-players-1",
-     "Player B of team 2 needs a name (or leave all four empty)"),
-    (names_form(players={1: ("Ann", "Bob", "Xena", "Y" * 41)}), "teams-0-players-3",
-     "Player Y of team 1: the name is too long: at most 40 characters"),
-    (names_form(name="Zone 3 Military Whist"), "name", "Nothing changed: every name is as it was"),
-])
-def test_bad_names_are_refused_beside_the_field(client: FlaskClient, app: Flask, form: dict[str, str],
-                                                field: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("form", "field", "message"),
+    [
+        (names_form(name="  "), "name", "Give the event a name, e.g. 'Zone 3 Military Whist'"),
+        (names_form(name="x" * 121), "name", "The event's name is too long: at most 120 characters"),
+        (names_form(teams=("Aces", "", "Queens", "Jacks")), "teams-1", "Table 2's team needs a name"),
+        (
+            names_form(teams=("Aces", "K" * 41, "Queens", "Jacks")),
+            "teams-1",
+            "Team 2's name is too long: at most 40 characters",
+        ),
+        (
+            names_form(teams=("Aces", "Kings", "aces", "Jacks")),
+            "teams-2",
+            "Two teams are called 'aces'; give each their own name",
+        ),
+        (
+            names_form(players={2: ("Ann", "", "Xena", "Yuri")}),
+            "teams-1-players-1",
+            "Player B of team 2 needs a name (or leave all four empty)",
+        ),
+        (
+            names_form(players={1: ("Ann", "Bob", "Xena", "Y" * 41)}),
+            "teams-0-players-3",
+            "Player Y of team 1: the name is too long: at most 40 characters",
+        ),
+        (names_form(name="Zone 3 Military Whist"), "name", "Nothing changed: every name is as it was"),
+    ],
+)
+def test_bad_names_are_refused_beside_the_field(
+    client: FlaskClient, app: Flask, form: dict[str, str], field: str, message: str
+) -> None:
     token = create(client)
     before = snapshot(app, token)
     response = client.post(f"/d/{token}/setup", data=form)
@@ -131,8 +160,10 @@ def test_bad_names_are_refused_beside_the_field(client: FlaskClient, app: Flask,
 def test_the_same_player_in_two_teams_is_refused(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     before = snapshot(app, token)
-    response = client.post(f"/d/{token}/setup", data=names_form(
-        players={1: ("Ann", "Bob", "Xena", "Yuri"), 2: ("Ann", "Ben", "Xavi", "Yves")}))
+    response = client.post(
+        f"/d/{token}/setup",
+        data=names_form(players={1: ("Ann", "Bob", "Xena", "Yuri"), 2: ("Ann", "Ben", "Xavi", "Yves")}),
+    )
     assert response.status_code == 422
     assert any("Ann is listed in both" in m for m in errors_in(text(response))), errors_in(text(response))
     assert snapshot(app, token) == before
@@ -165,8 +196,10 @@ def test_a_pin_can_be_guessed_only_ten_times_in_ten_minutes(client: FlaskClient,
     for pin in ("1234", "2468"):  # locked: even the right PIN waits
         response = stranger.post(f"/d/{token}/unlock", data={"pin": pin})
         assert response.status_code == 429
-        assert field_error(response.get_data(as_text=True), "pin") == \
-            "Too many wrong PINs: try again in 10 minutes, or open it with the recovery code."
+        assert (
+            field_error(response.get_data(as_text=True), "pin")
+            == "Too many wrong PINs: try again in 10 minutes, or open it with the recovery code."
+        )
     assert stranger.get(f"/d/{token}").status_code == 403
     audit = [a for a in snapshot(app, token)["audit"] if a[1] == "wrong PIN"]
     assert len(audit) == 10 and audit[-1][6] == "wrong PIN: 10 of 10 tries allowed in 10 minutes"

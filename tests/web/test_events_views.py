@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -29,7 +29,7 @@ def test_a_closed_day_shows_the_flags_the_results_give_now(client: FlaskClient, 
     play(client, app, token, 2, (6, 8, 6, 6))  # day 1 closes: Aces 13, Kings 9, Queens 12, Jacks 14
     room = text(client.get(f"/d/{token}"))
     assert "Days closed" in room and "Day 1, closed" in room
-    assert "1 Aces</th><td class=\"num\">13</td></tr>" in room
+    assert '1 Aces</th><td class="num">13</td></tr>' in room
     assert "corrected since" not in room and "Recorded at closing" not in room
     assert "day closed · hand 2: none → flags at closing table 1: 13, table 2: 9, table 3: 12, table 4: 14" in room
     # Hand 1 at table 1 was really 3: the Jacks' visitors took nothing. Day 1 is now 14, 9, 12, 13.
@@ -58,17 +58,26 @@ def audit_moment(app: Flask) -> datetime:
     with app.app_context():
         at = db.session.scalars(db.select(AuditEntry.at)).first()
         assert at is not None
-        return at.replace(tzinfo=timezone.utc) if at.tzinfo is None else at
+        return at.replace(tzinfo=UTC) if at.tzinfo is None else at
 
 
-@pytest.mark.parametrize(("config", "env", "zone"), [
-    ("America/Edmonton", None, "America/Edmonton"),
-    (None, "Asia/Tokyo", "Asia/Tokyo"),
-    (None, None, None),  # the server's own zone
-    ("Not/AZone", None, None),
-])
-def test_audit_times_carry_utc_and_the_halls_zone(client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch,
-                                                  config: str | None, env: str | None, zone: str | None) -> None:
+@pytest.mark.parametrize(
+    ("config", "env", "zone"),
+    [
+        ("America/Edmonton", None, "America/Edmonton"),
+        (None, "Asia/Tokyo", "Asia/Tokyo"),
+        (None, None, None),  # the server's own zone
+        ("Not/AZone", None, None),
+    ],
+)
+def test_audit_times_carry_utc_and_the_halls_zone(
+    client: FlaskClient,
+    app: Flask,
+    monkeypatch: pytest.MonkeyPatch,
+    config: str | None,
+    env: str | None,
+    zone: str | None,
+) -> None:
     monkeypatch.delenv("SCOREPAD_TZ", raising=False)
     if env:
         monkeypatch.setenv("SCOREPAD_TZ", env)
@@ -79,7 +88,7 @@ def test_audit_times_carry_utc_and_the_halls_zone(client: FlaskClient, app: Flas
     at = audit_moment(app)
     local = at.astimezone(ZoneInfo(zone) if zone else None)
     page = client.get(f"/d/{token}").get_data(as_text=True)
-    stamp = f'<time datetime="{at.astimezone(timezone.utc):%Y-%m-%dT%H:%M:%S}Z">{local:%H:%M:%S %Z}</time>'
+    stamp = f'<time datetime="{at.astimezone(UTC):%Y-%m-%dT%H:%M:%S}Z">{local:%H:%M:%S %Z}</time>'
     assert stamp in page, re.findall(r"<time[^>]*>[^<]*</time>", page)
     assert local.strftime("%Z")  # a label, never a bare time
 
@@ -129,8 +138,7 @@ def panel_root(page: str) -> str:
     return found.group(0)
 
 
-def test_the_phone_panel_refreshes_on_results_but_never_over_a_confirm_screen(client: FlaskClient,
-                                                                               app: Flask) -> None:
+def test_the_phone_panel_refreshes_on_results_but_never_over_a_confirm_screen(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     tokens = table_tokens(app, token)
     page = client.get(f"/t/{tokens[1]}").get_data(as_text=True)
@@ -147,7 +155,8 @@ def test_the_phone_panel_refreshes_on_results_but_never_over_a_confirm_screen(cl
     # the confirm screen listens to nothing: no push replaces it while the table decides
     status, confirm = enter(client, tokens[1], 1, 10, kind="preview")
     assert status == 200 and "Check before you confirm" in confirm
-    raw = client.post(f"/t/{tokens[1]}/preview", data={"hand": "1", "tricks": "10", "revoke": "none"},
-                      headers=HX).get_data(as_text=True)
+    raw = client.post(
+        f"/t/{tokens[1]}/preview", data={"hand": "1", "tricks": "10", "revoke": "none"}, headers=HX
+    ).get_data(as_text=True)
     root = panel_root(raw)
     assert "hx-trigger" not in root and "hx-get" not in root and "data-hold-while-editing" not in root

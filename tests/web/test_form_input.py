@@ -25,8 +25,17 @@ def test_numbers_and_pins() -> None:
 
 @pytest.mark.parametrize("raw", ["²", "9" * 5000])
 def test_strange_numbers_in_the_new_game_form_are_refused(client: FlaskClient, raw: str) -> None:
-    form = {"name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan", "first_dealer": raw,
-            "opt.sequence": "custom", "opt.custom_sequence": "4, 1", "opt.cycles": "1", "action": "start"}
+    form = {
+        "name.0": "Ann",
+        "name.1": "Bob",
+        "name.2": "Cat",
+        "name.3": "Dan",
+        "first_dealer": raw,
+        "opt.sequence": "custom",
+        "opt.custom_sequence": "4, 1",
+        "opt.cycles": "1",
+        "action": "start",
+    }
     response = client.post("/new/nomination", data=form)
     assert response.status_code == 422
     assert "deals first" in response.get_data(as_text=True)

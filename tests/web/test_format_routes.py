@@ -15,8 +15,18 @@ from tests.web.test_club_night import create as create_club
 from tests.web.test_club_night import public_id, table_tokens
 
 MILITARY_DIRECTOR = ["advance", "loan", "return", "playoff", "moves", "setup", "results/1/1"]
-BID_WHIST_DIRECTOR = ["register", "pair", "withdraw/1", "start", "next-round", "cut", "publish", "walkover",
-                      "swap", "matches/1/close"]
+BID_WHIST_DIRECTOR = [
+    "register",
+    "pair",
+    "withdraw/1",
+    "start",
+    "next-round",
+    "cut",
+    "publish",
+    "walkover",
+    "swap",
+    "matches/1/close",
+]
 DRIVE_DIRECTOR = ["deals/correct"]
 
 
@@ -60,8 +70,14 @@ def test_the_core_routes_serve_every_format(client: FlaskClient, app: Flask) -> 
     """Room, PIN, QR cards, boards and export for a club night (the PIN used to render Military's room)."""
     token = create_club(client)
     board = public_id(app, token)
-    for path in (f"/d/{token}", f"/d/{token}/room", f"/d/{token}/qr", f"/b/{board}", f"/b/{board}/standings",
-                 f"/b/{board}/event.json"):
+    for path in (
+        f"/d/{token}",
+        f"/d/{token}/room",
+        f"/d/{token}/qr",
+        f"/b/{board}",
+        f"/b/{board}/standings",
+        f"/b/{board}/event.json",
+    ):
         assert client.get(path, follow_redirects=True).status_code == 200, path
     response = client.post(f"/d/{token}/pin", data={"pin": "4321"})
     assert response.status_code == 200 and "PIN saved" in response.get_data(as_text=True)

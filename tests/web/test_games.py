@@ -24,8 +24,16 @@ FOUR = {"name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan", "fir
 
 
 def nomination_form(**extra: str) -> dict[str, str]:
-    return {**FOUR, "opt.sequence": "custom", "opt.custom_sequence": "4, 1", "opt.cycles": "1",
-            "opt.hook": "four_plus", "opt.trumps": "entered", "action": "start", **extra}
+    return {
+        **FOUR,
+        "opt.sequence": "custom",
+        "opt.custom_sequence": "4, 1",
+        "opt.cycles": "1",
+        "opt.hook": "four_plus",
+        "opt.trumps": "entered",
+        "action": "start",
+        **extra,
+    }
 
 
 def start(client: FlaskClient, key: str = "nomination", form: dict[str, str] | None = None) -> str:
@@ -92,15 +100,19 @@ def test_htmx_start_navigates_with_hx_redirect(client: FlaskClient) -> None:
     assert response.status_code == 200 and response.headers["HX-Redirect"].startswith("/g/")
 
 
-@pytest.mark.parametrize("change, field_words", [
-    ({"name.1": "ann"}, "two players are called"),
-    ({"opt.cycles": "lots"}, "must be a whole number"),
-    ({"opt.cycles": "9"}, "at most 4"),
-    ({"opt.custom_sequence": "4, 20"}, "at most 13"),
-    ({"opt.hook": "never"}, "must be one of"),
-])
-def test_setup_problems_are_shown_beside_the_field(app: Flask, client: FlaskClient,
-                                                    change: dict[str, str], field_words: str) -> None:
+@pytest.mark.parametrize(
+    "change, field_words",
+    [
+        ({"name.1": "ann"}, "two players are called"),
+        ({"opt.cycles": "lots"}, "must be a whole number"),
+        ({"opt.cycles": "9"}, "at most 4"),
+        ({"opt.custom_sequence": "4, 20"}, "at most 13"),
+        ({"opt.hook": "never"}, "must be one of"),
+    ],
+)
+def test_setup_problems_are_shown_beside_the_field(
+    app: Flask, client: FlaskClient, change: dict[str, str], field_words: str
+) -> None:
     response = client.post("/new/nomination", data=nomination_form(**change))
     assert response.status_code == 422
     assert any(field_words in e for e in errors_in(response.get_data(as_text=True)))
@@ -122,11 +134,23 @@ def test_three_players_is_the_least_for_nomination(client: FlaskClient) -> None:
 
 
 def test_partnership_setup_names_teams_and_seats(app: Flask, client: FlaskClient) -> None:
-    token = start(client, "whist", {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob",
-                                    "name.2": "Cat", "name.3": "Dan", "first_dealer": "1", "action": "start"})
+    token = start(
+        client,
+        "whist",
+        {
+            "team.0": "Us",
+            "team.1": "Them",
+            "name.0": "Ann",
+            "name.1": "Bob",
+            "name.2": "Cat",
+            "name.3": "Dan",
+            "first_dealer": "1",
+            "action": "start",
+        },
+    )
     game = game_of(app, token)
     assert game.teams == [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}]
-    assert "Dealer</span> <span class=\"v\">Bob" in client.get(f"/g/{token}").get_data(as_text=True)
+    assert 'Dealer</span> <span class="v">Bob' in client.get(f"/g/{token}").get_data(as_text=True)
 
 
 def test_recent_names_are_offered(client: FlaskClient) -> None:
@@ -143,8 +167,13 @@ def test_a_hand_is_entered_by_trump_bids_then_tricks(app: Flask, client: FlaskCl
     bid_round_one(client, token, (1, 1, 0))
     status, page = post(client, token, action="bid", bid="1")  # Ann, last, may not bid 2
     assert status == 200 and "Bob</strong>’s tricks" in page  # the tricks are tapped in bidding order
-    status, page = post(client, token, action="result", number="1",
-                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    status, page = post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+    )
     assert status == 200 and "Hand 1 saved." in page
     assert hands_of(app, token) == [{"trump": "S", "bids": [1, 1, 1, 0], "tricks": [1, 1, 0, 2]}]
     assert "Hand 2 of 2" in page
@@ -162,13 +191,16 @@ def test_hook_rule_bid_is_refused_with_its_reason(app: Flask, client: FlaskClien
     assert game_of(app, token).pending == {"trump": "S", "bids": [None, 1, 1, 0]}
 
 
-@pytest.mark.parametrize("data, words", [
-    ({"action": "bid", "bid": "9"}, "between 0 and 4"),
-    ({"action": "bid", "bid": "x"}, "whole number"),
-    ({"action": "bid"}, "choose"),
-    ({"action": "trump", "trump": "Z"}, "choose the trump"),
-    ({"action": "fly"}, "this screen cannot do that"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({"action": "bid", "bid": "9"}, "between 0 and 4"),
+        ({"action": "bid", "bid": "x"}, "whole number"),
+        ({"action": "bid"}, "choose"),
+        ({"action": "trump", "trump": "Z"}, "choose the trump"),
+        ({"action": "fly"}, "this screen cannot do that"),
+    ],
+)
 def test_bad_input_is_a_422_with_a_message(app: Flask, client: FlaskClient, data: dict[str, str], words: str) -> None:
     token = start(client)
     if data.get("action") == "bid":
@@ -182,8 +214,13 @@ def test_bad_input_is_a_422_with_a_message(app: Flask, client: FlaskClient, data
 def test_tricks_that_do_not_add_up_are_refused_and_nothing_is_saved(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1, 0, 1))
-    status, page = post(client, token, action="result", number="1",
-                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "1", "tricks.3": "2"})
+    status, page = post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "1", "tricks.3": "2"},
+    )
     assert status == 422
     assert any("add up to 5 but there are 4 tricks" in e for e in errors_in(page))
     assert hands_of(app, token) == []
@@ -193,8 +230,13 @@ def test_tricks_that_do_not_add_up_are_refused_and_nothing_is_saved(app: Flask, 
 def test_out_of_range_tricks_name_the_player(client: FlaskClient) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1, 0, 1))
-    status, page = post(client, token, action="result", number="1",
-                        **{"tricks.0": "1", "tricks.1": "7", "tricks.2": "0", "tricks.3": "2"})
+    status, page = post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "7", "tricks.2": "0", "tricks.3": "2"},
+    )
     assert status == 422 and any("bob's tricks must be between 0 and 4" in e for e in errors_in(page))
 
 
@@ -213,8 +255,13 @@ def test_a_second_submission_of_the_same_hand_is_not_counted_twice(app: Flask, c
 def test_a_hand_number_out_of_turn_is_refused(app: Flask, client: FlaskClient, number: str) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1, 0, 1))
-    status, _ = post(client, token, action="result", number=number,
-                     **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    status, _ = post(
+        client,
+        token,
+        action="result",
+        number=number,
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+    )
     assert status == 422
     assert hands_of(app, token) == []
 
@@ -244,12 +291,20 @@ def test_responses_vary_on_htmx(client: FlaskClient) -> None:
 # --------------------------------------------------------------------------- undo, corrections, delete
 
 
-def test_a_game_from_before_the_undo_log_takes_back_the_bids_then_the_last_hand(app: Flask, client: FlaskClient) -> None:
+def test_a_game_from_before_the_undo_log_takes_back_the_bids_then_the_last_hand(
+    app: Flask, client: FlaskClient
+) -> None:
     """Games stored before taps were logged undo as they always did: the hand in hand, else the last hand."""
     token = start(client)
     assert client.post(f"/g/{token}/undo", headers=HX).status_code == 422  # nothing yet
     bid_round_one(client, token, (1, 1, 0, 1))
-    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+    )
     bid = post(client, token, action="trump", trump="H")
     assert bid[0] == 200
     with app.app_context():
@@ -272,11 +327,23 @@ def test_taking_back_the_last_bid(app: Flask, client: FlaskClient) -> None:
 
 def _play_both_hands(client: FlaskClient, token: str) -> None:
     bid_round_one(client, token, (1, 1, 0, 1))
-    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+    )
     post(client, token, action="trump", trump="D")
     for bid in (0, 0, 1, 0):  # hand 2 (1 card): Bob deals, Cat bids first
         post(client, token, action="bid", bid=str(bid))
-    post(client, token, action="result", number="2", **{"tricks.0": "0", "tricks.1": "0", "tricks.2": "1", "tricks.3": "0"})
+    post(
+        client,
+        token,
+        action="result",
+        number="2",
+        **{"tricks.0": "0", "tricks.1": "0", "tricks.2": "1", "tricks.3": "0"},
+    )
 
 
 def test_a_correction_rescores_everything_after_it(app: Flask, client: FlaskClient) -> None:
@@ -285,8 +352,17 @@ def test_a_correction_rescores_everything_after_it(app: Flask, client: FlaskClie
     form = client.get(f"/g/{token}/hands/1").get_data(as_text=True)
     assert "Correct hand 1" in form and 'name="tricks.3" type="number"' in form
     # Stored in seat order: Ann 1, Bob 1, Cat 1, Dan 0 (bid Bob, Cat, Dan, Ann); Ann now took 2, Dan 1.
-    corrected = {"trump": "S", "bids.0": "1", "bids.1": "1", "bids.2": "1", "bids.3": "0",
-                 "tricks.0": "2", "tricks.1": "1", "tricks.2": "0", "tricks.3": "1"}
+    corrected = {
+        "trump": "S",
+        "bids.0": "1",
+        "bids.1": "1",
+        "bids.2": "1",
+        "bids.3": "0",
+        "tricks.0": "2",
+        "tricks.1": "1",
+        "tricks.2": "0",
+        "tricks.3": "1",
+    }
     response = client.post(f"/g/{token}/hands/1", data=corrected)
     assert response.status_code == 303
     with app.app_context():
@@ -301,8 +377,17 @@ def test_a_correction_rescores_everything_after_it(app: Flask, client: FlaskClie
 def test_a_bad_correction_is_refused_beside_the_field(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     _play_both_hands(client, token)
-    bad = {"trump": "S", "bids.0": "2", "bids.1": "1", "bids.2": "1", "bids.3": "0",
-           "tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}
+    bad = {
+        "trump": "S",
+        "bids.0": "2",
+        "bids.1": "1",
+        "bids.2": "1",
+        "bids.3": "0",
+        "tricks.0": "1",
+        "tricks.1": "1",
+        "tricks.2": "0",
+        "tricks.3": "2",
+    }
     response = client.post(f"/g/{token}/hands/1", data=bad)
     assert response.status_code == 422
     assert any("may not bid 2" in e for e in errors_in(response.get_data(as_text=True)))
@@ -362,7 +447,13 @@ def test_an_entry_is_pushed_to_the_spectators_stream(app: Flask, client: FlaskCl
         assert next(stream).decode().startswith(": ping")
     for bid in (1, 1, 0, 1):
         post(client, token, action="bid", bid=str(bid))
-    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+    )
     chunk = next(stream).decode()
     for _ in range(20):
         if not chunk.startswith(": ping"):
@@ -413,8 +504,14 @@ def test_forms_need_the_csrf_token(tmp_path: object) -> None:
 
     from scorepad import create_app
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SCOREPAD_DEMO": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/csrf.sqlite3"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "SCOREPAD_DEMO": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/csrf.sqlite3",
+        }
+    )
     with app.app_context():
         upgrade(directory=app.extensions["migrate"].directory)
     response = app.test_client().post("/new/nomination", data=nomination_form())
@@ -425,13 +522,22 @@ def test_forms_need_the_csrf_token(tmp_path: object) -> None:
 
 # --------------------------------------------------------------------------- audit: refusals, never a 500
 
-PARTNERS = {"team.0": "Us", "team.1": "Them", "name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan",
-            "first_dealer": "0", "action": "start"}
+PARTNERS = {
+    "team.0": "Us",
+    "team.1": "Them",
+    "name.0": "Ann",
+    "name.1": "Bob",
+    "name.2": "Cat",
+    "name.3": "Dan",
+    "first_dealer": "0",
+    "action": "start",
+}
 
 
 @pytest.mark.parametrize("key", ["whist", "bid_whist"])
-def test_a_partnership_form_with_missing_seats_is_a_message_not_a_500(app: Flask, client: FlaskClient,
-                                                                        key: str) -> None:
+def test_a_partnership_form_with_missing_seats_is_a_message_not_a_500(
+    app: Flask, client: FlaskClient, key: str
+) -> None:
     response = client.post(f"/new/{key}", data={"team.0": "Us", "team.1": "Them", "name.0": "Ann", "action": "start"})
     assert response.status_code == 422
     assert "us&#39;s player 2 needs a name" in response.get_data(as_text=True).lower()
@@ -452,14 +558,17 @@ def test_a_tampered_remove_button_removes_nobody(client: FlaskClient, action: st
 def test_a_first_dealer_out_of_range_is_refused(app: Flask, client: FlaskClient, dealer: str, words: str) -> None:
     response = client.post("/new/nomination", data=nomination_form(first_dealer=dealer))
     assert response.status_code == 422
-    assert any(words in e for e in errors_in(response.get_data(as_text=True))), errors_in(response.get_data(as_text=True))
+    assert any(words in e for e in errors_in(response.get_data(as_text=True))), errors_in(
+        response.get_data(as_text=True)
+    )
     with app.app_context():
         assert db.session.query(Game).count() == 0
 
 
 @pytest.mark.postgresql
-def test_the_same_hand_saved_at_the_same_moment_is_a_409(app: Flask, client: FlaskClient,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_same_hand_saved_at_the_same_moment_is_a_409(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two requests past the "already recorded?" check together: the database's unique (game, number)
     stops the second, which must answer like a sequential double tap."""
     token = start(client)
@@ -471,16 +580,28 @@ def test_the_same_hand_saved_at_the_same_moment_is_a_409(app: Flask, client: Fla
     def view_then_other_request_saves(game: Game) -> games.GameView:
         found = real_view(game)
         with db.engine.begin() as other:  # another connection: the other request's commit, which moves the
-            other.execute(db.text("INSERT INTO hand (game_id, number, entry, entered_at) "  # revisions as any does
-                                  "VALUES (:g, 1, :e, CURRENT_TIMESTAMP)"), {"g": game_id, "e": json.dumps(theirs)})
-            other.execute(db.text("UPDATE game SET hands_revision = hands_revision + 1, revision = revision + 1 "
-                                  "WHERE id = :g"), {"g": game_id})
+            other.execute(
+                db.text(
+                    "INSERT INTO hand (game_id, number, entry, entered_at) "  # revisions as any does
+                    "VALUES (:g, 1, :e, CURRENT_TIMESTAMP)"
+                ),
+                {"g": game_id, "e": json.dumps(theirs)},
+            )
+            other.execute(
+                db.text("UPDATE game SET hands_revision = hands_revision + 1, revision = revision + 1 WHERE id = :g"),
+                {"g": game_id},
+            )
         monkeypatch.setattr(games, "view", real_view)
         return found
 
     monkeypatch.setattr(games, "view", view_then_other_request_saves)
-    status, page = post(client, token, action="result", number="1",
-                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    status, page = post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+    )
     assert status == 409 and "Hand 1 was already saved; it was not counted twice." in page
     assert hands_of(app, token) == [theirs]  # the other request's hand, alone
 
@@ -493,21 +614,26 @@ def body_text(response_text: str) -> str:
 
 
 @pytest.mark.parametrize("key", ["whist", "bid_whist"])
-@pytest.mark.parametrize("change, words", [
-    ({"team.1": "us"}, "Two teams are called"),
-    ({"name.2": ""}, "Us's player 2 needs a name"),
-    ({"name.1": "", "name.3": "Dan"}, "Them's player 1 needs a name"),
-    ({"name.3": "ann"}, "Two players have the same name"),
-])
-def test_partnership_setup_messages_are_shown(client: FlaskClient, key: str, change: dict[str, str],
-                                              words: str) -> None:
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"team.1": "us"}, "Two teams are called"),
+        ({"name.2": ""}, "Us's player 2 needs a name"),
+        ({"name.1": "", "name.3": "Dan"}, "Them's player 1 needs a name"),
+        ({"name.3": "ann"}, "Two players have the same name"),
+    ],
+)
+def test_partnership_setup_messages_are_shown(
+    client: FlaskClient, key: str, change: dict[str, str], words: str
+) -> None:
     response = client.post(f"/new/{key}", data={**PARTNERS, **change})
     assert response.status_code == 422
     assert words in body_text(response.get_data(as_text=True)), errors_in(response.get_data(as_text=True))
 
 
-def test_a_setup_error_with_no_field_of_its_own_is_listed_above_the_form(client: FlaskClient,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_setup_error_with_no_field_of_its_own_is_listed_above_the_form(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refuse(record: object) -> Game:
         raise RuleErrors([RuleError("teams.1.players.0.name", "a message with no field to sit beside")])
 
@@ -521,13 +647,16 @@ def whist_game(client: FlaskClient) -> str:
     return start(client, "whist", PARTNERS)
 
 
-@pytest.mark.parametrize("data, words", [
-    ({"trump": "H"}, "Choose the tricks Us took"),
-    ({"trump": "H", "tricks": "14"}, "must be between 0 and 13"),
-    ({"trump": "Z", "tricks": "6"}, "Choose the trump turned up"),
-    ({"trump": "H", "tricks": "6", "honours": "2-4"}, "Choose who held the honours"),
-    ({"trump": "H", "tricks": "6", "number": "2"}, "Hand 2 cannot be entered yet"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({"trump": "H"}, "Choose the tricks Us took"),
+        ({"trump": "H", "tricks": "14"}, "must be between 0 and 13"),
+        ({"trump": "Z", "tricks": "6"}, "Choose the trump turned up"),
+        ({"trump": "H", "tricks": "6", "honours": "2-4"}, "Choose who held the honours"),
+        ({"trump": "H", "tricks": "6", "number": "2"}, "Hand 2 cannot be entered yet"),
+    ],
+)
 def test_whist_messages_are_shown(app: Flask, client: FlaskClient, data: dict[str, str], words: str) -> None:
     token = whist_game(client)
     status, page = post(client, token, **{"action": "result", "number": "1", **data})
@@ -540,13 +669,16 @@ def bid_whist_game(client: FlaskClient, **options: str) -> str:
     return start(client, "bid_whist", {**PARTNERS, **{f"opt.{k}": v for k, v in options.items()}})
 
 
-@pytest.mark.parametrize("calls, words", [
-    (["9-plain"], "must be from 4 to 7"),
-    (["4-plain", "4-plain"], "does not take out"),
-    (["4-no", "4-special"], "a bid must outrank the one before it"),
-    (["4-plain", "pass", "pass", "pass", "5-plain"], "The bidding is over"),
-    (["4-zz"], "Tap a bid or Pass"),
-])
+@pytest.mark.parametrize(
+    "calls, words",
+    [
+        (["9-plain"], "must be from 4 to 7"),
+        (["4-plain", "4-plain"], "does not take out"),
+        (["4-no", "4-special"], "a bid must outrank the one before it"),
+        (["4-plain", "pass", "pass", "pass", "5-plain"], "The bidding is over"),
+        (["4-zz"], "Tap a bid or Pass"),
+    ],
+)
 def test_bid_whist_call_messages_are_shown(app: Flask, client: FlaskClient, calls: list[str], words: str) -> None:
     token = bid_whist_game(client)
     for call in calls[:-1]:
@@ -633,7 +765,13 @@ def test_a_resent_call_is_refused(app: Flask, client: FlaskClient) -> None:
 def test_a_repeated_undo_does_not_take_back_the_saved_hand(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1, 0, 1))
-    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+    )
     post(client, token, action="trump", trump="H")
     state = state_of(client.get(f"/g/{token}").get_data(as_text=True).split('class="undo"')[1])
     first = client.post(f"/g/{token}/undo", data={"state": state}, headers=HX)
@@ -654,7 +792,7 @@ def test_four_passes_under_the_redeal_option_clear_the_auction(app: Flask, clien
     assert status == 200
     assert "All four passed: the cards are thrown in and Ann deals again." in page
     assert game_of(app, token).pending is None and hands_of(app, token) == []
-    assert "Hand 1" in page and "Dealer</span> <span class=\"v\">Ann" in page
+    assert "Hand 1" in page and 'Dealer</span> <span class="v">Ann' in page
     assert post(client, token, action="call", call="4-plain")[0] == 200  # the new deal's auction
 
 
@@ -698,7 +836,7 @@ def test_csv_export_has_bids_and_tricks_per_player(app: Flask, client: FlaskClie
 
 
 def test_csv_export_guards_against_spreadsheet_formulas(app: Flask, client: FlaskClient) -> None:
-    names = {"name.0": "=HYPERLINK(\"http://x\")", "name.1": "+Bob", "name.2": "-Cat", "name.3": "@Dan"}
+    names = {"name.0": '=HYPERLINK("http://x")', "name.1": "+Bob", "name.2": "-Cat", "name.3": "@Dan"}
     token = start(client, form=nomination_form(**names))
     text = client.get(f"/w/{game_of(app, token).public_id}/sheet.csv").get_data(as_text=True)
     header = text.splitlines()[0]

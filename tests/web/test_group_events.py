@@ -24,8 +24,10 @@ def club_night(client: FlaskClient, app: Flask) -> tuple[str, list[str]]:
     """A club night of three tables, two playing: (the director's token, the games' scorer tokens)."""
     token = club.create(client)
     tables = club.table_tokens(app, token)
-    scorers = [club.start_table(client, tables[1], ("Ann", "Bob", "Cat", "Dan")),
-               club.start_table(client, tables[2], ("ann", "Eve", "Player 3", "Fay"))]
+    scorers = [
+        club.start_table(client, tables[1], ("Ann", "Bob", "Cat", "Dan")),
+        club.start_table(client, tables[2], ("ann", "Eve", "Player 3", "Fay")),
+    ]
     return token, scorers
 
 
@@ -69,7 +71,10 @@ def test_a_club_nights_games_join_the_group_once_and_the_event_is_unchanged(app:
     with app.app_context():  # the director's short code, as typed from their card
         code = db.session.scalars(select(Event.director_code).where(Event.director_token == director)).one()
     page = add(client, other, f" {code.upper()} ")
-    assert "0 games of “Tuesday Nomination” kept, 2 games already in another group (“Sunday at Gran's”), left there." in page
+    assert (
+        "0 games of “Tuesday Nomination” kept, 2 games already in another group (“Sunday at Gran's”), left there."
+        in page
+    )
     assert kept(app, other) == 0 and people(app, other) == {}
 
 
@@ -110,19 +115,27 @@ def test_a_bid_whist_tournaments_matches_come_in_but_not_a_bye(app: Flask, clien
     with app.app_context():  # each team's two players, one column each side
         one = db.session.get(Game, played[0].game_id)
         assert one is not None
-        assert [c for c, in db.session.execute(select(GameSeat.sheet_column).where(GameSeat.game_id == one.id)
-                                                .order_by(GameSeat.sheet_column))] == [0, 0, 1, 1]
+        assert [
+            c
+            for (c,) in db.session.execute(
+                select(GameSeat.sheet_column).where(GameSeat.game_id == one.id).order_by(GameSeat.sheet_column)
+            )
+        ] == [0, 0, 1, 1]
 
 
-@pytest.mark.parametrize(("sent", "status", "message"), [
-    ("", 422, "Paste the director's link of the event"),
-    ("  ", 422, "Paste the director's link of the event"),
-    ("x" * 301, 422, "That is too long for a director's link: at most 300 characters."),
-    ("https://scorepad.example/d/not-an-event", 404, "There is no event with this director's link or code."),
-    ("https://scorepad.example/d/" + "y" * 49, 404, "There is no event with this director's link or code."),
-])
-def test_a_bad_board_link_is_said_beside_the_field(app: Flask, client: FlaskClient, sent: str, status: int,
-                                                   message: str) -> None:
+@pytest.mark.parametrize(
+    ("sent", "status", "message"),
+    [
+        ("", 422, "Paste the director's link of the event"),
+        ("  ", 422, "Paste the director's link of the event"),
+        ("x" * 301, 422, "That is too long for a director's link: at most 300 characters."),
+        ("https://scorepad.example/d/not-an-event", 404, "There is no event with this director's link or code."),
+        ("https://scorepad.example/d/" + "y" * 49, 404, "There is no event with this director's link or code."),
+    ],
+)
+def test_a_bad_board_link_is_said_beside_the_field(
+    app: Flask, client: FlaskClient, sent: str, status: int, message: str
+) -> None:
     token = make_group(client)
     before = dump(app)
     response = client.post(f"/group/{token}/event", data={"event": sent})
@@ -165,7 +178,8 @@ def test_the_page_is_the_groups_own(client: FlaskClient) -> None:
 
 @pytest.mark.postgresql
 def test_another_group_keeping_a_game_at_the_same_moment_is_a_409_and_nothing_half_kept(
-        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two groups adding the same evening at once: the game's unique key keeps the first; the second
     request writes nothing (one commit) and is told to look again."""
     director, _ = club_night(client, app)
@@ -185,4 +199,5 @@ def test_another_group_keeping_a_game_at_the_same_moment_is_a_409_and_nothing_ha
     assert response.status_code == 409
     assert kept(app, token) == 0 and people(app, token) == {} and kept(app, other) == 1
     assert "1 game of “Tuesday Nomination” kept, 1 game already in another group (“Tuesday club”), left there." in add(
-        client, token, director)
+        client, token, director
+    )

@@ -33,8 +33,9 @@ from tests.web.test_groups import beside, make_group, people, text
 MAY_3 = datetime(2026, 5, 3, 15, 0)
 
 
-def example(name: str, names: Sequence[str] | None = None, pairs: Sequence[Sequence[str]] | None = None
-            ) -> dict[str, object]:
+def example(
+    name: str, names: Sequence[str] | None = None, pairs: Sequence[Sequence[str]] | None = None
+) -> dict[str, object]:
     """An example record with the family's names: `names` for its players, `pairs` for its teams' players."""
     data = json.loads((EXAMPLES / f"{name}.json").read_text())
     if names is not None:
@@ -44,8 +45,9 @@ def example(name: str, names: Sequence[str] | None = None, pairs: Sequence[Seque
     return data
 
 
-def play(app: Flask, token: str, data: dict[str, object], finished: datetime | None = None,
-         hands: int | None = None) -> str:
+def play(
+    app: Flask, token: str, data: dict[str, object], finished: datetime | None = None, hands: int | None = None
+) -> str:
     """Start the record's game in the group and enter its hands one by one (the first `hands` only);
     `finished`: when its hands were entered. The game's scorer link."""
     with app.app_context():
@@ -72,8 +74,10 @@ def cells(page: str, table_class: str, part: str = "tbody") -> list[list[str]]:
     assert found, f"no {table_class} table"
     body = re.search(rf"<{part}>(.*?)</{part}>", found.group(1), re.S)
     assert body, f"no {part}"
-    return [[" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
-            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.group(1), re.S)]
+    return [
+        [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body.group(1), re.S)
+    ]
 
 
 def flat(page: str) -> str:
@@ -112,8 +116,12 @@ def family(app: Flask, client: FlaskClient) -> dict[str, object]:
     playing = play(app, token, example("nomination-family-four", ("Ann", "Bob", "Cat", "Eve")), hands=3)
     ids = people(app, token)
     ann, bob, cat, dan = (ids[n] for n in ("Ann", "Bob", "Cat", "Dan"))
-    seats = [((ann,), (bob,), (cat,), (dan,)), ((ann,), (bob,), (cat,)), ((ann,), (bob,), (cat,)),
-             ((ann, dan), (bob, cat))]
+    seats = [
+        ((ann,), (bob,), (cat,), (dan,)),
+        ((ann,), (bob,), (cat,)),
+        ((ann,), (bob,), (cat,)),
+        ((ann, dan), (bob, cat)),
+    ]
     expected = [scored(data, s, when) for data, s, when in zip(records, seats, days)]
     return {"token": token, "ids": ids, "expected": expected, "scorers": scorers, "playing": playing}
 
@@ -122,7 +130,8 @@ def family(app: Flask, client: FlaskClient) -> dict[str, object]:
 
 
 def test_the_season_table_and_records_are_the_rules_figures_of_the_finished_games(
-        client: FlaskClient, family: dict[str, object]) -> None:
+    client: FlaskClient, family: dict[str, object]
+) -> None:
     token, ids = family["token"], family["ids"]
     expected: list[stats.PlayedGame] = family["expected"]  # type: ignore[assignment]
     page = text(client.get(f"/group/{token}?season=all"))
@@ -131,8 +140,12 @@ def test_the_season_table_and_records_are_the_rules_figures_of_the_finished_game
     # counted by hand: Ann won the Australian game and the drive (2 of 4), Bob the first Nomination
     # game and a shared first in the second (2 of 4), Dan the drive (1 of 2), Cat a shared first (1 of 4);
     # Eve's only game is not finished: she is not in the table
-    assert rows == [["1=", "Ann", "2 of 4", "50%"], ["1=", "Bob", "2 of 4", "50%"], ["3", "Dan", "1 of 2", "50%"],
-                    ["4", "Cat", "1 of 4", "25%"]]
+    assert rows == [
+        ["1=", "Ann", "2 of 4", "50%"],
+        ["1=", "Bob", "2 of 4", "50%"],
+        ["3", "Dan", "1 of 2", "50%"],
+        ["4", "Cat", "1 of 4", "25%"],
+    ]
     table = stats.season_table(expected)
     assert [(names[r.player], f"{r.won} of {r.games}") for r in table] == [(r[1], r[2]) for r in rows]
     assert "4 finished games." in flat(page)
@@ -160,9 +173,12 @@ def test_the_season_is_this_year_by_default_or_the_last_12_months_or_all_time(ap
     play(app, token, example("nomination-three-hook-every-tie", ("Ann", "Bob", "Cat")), two_years_ago)
     play(app, token, example("nomination-three-hook-every-tie", ("Ann", "Bob", "Dan")), last_new_years_eve)
     play(app, token, example("nomination-three-hook-every-tie", ("Ann", "Eve", "Fay")))  # finished now
-    for query, count, players in (("", 1, ["Eve", "Fay", "Ann"]), ("?season=year", 1, ["Eve", "Fay", "Ann"]),
-                                  ("?season=12m", 2, ["Bob", "Dan", "Eve", "Fay", "Ann"]),
-                                  ("?season=all", 3, ["Bob", "Cat", "Dan", "Eve", "Fay", "Ann"])):
+    for query, count, players in (
+        ("", 1, ["Eve", "Fay", "Ann"]),
+        ("?season=year", 1, ["Eve", "Fay", "Ann"]),
+        ("?season=12m", 2, ["Bob", "Dan", "Eve", "Fay", "Ann"]),
+        ("?season=all", 3, ["Bob", "Cat", "Dan", "Eve", "Fay", "Ann"]),
+    ):
         response = client.get(f"/group/{token}{query}")
         assert response.status_code == 200
         page = text(response)
@@ -183,9 +199,9 @@ def test_a_season_starts_on_1_january_or_a_year_ago_from_midnight() -> None:
 
 
 @pytest.mark.parametrize("season", ["", "YEAR", "2025", "all ", "x" * 300, "<b>"])
-def test_a_season_that_is_not_one_of_the_choices_is_said_beside_the_choice(client: FlaskClient,
-                                                                           family: dict[str, object],
-                                                                           season: str) -> None:
+def test_a_season_that_is_not_one_of_the_choices_is_said_beside_the_choice(
+    client: FlaskClient, family: dict[str, object], season: str
+) -> None:
     response = client.get(f"/group/{family['token']}", query_string={"season": season})
     assert response.status_code == 400
     page = text(response)
@@ -202,8 +218,12 @@ def test_a_season_without_finished_games_and_a_group_without_any_say_so(app: Fla
     play(app, token, example("nomination-family-four", ("Ann", "Bob", "Cat", "Dan")), hands=5)  # in progress
     page = text(client.get(f"/group/{token}?season=all"))
     assert "No finished game yet" in page and "In progress · 5 hands played" in page
-    play(app, token, example("nomination-three-hook-every-tie", ("Ann", "Bob", "Cat")),
-         group_stats.now() - timedelta(days=800))
+    play(
+        app,
+        token,
+        example("nomination-three-hook-every-tie", ("Ann", "Bob", "Cat")),
+        group_stats.now() - timedelta(days=800),
+    )
     page = text(client.get(f"/group/{token}?season=12m"))
     assert "No game finished in the last 12 months yet." in flat(page)
     assert f'href="/group/{token}?season=all"' in page
@@ -226,32 +246,61 @@ def test_a_players_page_shows_the_rules_figures_per_variant(client: FlaskClient,
     # 10 of 22, the misère round won clean, the blind bid missed); the drive 14 points, 14 odd
     # tricks in 12 deals; a drive has no games to the target and no rubber: those lines are left out
     assert shown == {
-        "Whist": {"Games": "1", "Won": "1", "Win rate": "100%", "Average score": "14", "Best score": "14",
-                  "Odd tricks per deal": "1.17 (14 in 12 deals)"},
-        "Nomination Whist": {"Games": "2", "Won": "0", "Win rate": "0%", "Average score": "81", "Best score": "130",
-                             "Exact bids": "13 of 19 (68%)"},
-        "Australian Whist": {"Games": "1", "Won": "1", "Win rate": "100%", "Average score": "146",
-                             "Best score": "146", "Exact bids": "10 of 22 (45%)",
-                             "Misère rounds won clean": "1 of 1 (100%)", "Blind bids made": "0 of 1 (0%)"},
+        "Whist": {
+            "Games": "1",
+            "Won": "1",
+            "Win rate": "100%",
+            "Average score": "14",
+            "Best score": "14",
+            "Odd tricks per deal": "1.17 (14 in 12 deals)",
+        },
+        "Nomination Whist": {
+            "Games": "2",
+            "Won": "0",
+            "Win rate": "0%",
+            "Average score": "81",
+            "Best score": "130",
+            "Exact bids": "13 of 19 (68%)",
+        },
+        "Australian Whist": {
+            "Games": "1",
+            "Won": "1",
+            "Win rate": "100%",
+            "Average score": "146",
+            "Best score": "146",
+            "Exact bids": "10 of 22 (45%)",
+            "Misère rounds won clean": "1 of 1 (100%)",
+            "Blind bids made": "0 of 1 (0%)",
+        },
     }
     mine = stats.player_stats(expected)[ann]  # type: ignore[index]
     for variant, figures_of in mine.items():
         name = {"whist": "Whist", "nomination": "Nomination Whist", "australian": "Australian Whist"}[variant]
         assert shown[name]["Games"] == str(figures_of.games) and shown[name]["Best score"] == str(figures_of.best_score)
         assert {f.label for f in figures_of.facts() if f.out_of != 0} == set(shown[name]) - {
-            "Games", "Won", "Win rate", "Average score", "Best score"}
+            "Games",
+            "Won",
+            "Win rate",
+            "Average score",
+            "Best score",
+        }
     assert "Games won" not in shown["Whist"] and "Rubbers won" not in shown["Whist"]
     summary = flat(re.search(r'id="chart-nomination-sum">(.*?)</p>', page, re.S).group(1))  # type: ignore[union-attr]
     assert summary == "2 games from 3 Apr 2026 to 3 May 2026: scores from 32 to 130; none won."
 
 
 def test_a_players_chart_has_a_dot_per_finished_game_and_the_same_results_as_a_table(
-        client: FlaskClient, family: dict[str, object]) -> None:
+    client: FlaskClient, family: dict[str, object]
+) -> None:
     token, ids = family["token"], family["ids"]
     bob = ids["Bob"]  # type: ignore[index]
     page = text(client.get(f"/group/{token}/player/{bob}"))
-    svg = re.search(r'<svg class="chart results-chart"[^>]*aria-labelledby="chart-nomination-cap '
-                    r'chart-nomination-sum"[^>]*>(.*?)</svg>', page, re.S)
+    svg = re.search(
+        r'<svg class="chart results-chart"[^>]*aria-labelledby="chart-nomination-cap '
+        r'chart-nomination-sum"[^>]*>(.*?)</svg>',
+        page,
+        re.S,
+    )
     assert svg, "no Nomination chart with its text"
     dots = re.findall(r'<circle class="(won|not-won)"', svg.group(1))
     assert dots == ["won", "won"]  # 134 on 3 April, a shared first with 45 on 3 May
@@ -271,26 +320,34 @@ def test_a_players_chart_has_a_dot_per_finished_game_and_the_same_results_as_a_t
 def test_a_player_without_a_finished_game_says_so(client: FlaskClient, family: dict[str, object]) -> None:
     eve = family["ids"]["Eve"]  # type: ignore[index]
     page = text(client.get(f"/group/{family['token']}/player/{eve}"))
-    assert "Eve has no finished game in this group yet" in page and "<svg class=\"chart" not in page
+    assert "Eve has no finished game in this group yet" in page and '<svg class="chart' not in page
 
 
 def test_unknown_players_and_groups_and_another_groups_player_are_not_found(
-        app: Flask, client: FlaskClient, family: dict[str, object]) -> None:
+    app: Flask, client: FlaskClient, family: dict[str, object]
+) -> None:
     token, ann = family["token"], family["ids"]["Ann"]  # type: ignore[index]
     club = make_group(client, "Club")
     play(app, club, example("nomination-three-hook-every-tie", ("Zed", "Yan", "Xia")))
     zed = people(app, club)["Zed"]
-    for url in (f"/group/{token}/player/999999", f"/group/{token}/player/{2**40}", f"/group/{token}/player/0",
-                f"/group/{token}/player/-1", f"/group/{token}/player/abc", f"/group/{token}/player/{zed}",
-                f"/group/{club}/player/{ann}", f"/group/nope/player/{ann}", "/group/nope/versus",
-                f"/group/{'x' * 500}/player/1"):
+    for url in (
+        f"/group/{token}/player/999999",
+        f"/group/{token}/player/{2**40}",
+        f"/group/{token}/player/0",
+        f"/group/{token}/player/-1",
+        f"/group/{token}/player/abc",
+        f"/group/{token}/player/{zed}",
+        f"/group/{club}/player/{ann}",
+        f"/group/nope/player/{ann}",
+        "/group/nope/versus",
+        f"/group/{'x' * 500}/player/1",
+    ):
         assert client.get(url).status_code == 404, url
     assert "There is no such player in this group" in text(client.get(f"/group/{token}/player/{zed}"))
     assert client.get(f"/group/{club}/player/{zed}").status_code == 200
 
 
-def test_a_merged_away_spelling_has_no_page_and_its_games_count_for_the_player(
-        app: Flask, client: FlaskClient) -> None:
+def test_a_merged_away_spelling_has_no_page_and_its_games_count_for_the_player(app: Flask, client: FlaskClient) -> None:
     token = make_group(client)
     play(app, token, example("nomination-three-hook-every-tie", ("Ann", "Bob", "Gran")))
     play(app, token, example("nomination-three-hook-every-tie", ("Ann", "Granny", "Cat")))
@@ -301,7 +358,9 @@ def test_a_merged_away_spelling_has_no_page_and_its_games_count_for_the_player(
     assert response.status_code == 303
     assert client.get(f"/group/{token}/player/{ids['Granny']}").status_code == 404
     gran = figures(text(client.get(f"/group/{token}/player/{ids['Gran']}")))
-    assert gran["Nomination Whist"]["Games"] == "2" and gran["Nomination Whist"]["Won"] == "2 (2 shared)"  # 45 in both, first with another
+    assert (
+        gran["Nomination Whist"]["Games"] == "2" and gran["Nomination Whist"]["Won"] == "2 (2 shared)"
+    )  # 45 in both, first with another
     rows = cells(text(client.get(f"/group/{token}?season=all")), "season-table")
     assert ["1", "Gran", "2 of 2", "100%"] in rows and not any(r[1] == "Granny" for r in rows)
 
@@ -309,8 +368,9 @@ def test_a_merged_away_spelling_has_no_page_and_its_games_count_for_the_player(
 # --------------------------------------------------------------------------- head to head
 
 
-def test_head_to_head_counts_the_games_on_different_sides_per_variant(client: FlaskClient,
-                                                                       family: dict[str, object]) -> None:
+def test_head_to_head_counts_the_games_on_different_sides_per_variant(
+    client: FlaskClient, family: dict[str, object]
+) -> None:
     token, ids = family["token"], family["ids"]
     bob, cat, ann, dan = (ids[n] for n in ("Bob", "Cat", "Ann", "Dan"))  # type: ignore[index]
     response = client.get(f"/group/{token}/versus", query_string={"a": bob, "b": cat})
@@ -319,8 +379,10 @@ def test_head_to_head_counts_the_games_on_different_sides_per_variant(client: Fl
     # by hand: Bob ahead in the first Nomination game (134 to 94) and the Australian (86 to 81),
     # level in the second Nomination game (45 each); partners in the drive: not counted
     assert "3 finished games on different sides: Bob finished ahead in 2, Cat in 0, level in 1." in flat(page)
-    assert each_variant(page) == ["Nomination Whist 2 games: Bob ahead in 1, Cat ahead in 0, level in 1",
-                                  "Australian Whist 1 game: Bob ahead in 1, Cat ahead in 0, level in 0"]
+    assert each_variant(page) == [
+        "Nomination Whist 2 games: Bob ahead in 1, Cat ahead in 0, level in 1",
+        "Australian Whist 1 game: Bob ahead in 1, Cat ahead in 0, level in 0",
+    ]
     expected = family["expected"]
     both = stats.head_to_head(expected, bob, cat)  # type: ignore[arg-type]
     assert (both.games, both.a_ahead, both.b_ahead, both.ties) == (3, 2, 0, 1)
@@ -330,8 +392,9 @@ def test_head_to_head_counts_the_games_on_different_sides_per_variant(client: Fl
     assert each_variant(partners) == ["Nomination Whist 1 game: Ann ahead in 1, Dan ahead in 0, level in 0"]
 
 
-def test_head_to_head_is_offered_on_the_group_page_and_the_players_page(client: FlaskClient,
-                                                                         family: dict[str, object]) -> None:
+def test_head_to_head_is_offered_on_the_group_page_and_the_players_page(
+    client: FlaskClient, family: dict[str, object]
+) -> None:
     token, ann = family["token"], family["ids"]["Ann"]  # type: ignore[index]
     group_page = text(client.get(f"/group/{token}"))
     assert f'action="/group/{token}/versus"' in group_page and 'id="versus-a"' in group_page
@@ -349,22 +412,26 @@ def test_two_players_who_never_met_say_so(app: Flask, client: FlaskClient, famil
     assert "Dan and Eve have not finished a game on different sides yet." in page
 
 
-@pytest.mark.parametrize(("query", "status", "field", "message"), [
-    ({"a": "", "b": ""}, 422, "a", "Choose a player."),
-    ({"a": "ANN", "b": ""}, 404, "a", "There is no such player in this group: choose one from the list."),
-    ({"a": "99999999999", "b": "1"}, 404, "a", "There is no such player in this group: choose one from the list."),
-    ({"a": "-1"}, 404, "a", "There is no such player in this group: choose one from the list."),
-])
-def test_head_to_head_refuses_what_is_not_two_players_of_the_group(client: FlaskClient, family: dict[str, object],
-                                                                   query: dict[str, str], status: int, field: str,
-                                                                   message: str) -> None:
+@pytest.mark.parametrize(
+    ("query", "status", "field", "message"),
+    [
+        ({"a": "", "b": ""}, 422, "a", "Choose a player."),
+        ({"a": "ANN", "b": ""}, 404, "a", "There is no such player in this group: choose one from the list."),
+        ({"a": "99999999999", "b": "1"}, 404, "a", "There is no such player in this group: choose one from the list."),
+        ({"a": "-1"}, 404, "a", "There is no such player in this group: choose one from the list."),
+    ],
+)
+def test_head_to_head_refuses_what_is_not_two_players_of_the_group(
+    client: FlaskClient, family: dict[str, object], query: dict[str, str], status: int, field: str, message: str
+) -> None:
     response = client.get(f"/group/{family['token']}/versus", query_string=query)
     assert response.status_code == status
     assert beside(text(response), field) == message
 
 
-def test_head_to_head_refuses_one_player_twice_or_another_groups_player(app: Flask, client: FlaskClient,
-                                                                        family: dict[str, object]) -> None:
+def test_head_to_head_refuses_one_player_twice_or_another_groups_player(
+    app: Flask, client: FlaskClient, family: dict[str, object]
+) -> None:
     token, ann = family["token"], family["ids"]["Ann"]  # type: ignore[index]
     same = client.get(f"/group/{token}/versus", query_string={"a": ann, "b": ann})
     assert same.status_code == 422 and beside(text(same), "b") == "Choose someone other than Ann to compare with."
@@ -382,7 +449,9 @@ def test_head_to_head_refuses_one_player_twice_or_another_groups_player(app: Fla
 
 
 @pytest.mark.postgresql
-def test_the_figures_follow_every_change_to_the_games(app: Flask, client: FlaskClient, family: dict[str, object]) -> None:
+def test_the_figures_follow_every_change_to_the_games(
+    app: Flask, client: FlaskClient, family: dict[str, object]
+) -> None:
     token, scorers, ids = family["token"], family["scorers"], family["ids"]
     url = f"/group/{token}?season=all"
     assert cells(text(client.get(url)), "season-table")[0] == ["1=", "Ann", "2 of 4", "50%"]
@@ -395,8 +464,12 @@ def test_the_figures_follow_every_change_to_the_games(app: Flask, client: FlaskC
         assert drive is not None
         games.undo(drive)  # the drive's last hand taken back: not finished any more
     rows = cells(text(client.get(url)), "season-table")
-    assert rows == [["1", "Bob", "2 of 3", "67%"], ["2=", "Ann", "1 of 3", "33%"], ["2=", "Cat", "1 of 3", "33%"],
-                    ["4", "Dan", "0 of 1", "0%"]]
+    assert rows == [
+        ["1", "Bob", "2 of 3", "67%"],
+        ["2=", "Ann", "1 of 3", "33%"],
+        ["2=", "Cat", "1 of 3", "33%"],
+        ["4", "Dan", "0 of 1", "0%"],
+    ]
     with app.app_context():
         group = groups.by_token(token)
         assert group is not None
@@ -417,7 +490,11 @@ def test_the_group_page_reads_the_stored_hands_only(app: Flask, client: FlaskCli
     from tests.web.test_columns import dump
 
     before = dump(app)
-    for url in (f"/group/{token}", f"/group/{token}/player/{people(app, token)['Ann']}", f"/group/{token}/versus?a=1&b=2"):
+    for url in (
+        f"/group/{token}",
+        f"/group/{token}/player/{people(app, token)['Ann']}",
+        f"/group/{token}/versus?a=1&b=2",
+    ):
         client.get(url)
     assert dump(app) == before
 

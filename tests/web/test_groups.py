@@ -49,8 +49,12 @@ def seats(app: Flask, scorer: str) -> list[tuple[int, str]]:
     """(column, player's name now) for each link of a game."""
     with app.app_context():
         game = game_of(app, scorer)
-        rows = db.session.execute(select(GameSeat.sheet_column, GroupPlayer.name).join(GroupPlayer)
-                                  .where(GameSeat.game_id == game.id).order_by(GameSeat.sheet_column, GameSeat.id))
+        rows = db.session.execute(
+            select(GameSeat.sheet_column, GroupPlayer.name)
+            .join(GroupPlayer)
+            .where(GameSeat.game_id == game.id)
+            .order_by(GameSeat.sheet_column, GameSeat.id)
+        )
         return [tuple(r) for r in rows]  # type: ignore[misc]
 
 
@@ -69,8 +73,9 @@ def in_group(token: str, names: tuple[str, ...] = ("Ann", "Bob", "Cat", "Gran"))
 # --------------------------------------------------------------------------- starting a group
 
 
-def test_a_group_started_from_the_home_page_is_listed_there_with_its_link_and_qr(app: Flask,
-                                                                                  client: FlaskClient) -> None:
+def test_a_group_started_from_the_home_page_is_listed_there_with_its_link_and_qr(
+    app: Flask, client: FlaskClient
+) -> None:
     home = text(client.get("/"))
     assert "Your groups" in home and "A group keeps a family's" in home
     assert 'value="Our games"' in home  # one tap: the name is filled in
@@ -87,13 +92,17 @@ def test_a_group_started_from_the_home_page_is_listed_there_with_its_link_and_qr
     assert f"/group/{token}" not in text(other_browser.get("/"))
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    ("", "The group needs a name."),
-    ("   ", "The group needs a name."),
-    ("x" * 61, "The group's name is too long: at most 60 characters."),
-])
-def test_a_group_needs_a_name_of_at_most_60_characters(app: Flask, client: FlaskClient, name: str,
-                                                       message: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "The group needs a name."),
+        ("   ", "The group needs a name."),
+        ("x" * 61, "The group's name is too long: at most 60 characters."),
+    ],
+)
+def test_a_group_needs_a_name_of_at_most_60_characters(
+    app: Flask, client: FlaskClient, name: str, message: str
+) -> None:
     before = dump(app)
     response = client.post("/groups/new", data={"name": name})
     assert response.status_code == 422
@@ -102,8 +111,13 @@ def test_a_group_needs_a_name_of_at_most_60_characters(app: Flask, client: Flask
 
 
 def test_an_unknown_group_link_is_a_404_everywhere(client: FlaskClient) -> None:
-    for url in ("/group/nope", "/group/" + "x" * 500, "/new?group=nope", "/new/nomination?group=nope",
-                "/group/nope/players/1/merge"):
+    for url in (
+        "/group/nope",
+        "/group/" + "x" * 500,
+        "/new?group=nope",
+        "/new/nomination?group=nope",
+        "/group/nope/players/1/merge",
+    ):
         assert client.get(url).status_code == 404, url
     assert "There is no group at this link" in text(client.get("/group/nope"))
     for url in ("/group/nope/name", "/group/nope/players/1/name", "/group/nope/players/1/merge"):
@@ -117,7 +131,7 @@ def test_an_unknown_group_link_is_a_404_everywhere(client: FlaskClient) -> None:
 def test_a_game_started_from_the_group_is_kept_in_it_with_its_players(app: Flask, client: FlaskClient) -> None:
     token = make_group(client)
     assert "Sunday at Gran's" in text(client.get(f"/new?group={token}"))
-    assert f'/new/whist?group={token}' in text(client.get(f"/new?group={token}"))
+    assert f"/new/whist?group={token}" in text(client.get(f"/new?group={token}"))
     form = text(client.get(f"/new/nomination?group={token}"))
     assert f'name="group" value="{token}"' in form and "data-fill-name" not in form  # nobody yet
     scorer = start(client, form=in_group(token))
@@ -127,10 +141,17 @@ def test_a_game_started_from_the_group_is_kept_in_it_with_its_players(app: Flask
     assert re.findall(r'data-fill-name="([^"]+)"', form) == ["Ann", "Bob", "Cat", "Gran"]
     assert "Same players as last time: Ann, Bob, Cat, Gran" in form
     # "Same players as last time" fills the form, then the game starts with them, linked to the same people
-    filled = text(client.post("/new/nomination", data={"group": token, "name.0": "", "name.1": "", "name.2": "",
-                                                       "action": "lineup"}))
+    filled = text(
+        client.post(
+            "/new/nomination", data={"group": token, "name.0": "", "name.1": "", "name.2": "", "action": "lineup"}
+        )
+    )
     assert [re.search(rf'name="name.{i}" value="([^"]*)"', filled).group(1) for i in range(4)] == [  # type: ignore[union-attr]
-        "Ann", "Bob", "Cat", "Gran"]
+        "Ann",
+        "Bob",
+        "Cat",
+        "Gran",
+    ]
     second = start(client, form=in_group(token, ("ann", "BOB", "Cat", "Dan")))  # any case is the same person
     assert seats(app, second) == [(0, "Ann"), (1, "Bob"), (2, "Cat"), (3, "Dan")]
     assert sorted(people(app, token)) == ["Ann", "Bob", "Cat", "Dan", "Gran"]
@@ -145,13 +166,15 @@ def test_a_game_without_a_group_offers_recent_names_as_before(client: FlaskClien
     assert "Recent names:" in form and 'name="group"' not in form and "Same players" not in form
 
 
-def test_partnerships_link_the_named_players_or_a_named_team_but_not_us_and_them(app: Flask,
-                                                                                client: FlaskClient) -> None:
+def test_partnerships_link_the_named_players_or_a_named_team_but_not_us_and_them(
+    app: Flask, client: FlaskClient
+) -> None:
     token = make_group(client)
     named = start(client, "whist", {**PARTNERS, "group": token, "action": "start"})
     assert seats(app, named) == [(0, "Ann"), (0, "Cat"), (1, "Bob"), (1, "Dan")]
-    sides = start(client, "whist", {"team.0": "Boys", "team.1": "Them", "first_dealer": "0", "group": token,
-                                    "action": "start"})
+    sides = start(
+        client, "whist", {"team.0": "Boys", "team.1": "Them", "first_dealer": "0", "group": token, "action": "start"}
+    )
     assert seats(app, sides) == [(0, "Boys")]  # "Them" is the form's own word: nobody
     form = text(client.get(f"/new/whist?group={token}"))
     assert "Same players as last time: Boys" in form
@@ -160,7 +183,8 @@ def test_partnerships_link_the_named_players_or_a_named_team_but_not_us_and_them
 
 
 def test_a_finished_game_is_kept_in_a_new_group_in_one_tap_and_a_second_tap_makes_no_second_group(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     scorer = start(client)
     _play_both_hands(client, scorer)
     page = text(client.get(f"/g/{scorer}"))
@@ -217,12 +241,16 @@ def test_a_game_moves_into_a_group_matched_by_name_and_out_again(app: Flask, cli
     assert group_of(app, scorer) == token
 
 
-@pytest.mark.parametrize(("sent", "status", "message"), [
-    ("", 422, "Paste the group's link (or choose one of your groups)."),
-    ("http://192.0.2.2:5000/group/not-a-group", 404, "There is no group at this link."),
-])
-def test_a_bad_group_link_is_said_beside_the_field(app: Flask, client: FlaskClient, sent: str, status: int,
-                                                   message: str) -> None:
+@pytest.mark.parametrize(
+    ("sent", "status", "message"),
+    [
+        ("", 422, "Paste the group's link (or choose one of your groups)."),
+        ("http://192.0.2.2:5000/group/not-a-group", 404, "There is no group at this link."),
+    ],
+)
+def test_a_bad_group_link_is_said_beside_the_field(
+    app: Flask, client: FlaskClient, sent: str, status: int, message: str
+) -> None:
     scorer = start(client)
     before = dump(app)
     response = client.post(f"/g/{scorer}/group/keep", data={"group": sent})
@@ -277,7 +305,8 @@ def test_deleting_a_game_takes_it_out_of_the_group(app: Flask, client: FlaskClie
 
 
 def test_renaming_a_player_renames_them_in_the_groups_history_not_in_the_games_sheet(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     token = make_group(client)
     scorer = start(client, form=in_group(token))
     gran = people(app, token)["Gran"]
@@ -291,11 +320,14 @@ def test_renaming_a_player_renames_them_in_the_groups_history_not_in_the_games_s
     assert client.post(f"/group/{token}/players/{gran}/name", data={"name": "grandma"}).status_code == 303  # its case
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    ("", "The player needs a name."),
-    ("x" * 41, "The player's name is too long: at most 40 characters."),
-    ("ann", "“Ann” is already a player of this group. To make them one person, merge them."),
-])
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "The player needs a name."),
+        ("x" * 41, "The player's name is too long: at most 40 characters."),
+        ("ann", "“Ann” is already a player of this group. To make them one person, merge them."),
+    ],
+)
 def test_a_player_name_is_checked_beside_the_field(app: Flask, client: FlaskClient, name: str, message: str) -> None:
     token = make_group(client)
     start(client, form=in_group(token))
@@ -345,13 +377,15 @@ def test_a_merged_spelling_can_become_the_name_but_not_another_players(app: Flas
     refused = client.post(f"/group/{token}/players/{ids['Ann']}/name", data={"name": "granny"})
     assert refused.status_code == 422
     assert beside(text(refused), f"players-{ids['Ann']}") == (
-        "“Granny” is another name of Gran in this group. To make them one person, merge them.")
+        "“Granny” is another name of Gran in this group. To make them one person, merge them."
+    )
     assert client.post(f"/group/{token}/players/{ids['Gran']}/name", data={"name": "Granny"}).status_code == 303
     assert "Granny" in people(app, token) and "Also typed as" not in text(client.get(f"/group/{token}"))
 
 
 def test_a_player_is_not_merged_into_themselves_nor_with_someone_they_played_against(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     token = make_group(client)
     start(client, form=in_group(token))
     ids = people(app, token)
@@ -360,9 +394,11 @@ def test_a_player_is_not_merged_into_themselves_nor_with_someone_they_played_aga
     nothing_chosen = client.get(f"{url}?chosen=1")  # the choice sent with no player ticked
     assert nothing_chosen.status_code == 422
     assert beside(text(nothing_chosen), "into") == "Choose the player Gran is the same person as."
-    for into, message in ((ids["Gran"], "Choose another player: Gran cannot be merged into themselves."),
-                          ("", "Choose the player Gran is the same person as."),
-                          ("99999999999", "Choose the player Gran is the same person as.")):
+    for into, message in (
+        (ids["Gran"], "Choose another player: Gran cannot be merged into themselves."),
+        ("", "Choose the player Gran is the same person as."),
+        ("99999999999", "Choose the player Gran is the same person as."),
+    ):
         for response in (client.get(f"{url}?into={into}"), client.post(url, data={"into": str(into)})):
             assert response.status_code == 422
             assert beside(text(response), "into") == message
@@ -422,7 +458,8 @@ def test_games_of_gives_each_game_as_statistics_read_it(app: Flask, client: Flas
 
 @pytest.mark.postgresql
 def test_a_name_is_one_player_per_group_whatever_its_case_and_a_game_is_in_one_group(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     token, other = make_group(client), make_group(client, "Club")
     scorer = start(client, form=in_group(token))
     start(client, form=in_group(other))  # the same names in another group: other people

@@ -24,8 +24,15 @@ def pages_of(client: FlaskClient, app: Flask, token: str) -> list[str]:
     with app.app_context():
         event = db.session.query(Event).filter_by(director_token=token).one()
         board, tables = event.public_id, [t.token for t in event.tables]
-    return [f"/d/{token}", f"/d/{token}/room", f"/d/{token}/qr", f"/b/{board}", f"/b/{board}/standings",
-            f"/b/{board}/event.json", *(f"/t/{t}" for t in tables)]
+    return [
+        f"/d/{token}",
+        f"/d/{token}/room",
+        f"/d/{token}/qr",
+        f"/b/{board}",
+        f"/b/{board}/standings",
+        f"/b/{board}/event.json",
+        *(f"/t/{t}" for t in tables),
+    ]
 
 
 def test_a_long_team_name_does_not_break_a_tournament(client: FlaskClient, app: Flask) -> None:
@@ -54,9 +61,18 @@ def test_a_long_team_name_does_not_break_a_tournament(client: FlaskClient, app: 
 def test_a_whist_drive_players_link_has_no_team_page(client: FlaskClient, app: Flask) -> None:
     """Found by the fuzzer: a drive's players are entrants with tokens too, and /team/ took them for
     a tournament's teams (500)."""
-    response = client.post("/events/new/whist-drive", data={"name": "Drive", "players": "\n".join(
-        f"P{n}" for n in range(8)), "deals": "4", "per_change": "1", "scoring": "odd", "movement": "progressive",
-        "top": "stay"})
+    response = client.post(
+        "/events/new/whist-drive",
+        data={
+            "name": "Drive",
+            "players": "\n".join(f"P{n}" for n in range(8)),
+            "deals": "4",
+            "per_change": "1",
+            "scoring": "odd",
+            "movement": "progressive",
+            "top": "stay",
+        },
+    )
     assert response.status_code == 302
     with app.app_context():
         token = db.session.query(Event).filter_by(format="whist_drive").one().entrants[0].token
@@ -75,8 +91,12 @@ def test_a_record_of_a_variant_not_played_at_home_is_read_not_entered(client: Fl
         assert game is not None
         token, hands = game.scorer_token, len(game.hands)
     assert client.get(f"/g/{token}").status_code == 200
-    for path, form in ((f"/g/{token}/entry", {"action": "result", "number": "1"}), (f"/g/{token}/undo", {}),
-                       (f"/g/{token}/hands/1", {}), (f"/g/{token}/rematch", {})):
+    for path, form in (
+        (f"/g/{token}/entry", {"action": "result", "number": "1"}),
+        (f"/g/{token}/undo", {}),
+        (f"/g/{token}/hands/1", {}),
+        (f"/g/{token}/rematch", {}),
+    ):
         response = client.post(path, data=form)
         assert response.status_code == 409, path
         assert "is a record to read" in response.get_data(as_text=True)
@@ -143,8 +163,7 @@ def test_the_qr_sheet_is_printed_from_an_address_that_is_not_the_directors(clien
 
 
 @pytest.mark.parametrize("pin", ["", "4321"])
-def test_the_qr_sheets_address_opens_nothing_in_a_strangers_browser(client: FlaskClient, app: Flask,
-                                                                     pin: str) -> None:
+def test_the_qr_sheets_address_opens_nothing_in_a_strangers_browser(client: FlaskClient, app: Flask, pin: str) -> None:
     """Issue 33, item 2: the address a browser prints in the sheet's footer was a master key (every
     table's and team's link and every team code); it opens the sheet in the director's browser only."""
     from tests.web.test_tournament_director import started
@@ -178,8 +197,9 @@ def test_live_streams_are_capped_per_client_and_in_all(app: Flask) -> None:
     app.extensions["scorepad.live"] = live.Broker(most=5, most_per_client=3)
     client = app.test_client()
     with app.app_context():
-        event_id = __import__("scorepad.events.military", fromlist=["x"]).create_event(
-            "Streams", ["A", "B"], [2]).public_id
+        event_id = (
+            __import__("scorepad.events.military", fromlist=["x"]).create_event("Streams", ["A", "B"], [2]).public_id
+        )
     url = f"/b/{event_id}/events"
     opened = [client.get(url) for _ in range(3)]
     assert all(r.status_code == 200 for r in opened)
@@ -206,11 +226,15 @@ def test_a_nul_character_anywhere_is_refused_and_stores_nothing(client: FlaskCli
     with app.app_context():
         public = db.session.query(Event).filter_by(director_token=token).one().public_id
     before = pages_of(client, app, token)
-    for response in (client.get("/d/\x00"), client.get(f"/b/{public}\x00/standings"), client.get("/s/a\x00b"),
-                     client.get(f"/d/{token}", query_string={"only": "board\x00"}),
-                     client.post("/new/whist", data={**PARTNERS, "name.0": "Ann\x00"}),
-                     client.post("/new/whist", data={**PARTNERS, "title\x00": "x"}),
-                     client.post(f"/d/{token}/register", data={"team": "Aces\x00", "player1": "A", "player2": "B"})):
+    for response in (
+        client.get("/d/\x00"),
+        client.get(f"/b/{public}\x00/standings"),
+        client.get("/s/a\x00b"),
+        client.get(f"/d/{token}", query_string={"only": "board\x00"}),
+        client.post("/new/whist", data={**PARTNERS, "name.0": "Ann\x00"}),
+        client.post("/new/whist", data={**PARTNERS, "title\x00": "x"}),
+        client.post(f"/d/{token}/register", data={"team": "Aces\x00", "player1": "A", "player2": "B"}),
+    ):
         assert response.status_code == 400
         assert "holds a NUL character" in response.get_data(as_text=True)
     with app.app_context():

@@ -118,8 +118,9 @@ def spy_on_derivations(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]
     return derived
 
 
-def test_other_visitors_games_are_listed_without_being_derived(client: FlaskClient, app: Flask,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_other_visitors_games_are_listed_without_being_derived(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     post_other_games(app, 2)
     assert client.post("/new/nomination", data=nomination_form(**{"name.0": "Mine"})).status_code == 303
     forget_kept(app)
@@ -134,14 +135,20 @@ def test_other_visitors_games_are_listed_without_being_derived(client: FlaskClie
     assert "/g/" not in others and others.count('href="/w/') == 2
 
 
-def test_the_home_pages_queries_do_not_grow_with_other_visitors_games_or_events(app: Flask,
-                                                                               queries: list[str]) -> None:
+def test_the_home_pages_queries_do_not_grow_with_other_visitors_games_or_events(app: Flask, queries: list[str]) -> None:
     """Other visitors' games cost one grouped count of their hands, not a load of each game's
     hands; their events one count of their tables, not a load of each event's tables."""
     me = app.test_client()
     assert me.post("/new/nomination", data=nomination_form()).status_code == 303
-    drive = {"name": "Drive", "players": "\n".join(f"P{n}" for n in range(8)), "deals": "4", "per_change": "1",
-             "scoring": "odd", "movement": "progressive", "top": "stay"}
+    drive = {
+        "name": "Drive",
+        "players": "\n".join(f"P{n}" for n in range(8)),
+        "deals": "4",
+        "per_change": "1",
+        "scoring": "odd",
+        "movement": "progressive",
+        "top": "stay",
+    }
     counted = []
     for more in (1, 3):
         post_other_games(app, more, hands=2)
@@ -153,14 +160,17 @@ def test_the_home_pages_queries_do_not_grow_with_other_visitors_games_or_events(
     assert counted[0] == counted[1], counted
 
 
-def test_the_set_up_page_reads_only_the_names_of_recent_games(app: Flask, client: FlaskClient,
-                                                              queries: list[str]) -> None:
+def test_the_set_up_page_reads_only_the_names_of_recent_games(
+    app: Flask, client: FlaskClient, queries: list[str]
+) -> None:
     post_other_games(app, 1)
     queries.clear()
     page = client.get("/new/nomination").get_data(as_text=True)
     assert "Other0" in page  # offered, as before
     game_queries = [q for q in queries if "FROM game" in q]
-    assert game_queries and all("game.options" not in q and "game.undo_log" not in q for q in game_queries), game_queries
+    assert game_queries and all("game.options" not in q and "game.undo_log" not in q for q in game_queries), (
+        game_queries
+    )
 
 
 def test_an_empty_server_says_so(client: FlaskClient) -> None:

@@ -36,16 +36,22 @@ def multipart(file: tuple[str, bytes] | None = None, text: str = "") -> bytes:
     file it never closes, which the warnings-as-errors setting turns into a failure)."""
     parts = []
     if file is not None:
-        parts.append(f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{file[0]}"\r\n'
-                     f"Content-Type: application/json\r\n\r\n".encode() + file[1] + b"\r\n")
-    parts.append(f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="text"\r\n\r\n'.encode()
-                 + text.encode() + b"\r\n")
+        parts.append(
+            f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{file[0]}"\r\n'
+            f"Content-Type: application/json\r\n\r\n".encode()
+            + file[1]
+            + b"\r\n"
+        )
+    parts.append(
+        f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="text"\r\n\r\n'.encode() + text.encode() + b"\r\n"
+    )
     return b"".join(parts) + f"--{BOUNDARY}--\r\n".encode()
 
 
 def send(client: FlaskClient, body: bytes, **headers: str) -> Any:
-    return client.post("/games/import", data=body, content_type=f"multipart/form-data; boundary={BOUNDARY}",
-                       headers=headers)
+    return client.post(
+        "/games/import", data=body, content_type=f"multipart/form-data; boundary={BOUNDARY}", headers=headers
+    )
 
 
 def send_file(client: FlaskClient, data: bytes, name: str = "game.json", **headers: str) -> Any:
@@ -126,14 +132,20 @@ def test_an_unfinished_game_is_continued_where_the_record_stops(app: Flask, clie
     assert post(client, token, action="trump", trump="C")[0] == 200
     for bid in (1, 1, 0, 1):  # Dan deals hand 4: Ann bids first
         assert post(client, token, action="bid", bid=str(bid))[0] == 200
-    status, page = post(client, token, action="result", number="4",
-                        **{"tricks.0": "2", "tricks.1": "1", "tricks.2": "0", "tricks.3": "1"})
+    status, page = post(
+        client,
+        token,
+        action="result",
+        number="4",
+        **{"tricks.0": "2", "tricks.1": "1", "tricks.2": "0", "tricks.3": "1"},
+    )
     assert status == 200 and "Hand 4 saved." in page
     assert hands_of(app, token) == FAMILY["hands"][:4]
 
 
-def test_bad_json_is_a_422_beside_the_field_with_the_pasted_text_kept(app: Flask, client: FlaskClient,
-                                                                     tmp_path: Path) -> None:
+def test_bad_json_is_a_422_beside_the_field_with_the_pasted_text_kept(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
     response = paste(client, '{"variant": "whist",\n  "players": [}')
     assert response.status_code == 422
     lines = beside_field(response)
@@ -155,8 +167,10 @@ def test_a_nul_pasted_is_said_beside_the_box_not_on_the_apps_400_page(app: Flask
     assert "\x00" in text
     response = paste(client, text)
     assert response.status_code == 422
-    assert beside_field(response) == ["The pasted record holds a NUL character (\\0, shown as \ufffd below), which "
-                                      "no game record takes: remove it and import again. Nothing was saved."]
+    assert beside_field(response) == [
+        "The pasted record holds a NUL character (\\0, shown as \ufffd below), which "
+        "no game record takes: remove it and import again. Nothing was saved."
+    ]
     page = response.get_data(as_text=True)
     assert "\x00" not in page and "\ufffd" in page.split("<textarea", 1)[1]  # kept to be corrected, the NUL marked
     assert 'aria-invalid="true"' in page
@@ -167,7 +181,8 @@ def test_a_nul_pasted_is_said_beside_the_box_not_on_the_apps_400_page(app: Flask
 
 @pytest.mark.parametrize("where, path", [("title", "title"), ("players", "players.1"), ("key", "options.ho\\x00ok")])
 def test_a_nul_written_as_u0000_in_a_record_is_refused_as_the_command_refuses_it(
-        app: Flask, client: FlaskClient, tmp_path: Path, where: str, path: str) -> None:
+    app: Flask, client: FlaskClient, tmp_path: Path, where: str, path: str
+) -> None:
     record = dict(FAMILY)
     if where == "title":
         record["title"] = "Sunday\x00"
@@ -181,8 +196,9 @@ def test_a_nul_written_as_u0000_in_a_record_is_refused_as_the_command_refuses_it
         assert response.status_code == 422
         lines = beside_field(response)
         assert lines[1:] == cli_lines(tmp_path, content)
-        assert lines[1] == (f"not a usable game record: {path} holds a NUL character (\\u0000), which no name or "
-                            f"field takes")
+        assert lines[1] == (
+            f"not a usable game record: {path} holds a NUL character (\\u0000), which no name or field takes"
+        )
     assert game_count(app) == 0
 
 

@@ -27,18 +27,17 @@ def stored(app: Flask) -> list[tuple[str, int | None]]:
 
 
 @pytest.mark.postgresql
-def test_a_tap_sent_again_with_its_key_is_answered_the_same_and_counted_once(app: Flask,
-                                                                           client: FlaskClient) -> None:
+def test_a_tap_sent_again_with_its_key_is_answered_the_same_and_counted_once(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1, 0))
-    tricks = {"action": "result", "number": "1", "tricks.0": "1", "tricks.1": "1", "tricks.2": "0",
-              "tricks.3": "2"}
+    tricks = {"action": "result", "number": "1", "tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}
     assert client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "1"}, headers=HX).status_code == 200
     first = client.post(f"/g/{token}/entry", data=tricks, headers=keyed("hand-1-tricks-0001"))
     assert first.status_code == 200 and "Hand 1 saved." in first.get_data(as_text=True)
     # the phone never heard that answer, and sends the same tap again, from a reloaded page
-    again = app.test_client().post(f"/g/{token}/entry", data={**tricks, "csrf_token": "another"},
-                                   headers=keyed("hand-1-tricks-0001"))
+    again = app.test_client().post(
+        f"/g/{token}/entry", data={**tricks, "csrf_token": "another"}, headers=keyed("hand-1-tricks-0001")
+    )
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     assert again.data == first.data  # what it answered the first time ("Hand 1 saved.")
     assert len(hands_of(app, token)) == 1
@@ -47,10 +46,13 @@ def test_a_tap_sent_again_with_its_key_is_answered_the_same_and_counted_once(app
 
 def test_a_key_used_for_another_request_is_refused(app: Flask, client: FlaskClient) -> None:
     token = start(client)
-    assert client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"},
-                       headers=keyed("trump-key-0001")).status_code == 200
-    response = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "H"},
-                           headers=keyed("trump-key-0001"))
+    assert (
+        client.post(
+            f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed("trump-key-0001")
+        ).status_code
+        == 200
+    )
+    response = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "H"}, headers=keyed("trump-key-0001"))
     assert response.status_code == 422
     assert response.get_data(as_text=True) == idempotency.OTHER_REQUEST
     assert game_of(app, token).pending == {"trump": "S"}
@@ -64,7 +66,10 @@ def test_a_bad_key_is_refused_and_reads_without_a_key_are_untouched(client: Flas
         assert response.status_code == 400 and response.get_data(as_text=True) == idempotency.BAD_KEY, bad
     assert game_of(app, token).pending is None
     longest = "k" * 64  # the column's length: accepted and stored whole
-    assert client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed(longest)).status_code == 200
+    assert (
+        client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed(longest)).status_code
+        == 200
+    )
     assert stored(app) == [(longest, 200)]
     assert client.get(f"/g/{token}", headers={"Idempotency-Key": "read-key-0001"}).status_code == 200
     assert stored(app) == [(longest, 200)]  # a GET takes no key
@@ -74,8 +79,10 @@ def test_a_refusal_is_replayed_too(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     refused = client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "99"}, headers=keyed("early-bid-01"))
     assert refused.status_code == 422  # more tricks than cards
-    assert client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "99"},
-                       headers=keyed("early-bid-01")).data == refused.data
+    assert (
+        client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "99"}, headers=keyed("early-bid-01")).data
+        == refused.data
+    )
     assert stored(app) == [("early-bid-01", 422)]
 
 
@@ -108,8 +115,11 @@ def test_the_same_key_at_the_same_instant_is_served_once(app: Flask, client: Fla
     def send() -> None:
         phone = app.test_client()
         start_line.wait()
-        statuses.append(phone.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S"},
-                                   headers=keyed("same-instant-01")).status_code)
+        statuses.append(
+            phone.post(
+                f"/g/{token}/entry", data={"action": "trump", "trump": "S"}, headers=keyed("same-instant-01")
+            ).status_code
+        )
 
     threads = [threading.Thread(target=send) for _ in range(4)]
     for thread in threads:
@@ -121,8 +131,9 @@ def test_the_same_key_at_the_same_instant_is_served_once(app: Flask, client: Fla
     assert game_of(app, token).pending == {"trump": "S"}
 
 
-def test_a_crash_gives_the_key_back_so_the_retry_runs(app: Flask, client: FlaskClient,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crash_gives_the_key_back_so_the_retry_runs(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = start(client)
 
     def broken(*args: object, **kwargs: object) -> None:
@@ -138,8 +149,9 @@ def test_a_crash_gives_the_key_back_so_the_retry_runs(app: Flask, client: FlaskC
     assert game_of(app, token).pending == {"trump": "S"}
 
 
-def test_a_crash_after_the_entry_was_committed_is_never_run_twice(app: Flask, client: FlaskClient,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crash_after_the_entry_was_committed_is_never_run_twice(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The worker dies between committing the entry and storing its answer (bench/durability.py
     found a game created twice that way): the key stays, and the retry is told it was recorded."""
     token = start(client)
@@ -179,8 +191,11 @@ def test_a_write_that_lost_the_race_for_the_game_row_is_a_409_never_a_500(app: F
 
     event.listen(Session, "before_flush", the_other_phone_wrote_first, once=True)
     try:
-        response = client.post(f"/g/{token}/entry", data={"action": "result", "number": "1", "trump": "S",
-                                                          "tricks": "7", "honours": ""}, headers=HX)
+        response = client.post(
+            f"/g/{token}/entry",
+            data={"action": "result", "number": "1", "trump": "S", "tricks": "7", "honours": ""},
+            headers=HX,
+        )
     finally:
         if event.contains(Session, "before_flush", the_other_phone_wrote_first):
             event.remove(Session, "before_flush", the_other_phone_wrote_first)
@@ -209,6 +224,8 @@ def test_a_replay_after_the_hand_was_undone_says_what_is_recorded_now(app: Flask
     assert late.headers["Idempotent-Replayed"] == "true" and late.headers["Idempotent-Changed"] == "true"
     words = late.get_data(as_text=True)
     assert "Hand 1 saved" not in words
-    assert words == ("This entry was recorded when it first arrived, and the game has changed since (an undo, a "
-                     "correction or another phone's entry): 0 hands are recorded now, as the page shows.")
+    assert words == (
+        "This entry was recorded when it first arrived, and the game has changed since (an undo, a "
+        "correction or another phone's entry): 0 hands are recorded now, as the page shows."
+    )
     assert hands_of(app, token) == []  # and the replay wrote nothing

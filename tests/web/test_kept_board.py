@@ -100,8 +100,9 @@ def test_a_change_made_by_another_worker_is_seen(client: FlaskClient, app: Flask
     assert seen is not kept and at(seen, match["table"]).outcome.hands == 1
 
 
-def test_a_kept_board_is_checked_against_a_fresh_one_in_the_tests(client: FlaskClient, app: Flask,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_kept_board_is_checked_against_a_fresh_one_in_the_tests(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The suite's check can fail: with a fingerprint that misses the hands, a hand entered makes the
     kept board differ from the rows, and serving it is refused (and, without the check, it is stale)."""
     token = start_nine(client, app)
@@ -126,8 +127,9 @@ def test_the_projector_shows_a_hand_entered_after_its_board_was_kept(client: Fla
     assert before != after  # the match's points and its four hands
 
 
-def test_a_push_after_a_call_sends_the_board_drawn_before(client: FlaskClient, app: Flask,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_push_after_a_call_sends_the_board_drawn_before(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The board's push after a call (nothing on the board changed) is not rendered again; after a
     hand it is, and shows the hand."""
     token = start_nine(client, app)
@@ -158,7 +160,8 @@ def test_a_push_after_a_call_sends_the_board_drawn_before(client: FlaskClient, a
 
 
 def test_a_teams_page_is_drawn_from_the_kept_view_and_shows_the_other_teams_signature(
-        client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every team's phone asks for its page again on every signature in the hall: the page reads
     the kept view, derived once for all of them, and still shows what changed."""
     token = start_nine(client, app)

@@ -21,12 +21,21 @@ def lang_of(page: str) -> str:
     return found.group(1)
 
 
-@pytest.mark.parametrize(("header", "expected"), [
-    (None, "en"), ("fr-FR,fr;q=0.9,en;q=0.8", "fr"), ("es-MX", "es"), ("de-DE,es;q=0.5,fr;q=0.4", "es"),
-    ("de, it", "en"), ("en-GB,fr;q=0.5", "en"), ("fr-CA", "fr"), ("*", "en"), ("garbage;;q=x", "en"),
-])
-def test_the_browser_language_picks_the_page_language(client: FlaskClient, header: str | None,
-                                                      expected: str) -> None:
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        (None, "en"),
+        ("fr-FR,fr;q=0.9,en;q=0.8", "fr"),
+        ("es-MX", "es"),
+        ("de-DE,es;q=0.5,fr;q=0.4", "es"),
+        ("de, it", "en"),
+        ("en-GB,fr;q=0.5", "en"),
+        ("fr-CA", "fr"),
+        ("*", "en"),
+        ("garbage;;q=x", "en"),
+    ],
+)
+def test_the_browser_language_picks_the_page_language(client: FlaskClient, header: str | None, expected: str) -> None:
     headers = {"Accept-Language": header} if header else {}
     response = client.get("/", headers=headers)
     assert response.status_code == 200 and lang_of(response.get_data(as_text=True)) == expected
@@ -44,10 +53,16 @@ def test_the_switch_remembers_the_choice_over_the_browser(client: FlaskClient) -
     page = client.get("/new/nomination?x=1").get_data(as_text=True)
     form = SWITCH.search(page)
     assert form, page[:3000]
-    buttons = re.findall(r'<button type="submit" name="lang" value="(\w+)" lang="(\w+)" '
-                         r'aria-pressed="(\w+)">(\w+)</button>', form.group(1))
-    assert buttons == [("en", "en", "true", "English"), ("fr", "fr", "false", "Français"),
-                       ("es", "es", "false", "Español")]  # each language named in itself
+    buttons = re.findall(
+        r'<button type="submit" name="lang" value="(\w+)" lang="(\w+)" '
+        r'aria-pressed="(\w+)">(\w+)</button>',
+        form.group(1),
+    )
+    assert buttons == [
+        ("en", "en", "true", "English"),
+        ("fr", "fr", "false", "Français"),
+        ("es", "es", "false", "Español"),
+    ]  # each language named in itself
     assert 'name="next" value="/new/nomination?x=1"' in form.group(1) and 'name="csrf_token"' in form.group(1)
 
     response = client.post("/settings/language", data={"lang": "es", "next": "/new/nomination?x=1"})
@@ -91,8 +106,12 @@ def test_a_page_not_translated_yet_says_it_is_english(app: Flask, client: FlaskC
         app.preprocess_request()
         page = render_template_string(UNTRANSLATED)
     assert lang_of(page) == "en"
-    for opening in ('<a class="skip-link" href="#main" lang="fr">', '<header class="site-header" lang="fr">',
-                    '<p class="offline-banner" role="status" lang="fr" hidden>', '<footer class="site-footer" lang="fr">'):
+    for opening in (
+        '<a class="skip-link" href="#main" lang="fr">',
+        '<header class="site-header" lang="fr">',
+        '<p class="offline-banner" role="status" lang="fr" hidden>',
+        '<footer class="site-footer" lang="fr">',
+    ):
         assert opening in page
     assert "Aller au contenu" in page  # the header and skip link are still in French
     for url in ("/", "/new/nomination", "/g/no-such-game"):
@@ -123,7 +142,8 @@ def test_an_error_page_reads_in_the_browser_language(client: FlaskClient) -> Non
     response = client.get("/g/no-such-game", headers={"Accept-Language": "es"})
     page = response.get_data(as_text=True)
     assert response.status_code == 404 and "<h1>Página no encontrada</h1>" in page and "Volver al inicio" in page
-    response = client.post("/settings/language", data={"lang": "fr", "next": "x" * 70_000},
-                           headers={"Accept-Language": "fr"})
+    response = client.post(
+        "/settings/language", data={"lang": "fr", "next": "x" * 70_000}, headers={"Accept-Language": "fr"}
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 413 and "Cette demande est trop grande" in page and "(64 Ko au plus)" in page

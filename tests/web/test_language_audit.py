@@ -30,8 +30,14 @@ def add_old_entries(app: Flask, token: str) -> None:
     with app.app_context():
         event = db.session.query(Event).filter_by(director_token=token).one()
         event.audit.append(AuditEntry(actor="director", action="pin", note="an old English note"))
-        event.audit.append(AuditEntry(actor="director", action="pin", note="a note said wrongly",
-                                      said={"template": "hand %(hand)s opened", "params": {"other": 2}}))
+        event.audit.append(
+            AuditEntry(
+                actor="director",
+                action="pin",
+                note="a note said wrongly",
+                said={"template": "hand %(hand)s opened", "params": {"other": 2}},
+            )
+        )
         db.session.commit()
 
 
@@ -84,7 +90,8 @@ def test_a_bid_whist_tournament_s_audit_trail_in_french(client: FlaskClient, app
 
 
 def test_a_restored_event_s_audit_trail_still_reads_in_french_and_an_older_backup_in_its_english(
-        client: FlaskClient, app: Flask) -> None:
+    client: FlaskClient, app: Flask
+) -> None:
     exported = json.loads(download(client, military_playoff(client, app)))
     assert any(entry["said"] for entry in exported["audit"])
     older = json.loads(json.dumps(exported))

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorepad.games import records
 from tests.conftest import EXAMPLES
-from tests.web.test_games import FOUR, HX, errors_in
+from tests.web.test_games import FOUR, errors_in
 
 
 def page_of(client: FlaskClient, path: str) -> str:
@@ -39,15 +39,23 @@ def test_a_special_round_the_sheet_and_the_standings_in_french(app: Flask, clien
     client.set_cookie("lang", "fr")
     page = page_of(client, f"/g/{token}")
     assert "Tour spécial 4 sur 5 : misère - sans atout, sans annonces" in page, page
-    assert 'class="part">fait ' in page and 'class="part">pari ' in page and "annonces réussies" in page and "Après 12 tours sur" in page
+    assert (
+        'class="part">fait ' in page
+        and 'class="part">pari ' in page
+        and "annonces réussies" in page
+        and "Après 12 tours sur" in page
+    )
     assert "Special round" not in page and "took" not in page
     client.set_cookie("lang", "en")
     assert "Special round 4 of 5: misère - no trumps, no bidding" in page_of(client, f"/g/{token}")
 
 
 def test_a_refusal_of_the_rules_in_spanish(client: FlaskClient) -> None:
-    response = client.post("/new/australian", data={**FOUR, "name.3": "ann", "opt.trump_cycle": "skip", "action": "start"},
-                           headers={"Accept-Language": "es"})
+    response = client.post(
+        "/new/australian",
+        data={**FOUR, "name.3": "ann", "opt.trump_cycle": "skip", "action": "start"},
+        headers={"Accept-Language": "es"},
+    )
     assert response.status_code == 422
     errors = errors_in(response.get_data(as_text=True))
     assert "dos jugadores se llaman «ann»; da a cada uno su propio nombre" in errors, errors

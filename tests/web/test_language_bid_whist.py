@@ -12,9 +12,35 @@ from flask.testing import FlaskClient
 from tests.web.test_games import HX, PARTNERS, errors_in, post, start
 
 # words of the game itself, said as players say them in any language (docs/translations.md)
-GAME_TERMS = {"Bid", "Whist", "Boston", "Special", "uptown", "downtown", "Uptown", "Downtown", "Us", "Them", "Ann",
-              "Bob", "Cat", "Dan", "Scorepad"}
-SAME_WORDS = {"CSV", "JSON", "PNG", "SVG", "Options", "Points", "points", "score", "six", "correction"}  # French or Spanish spell them so too
+GAME_TERMS = {
+    "Bid",
+    "Whist",
+    "Boston",
+    "Special",
+    "uptown",
+    "downtown",
+    "Uptown",
+    "Downtown",
+    "Us",
+    "Them",
+    "Ann",
+    "Bob",
+    "Cat",
+    "Dan",
+    "Scorepad",
+}
+SAME_WORDS = {
+    "CSV",
+    "JSON",
+    "PNG",
+    "SVG",
+    "Options",
+    "Points",
+    "points",
+    "score",
+    "six",
+    "correction",
+}  # French or Spanish spell them so too
 
 
 def page_of(client: FlaskClient, path: str, language: str) -> str:
@@ -50,9 +76,11 @@ def test_the_bidding_and_a_refused_call_in_french(client: FlaskClient) -> None:
     client.set_cookie("lang", "fr")
     status, answer = post(client, token, action="call", call="5-special")
     assert status == 422
-    assert ("cat ne peut pas annoncer 5 special après le 5 de bob : un 5 special ne couvre pas un 5 (seule une "
-            "annonce sa couvre une annonce à l’atout du même nombre) ; cat peut passer ou annoncer 5 sa, ou 6 ou plus"
-            in errors_in(answer.replace("\u00a0", " "))), errors_in(answer)
+    assert (
+        "cat ne peut pas annoncer 5 special après le 5 de bob : un 5 special ne couvre pas un 5 (seule une "
+        "annonce sa couvre une annonce à l’atout du même nombre) ; cat peut passer ou annoncer 5 sa, ou 6 ou plus"
+        in errors_in(answer.replace("\u00a0", " "))
+    ), errors_in(answer)
     english = page_of(client, f"/g/{token}", "en")
     assert "<strong>Cat</strong>’s call" in english and "Plain = uptown (high wins)" in english
 
@@ -69,7 +97,9 @@ def test_undo_and_redo_name_the_call_in_the_readers_language(client: FlaskClient
     spanish = page_of(client, f"/g/{token}", "es")
     assert "retirar: El paso de Cat" in spanish and "taking back" not in spanish, spanish
     undone = client.post(f"/g/{token}/undo", headers=HX)  # takes back the taking back: Cat's pass is there again
-    assert undone.status_code == 200 and "Deshecho: retirar: El paso de Cat." in html.unescape(undone.get_data(as_text=True))
+    assert undone.status_code == 200 and "Deshecho: retirar: El paso de Cat." in html.unescape(
+        undone.get_data(as_text=True)
+    )
     assert "Undo last entry: Cat’s pass" in page_of(client, f"/g/{token}", "en").replace("'", "’")
 
 
@@ -88,15 +118,20 @@ def test_the_result_form_and_an_error_beside_its_field_in_spanish(client: FlaskC
     status, answer = post(client, token, action="result", number="1", books="10")
     assert status == 422
     errors = [e.replace("\u00a0", " ") for e in errors_in(answer)]
-    assert ("quien gana una apuesta st declara uptown (ganan las cartas altas) o downtown (ganan las cartas bajas): "
-            "elige" in errors), errors
+    assert (
+        "quien gana una apuesta st declara uptown (ganan las cartas altas) o downtown (ganan las cartas bajas): "
+        "elige" in errors
+    ), errors
 
 
 def test_the_sheet_and_the_end_in_french_with_no_english_left(client: FlaskClient) -> None:
     token = a_game_in_play(client)
     page = page_of(client, f"/g/{token}", "fr")
     assert 'class="part">annonce 4 SA downtown<' in page and 'class="part">fait 11<' in page
-    assert "Them réussit 4 SA downtown avec 11 levées : Them marque 10 (annonce SA, doublée) ; partie pour Them, 10-0" in page
+    assert (
+        "Them réussit 4 SA downtown avec 11 levées : Them marque 10 (annonce SA, doublée) ; partie pour Them, 10-0"
+        in page
+    )
     assert "Them gagne (Us contre Them 0-10)" in page
     english_page = page_of(client, f"/g/{token}", "en")
     assert "Them made 4 No downtown with 11 books: Them score 10 (No bid, doubled); game to Them, 10-0" in english_page

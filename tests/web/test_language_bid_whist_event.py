@@ -17,8 +17,23 @@ from tests.web.test_tournament_director import bracket_of_eight, started
 from tests.web.test_tournament_registration import create
 
 # the game's name, the app's, N/S and E/W, and words French or Spanish spell as English does
-KEPT = {"Bid", "Whist", "Scorepad", "PIN", "Letter", "Points", "Actions", "Match", "match", "Table", "Tables", "Final",
-        "final", "place", "six"}
+KEPT = {
+    "Bid",
+    "Whist",
+    "Scorepad",
+    "PIN",
+    "Letter",
+    "Points",
+    "Actions",
+    "Match",
+    "match",
+    "Table",
+    "Tables",
+    "Final",
+    "final",
+    "place",
+    "six",
+}
 
 
 def words_of(page: str) -> set[str]:
@@ -36,7 +51,8 @@ def test_the_set_up_page_and_a_refusal_beside_its_field_in_french(client: FlaskC
     response = client.post("/events/new/bid-whist", data={"name": "Club", "rounds": "12", "bracket": "auto"})
     assert response.status_code == 422
     assert field_error(response.get_data(as_text=True), "rounds") == (
-        "Jouez de 1 à 8 tours préliminaires (le règlement en joue 3)")
+        "Jouez de 1 à 8 tours préliminaires (le règlement en joue 3)"
+    )
     client.set_cookie("lang", "en")
     english = client.get("/events/new/bid-whist").get_data(as_text=True)
     left = words_of(english) - KEPT
@@ -53,8 +69,9 @@ def test_registration_in_the_control_room_in_spanish(client: FlaskClient) -> Non
     response = client.post(f"/d/{token}/register", data={"team": "Ases", "player1": "Ana", "player2": ""}, headers=HX)
     assert response.status_code == 422
     assert field_error(response.get_data(as_text=True), "player2") == "Indica el nombre del jugador 2"
-    response = client.post(f"/d/{token}/register", data={"team": "Ases", "player1": "Ana", "player2": "Beto"},
-                           headers=HX)
+    response = client.post(
+        f"/d/{token}/register", data={"team": "Ases", "player1": "Ana", "player2": "Beto"}, headers=HX
+    )
     assert response.status_code == 200 and "Equipo inscrito." in text(response)
     assert "Inscripción · 1 equipo" in text(response)
 

@@ -46,7 +46,9 @@ def _next(stream: Iterator[bytes]) -> tuple[str, str]:
         chunk = next(stream).decode()
         if not chunk.startswith(": ping"):
             name, _, body = chunk.partition("\n")
-            return name.removeprefix("event: "), "\n".join(line.removeprefix("data: ") for line in body.splitlines() if line)
+            return name.removeprefix("event: "), "\n".join(
+                line.removeprefix("data: ") for line in body.splitlines() if line
+            )
     raise AssertionError("no message came")
 
 
@@ -73,7 +75,7 @@ def test_each_leaderboard_gets_the_board_and_patches_in_its_page_s_language(app:
 
     assert enter(client, tables[1], 1, 3)[0] == 200
     patches = {language: _next(stream) for language, (_response, stream) in streams.items()}
-    for response, _stream_ in (room, *reversed(streams.values())):  # the last opened first: each holds its context
+    for response, _ in (room, *reversed(streams.values())):  # the last opened first: each holds its context
         response.close()  # type: ignore[attr-defined]
     versions: dict[str, str] = {}
     for language, (name, data) in patches.items():

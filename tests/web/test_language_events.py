@@ -18,9 +18,39 @@ from tests.web.test_whist_drive import create as create_drive
 from tests.web.test_whist_drive import tokens as drive_tokens
 
 # Words French and English (or Spanish and English) spell alike, and the names the tests give.
-ALIKE = {"table", "tables", "total", "military", "whist", "scorepad", "json", "pin", "zone", "north", "south",
-         "aces", "kings", "queens", "jacks", "rank", "village", "hall", "drive", "nomination", "bid", "director", "score",
-         "code", "codes", "options", "multiple", "six", "club", "australian", "actions"}
+ALIKE = {
+    "table",
+    "tables",
+    "total",
+    "military",
+    "whist",
+    "scorepad",
+    "json",
+    "pin",
+    "zone",
+    "north",
+    "south",
+    "aces",
+    "kings",
+    "queens",
+    "jacks",
+    "rank",
+    "village",
+    "hall",
+    "drive",
+    "nomination",
+    "bid",
+    "director",
+    "score",
+    "code",
+    "codes",
+    "options",
+    "multiple",
+    "six",
+    "club",
+    "australian",
+    "actions",
+}
 
 
 def plain(text: str) -> str:
@@ -53,8 +83,13 @@ def words(page: str, inside: str = r'<main id="main"[^>]*>(.*)</main>') -> set[s
     return {w.lower() for w in re.findall(r"[^\W\d_]{3,}", visible)}
 
 
-def english_left(client: FlaskClient, url: str, language: str = "fr", inside: str = r'<main id="main"[^>]*>(.*)</main>',
-                 **kwargs: object) -> set[str]:
+def english_left(
+    client: FlaskClient,
+    url: str,
+    language: str = "fr",
+    inside: str = r'<main id="main"[^>]*>(.*)</main>',
+    **kwargs: object,
+) -> set[str]:
     """Words of the English page found again on the translated one, less the ones spelled alike."""
     english = words(as_(client, "en", url, **kwargs), inside)
     said = words(as_(client, language, url, **kwargs), inside)
@@ -67,8 +102,15 @@ def test_a_military_table_phone_in_french(client: FlaskClient, app: Flask) -> No
     page = as_(client, "fr", f"/t/{phone}")
     assert lang_of(page) == "fr"
     flat = plain(re.sub(r"\s+", " ", html.unescape(page)))
-    for said in ("Donne 1 sur 30", "Plis faits par les visiteurs de", "Une renonce ? Touchez ici d’abord",
-                 "drapeaux détenus", "Atout", "Donneur", "Tout le classement"):
+    for said in (
+        "Donne 1 sur 30",
+        "Plis faits par les visiteurs de",
+        "Une renonce ? Touchez ici d’abord",
+        "drapeaux détenus",
+        "Atout",
+        "Donneur",
+        "Tout le classement",
+    ):
         assert said in flat, said
     assert english_left(client, f"/t/{phone}") == set()
     assert english_left(client, f"/t/{phone}", "es") == set()
@@ -78,22 +120,30 @@ def test_a_tapped_result_refused_beside_its_field_in_french(client: FlaskClient,
     token = create(client)
     phone = table_tokens(app, token)[0]
     client.set_cookie("lang", "fr")
-    response = client.post(f"/t/{phone}/preview", data={"hand": "1", "tricks": "14", "revoke": "sideways"},
-                           headers=HX)
+    response = client.post(f"/t/{phone}/preview", data={"hand": "1", "tricks": "14", "revoke": "sideways"}, headers=HX)
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert field_error(page, "tricks") == "Touchez le nombre de plis faits par les visiteurs : 0 à 13"
     assert field_error(page, "revoke") == "Une renonce est faite par les visiteurs ou par la paire locale (ou aucune)"
     status, confirm = enter(client, phone, 1, 10, kind="preview")
-    assert status == 200 and "Les visiteurs ont fait 10 plis : les visiteurs prennent 2 drapeaux." in \
-        re.sub(r"<[^>]*>", "", confirm)
+    assert status == 200 and "Les visiteurs ont fait 10 plis : les visiteurs prennent 2 drapeaux." in re.sub(
+        r"<[^>]*>", "", confirm
+    )
     assert enter(client, phone, 1, 10)[0] == 200
     status, again = enter(client, phone, 1, 9)
-    assert status == 409 and ("La donne 1 de la table 1 est déjà enregistrée : les visiteurs ont fait 10 plis. "
-                              "Demandez au directeur si c’est faux.") in again
+    assert (
+        status == 409
+        and (
+            "La donne 1 de la table 1 est déjà enregistrée : les visiteurs ont fait 10 plis. "
+            "Demandez au directeur si c’est faux."
+        )
+        in again
+    )
     client.set_cookie("lang", "en")
     status, again = enter(client, phone, 1, 9)  # the same refusal reads as before in English
-    assert "Hand 1 at table 1 is already recorded: the visitors took 10 tricks. Ask the director if it is wrong." in again
+    assert (
+        "Hand 1 at table 1 is already recorded: the visitors took 10 tricks. Ask the director if it is wrong." in again
+    )
 
 
 def test_the_military_control_room_in_french(client: FlaskClient, app: Flask) -> None:
@@ -103,18 +153,25 @@ def test_the_military_control_room_in_french(client: FlaskClient, app: Flask) ->
     room = r'<div id="room"[^>]*>(.*?)<section aria-labelledby="audit-title">'
     assert english_left(client, f"/d/{token}", inside=room) == set()
     page = plain(re.sub(r"\s+", " ", html.unescape(as_(client, "fr", f"/d/{token}"))))
-    for said in ("Donne 1 sur 30", "1 tables sur 4 ont rendu leur résultat", "En attente des tables 2, 3, 4",
-                 "Résultats (plis faits par les visiteurs à chaque table)", "Prêter des drapeaux (donne 1)"):
+    for said in (
+        "Donne 1 sur 30",
+        "1 tables sur 4 ont rendu leur résultat",
+        "En attente des tables 2, 3, 4",
+        "Résultats (plis faits par les visiteurs à chaque table)",
+        "Prêter des drapeaux (donne 1)",
+    ):
         assert said in page, said
     before = snapshot(app, token)
     response = client.post(f"/d/{token}/loan", data={"table": "2", "flags": "1"})
     assert response.status_code == 422 and snapshot(app, token) == before
     assert field_error(response.get_data(as_text=True), "flags") == (
         "La table 2 détient encore 12 drapeaux, et une table perd au plus 2 drapeaux par donne : on ne prête des "
-        "drapeaux qu’à une table qui n’en a plus")
+        "drapeaux qu’à une table qui n’en a plus"
+    )
     response = client.post(f"/d/{token}/advance", data={"hand": "1"})
-    assert response.status_code == 422 and "La donne 1 n’est pas complète : en attente des tables 2, 3, 4" in \
-        plain(html.unescape(response.get_data(as_text=True)))
+    assert response.status_code == 422 and "La donne 1 n’est pas complète : en attente des tables 2, 3, 4" in plain(
+        html.unescape(response.get_data(as_text=True))
+    )
 
 
 def test_the_standings_and_the_set_up_in_spanish(client: FlaskClient, app: Flask) -> None:
@@ -123,8 +180,16 @@ def test_the_standings_and_the_set_up_in_spanish(client: FlaskClient, app: Flask
     board = r'(<div id="board".*?)<section class="movement"'
     assert english_left(client, f"/b/{public}/standings", "es", inside=board) == set()
     page = re.sub(r"\s+", " ", html.unescape(as_(client, "es", f"/b/{public}/standings")))
-    for said in ("Mano 1 de 30", "Clasificación: banderas por equipo", "Puesto", "Banderas", "Préstamos",
-                 "4 mesas siguen jugando", "salen,", "se quedan en casa"):
+    for said in (
+        "Mano 1 de 30",
+        "Clasificación: banderas por equipo",
+        "Puesto",
+        "Banderas",
+        "Préstamos",
+        "4 mesas siguen jugando",
+        "salen,",
+        "se quedan en casa",
+    ):
         assert said in page, said
     new = as_(client, "es", "/events/new")
     assert lang_of(new) == "es" and english_left(client, "/events/new", "es") == set()

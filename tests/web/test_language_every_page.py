@@ -32,9 +32,32 @@ WORD = re.compile(r"[^\W\d_]{3,}")
 # pages that are files or streams, not pages to read; the language switch (a POST)
 SKIP = re.compile(r"^/(static|settings)/|\.(csv|json|png|svg|pdf|webmanifest|js|css)$|/events$|/export")
 SHAPES_KEPT = 8  # pages of one shape (/g/<token>/hands/<n>/edit ...) read
-NAMES = {"ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou", "aces", "kings",
-         "jacks", "queens", "zone", "final", "gran", "granny", "player",
-         "hand", "was", "misdealt"}  # the last: a dispute's reason typed in the fixture (tests/web/test_backup.py)
+NAMES = {
+    "ann",
+    "bob",
+    "cat",
+    "dan",
+    "eve",
+    "fay",
+    "gus",
+    "hal",
+    "ivy",
+    "jon",
+    "kim",
+    "lou",
+    "aces",
+    "kings",
+    "jacks",
+    "queens",
+    "zone",
+    "final",
+    "gran",
+    "granny",
+    "player",
+    "hand",
+    "was",
+    "misdealt",
+}  # the last: a dispute's reason typed in the fixture (tests/web/test_backup.py)
 
 
 def vocabulary(language: str) -> tuple[set[str], set[str]]:
@@ -66,7 +89,9 @@ def stored_names(app: Flask) -> set[str]:
                     for value in db.session.execute(db.select(column)).scalars():
                         found |= {w.lower() for w in WORD.findall(str(value))}
                         if column.name.endswith("_code") and value:  # shown in fours: "JWNR RATE"
-                            found |= {w.lower() for i in range(0, len(value), 4) for w in WORD.findall(value[i:i + 4])}
+                            found |= {
+                                w.lower() for i in range(0, len(value), 4) for w in WORD.findall(value[i : i + 4])
+                            }
         db.session.remove()
     return found
 
@@ -89,7 +114,7 @@ def where(page: str, word: str) -> str:
     """The words around `word` on the page, to find what was left in English."""
     text = visible(page)
     found = re.search(rf"(?i)\b{word}\b", text)
-    return f"{word} «{text[max(0, found.start() - 40):found.end() + 40]}»" if found else word
+    return f"{word} «{text[max(0, found.start() - 40) : found.end() + 40]}»" if found else word
 
 
 def shape(path: str) -> str:
@@ -129,8 +154,9 @@ def starts(client: FlaskClient, app: Flask) -> list[str]:
 
 
 @pytest.mark.parametrize("language", ["fr", "es"])
-def test_every_page_reads_in_the_language_with_no_english_left(app: Flask, client: FlaskClient, starts: list[str],
-                                                                language: str) -> None:
+def test_every_page_reads_in_the_language_with_no_english_left(
+    app: Flask, client: FlaskClient, starts: list[str], language: str
+) -> None:
     english, others = vocabulary(language)
     interface = english - others - NAMES - stored_names(app)
     queue, seen, shapes = list(starts), set(starts), Counter[str]()

@@ -23,10 +23,17 @@ def test_the_group_page_in_french(client: FlaskClient, family: dict[str, object]
     page = _nbsp(text(client.get(f"/group/{family['token']}?season=all")))
     assert page.startswith('<!doctype html>\n<html lang="fr"')
     said = flat(page)
-    for words in ("Le classement de la saison", "Nouvelle partie dans ce groupe", "Depuis le début",
-                  "4 parties finies.", "Meilleur score en Nomination Whist : 134 , Bob , 3 avr. 2026",
-                  "Plus de parties de Nomination Whist gagnées d’affilée : 2 , Bob , 3 mai 2026",
-                  "Meilleur score en Whist : 14 , Ann et Dan , 10 mai 2026", "Partager ce groupe", "Face à face"):
+    for words in (
+        "Le classement de la saison",
+        "Nouvelle partie dans ce groupe",
+        "Depuis le début",
+        "4 parties finies.",
+        "Meilleur score en Nomination Whist : 134 , Bob , 3 avr. 2026",
+        "Plus de parties de Nomination Whist gagnées d’affilée : 2 , Bob , 3 mai 2026",
+        "Meilleur score en Whist : 14 , Ann et Dan , 10 mai 2026",
+        "Partager ce groupe",
+        "Face à face",
+    ):
         assert words in said, words
     assert "2 sur 4" in said and "The season" not in said and "Records" in said  # the French word is the same
     assert re.search(r'<td class="num">\d+\u00a0%</td>', text(client.get(f"/group/{family['token']}?season=all")))
@@ -65,7 +72,8 @@ def test_a_name_refused_and_a_rename_said_in_french(app: Flask, client: FlaskCli
     response = client.post(f"/group/{token}/players/{gran}/name", data={"name": "ann"})
     assert response.status_code == 422
     assert _nbsp(beside(text(response), f"players-{gran}")) == (
-        "« Ann » est déjà un joueur de ce groupe. Pour n’en faire qu’une personne, fusionnez-les.")
+        "« Ann » est déjà un joueur de ce groupe. Pour n’en faire qu’une personne, fusionnez-les."
+    )
     response = client.post(f"/group/{token}/players/{gran}/name", data={"name": ""})
     assert beside(text(response), f"players-{gran}") == "Le joueur a besoin d’un nom."
     page = text(client.post(f"/group/{token}/players/{gran}/name", data={"name": "Granny"}, follow_redirects=True))

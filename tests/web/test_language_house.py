@@ -23,10 +23,43 @@ FR = {"Accept-Language": "fr-FR,fr;q=0.9"}
 ES = {"Accept-Language": "es"}
 WORD = re.compile(r"[A-Za-z][a-z']{3,}")
 # words the same in English and French or Spanish, or names nobody translates
-SAME = {"Scorepad", "Military", "Whist", "Nomination", "Australian", "Boston", "json", "scorepad", "load-demo",
-        "demo", "Zone", "Wi-Fi", "Aces", "Kings", "Queens", "Jacks", "Page", "Type", "Total", "Totales", "Ronda",
-        "Nord", "Sud", "Est", "Ouest", "Norte", "Este", "Oeste", "code", "codes", "page", "options", "point",
-        "load", "score"}
+SAME = {
+    "Scorepad",
+    "Military",
+    "Whist",
+    "Nomination",
+    "Australian",
+    "Boston",
+    "json",
+    "scorepad",
+    "load-demo",
+    "demo",
+    "Zone",
+    "Wi-Fi",
+    "Aces",
+    "Kings",
+    "Queens",
+    "Jacks",
+    "Page",
+    "Type",
+    "Total",
+    "Totales",
+    "Ronda",
+    "Nord",
+    "Sud",
+    "Est",
+    "Ouest",
+    "Norte",
+    "Este",
+    "Oeste",
+    "code",
+    "codes",
+    "page",
+    "options",
+    "point",
+    "load",
+    "score",
+}
 
 
 def text(page: str) -> str:
@@ -70,22 +103,34 @@ def test_too_many_wrong_pins_said_in_spanish(app: Flask, client: FlaskClient) ->
     locked = stranger.post(f"/d/{token}/unlock", data={"pin": "2468"}, headers=ES)
     assert locked.status_code == 429
     message = field_error(locked.get_data(as_text=True), "pin")
-    assert re.fullmatch(r"Demasiados PIN erróneos: inténtalo de nuevo dentro de \d+ minutos?, o ábrelo con el "
-                        r"código de recuperación\.", message), message
+    assert re.fullmatch(
+        r"Demasiados PIN erróneos: inténtalo de nuevo dentro de \d+ minutos?, o ábrelo con el "
+        r"código de recuperación\.",
+        message,
+    ), message
 
 
 def test_the_control_room_s_shared_parts_and_a_pin_refused_in_spanish(client: FlaskClient) -> None:
     token = create(client)
     page = client.get(f"/d/{token}", headers=ES).get_data(as_text=True)
-    for words in ("Imprimir las tarjetas QR", "Descargar copia", "Abrir esta sala de control en otro dispositivo",
-                  "PIN del director", "Sin PIN: cualquiera con el enlace de esta página puede llevar el evento.",
-                  "Poner un PIN (de 4 a 8 cifras)", "Proyector"):
+    for words in (
+        "Imprimir las tarjetas QR",
+        "Descargar copia",
+        "Abrir esta sala de control en otro dispositivo",
+        "PIN del director",
+        "Sin PIN: cualquiera con el enlace de esta página puede llevar el evento.",
+        "Poner un PIN (de 4 a 8 cifras)",
+        "Proyector",
+    ):
         assert words in text(page) or words in page, words
     for english in ("Print the QR cards", "Download backup", "Director's PIN", "Set a PIN"):
         assert english not in page, english
     refused = client.post(f"/d/{token}/pin", data={"pin": "12"}, headers=ES)
     assert refused.status_code == 422
-    assert field_error(refused.get_data(as_text=True), "pin") == "El PIN tiene de 4 a 8 cifras (o déjalo vacío para quitarlo)"
+    assert (
+        field_error(refused.get_data(as_text=True), "pin")
+        == "El PIN tiene de 4 a 8 cifras (o déjalo vacío para quitarlo)"
+    )
     saved = client.post(f"/d/{token}/pin", data={"pin": "13579"}, headers=FR).get_data(as_text=True)
     assert "Code PIN enregistré. Les autres navigateurs doivent le saisir de nouveau." in saved
     assert "Votre code de secours" in saved and "Il n’est montré que cette fois" in saved
@@ -113,8 +158,12 @@ def test_restoring_a_backup_in_french_with_its_refusal(client: FlaskClient) -> N
     refused = client.post("/events/restore", data={}, headers=FR)
     assert refused.status_code == 422
     assert field_error(refused.get_data(as_text=True), "backup").startswith("Choisissez le fichier de sauvegarde")
-    bad = client.post("/events/restore", data={"backup": (io.BytesIO(b"[1]"), "x.json"), "pin": ""},
-                      headers=ES, content_type="multipart/form-data")
+    bad = client.post(
+        "/events/restore",
+        data={"backup": (io.BytesIO(b"[1]"), "x.json"), "pin": ""},
+        headers=ES,
+        content_type="multipart/form-data",
+    )
     assert bad.status_code == 422
     assert field_error(bad.get_data(as_text=True), "backup").startswith("Esta copia no se puede restaurar: ")
 
@@ -131,7 +180,9 @@ def test_a_variant_s_page_in_french(client: FlaskClient) -> None:
     page = client.get("/variants/nomination", headers=FR).get_data(as_text=True)
     assert lang_of(page) == "fr" and "Les options et leurs valeurs par défaut" in page
     assert english_left(english, page) == set()
-    assert "Il n’y a pas de variante appelée « nope »." in client.get("/variants/nope", headers=FR).get_data(as_text=True)
+    assert "Il n’y a pas de variante appelée « nope »." in client.get("/variants/nope", headers=FR).get_data(
+        as_text=True
+    )
 
 
 def test_the_watch_and_import_pages_and_their_refusals(client: FlaskClient) -> None:
@@ -143,8 +194,13 @@ def test_the_watch_and_import_pages_and_their_refusals(client: FlaskClient) -> N
     empty = client.post("/games/import", data={}, headers=ES).get_data(as_text=True)
     assert lang_of(empty) == "es"
     assert "Elige un archivo de registro de partida (.json), o pega un registro en el cuadro." in empty
-    assert english_left(client.get("/games/import").get_data(as_text=True),
-                        client.get("/games/import", headers=ES).get_data(as_text=True)) == set()
+    assert (
+        english_left(
+            client.get("/games/import").get_data(as_text=True),
+            client.get("/games/import", headers=ES).get_data(as_text=True),
+        )
+        == set()
+    )
 
 
 def test_forgetting_an_event_is_said_in_french(client: FlaskClient) -> None:
@@ -163,19 +219,31 @@ def test_a_backup_s_problems_are_said_in_french(client: FlaskClient) -> None:
     data["event"]["late_minutes"] = 500
     data["tables"][0]["players"] = ["Ann", "", "Cy", "Di"]
     data["surprise"] = 1
-    refused = client.post("/events/restore", data={"backup": (io.BytesIO(json.dumps(data).encode()), "b.json")},
-                          headers=FR, content_type="multipart/form-data")
+    refused = client.post(
+        "/events/restore",
+        data={"backup": (io.BytesIO(json.dumps(data).encode()), "b.json")},
+        headers=FR,
+        content_type="multipart/form-data",
+    )
     assert refused.status_code == 422
     said = field_error(refused.get_data(as_text=True), "backup")
-    assert said.startswith("Cette sauvegarde ne peut pas être restaurée : ") and said.endswith(". Rien n’a été enregistré.")
-    for problem in ("'surprise' ne fait pas partie d’une sauvegarde",
-                    "event, 'late_minutes' : doit être un nombre entier de 1 à 120 (et non 500)",
-                    "tables #1, 'players' : le nom 2 ne doit pas être vide"):
+    assert said.startswith("Cette sauvegarde ne peut pas être restaurée : ") and said.endswith(
+        ". Rien n’a été enregistré."
+    )
+    for problem in (
+        "'surprise' ne fait pas partie d’une sauvegarde",
+        "event, 'late_minutes' : doit être un nombre entier de 1 à 120 (et non 500)",
+        "tables #1, 'players' : le nom 2 ne doit pas être vide",
+    ):
         assert problem in said, said
-    english = client.post("/events/restore", data={"backup": (io.BytesIO(json.dumps(data).encode()), "b.json")},
-                          content_type="multipart/form-data")
+    english = client.post(
+        "/events/restore",
+        data={"backup": (io.BytesIO(json.dumps(data).encode()), "b.json")},
+        content_type="multipart/form-data",
+    )
     assert "event, 'late_minutes': must be a whole number from 1 to 120 (not 500)" in field_error(
-        english.get_data(as_text=True), "backup")
+        english.get_data(as_text=True), "backup"
+    )
 
 
 def test_the_audit_trail_s_values_in_french(app: Flask) -> None:
@@ -198,9 +266,10 @@ def test_a_day_closed_is_dated_in_the_reader_s_language(app: Flask) -> None:
 
 
 def test_an_imported_record_s_problems_in_spanish(client: FlaskClient) -> None:
-    refused = client.post("/games/import", data={"text": '{"scorepad": 1, "variant": "whist", "players": ["Ann", "Ann"]}'},
-                          headers=ES).get_data(as_text=True)
+    refused = client.post(
+        "/games/import", data={"text": '{"scorepad": 1, "variant": "whist", "players": ["Ann", "Ann"]}'}, headers=ES
+    ).get_data(as_text=True)
     assert "Este registro no se puede importar; no se guardó nada:" in refused
-    assert "<li>players.1: dos jugadores se llaman" in refused, refused[refused.find("<ul>"):][:300]
+    assert "<li>players.1: dos jugadores se llaman" in refused, refused[refused.find("<ul>") :][:300]
     broken = client.post("/games/import", data={"text": "{"}, headers=FR).get_data(as_text=True)
     assert "<li>ce n’est pas du JSON valide (ligne 1, colonne 2 : " in broken

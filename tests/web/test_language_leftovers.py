@@ -10,9 +10,9 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-import pytest
 
 from tests.web.test_games import PARTNERS, post, start
 from tests.web.test_groups import make_group
@@ -32,13 +32,17 @@ def main_text(text: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", main).split())
 
 
-@pytest.mark.parametrize("language, title, words", [
-    ("fr", "Page introuvable", "Il n’y a pas de partie à ce lien. Elle a peut-être été supprimée."),
-    ("es", "Página no encontrada", "No hay ninguna partida en este enlace. Puede que se haya borrado."),
-    ("en", "Page not found", "There is no game at this link. It may have been deleted."),
-])
-def test_a_dead_game_link_says_so_in_the_readers_language(client: FlaskClient, language: str, title: str,
-                                                          words: str) -> None:
+@pytest.mark.parametrize(
+    "language, title, words",
+    [
+        ("fr", "Page introuvable", "Il n’y a pas de partie à ce lien. Elle a peut-être été supprimée."),
+        ("es", "Página no encontrada", "No hay ninguna partida en este enlace. Puede que se haya borrado."),
+        ("en", "Page not found", "There is no game at this link. It may have been deleted."),
+    ],
+)
+def test_a_dead_game_link_says_so_in_the_readers_language(
+    client: FlaskClient, language: str, title: str, words: str
+) -> None:
     for path in ("/g/no-such-game", "/w/no-such-game"):
         status, text = page(client, language, path)
         assert status == 404 and f'<html lang="{language}"' in text
@@ -47,12 +51,20 @@ def test_a_dead_game_link_says_so_in_the_readers_language(client: FlaskClient, l
 
 def test_a_hand_that_does_not_exist_and_a_short_code_that_names_nothing(client: FlaskClient) -> None:
     token = start(client, "whist", PARTNERS)
-    expected = {"fr": ("Il n’y a pas de donne 7 dans cette partie.", "Il n’y a pas de partie à ce lien. Elle a peut-être "
-                       "été supprimée, ou le code mal tapé."),
-                "es": ("No hay ninguna mano 7 en esta partida.", "No hay ninguna partida en este enlace. Puede que se "
-                       "haya borrado, o que el código esté mal escrito."),
-                "en": ("There is no hand 7 in this game.", "There is no game at this link. It may have been deleted, "
-                       "or the code mistyped.")}
+    expected = {
+        "fr": (
+            "Il n’y a pas de donne 7 dans cette partie.",
+            "Il n’y a pas de partie à ce lien. Elle a peut-être été supprimée, ou le code mal tapé.",
+        ),
+        "es": (
+            "No hay ninguna mano 7 en esta partida.",
+            "No hay ninguna partida en este enlace. Puede que se haya borrado, o que el código esté mal escrito.",
+        ),
+        "en": (
+            "There is no hand 7 in this game.",
+            "There is no game at this link. It may have been deleted, or the code mistyped.",
+        ),
+    }
     for language, (hand, code) in expected.items():
         status, text = page(client, language, f"/g/{token}/hands/7")
         assert status == 404 and f'<html lang="{language}"' in text and f"<p>{hand}</p>" in text, main_text(text)
@@ -66,20 +78,27 @@ def test_an_unknown_address_and_a_home_game_that_does_not_exist(client: FlaskCli
     status, text = page(client, "es", "/new/chess")
     assert status == 404 and "No hay ninguna partida en casa llamada «chess»." in text
     status, text = page(client, "en", "/no/such/page")  # Werkzeug's own English, as before
-    assert "The requested URL was not found on the server. If you entered the URL manually please check your " \
-           "spelling and try again." in text
+    assert (
+        "The requested URL was not found on the server. If you entered the URL manually please check your "
+        "spelling and try again." in text
+    )
     status, text = page(client, "fr", "/settings/language")  # a form's address, opened
     assert status == 405 and "Cette méthode n’est pas permise pour l’adresse demandée." in text, main_text(text)
 
 
-@pytest.mark.parametrize("language, words", [
-    ("fr", "Cette demande venait d’un autre site, elle a donc été refusée ; rien n’a été enregistré."),
-    ("es", "Esta solicitud venía de otro sitio, así que se rechazó; no se guardó nada."),
-])
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("fr", "Cette demande venait d’un autre site, elle a donc été refusée ; rien n’a été enregistré."),
+        ("es", "Esta solicitud venía de otro sitio, así que se rechazó; no se guardó nada."),
+    ],
+)
 def test_a_request_from_another_site_or_with_a_nul_is_refused_in_the_readers_language(
-        client: FlaskClient, language: str, words: str) -> None:
-    status, text = page(client, language, "/new/whist", method="POST", data=PARTNERS,
-                        headers={"Origin": "http://evil.example"})
+    client: FlaskClient, language: str, words: str
+) -> None:
+    status, text = page(
+        client, language, "/new/whist", method="POST", data=PARTNERS, headers={"Origin": "http://evil.example"}
+    )
     assert status == 403 and f'<html lang="{language}"' in text and words in text, main_text(text)
     status, text = page(client, language, "/?x=%00")
     assert status == 400 and "NUL (\\0)" in text and "What was sent" not in text, main_text(text)
@@ -88,9 +107,11 @@ def test_a_request_from_another_site_or_with_a_nul_is_refused_in_the_readers_lan
 def test_the_whist_correction_form_reads_in_french_and_spanish(client: FlaskClient) -> None:
     token = start(client, "whist", PARTNERS)
     assert post(client, token, action="result", number="1", trump="H", tricks="7")[0] == 200
-    for language, legend in (("fr", "Plis faits par Us (Them a fait le reste)"),
-                             ("es", "Bazas ganadas por Us (Them ganó el resto)"),
-                             ("en", "Tricks taken by Us (Them took the rest)")):
+    for language, legend in (
+        ("fr", "Plis faits par Us (Them a fait le reste)"),
+        ("es", "Bazas ganadas por Us (Them ganó el resto)"),
+        ("en", "Tricks taken by Us (Them took the rest)"),
+    ):
         status, text = page(client, language, f"/g/{token}/hands/1")
         assert status == 200 and f"<legend>{legend}</legend>" in text, main_text(text)
     status, text = page(client, "fr", f"/g/{token}")
@@ -113,13 +134,32 @@ def test_a_groups_add_an_events_games_page_reads_in_french(client: FlaskClient) 
 def test_the_home_pages_own_events_say_their_format_and_state_in_french(client: FlaskClient) -> None:
     client.set_cookie("lang", "fr")  # the notices flashed on creation are said in the creating request's language
     create_tournament(client, name="Senior Olympics")
-    assert client.post("/events/new/whist-drive", data={
-        "name": "Village hall drive", "players": "\n".join("ABCDEFGH"), "deals": "6", "per_change": "1",
-        "scoring": "odd", "movement": "progressive", "top": "stay"}).status_code == 302
-    assert client.post("/events/new/club", data={"name": "Tuesday", "variant": "whist", "tables": "3"}).status_code == 302
+    assert (
+        client.post(
+            "/events/new/whist-drive",
+            data={
+                "name": "Village hall drive",
+                "players": "\n".join("ABCDEFGH"),
+                "deals": "6",
+                "per_change": "1",
+                "scoring": "odd",
+                "movement": "progressive",
+                "top": "stay",
+            },
+        ).status_code
+        == 302
+    )
+    assert (
+        client.post("/events/new/club", data={"name": "Tuesday", "variant": "whist", "tables": "3"}).status_code == 302
+    )
     status, text = page(client, "fr", "/")
-    for said in ("Soirée de club", "Aucune table n’a encore commencé de partie", "Tournoi de whist (whist drive)",
-                 "Donne 1 sur 6", "Tournoi de Bid Whist"):
+    for said in (
+        "Soirée de club",
+        "Aucune table n’a encore commencé de partie",
+        "Tournoi de whist (whist drive)",
+        "Donne 1 sur 6",
+        "Tournoi de Bid Whist",
+    ):
         assert said in text, said
     for english in ("Club night", "No table has started", "Whist drive", "Deal 1 of 6"):
         assert english not in main_text(text), english
@@ -136,21 +176,28 @@ def test_every_formats_name_is_marked_for_the_catalogues(app: Flask) -> None:
     assert {fmt.title for fmt in all_formats()} - marked == {"Military Whist"}  # said so in every language
 
 
-def test_the_apps_description_and_a_reused_entry_key_are_said_in_the_readers_language(app: Flask,
-                                                                                      client: FlaskClient) -> None:
+def test_the_apps_description_and_a_reused_entry_key_are_said_in_the_readers_language(
+    app: Flask, client: FlaskClient
+) -> None:
     client.set_cookie("lang", "fr")
     manifest = client.get("/manifest.webmanifest").get_json()
     assert manifest["description"] == "La marque de vos parties de whist\u00a0: à table, à la maison, au club."
     client.set_cookie("lang", "en")
     assert client.get("/manifest.webmanifest").get_json()["description"] == (
-        "Keep score for whist games: at the table, at home, at the club.")
+        "Keep score for whist games: at the table, at home, at the club."
+    )
     token = start(client, "whist", PARTNERS)
     headers = {"HX-Request": "true", "Idempotency-Key": "leftover-key-1"}
-    assert client.post(f"/g/{token}/entry", data={"action": "result", "number": "1", "trump": "H", "tricks": "7"},
-                       headers=headers).status_code == 200
+    assert (
+        client.post(
+            f"/g/{token}/entry", data={"action": "result", "number": "1", "trump": "H", "tricks": "7"}, headers=headers
+        ).status_code
+        == 200
+    )
     client.set_cookie("lang", "es")
-    refused = client.post(f"/g/{token}/entry", data={"action": "result", "number": "1", "trump": "S", "tricks": "7"},
-                          headers=headers)
+    refused = client.post(
+        f"/g/{token}/entry", data={"action": "result", "number": "1", "trump": "S", "tricks": "7"}, headers=headers
+    )
     assert refused.status_code == 422
     assert refused.get_data(as_text=True).startswith("Esta Idempotency-Key ya se usó para otra solicitud")
 

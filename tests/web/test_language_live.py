@@ -37,14 +37,22 @@ def test_each_spectator_gets_the_push_in_the_language_of_their_page(app: Flask, 
     public_id = game_of(app, token).public_id
     app.config["SCOREPAD_HEARTBEAT"] = 0.05
     url = f"/w/{public_id}/events"
-    streams = {language: _stream(app.test_client(), url, header)
-               for language, header in (("fr", "fr-FR,fr;q=0.9"), ("en", None), ("en-GB", "en-GB"))}
+    streams = {
+        language: _stream(app.test_client(), url, header)
+        for language, header in (("fr", "fr-FR,fr;q=0.9"), ("en", None), ("en-GB", "en-GB"))
+    }
     with app.app_context():
         assert live.broker().languages(f"game:{public_id}") == {"fr", "en"}
 
     client.set_cookie("lang", "es")  # the scorer reads Spanish: the push is drawn in their request
     bid_round_one(client, token, (1, 1, 0, 1))
-    post(client, token, action="result", number="1", **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})
+    post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+    )
 
     french = _next_update(streams["fr"][1])
     assert "Totaux en cours" in french and "Running totals" not in french and "Totales" not in french
@@ -52,7 +60,7 @@ def test_each_spectator_gets_the_push_in_the_language_of_their_page(app: Flask, 
         english = _next_update(streams[language][1])
         assert "Running totals" in english and "Totales" not in english
     assert 'id="hand-1"' in french and 'id="hand-1"' in english
-    for response, _stream_ in reversed(streams.values()):  # the last opened first: each holds its context
+    for response, _ in reversed(streams.values()):  # the last opened first: each holds its context
         response.close()  # type: ignore[attr-defined]
     with app.app_context():
         assert live.broker().languages(f"game:{public_id}") == set()
@@ -64,6 +72,7 @@ def test_a_push_drawn_with_no_request_is_in_each_stream_s_language(app: Flask, c
     public_id = game_of(app, token).public_id
     app.config["SCOREPAD_HEARTBEAT"] = 0.05
     response, stream = _stream(app.test_client(), f"/w/{public_id}/events", "es")
+
     def announced_elsewhere() -> None:  # a thread of its own: no request context, as live_pg's listener
         with app.app_context():
             live.relay_of(app).handlers["game"](public_id, {})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 
-from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.test_games import HX, bid_round_one, errors_in, nomination_form, post, start
@@ -51,13 +50,17 @@ def test_the_hook_rule_and_the_hand_in_spanish(client: FlaskClient) -> None:
     assert "♠ Picas" in page and "Repartidor" in page
     status, answer = post(client, token, action="bid", bid="1")  # sent anyway: the rules refuse it
     assert status == 422
-    assert "ann apuesta el último y no puede apostar 1: las apuestas sumarían 4, el número de bazas" \
-        in errors_in(answer)
+    assert "ann apuesta el último y no puede apostar 1: las apuestas sumarían 4, el número de bazas" in errors_in(
+        answer
+    )
 
 
 def save(client: FlaskClient, token: str, number: int, tricks: tuple[int, ...]) -> str:
-    response = client.post(f"/g/{token}/entry", headers=HX, data={
-        "action": "result", "number": str(number), **{f"tricks.{i}": str(t) for i, t in enumerate(tricks)}})
+    response = client.post(
+        f"/g/{token}/entry",
+        headers=HX,
+        data={"action": "result", "number": str(number), **{f"tricks.{i}": str(t) for i, t in enumerate(tricks)}},
+    )
     assert response.status_code == 200, response.get_data(as_text=True)
     return html.unescape(response.get_data(as_text=True)).replace("\u00a0", " ")
 

@@ -15,8 +15,14 @@ def page_of(client: FlaskClient, path: str, language: str) -> str:
 
 def test_whist_options_in_french_and_spanish(client: FlaskClient) -> None:
     page = page_of(client, "/new/whist", "fr")
-    for words in ("Points pour la manche", "Compter les honneurs", "Jouer un robre", "Suite fixe : cœur, carreau, pique, trèfle",
-                  "Nombre fixe de donnes (tournoi de whist)", "Levées de mieux (les plis au-delà de six)"):
+    for words in (
+        "Points pour la manche",
+        "Compter les honneurs",
+        "Jouer un robre",
+        "Suite fixe : cœur, carreau, pique, trèfle",
+        "Nombre fixe de donnes (tournoi de whist)",
+        "Levées de mieux (les plis au-delà de six)",
+    ):
         assert words in page, words
     assert "Points for game" not in page and "Score honours" not in page
     assert "Jugar un rubber" in page_of(client, "/new/whist", "es")
@@ -24,7 +30,12 @@ def test_whist_options_in_french_and_spanish(client: FlaskClient) -> None:
 
 def test_bid_whist_options_keep_boston(client: FlaskClient) -> None:
     page = page_of(client, "/new/bid_whist", "es")
-    for words in ("Boston (las 13 bazas)", "Premio por Boston", "Cuando pasan los cuatro", "El repartidor debe apostar"):
+    for words in (
+        "Boston (las 13 bazas)",
+        "Premio por Boston",
+        "Cuando pasan los cuatro",
+        "El repartidor debe apostar",
+    ):
         assert words in page, words
     page = page_of(client, "/new/bid_whist", "fr")
     assert "Boston (les 13 levées)" in page and "Jeter les cartes et redonner" in page

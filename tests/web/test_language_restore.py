@@ -34,8 +34,12 @@ ES = {"Accept-Language": "es"}
 
 def restore(client: FlaskClient, data: dict[str, Any], headers: dict[str, str] | None = None) -> str:
     """The refusal beside the upload field (the restore is refused: 422)."""
-    response = client.post("/events/restore", data={"backup": (io.BytesIO(json.dumps(data).encode()), "b.json")},
-                           headers=headers or {}, content_type="multipart/form-data")
+    response = client.post(
+        "/events/restore",
+        data={"backup": (io.BytesIO(json.dumps(data).encode()), "b.json")},
+        headers=headers or {},
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 422, response.get_data(as_text=True)
     return field_error(response.get_data(as_text=True), "backup")
 
@@ -44,9 +48,11 @@ def test_a_drive_that_play_could_not_leave_is_refused_in_french(client: FlaskCli
     data = json.loads(download(client, whist_drive(client, app)))
     data["event"]["current_hand"] = 2
     said = restore(app.test_client(), data, FR)
-    assert said == ("Cette sauvegarde ne peut pas être restaurée : les enregistrements ne concordent pas : "
-                    "current_hand : la donne 2 ne peut pas être en jeu\xa0: d’après les résultats, c’est la donne 4. "
-                    "Rien n’a été enregistré.")
+    assert said == (
+        "Cette sauvegarde ne peut pas être restaurée : les enregistrements ne concordent pas : "
+        "current_hand : la donne 2 ne peut pas être en jeu\xa0: d’après les résultats, c’est la donne 4. "
+        "Rien n’a été enregistré."
+    )
     english = restore(app.test_client(), data)
     assert "current_hand: deal 2 cannot be in play: the results say deal 4" in english
 
@@ -56,13 +62,18 @@ def test_a_tournament_s_options_and_decisions_are_refused_in_spanish(client: Fla
     data["event"]["options"].update(rounds=9, colour="red")
     del data["event"]["options"]["made_scores"]
     said = restore(app.test_client(), data, ES)
-    for problem in ("options.rounds: rounds debe ser de 1 a 8 rondas",
-                    "options.colour: 'colour' no es una opción de un torneo de Bid Whist",
-                    "options.made_scores: falta la opción made_scores"):
+    for problem in (
+        "options.rounds: rounds debe ser de 1 a 8 rondas",
+        "options.colour: 'colour' no es una opción de un torneo de Bid Whist",
+        "options.made_scores: falta la opción made_scores",
+    ):
         assert problem in said, said
     english = restore(app.test_client(), data)
-    for problem in ("rounds must be 1 to 8 rounds", "'colour' is not a Bid Whist tournament option",
-                    "the option made_scores is missing"):
+    for problem in (
+        "rounds must be 1 to 8 rounds",
+        "'colour' is not a Bid Whist tournament option",
+        "the option made_scores is missing",
+    ):
         assert problem in english, english
     assert not re.search(r"\b(must|missing|tournament)\b", said), said
 
@@ -96,6 +107,7 @@ def _broken(app: Flask, token: str, check: Callable[[Event], None], spoil: Calla
 def _options(**changes: object) -> Callable[[Event], None]:
     def spoil(event: Event) -> None:
         event.options = {**event.options, **changes}
+
     return spoil
 
 
@@ -128,7 +140,9 @@ def test_every_format_s_refusals_of_its_rows_are_messages(client: FlaskClient, a
 def test_a_count_of_one_is_said_in_the_singular() -> None:
     """One row, one round, one table: the singular, its own message (as PinLocked's minutes)."""
     assert restore_checks._stage_beyond(3, 1) == "stage 3: a tournament of 1 round is at round 1, or 2 (the bracket)"
-    assert restore_checks._stage_beyond(5, 3) == "stage 5: a tournament of 3 rounds is at round 1 to 3, or 4 (the bracket)"
+    assert (
+        restore_checks._stage_beyond(5, 3) == "stage 5: a tournament of 3 rounds is at round 1 to 3, or 4 (the bracket)"
+    )
 
 
 # --------------------------------------------------------------------------- the home games' services
@@ -136,14 +150,19 @@ def test_a_count_of_one_is_said_in_the_singular() -> None:
 
 def test_a_hand_out_of_turn_and_a_merge_with_no_choice_in_french(app: Flask, client: FlaskClient) -> None:
     token = start(client, "whist", PARTNERS)
-    response = client.post(f"/g/{token}/entry", data={"action": "result", "number": "2", "trump": "H", "tricks": "6"},
-                           headers={**HX, **FR})
+    response = client.post(
+        f"/g/{token}/entry", data={"action": "result", "number": "2", "trump": "H", "tricks": "6"}, headers={**HX, **FR}
+    )
     assert response.status_code == 422
     assert "la donne 2 ne peut pas encore être saisie\xa0: la donne 1 vient avant." in errors_in(
-        response.get_data(as_text=True))
+        response.get_data(as_text=True)
+    )
     group = make_group(client)
     start(client, form=in_group(group))
     ids = people(app, group)
     refused = client.get(f"/group/{group}/players/{ids['Gran']}/merge?chosen=1", headers=FR)
     assert refused.status_code == 422
-    assert html.unescape(beside(refused.get_data(as_text=True), "into")) == "Choisissez le joueur qui est la même personne que Gran."
+    assert (
+        html.unescape(beside(refused.get_data(as_text=True), "into"))
+        == "Choisissez le joueur qui est la même personne que Gran."
+    )

@@ -28,7 +28,8 @@ def test_a_french_page_carries_the_scripts_words_in_french(client: FlaskClient) 
     assert words["other-side"] == "Plis de %(team)s\u00a0: %(count)s."
     assert words["sending"] == [
         "Envoi de %(count)s saisie en attente (la première\u00a0: %(label)s, touchée à %(time)s).",
-        "Envoi de %(count)s saisies en attente (la première\u00a0: %(label)s, touchée à %(time)s)."]
+        "Envoi de %(count)s saisies en attente (la première\u00a0: %(label)s, touchée à %(time)s).",
+    ]
     csp = response.headers["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp  # the block needs no exception
     client.set_cookie("lang", "es")
@@ -45,7 +46,7 @@ def visible_words(page: str) -> set[str]:
     main = re.search(r"<main[^>]*>(.*)</main>", page, re.S)
     assert main
     text = html.unescape(re.sub(r"<[^>]+>", " ", main.group(1)))
-    return {w for w in re.findall(r"[A-Za-zÀ-ÿ’']{4,}", text)}
+    return set(re.findall(r"[A-Za-zÀ-ÿ’']{4,}", text))
 
 
 def test_the_offline_page_in_french_has_no_english_left(client: FlaskClient) -> None:
@@ -54,5 +55,6 @@ def test_the_offline_page_in_french_has_no_english_left(client: FlaskClient) -> 
     french = client.get("/offline").get_data(as_text=True)
     assert french.startswith('<!doctype html>\n<html lang="fr"')
     assert "Vous êtes hors ligne" in french and 'class="tap" href="/">réessayez</a>' in french
-    assert visible_words(english) & visible_words(french) <= {"Scorepad", "Wi-Fi"}, \
-        visible_words(english) & visible_words(french)
+    assert visible_words(english) & visible_words(french) <= {"Scorepad", "Wi-Fi"}, visible_words(
+        english
+    ) & visible_words(french)

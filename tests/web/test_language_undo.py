@@ -51,8 +51,16 @@ def test_tricks_filled_in_and_a_saved_hand_read_in_french(app: Flask, client: Fl
     client.set_cookie("lang", "fr")
     page = said(client, f"/g/{token}")[1]
     assert "Annuler la dernière saisie : les plis de Cat : 2 (donc Ann et Dan en ont fait 0)" in page
-    assert post(client, token, action="result", number="1",
-                **{"tricks.0": "0", "tricks.1": "2", "tricks.2": "2", "tricks.3": "0"})[0] == 200
+    assert (
+        post(
+            client,
+            token,
+            action="result",
+            number="1",
+            **{"tricks.0": "0", "tricks.1": "2", "tricks.2": "2", "tricks.3": "0"},
+        )[0]
+        == 200
+    )
     assert "Annuler la dernière saisie : l’enregistrement de la donne 1" in said(client, f"/g/{token}")[1]
     client.set_cookie("lang", "es")
     assert "Deshacer lo último: guardar la mano 1" in said(client, f"/g/{token}")[1]
@@ -76,13 +84,22 @@ def test_a_step_stored_before_with_english_only_still_shows_its_english(app: Fla
 
 
 def test_a_stored_message_round_trips_and_a_broken_one_falls_back_to_the_english() -> None:
-    what = M("%(what)s (so %(names)s took %(tricks)s)", what=M("%(name)s's tricks: %(tricks)s", name="Cat", tricks=2),
-             names=M("%(names)s and %(last)s", names="Dan", last="Ann"), tricks=0)
+    what = M(
+        "%(what)s (so %(names)s took %(tricks)s)",
+        what=M("%(name)s's tricks: %(tricks)s", name="Cat", tricks=2),
+        names=M("%(names)s and %(last)s", names="Dan", last="Ann"),
+        tricks=0,
+    )
     step = undo_log.Step(what, None, {"tricks": [0, 2, 2, None]})
     back = undo_log.Step.from_json(step.as_json())
     assert back.what == "Cat's tricks: 2 (so Dan and Ann took 0)" and back.as_json() == step.as_json()
     assert back.what.template == what.template  # type: ignore[attr-defined]
-    for broken in ({"template": "%(gone)s", "params": {}}, {"template": 3, "params": {}}, "text", None,
-                   {"template": "%(a)s", "params": {"a": [1]}}):
+    for broken in (
+        {"template": "%(gone)s", "params": {}},
+        {"template": 3, "params": {}},
+        "text",
+        None,
+        {"template": "%(a)s", "params": {"a": [1]}},
+    ):
         kept = undo_log.Step.from_json({**step.as_json(), "said": broken}).what
         assert kept == "Cat's tricks: 2 (so Dan and Ann took 0)" and not hasattr(kept, "template"), broken

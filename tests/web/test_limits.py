@@ -16,8 +16,10 @@ from scorepad.rules.record import HANDS_MAX, TITLE_MAX, parse_record
 
 pytestmark = pytest.mark.postgresql  # each test also runs on PostgreSQL (tests/conftest.py)
 
-WHIST = {"variant": "whist", "teams": [{"name": "Us", "players": ["Ann", "Cat"]},
-                                       {"name": "Them", "players": ["Bob", "Dan"]}]}
+WHIST = {
+    "variant": "whist",
+    "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+}
 
 
 def problems(record: dict[str, object]) -> dict[str, str]:

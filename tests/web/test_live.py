@@ -107,8 +107,13 @@ def test_a_push_under_gevent_never_waits_for_an_idle_loop() -> None:
     load the loop is never idle, and half a push's screens got it 1.7 s after the others
     (bench/bid_whist_load.py). Now it waits IDLE_WAIT at most, and a batch lets each ready greenlet
     run once. (The old code never returns here.)"""
-    out = subprocess.run([sys.executable, "-c", BUSY_LOOP], capture_output=True, text=True, timeout=scaled(30),
-                         cwd=Path(__file__).resolve().parents[2])
+    out = subprocess.run(
+        [sys.executable, "-c", BUSY_LOOP],
+        capture_output=True,
+        text=True,
+        timeout=scaled(30),
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert out.returncode == 0, out.stderr
     assert float(out.stdout) < live.IDLE_WAIT + 0.5
 

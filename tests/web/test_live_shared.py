@@ -15,31 +15,37 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad import create_app, live, serve
-from scorepad.live_pg import CHANNEL, PostgresRelay, connect_kwargs
 from scorepad.live import Message, Relay
+from scorepad.live_pg import CHANNEL, PostgresRelay, connect_kwargs
 from tests.conftest import config_for, release
 from tests.postgres import Cluster
-from tests.web.test_games import nomination_form, post, start
 from tests.slowness import scaled
+from tests.web.test_games import nomination_form, post, start
 
 HX = {"HX-Request": "true"}
 
 
-@pytest.mark.parametrize(("url", "broker", "relay"), [
-    ("sqlite:///x.db", "auto", Relay),
-    ("postgresql+psycopg://u@/db?host=/tmp", "auto", PostgresRelay),
-    ("postgresql+psycopg://u@/db?host=/tmp", "memory", Relay),
-    ("postgresql+psycopg://u@/db?host=/tmp", "postgresql", PostgresRelay),
-])
+@pytest.mark.parametrize(
+    ("url", "broker", "relay"),
+    [
+        ("sqlite:///x.db", "auto", Relay),
+        ("postgresql+psycopg://u@/db?host=/tmp", "auto", PostgresRelay),
+        ("postgresql+psycopg://u@/db?host=/tmp", "memory", Relay),
+        ("postgresql+psycopg://u@/db?host=/tmp", "postgresql", PostgresRelay),
+    ],
+)
 def test_the_broker_is_postgresql_s_on_postgresql_and_in_process_otherwise(url: str, broker: str, relay: type) -> None:
     app = create_app(config_for(url, SCOREPAD_BROKER=broker))
     assert type(live.relay_of(app)) is relay
 
 
-@pytest.mark.parametrize(("url", "broker", "says"), [
-    ("sqlite:///x.db", "postgresql", "set DATABASE_URL to a PostgreSQL database"),
-    ("sqlite:///x.db", "redis", "choose memory or postgresql"),
-])
+@pytest.mark.parametrize(
+    ("url", "broker", "says"),
+    [
+        ("sqlite:///x.db", "postgresql", "set DATABASE_URL to a PostgreSQL database"),
+        ("sqlite:///x.db", "redis", "choose memory or postgresql"),
+    ],
+)
 def test_a_broker_that_cannot_serve_is_refused_plainly(url: str, broker: str, says: str) -> None:
     with pytest.raises(ValueError, match=says):
         create_app(config_for(url, SCOREPAD_BROKER=broker))
@@ -54,9 +60,19 @@ def test_several_workers_are_refused_with_the_in_process_broker() -> None:
 
 def test_the_listener_connects_as_the_app_does() -> None:
     assert connect_kwargs("postgresql+psycopg://postgres@/test_1?host=/dev/shm/pg&port=5432") == {
-        "user": "postgres", "dbname": "test_1", "host": "/dev/shm/pg", "port": "5432"}
+        "user": "postgres",
+        "dbname": "test_1",
+        "host": "/dev/shm/pg",
+        "port": "5432",
+    }
     assert connect_kwargs("postgresql+psycopg2://u:p@db:5433/name?sslmode=require") == {
-        "user": "u", "password": "p", "host": "db", "port": 5433, "dbname": "name", "sslmode": "require"}
+        "user": "u",
+        "password": "p",
+        "host": "db",
+        "port": 5433,
+        "dbname": "name",
+        "sslmode": "require",
+    }
 
 
 def test_a_notice_carries_what_changed_never_a_page() -> None:
@@ -119,8 +135,16 @@ def test_a_home_game_s_change_reaches_the_spectators_of_another_worker_once(work
     assert post(client, token, action="trump", trump="H")[0] == 200
     for bid in (1, 1, 0, 1):
         assert post(client, token, action="bid", bid=str(bid))[0] == 200
-    assert post(client, token, action="result", number="1",
-                **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})[0] == 200
+    assert (
+        post(
+            client,
+            token,
+            action="result",
+            number="1",
+            **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+        )[0]
+        == 200
+    )
     assert client.post(f"/g/{token}/undo", headers={"HX-Request": "true"}).status_code == 200
 
     heard = messages(there, 2)
@@ -141,8 +165,9 @@ def test_an_event_s_entry_reaches_another_worker_s_board_coalesced_there(workers
         board = live.broker().subscribe(f"event:{public_id}")
     client = first.test_client()
     for number, token in enumerate(tokens, 1):
-        response = client.post(f"/t/{token}/result", data={"hand": "1", "tricks": str(6 + number), "revoke": "none"},
-                               headers=HX)
+        response = client.post(
+            f"/t/{token}/result", data={"hand": "1", "tricks": str(6 + number), "revoke": "none"}, headers=HX
+        )
         assert response.status_code == 200, response.get_data(as_text=True)
     heard = messages(board, 10, timeout=scaled(2.0))
     assert [m.data for m in heard if m.event == "changed"] == ["1", "1"]  # one per entry, none doubled
@@ -151,7 +176,8 @@ def test_an_event_s_entry_reaches_another_worker_s_board_coalesced_there(workers
 
 
 def test_a_listener_whose_connection_is_cut_connects_again_and_shows_pages_afresh(
-        workers: tuple[Flask, Flask], postgresql: Cluster, caplog: pytest.LogCaptureFixture) -> None:
+    workers: tuple[Flask, Flask], postgresql: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
     first, second = workers
     client, token, there = watched_game(first, second)
     relay = live.relay_of(second)
@@ -167,21 +193,38 @@ def test_a_listener_whose_connection_is_cut_connects_again_and_shows_pages_afres
     assert post(client, token, action="trump", trump="S")[0] == 200
     for bid in (1, 1, 0, 1):
         assert post(client, token, action="bid", bid=str(bid))[0] == 200
-    assert post(client, token, action="result", number="1",  # a hand saved: a change spectators see
-                **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})[0] == 200
+    assert (
+        post(
+            client,
+            token,
+            action="result",
+            number="1",  # a hand saved: a change spectators see
+            **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+        )[0]
+        == 200
+    )
     assert [m.event for m in messages(there, 1)] == ["update"]  # and heard again
 
 
 def test_a_notice_whose_connection_was_cut_goes_out_on_a_new_one(
-        workers: tuple[Flask, Flask], postgresql: Cluster, caplog: pytest.LogCaptureFixture) -> None:
+    workers: tuple[Flask, Flask], postgresql: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
     first, second = workers
     client, token, there = watched_game(first, second)
     caplog.set_level(logging.WARNING, logger="scorepad.live")
     assert post(client, token, action="trump", trump="H")[0] == 200
     for bid in (1, 1, 0, 1):
         assert post(client, token, action="bid", bid=str(bid))[0] == 200
-    assert post(client, token, action="result", number="1",
-                **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})[0] == 200
+    assert (
+        post(
+            client,
+            token,
+            action="result",
+            number="1",
+            **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+        )[0]
+        == 200
+    )
     assert [m.event for m in messages(there, 1)] == ["update"]
     sender = live.relay_of(first)._sender  # type: ignore[attr-defined]
     assert sender is not None and not sender.closed  # the first notice opened it; a restart cuts it:

@@ -16,13 +16,13 @@ from scorepad.rules import military as rules
 
 HX = {"HX-Request": "true"}
 
+
 @pytest.fixture
 def app_config() -> dict[str, object]:
     """These tests count the work a request does (hands read, replays): the suite's check of every
     kept value against a fresh derivation (which derives afresh on purpose) is off here; every other
     test keeps it."""
     return {"SCOREPAD_CHECK_KEPT_VIEWS": False}
-
 
 
 @pytest.fixture
@@ -40,7 +40,8 @@ def hands_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_previews_and_results_of_the_hand_in_play_do_not_replay_the_hands_before_it(
-        app: Flask, client: FlaskClient, hands_read: list[int]) -> None:
+    app: Flask, client: FlaskClient, hands_read: list[int]
+) -> None:
     with app.app_context():
         event = military.create_event("Replays", ["Aces", "Kings", "Queens", "Jacks"], [4])
         for table in range(1, 5):

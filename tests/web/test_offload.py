@@ -56,7 +56,11 @@ def test_a_job_answers_with_its_result(offloader: Offloader) -> None:
 def test_a_job_raises_its_own_exception_with_its_field_hand_and_words(offloader: Offloader) -> None:
     with pytest.raises(RuleError) as one:
         offloader.run(jobs.refuse, "tricks.2", 7)
-    assert (one.value.field, one.value.hand, str(one.value)) == ("tricks.2", 7, "hand 7, tricks.2: 14 tricks is too many")
+    assert (one.value.field, one.value.hand, str(one.value)) == (
+        "tricks.2",
+        7,
+        "hand 7, tricks.2: 14 tricks is too many",
+    )
     assert one.value.message.template == "%(count)s tricks is too many"  # still said in the reader's language
     with pytest.raises(RuleErrors) as several:
         offloader.run(jobs.refuse_all)
@@ -120,8 +124,9 @@ def helper(app: Flask) -> Iterator[Offloader]:
     made.close()
 
 
-def test_an_import_checked_in_a_helper_process_answers_as_inline(client: FlaskClient, app: Flask,
-                                                                 helper: Offloader) -> None:
+def test_an_import_checked_in_a_helper_process_answers_as_inline(
+    client: FlaskClient, app: Flask, helper: Offloader
+) -> None:
     token = scorer_token(send_file(client, json.dumps(FAMILY).encode()))
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Sunday at Gran" in page and game_count(app) == 1
@@ -135,8 +140,9 @@ def test_an_import_checked_in_a_helper_process_answers_as_inline(client: FlaskCl
     assert send_file(client, b"{not json").status_code == 422 and game_count(app) == 1
 
 
-def test_a_restore_checked_in_a_helper_process_answers_as_inline(client: FlaskClient, app: Flask,
-                                                                 helper: Offloader) -> None:
+def test_a_restore_checked_in_a_helper_process_answers_as_inline(
+    client: FlaskClient, app: Flask, helper: Offloader
+) -> None:
     data = download(client, military_playoff(client, app))
     assert client.get(f"/d/{token_of(upload(client, data))}").status_code == 200
     bad = json.loads(data)
@@ -149,7 +155,8 @@ def test_a_restore_checked_in_a_helper_process_answers_as_inline(client: FlaskCl
 
 
 def test_off_the_loop_a_restore_is_derived_by_its_format_in_the_helper_alone(
-        client: FlaskClient, app: Flask, helper: Offloader, monkeypatch: pytest.MonkeyPatch) -> None:
+    client: FlaskClient, app: Flask, helper: Offloader, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The format's check of the rows (seconds for a big event, and inside the write transaction)
     runs in the helper's scratch database; the worker writes the rows and derives nothing. What that
     check refuses is refused with the same words as inline, and nothing is stored."""
@@ -171,11 +178,14 @@ def test_off_the_loop_a_restore_is_derived_by_its_format_in_the_helper_alone(
     app.extensions[EXTENSION] = Offloader(1, processes=False)
     inline = upload(client, json.dumps(bad).encode())
     assert inline.status_code == 422 and len(checked) == 1
-    assert beside_upload(refused) == beside_upload(inline) and "round 1's matches are not the draw" in beside_upload(refused)
+    assert beside_upload(refused) == beside_upload(inline) and "round 1's matches are not the draw" in beside_upload(
+        refused
+    )
 
 
 def test_a_backup_download_and_a_result_card_drawn_in_a_helper_process_are_as_inline(
-        client: FlaskClient, app: Flask, helper: Offloader) -> None:
+    client: FlaskClient, app: Flask, helper: Offloader
+) -> None:
     token = military_playoff(client, app)
     watch = public_id(app, scorer_token(send_file(client, json.dumps(FAMILY).encode())))
     drawn = client.get(f"/w/{watch}/result.png")
@@ -228,12 +238,17 @@ def test_a_backup_error_comes_back_from_the_helper_with_all_its_problems(offload
     with pytest.raises(BackupError) as inline:
         jobs.refuse_backup()
     assert (refused.value.problems, refused.value.too_large, refused.value.field, str(refused.value)) == (
-        inline.value.problems, False, "backup", str(inline.value))
+        inline.value.problems,
+        False,
+        "backup",
+        str(inline.value),
+    )
     assert len(refused.value.problems) == 21 and refused.value.problems[-1].startswith("... and ")
 
 
 def test_the_home_page_lists_an_imported_game_from_its_check_without_replaying_it(
-        client: FlaskClient, app: Flask, helper: Offloader, monkeypatch: pytest.MonkeyPatch) -> None:
+    client: FlaskClient, app: Flask, helper: Offloader, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The import's check (off the loop) outlines the game; the home page, which lists it next,
     shows that outline instead of replaying the game on the loop, exactly as derived."""
     app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False  # counts work: the fresh derivations of the check are not

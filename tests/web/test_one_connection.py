@@ -12,6 +12,7 @@ change still reach the other workers."""
 from __future__ import annotations
 
 import logging
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -30,7 +31,8 @@ def app_config() -> dict[str, object]:
 
 @pytest.mark.postgresql
 def test_a_tap_sent_with_its_idempotency_key_is_answered_and_its_answer_kept(
-        client: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
+    client: FlaskClient, caplog: pytest.LogCaptureFixture
+) -> None:
     token = start(client)
     caplog.set_level(logging.WARNING)
     key = {"Idempotency-Key": "one-connection-0001", **HX}
@@ -43,15 +45,17 @@ def test_a_tap_sent_with_its_idempotency_key_is_answered_and_its_answer_kept(
 
 @pytest.mark.postgresql
 def test_an_event_entry_is_answered_and_announced_to_every_worker(
-        app: Flask, client: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
+    app: Flask, client: FlaskClient, caplog: pytest.LogCaptureFixture
+) -> None:
     with app.app_context():
         event = military.create_event("One connection", ["Aces", "Kings"], [4])
         public_id, tokens = event.public_id, [t.token for t in event.tables]
     caplog.set_level(logging.WARNING, logger="scorepad.live")
     for number, token in enumerate(tokens, 1):
         key = {"Idempotency-Key": f"one-connection-entry-{number}", **HX}
-        response = client.post(f"/t/{token}/result", data={"hand": "1", "tricks": str(6 + number), "revoke": "none"},
-                               headers=key)
+        response = client.post(
+            f"/t/{token}/result", data={"hand": "1", "tricks": str(6 + number), "revoke": "none"}, headers=key
+        )
         assert response.status_code == 200, response.get_data(as_text=True)[:300]
     assert "not sent to the other workers" not in caplog.text
     board = client.get(f"/b/{public_id}", headers=HX).get_data(as_text=True)

@@ -97,8 +97,11 @@ def source_messages() -> list[tuple[str, str]]:
 def test_no_message_in_the_source_names_an_internal_key() -> None:
     messages = source_messages()
     assert len(messages) > 250  # the sweep finds them (a broken walk would pass on nothing)
-    bad = [f"{where}: {internal_names(text, record_examples=True)} in {text!r}"
-           for where, text in messages if internal_names(text, record_examples=True)]
+    bad = [
+        f"{where}: {internal_names(text, record_examples=True)} in {text!r}"
+        for where, text in messages
+        if internal_names(text, record_examples=True)
+    ]
     assert bad == [], "\n".join(bad)
 
 
@@ -143,12 +146,34 @@ class Sweep:
 def test_no_message_on_the_screen_names_an_internal_key(client: FlaskClient) -> None:
     sweep = Sweep(client)
     # every set-up form, each option sent wrong, names repeated, the dealer out of range
-    for key, people in (("whist", {"team.0": "Us", "team.1": "Us"}), ("bid_whist", {"team.0": "A", "team.1": "B"}),
-                        ("nomination", {}), ("australian", {})):
+    for key, people in (
+        ("whist", {"team.0": "Us", "team.1": "Us"}),
+        ("bid_whist", {"team.0": "A", "team.1": "B"}),
+        ("nomination", {}),
+        ("australian", {}),
+    ):
         form = {**FOUR, **people, "action": "start"}
-        sweep.every_way(f"/new/{key}", form, ["first_dealer", "name.1", "title", "opt.sequence", "opt.custom_sequence",
-                                              "opt.cycles", "opt.hook", "opt.trumps", "opt.play_to", "opt.rounds",
-                                              "opt.target", "opt.boston", "opt.points", "opt.honours", "opt.remote"])
+        sweep.every_way(
+            f"/new/{key}",
+            form,
+            [
+                "first_dealer",
+                "name.1",
+                "title",
+                "opt.sequence",
+                "opt.custom_sequence",
+                "opt.cycles",
+                "opt.hook",
+                "opt.trumps",
+                "opt.play_to",
+                "opt.rounds",
+                "opt.target",
+                "opt.boston",
+                "opt.points",
+                "opt.honours",
+                "opt.remote",
+            ],
+        )
         sweep.send(f"/new/{key}", {**form, "name.2": "Ann", "title": "t" * 200})
     sweep.send("/new/nomination", {**FOUR, "action": "start", "opt.sequence": "up", "opt.custom_sequence": "7, 6"})
 
@@ -165,8 +190,14 @@ def test_no_message_on_the_screen_names_an_internal_key(client: FlaskClient) -> 
     sweep.every_way(f"/g/{token}/entry", tricks, ["tricks.0", "number"])
     sweep.entry(token, **{**tricks, "tricks.0": "0"})
     sweep.entry(token, **tricks)
-    correction = {"trump": "S", "bids.0": "1", "bids.1": "1", "bids.2": "1", "bids.3": "0", **{
-        f"tricks.{i}": "1" for i in range(4)}}
+    correction = {
+        "trump": "S",
+        "bids.0": "1",
+        "bids.1": "1",
+        "bids.2": "1",
+        "bids.3": "0",
+        **{f"tricks.{i}": "1" for i in range(4)},
+    }
     sweep.every_way(f"/g/{token}/hands/1", correction, ["trump", "bids.0", "tricks.0"])
     sweep.send(f"/g/{token}/undo", {})
     sweep.send(f"/g/{token}/undo", {})
@@ -176,8 +207,12 @@ def test_no_message_on_the_screen_names_an_internal_key(client: FlaskClient) -> 
     remote = start(client, "australian", {**FOUR, "opt.remote": "on", "action": "start"})
     for bid in ("0", "0", "0", "0"):
         sweep.entry(remote, action="bid", bid=bid)
-    shared = {"action": "result", "number": "1", **{f"tricks.{i}": "0" for i in range(4)},
-              **{f"shared.{i}": "0" for i in range(4)}}
+    shared = {
+        "action": "result",
+        "number": "1",
+        **{f"tricks.{i}": "0" for i in range(4)},
+        **{f"shared.{i}": "0" for i in range(4)},
+    }
     sweep.every_way(f"/g/{remote}/entry", shared, ["tricks.0", "shared.0", "shared.1"])
 
     # Whist: the tricks, the trump, the honours, a correction
@@ -188,21 +223,24 @@ def test_no_message_on_the_screen_names_an_internal_key(client: FlaskClient) -> 
     sweep.every_way(f"/g/{whist}/hands/1", {"tricks": "7"}, ["tricks", "trump", "honours"])
 
     # Bid Whist to 7: the auction, the declaration, the books, a renege, corrections
-    bid_whist = start(client, "bid_whist", {**FOUR, "team.0": "Us", "team.1": "Them", "opt.play_to": "points",
-                                            "action": "start"})
+    bid_whist = start(
+        client, "bid_whist", {**FOUR, "team.0": "Us", "team.1": "Them", "opt.play_to": "points", "action": "start"}
+    )
     sweep.every_way(f"/g/{bid_whist}/entry", {"action": "call"}, ["call"])
     sweep.entry(bid_whist, action="uncall")
     for call in ("4-no", "pass", "pass", "pass"):
         sweep.entry(bid_whist, action="call", call=call)
     books = {"action": "result", "number": "1", "books": "10"}
-    sweep.every_way(f"/g/{bid_whist}/entry", books, ["books", "direction", "trump", "renege", "renege.offender",
-                                                     "renege.called_by"])
+    sweep.every_way(
+        f"/g/{bid_whist}/entry", books, ["books", "direction", "trump", "renege", "renege.offender", "renege.called_by"]
+    )
     sweep.entry(bid_whist, **{**books, "renege": "upheld"})
     sweep.entry(bid_whist, **{**books, "renege.offender": "1"})
     sweep.entry(bid_whist, **{**books, "direction": "uptown"})  # Bob's 4 No made: Them 8, game over at 7
     assert len(hands_of(client.application, bid_whist)) == 1
-    played = start(client, "bid_whist", {**FOUR, "team.0": "Us", "team.1": "Them", "opt.play_to": "points",
-                                         "action": "start"})
+    played = start(
+        client, "bid_whist", {**FOUR, "team.0": "Us", "team.1": "Them", "opt.play_to": "points", "action": "start"}
+    )
     for number, calls in ((1, ("4-plain", "pass", "pass", "pass")), (2, ("4-plain", "pass", "pass", "pass"))):
         for call in calls:
             sweep.entry(played, action="call", call=call)

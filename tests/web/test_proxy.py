@@ -64,7 +64,9 @@ def test_behind_the_proxy_a_plain_http_request_gets_no_hsts(proxied: Flask) -> N
     assert "Secure" not in session_cookie(cookies)
     response = client.get(f"/g/{token}", headers={**FORWARDED, "X-Forwarded-Proto": "http"}, base_url=LAN)
     assert "Strict-Transport-Security" not in response.headers
-    assert share_link(client, token, **{**FORWARDED, "X-Forwarded-Proto": "http"}).startswith("http://whist.club.example/s/")
+    assert share_link(client, token, **{**FORWARDED, "X-Forwarded-Proto": "http"}).startswith(
+        "http://whist.club.example/s/"
+    )
 
 
 def test_by_default_forwarded_headers_are_not_believed(app: Flask, client: FlaskClient) -> None:
@@ -81,18 +83,21 @@ def test_behind_the_proxy_only_its_own_hop_of_each_header_is_believed(proxied: F
     them (Proto, Host): only the last value, the proxy's, counts. X-Forwarded-Port is never read."""
     client = proxied.test_client()
     token, _ = start_whist(client, **FORWARDED)
-    spoofed = {"X-Forwarded-Proto": "http, https", "X-Forwarded-Host": "evil.example, whist.club.example",
-               "X-Forwarded-Port": "8443"}
+    spoofed = {
+        "X-Forwarded-Proto": "http, https",
+        "X-Forwarded-Host": "evil.example, whist.club.example",
+        "X-Forwarded-Port": "8443",
+    }
     assert share_link(client, token, **spoofed).startswith("https://whist.club.example/s/")
 
 
 def test_director_qr_cards_say_https_behind_the_proxy(proxied: Flask) -> None:
     client = proxied.test_client()
-    response = client.post("/events/new", data={"name": "Zone 3", "preset": "area", "tables": "2"},
-                           headers=FORWARDED, base_url=LAN)
+    response = client.post(
+        "/events/new", data={"name": "Zone 3", "preset": "area", "tables": "2"}, headers=FORWARDED, base_url=LAN
+    )
     assert response.status_code == 302, response.get_data(as_text=True)
-    sheet = client.get(response.headers["Location"] + "/qr", headers=FORWARDED, base_url=LAN,
-                       follow_redirects=True)
+    sheet = client.get(response.headers["Location"] + "/qr", headers=FORWARDED, base_url=LAN, follow_redirects=True)
     page = sheet.get_data(as_text=True)
     assert page.count("https://whist.club.example/t/") == 2, page
     assert "http://scorepad.lan" not in page

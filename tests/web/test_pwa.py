@@ -74,7 +74,7 @@ def test_a_changed_file_gets_a_new_url_and_a_new_worker_cache(app: Flask, client
     page, worker = client.get("/").get_data(as_text=True), client.get("/sw.js").get_data(as_text=True)
     (static / "css" / "app.css").write_text("body { color: red; }\n", encoding="utf-8")
     page_after, worker_after = client.get("/").get_data(as_text=True), client.get("/sw.js").get_data(as_text=True)
-    url = re.compile(r'/static/css/app\.css\?v=\w+')
+    url = re.compile(r"/static/css/app\.css\?v=\w+")
     assert url.findall(page) and url.findall(page) != url.findall(page_after)
     cache = re.compile(r'const CACHE = "([^"]+)"')
     assert cache.findall(worker) != cache.findall(worker_after)  # the new worker drops the old cache

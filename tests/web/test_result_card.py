@@ -22,8 +22,15 @@ from scorepad.games import service as games
 from tests.conftest import EXAMPLES
 
 SVG = "{http://www.w3.org/2000/svg}"
-LONG = ["Émile Ñúñez Müller-" + "W" * 21, "Zoë " + "m" * 36, "Olu", "Megan Überwald-Lindqvist-Søndergaard",
-        "Hamish", "Rosa", "Ken"]
+LONG = [
+    "Émile Ñúñez Müller-" + "W" * 21,
+    "Zoë " + "m" * 36,
+    "Olu",
+    "Megan Überwald-Lindqvist-Søndergaard",
+    "Hamish",
+    "Rosa",
+    "Ken",
+]
 
 
 def example(name: str, **changes: Any) -> dict[str, Any]:
@@ -61,8 +68,10 @@ def test_a_finished_game_has_a_png_card(app: Flask, client: FlaskClient) -> None
         assert image.size == (cards.WIDTH, cards.HEIGHT) == (1080, 1080)
         assert image.format == "PNG"
     assert response.headers["Cache-Control"] == "no-cache"  # an undo after the end changes it
-    assert re.fullmatch(r'inline; filename="scorepad-nomination-\d{4}-\d\d-\d\d-[\w-]{6}-result.png"',
-                        response.headers["Content-Disposition"])
+    assert re.fullmatch(
+        r'inline; filename="scorepad-nomination-\d{4}-\d\d-\d\d-[\w-]{6}-result.png"',
+        response.headers["Content-Disposition"],
+    )
     etag = response.headers["ETag"]
     again = client.get(f"/w/{public_id}/result.png", headers={"If-None-Match": etag})
     assert again.status_code == 304 and not again.data
@@ -169,7 +178,9 @@ def test_a_military_game_record_has_a_card(app: Flask, client: FlaskClient) -> N
 
 def test_accented_letters_are_drawn_not_boxes() -> None:
     """DejaVu Sans has them (Pillow's own default font draws é as the box of a missing letter)."""
-    def drawn(letter: str, face: Any = cards.font(40)) -> bytes:
+    face = cards.font(40)
+
+    def drawn(letter: str) -> bytes:
         image = Image.new("L", (60, 60))
         ImageDraw.Draw(image).text((5, 5), letter, fill=255, font=face)
         return image.tobytes()
@@ -182,14 +193,20 @@ def test_accented_letters_are_drawn_not_boxes() -> None:
 
 def test_the_finished_pages_offer_the_card(app: Flask, client: FlaskClient) -> None:
     public_id, token = stored(app, example("nomination-family-four"))
-    for page in (client.get(f"/g/{token}").get_data(as_text=True), client.get(f"/w/{public_id}").get_data(as_text=True)):
+    for page in (
+        client.get(f"/g/{token}").get_data(as_text=True),
+        client.get(f"/w/{public_id}").get_data(as_text=True),
+    ):
         assert page.count("data-share-card=") == 1
         assert f'href="/w/{public_id}/result.png" download' in page
         assert f'href="/w/{public_id}/result.svg" download' in page
         assert "js/share.js" in page
     record = example("nomination-family-four")
     public_id, token = stored(app, {**record, "hands": record["hands"][:3]})
-    for page in (client.get(f"/g/{token}").get_data(as_text=True), client.get(f"/w/{public_id}").get_data(as_text=True)):
+    for page in (
+        client.get(f"/g/{token}").get_data(as_text=True),
+        client.get(f"/w/{public_id}").get_data(as_text=True),
+    ):
         assert "data-share-card" not in page and "result.png" not in page
 
 
@@ -223,7 +240,8 @@ def test_the_card_s_date_in_french(app: Flask, client: FlaskClient) -> None:
         game = games.by_public_id(public_id)
         assert game is not None
         card = cards.card_of(games.view(game))
-        month = ("janvier février mars avril mai juin juillet août septembre octobre novembre décembre"
-                 .split()[game.created_at.month - 1])
+        month = "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split()[
+            game.created_at.month - 1
+        ]
     assert any(f"{game.created_at.day} {month} {game.created_at.year}" in t.text for t in card.texts)
     assert card.label.startswith("Carte du résultat\u00a0: ")

@@ -13,12 +13,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.games import service as games
-from tests.web.test_games import HX, bid_round_one, game_of, start, state_of
 from tests.slowness import scaled
+from tests.web.test_games import HX, bid_round_one, game_of, start, state_of
 
 
-def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, token: str,
-            posts: list[tuple[str, dict[str, str]]]) -> list[tuple[int, str]]:
+def at_once(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, token: str, posts: list[tuple[str, dict[str, str]]]
+) -> list[tuple[int, str]]:
     """Send `posts` (path under the game, form) from separate browsers, each held after the
     in-process check until all have passed it (as requests on several workers would be), then let
     go together."""
@@ -48,13 +49,20 @@ def at_once(app: Flask, monkeypatch: pytest.MonkeyPatch, token: str,
 
 @pytest.mark.postgresql
 def test_two_different_bids_from_the_same_screen_one_is_kept_and_the_other_told(
-        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = start(client)
     bid_round_one(client, token, (1,))  # Bob bid 1: Cat is next
     state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
-    answers = at_once(app, monkeypatch, token, [
-        ("entry", {"action": "bid", "bid": "0", "seat": "2", "state": state}),
-        ("entry", {"action": "bid", "bid": "2", "seat": "2", "state": state})])
+    answers = at_once(
+        app,
+        monkeypatch,
+        token,
+        [
+            ("entry", {"action": "bid", "bid": "0", "seat": "2", "state": state}),
+            ("entry", {"action": "bid", "bid": "2", "seat": "2", "state": state}),
+        ],
+    )
     assert sorted(status for status, _ in answers) == [200, 409], answers
     kept = game_of(app, token).pending["bids"][2]
     refused = next(page for status, page in answers if status == 409)
@@ -65,12 +73,17 @@ def test_two_different_bids_from_the_same_screen_one_is_kept_and_the_other_told(
 
 @pytest.mark.postgresql
 def test_an_undo_and_a_bid_at_the_same_moment_do_not_both_happen(
-        app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = start(client)
     bid_round_one(client, token, (1,))
     state = state_of(client.get(f"/g/{token}").get_data(as_text=True))
-    (bid, _), (undo, _) = at_once(app, monkeypatch, token, [
-        ("entry", {"action": "bid", "bid": "0", "seat": "2", "state": state}), ("undo", {"state": state})])
+    (bid, _), (undo, _) = at_once(
+        app,
+        monkeypatch,
+        token,
+        [("entry", {"action": "bid", "bid": "0", "seat": "2", "state": state}), ("undo", {"state": state})],
+    )
     assert sorted([bid, undo]) == [200, 409]
     pending = game_of(app, token).pending
     if undo == 200:  # Bob's bid went, Cat's was refused

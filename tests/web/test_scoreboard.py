@@ -14,7 +14,6 @@ from scorepad.games import service as games
 from scorepad.rules.base import Scoreboard
 from scorepad.rules.record import score_record
 
-
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 
@@ -25,8 +24,14 @@ def example(name: str) -> dict[str, object]:
 
 
 def rubber(hands: list[list[int]]) -> Scoreboard | None:
-    record = {"scorepad": 1, "variant": "whist", "options": {}, "teams": ["Us", "Them"], "first_dealer": 0,
-              "hands": [{"tricks": t, "trump": "H"} for t in hands]}
+    record = {
+        "scorepad": 1,
+        "variant": "whist",
+        "options": {},
+        "teams": ["Us", "Them"],
+        "first_dealer": 0,
+        "hands": [{"tricks": t, "trump": "H"} for t in hands],
+    }
     return score_record(record).scoreboard
 
 
@@ -57,17 +62,22 @@ def test_bid_whist_rounds_show_the_round_in_play_and_rounds_won() -> None:
 
 def test_the_scorers_page_shows_the_board_and_each_hands_points(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
-        game = games.create({"variant": "whist", "teams": [{"name": "Us", "players": ["Ann", "Cat"]},
-                                                           {"name": "Them", "players": ["Bob", "Dan"]}],
-                             "first_dealer": 0})
+        game = games.create(
+            {
+                "variant": "whist",
+                "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+                "first_dealer": 0,
+            }
+        )
         for number, tricks in enumerate(([10, 3], [3, 10]), start=1):
             games.enter_hand(game, number, {"tricks": tricks, "trump": "H"})
         token = game.scorer_token
     page = client.get(f"/g/{token}").get_data(as_text=True)
     board = page.split('class="scoreboard"')[1].split("</section>")[0]
     assert "Game 1: 5 points win it" in board
-    assert re.findall(r'<span class="name">(\w+)</span> <span class="big">(\d+)</span> <span class="won">(\d+ games?) won',
-                      board) == [("Us", "4", "0 games"), ("Them", "4", "0 games")]
+    assert re.findall(
+        r'<span class="name">(\w+)</span> <span class="big">(\d+)</span> <span class="won">(\d+ games?) won', board
+    ) == [("Us", "4", "0 games"), ("Them", "4", "0 games")]
     row = page.split('id="hand-2"')[1].split("</tr>")[0]
     assert '<span class="part points">+0</span>' in row and '<span class="part points">+4</span>' in row
 

@@ -27,8 +27,15 @@ def test_pages_carry_the_security_headers(client: FlaskClient) -> None:
     for path in ("/", "/new", "/events/new", "/offline", "/manifest.webmanifest", "/nope"):
         response = client.get(path)
         csp = response.headers.get("Content-Security-Policy", "")
-        for directive in ("default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'",
-                          "frame-ancestors 'none'", "form-action 'self'", "base-uri 'self'"):
+        for directive in (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "object-src 'none'",
+            "frame-ancestors 'none'",
+            "form-action 'self'",
+            "base-uri 'self'",
+        ):
             assert directive in csp, (path, directive, csp)
         assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
         assert response.headers["X-Frame-Options"] == "DENY"
@@ -59,8 +66,13 @@ def test_the_session_cookie_is_httponly_lax_and_secure_only_over_https(app: Flas
 
 
 def test_a_post_from_another_origin_is_refused_and_stores_nothing(client: FlaskClient, app: Flask) -> None:
-    for headers in ({"Origin": "http://evil.example"}, {"Origin": "http://localhost:9999"},
-                    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}, {"Origin": "null"}):
+    for headers in (
+        {"Origin": "http://evil.example"},
+        {"Origin": "http://localhost:9999"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Origin": "null"},
+    ):
         response = client.post("/new/whist", data=PARTNERS, headers=headers)
         assert response.status_code == 403, headers
         assert "came from another site" in response.get_data(as_text=True)
@@ -90,13 +102,19 @@ def test_an_oversized_request_is_a_413_with_a_message_and_stores_nothing(client:
 def chunked(client: FlaskClient, path: str, body: bytes) -> object:
     """A form sent without a length, as `Transfer-Encoding: chunked` reaches the app (the server
     dechunks it and says the input ends: `wsgi.input_terminated`)."""
-    return client.post(path, input_stream=io.BytesIO(body), content_type="application/x-www-form-urlencoded",
-                       headers={"Transfer-Encoding": "chunked"}, environ_overrides={"wsgi.input_terminated": True})
+    return client.post(
+        path,
+        input_stream=io.BytesIO(body),
+        content_type="application/x-www-form-urlencoded",
+        headers={"Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True},
+    )
 
 
 @pytest.mark.parametrize("size_kb", [65, 980])
-def test_a_form_sent_without_a_length_past_the_limit_is_refused_whole(client: FlaskClient, app: Flask,
-                                                                       size_kb: int) -> None:
+def test_a_form_sent_without_a_length_past_the_limit_is_refused_whole(
+    client: FlaskClient, app: Flask, size_kb: int
+) -> None:
     """Issue 33, item 5: Werkzeug read such a body up to the limit and parsed that much: the form's
     first 64 KB were acted on (a game started, its padding cut off). The same body with a
     Content-Length is a 413; so is this one now, and nothing is stored."""
@@ -121,7 +139,13 @@ def test_pages_of_secret_links_are_not_stored_by_the_browser(client: FlaskClient
         event = db.session.query(Event).filter_by(director_token=token).one()
         table, board = event.tables[0].token, event.public_id
     scorer = client.post("/new/whist", data=PARTNERS).headers["Location"]
-    secret = [f"/d/{token}", f"/d/{token}/room", f"/t/{table}", scorer, client.get(f"/d/{token}/qr").headers["Location"]]
+    secret = [
+        f"/d/{token}",
+        f"/d/{token}/room",
+        f"/t/{table}",
+        scorer,
+        client.get(f"/d/{token}/qr").headers["Location"],
+    ]
     group = client.post("/groups/new", data={"name": "The Smiths"}).headers["Location"]  # issue 33, item 6
     assert group.startswith("/group/")
     secret += [group, f"{group}/event", f"{group}/versus"]

@@ -154,7 +154,9 @@ def test_each_table_card_prints_a_short_link_that_goes_to_its_table(app: Flask, 
 def test_a_teams_card_prints_a_short_link_to_its_team_page(app: Flask, client: FlaskClient) -> None:
     token = create_tournament(client)
     for team, one, two in (("Aces", "Ann", "Bob"), ("Kings", "Cat", "Dan")):
-        assert client.post(f"/d/{token}/register", data={"team": team, "player1": one, "player2": two}).status_code == 200
+        assert (
+            client.post(f"/d/{token}/register", data={"team": team, "player1": one, "player2": two}).status_code == 200
+        )
     assert client.post(f"/d/{token}/start", data={"rounds": "1"}).status_code == 200
     sheet = qr_sheet(client, token)
     assert len(TABLE_LINK.findall(sheet)) == 1
@@ -173,9 +175,19 @@ def test_a_teams_card_prints_a_short_link_to_its_team_page(app: Flask, client: F
 
 @pytest.mark.parametrize("path", ["/events/new/whist-drive", "/events/new/club"])
 def test_the_other_formats_table_cards_print_short_links_too(app: Flask, client: FlaskClient, path: str) -> None:
-    form = ({"name": "Drive", "players": "\n".join("ABCDEFGH"), "deals": "6", "per_change": "1", "scoring": "odd",
-             "movement": "progressive", "top": "stay"} if "drive" in path
-            else {"name": "Club", "variant": "whist", "tables": "2"})
+    form = (
+        {
+            "name": "Drive",
+            "players": "\n".join("ABCDEFGH"),
+            "deals": "6",
+            "per_change": "1",
+            "scoring": "odd",
+            "movement": "progressive",
+            "top": "stay",
+        }
+        if "drive" in path
+        else {"name": "Club", "variant": "whist", "tables": "2"}
+    )
     response = client.post(path, data=form)
     assert response.status_code == 302
     token = response.headers["Location"].removeprefix("/d/")
@@ -194,14 +206,18 @@ def test_a_new_qr_code_retires_the_tables_short_link(app: Flask, client: FlaskCl
     assert new != old and client.get(new).headers["Location"] == f"/t/{table_tokens(app, token)[0]}"
 
 
-@pytest.mark.parametrize("wrong", [
-    one_off,  # one character off a real code
-    lambda code: code[:-1], lambda code: code + "2",  # one short, one long
-    lambda code: code[:5] + "o0l1i",  # characters never used
-    lambda code: code[:8],  # a game's length
-    lambda code: code * 500,  # far too long
-    lambda code: "2" * CARD_CODE_LENGTH,  # a wild guess
-])
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        one_off,  # one character off a real code
+        lambda code: code[:-1],
+        lambda code: code + "2",  # one short, one long
+        lambda code: code[:5] + "o0l1i",  # characters never used
+        lambda code: code[:8],  # a game's length
+        lambda code: code * 500,  # far too long
+        lambda code: "2" * CARD_CODE_LENGTH,  # a wild guess
+    ],
+)
 def test_a_wrong_table_code_is_the_same_plain_404(client: FlaskClient, wrong: Callable[[str], str]) -> None:
     token = create(client)
     (_, path), *_ = TABLE_LINK.findall(qr_sheet(client, token))
@@ -225,20 +241,34 @@ def test_the_migration_gives_older_rows_their_short_links(tmp_path: Path) -> Non
     directory = app.extensions["migrate"].directory
     with app.app_context():
         upgrade(directory=directory, revision="0007")
-        db.session.execute(sql("INSERT INTO event (id, public_id, director_token, name, format, options, auto_advance, "
-                               "late_minutes, current_hand, revision, is_demo, created_at, updated_at, pin_tries) "
-                               "VALUES (1, 'pub', 'dir', 'Old day', 'military', '{}', 0, 12, 1, 0, 0, "
-                               "'2026-01-01 00:00:00', '2026-01-01 00:00:00', 0)"))
+        db.session.execute(
+            sql(
+                "INSERT INTO event (id, public_id, director_token, name, format, options, auto_advance, "
+                "late_minutes, current_hand, revision, is_demo, created_at, updated_at, pin_tries) "
+                "VALUES (1, 'pub', 'dir', 'Old day', 'military', '{}', 0, 12, 1, 0, 0, "
+                "'2026-01-01 00:00:00', '2026-01-01 00:00:00', 0)"
+            )
+        )
         for n in (1, 2):
-            db.session.execute(sql("INSERT INTO event_table (event_id, number, team, players, token, token_issued_at) "
-                                   f"VALUES (1, {n}, 'T{n}', '[]', 'tok{n}', '2026-01-01 00:00:00')"))
-        db.session.execute(sql("INSERT INTO event_entrant (event_id, number, name, players, token, registered_at) "
-                               "VALUES (1, 1, 'Aces', '[]', 'ent1', '2026-01-01 00:00:00')"))
+            db.session.execute(
+                sql(
+                    "INSERT INTO event_table (event_id, number, team, players, token, token_issued_at) "
+                    f"VALUES (1, {n}, 'T{n}', '[]', 'tok{n}', '2026-01-01 00:00:00')"
+                )
+            )
+        db.session.execute(
+            sql(
+                "INSERT INTO event_entrant (event_id, number, name, players, token, registered_at) "
+                "VALUES (1, 1, 'Aces', '[]', 'ent1', '2026-01-01 00:00:00')"
+            )
+        )
         db.session.commit()
         upgrade(directory=directory)
-        codes = [*db.session.execute(sql("SELECT director_code FROM event")).scalars(),
-                 *db.session.execute(sql("SELECT short_code FROM event_table")).scalars(),
-                 *db.session.execute(sql("SELECT short_code FROM event_entrant")).scalars()]
+        codes = [
+            *db.session.execute(sql("SELECT director_code FROM event")).scalars(),
+            *db.session.execute(sql("SELECT short_code FROM event_table")).scalars(),
+            *db.session.execute(sql("SELECT short_code FROM event_entrant")).scalars(),
+        ]
         db.session.remove()
     assert [len(c) for c in codes] == [DIRECTOR_CODE_LENGTH, CARD_CODE_LENGTH, CARD_CODE_LENGTH, CARD_CODE_LENGTH]
     assert len(set(codes)) == 4 and all(set(c) <= set(SHORT_ALPHABET) for c in codes)

@@ -34,10 +34,15 @@ def a_match(client: FlaskClient, app: Flask) -> tuple[str, dict[str, Any]]:
 def match_row(app: Flask, token: str, match_id: int) -> dict[str, Any]:
     with app.app_context():
         row = next(x for x in event_row(app, token).matches if x.id == match_id)
-        return {"home_at": row.signed_home_at, "away_at": row.signed_away_at, "home_by": row.signed_home_by,
-                "away_by": row.signed_away_by, "note": row.sign_note,
-                "locked": row.game is not None and row.game.locked_at is not None,
-                "audit": [(a.action, a.note) for a in event_row(app, token).audit]}
+        return {
+            "home_at": row.signed_home_at,
+            "away_at": row.signed_away_at,
+            "home_by": row.signed_home_by,
+            "away_by": row.signed_away_by,
+            "note": row.sign_note,
+            "locked": row.game is not None and row.game.locked_at is not None,
+            "audit": [(a.action, a.note) for a in event_row(app, token).audit],
+        }
 
 
 def sign(client: FlaskClient, m: dict[str, Any], side: int, code: str | None) -> Any:
@@ -47,9 +52,11 @@ def sign(client: FlaskClient, m: dict[str, Any], side: int, code: str | None) ->
 
 def test_the_table_phone_signs_for_a_team_only_with_that_teams_code(client: FlaskClient, app: Flask) -> None:
     token, m = a_match(client, app)
-    for code, message in ((None, "Enter T{n}'s team code: the four digits on T{n}'s team card"),
-                          ("", "Enter T{n}'s team code: the four digits on T{n}'s team card"),
-                          (m["codes"][1], "That is not T{n}'s team code: it is on T{n}'s team card")):
+    for code, message in (
+        (None, "Enter T{n}'s team code: the four digits on T{n}'s team card"),
+        ("", "Enter T{n}'s team code: the four digits on T{n}'s team card"),
+        (m["codes"][1], "That is not T{n}'s team code: it is on T{n}'s team card"),
+    ):
         response = sign(client, m, 0, code)  # one phone tries to sign for the home team
         assert response.status_code == 422
         assert field_error(response.get_data(as_text=True), "code-0") == message.format(n=m["home"])
@@ -90,8 +97,9 @@ def test_wrong_codes_for_a_team_on_a_sheet_stop_after_five(client: FlaskClient, 
         assert sign(client, m, 1, wrong).status_code == 422
     response = sign(client, m, 1, m["codes"][1])  # even the right code waits now
     assert response.status_code == 422
-    assert f"Too many wrong codes for T{m['away']} on this sheet: sign from your team's own page" in \
-        field_error(response.get_data(as_text=True), "code-1")
+    assert f"Too many wrong codes for T{m['away']} on this sheet: sign from your team's own page" in field_error(
+        response.get_data(as_text=True), "code-1"
+    )
     assert match_row(app, token, m["id"])["away_at"] is None
     assert sum(1 for a in match_row(app, token, m["id"])["audit"] if a[0] == matches.WRONG_CODE) == 5
     # the team's own page still signs
@@ -128,8 +136,9 @@ def test_the_director_lets_a_locked_team_try_its_code_again(client: FlaskClient,
     response = client.post(f"/d/{token}/matches/{m['id']}/unlock-code", data={"side": "1"}, headers=HX)
     assert response.status_code == 200
     assert "is locked on this sheet" not in text(response)
-    assert ("team code unlocked", f"round 1: T{m['away']} may enter its team code again") in \
-        match_row(app, token, m["id"])["audit"]
+    assert ("team code unlocked", f"round 1: T{m['away']} may enter its team code again") in match_row(
+        app, token, m["id"]
+    )["audit"]
     assert sign(client, m, 1, m["codes"][1]).status_code == 200  # the right code is taken again
     assert match_row(app, token, m["id"])["away_at"] is not None
 
@@ -141,8 +150,9 @@ def test_the_team_cards_print_the_team_codes(client: FlaskClient, app: Flask) ->
         assert f"Team code <strong>{code}</strong>" in page
 
 
-def test_a_sheet_changed_after_one_team_signed_loses_the_signature_and_says_why(client: FlaskClient,
-                                                                               app: Flask) -> None:
+def test_a_sheet_changed_after_one_team_signed_loses_the_signature_and_says_why(
+    client: FlaskClient, app: Flask
+) -> None:
     token, m = a_match(client, app)
     assert sign(client, m, 0, m["codes"][0]).status_code == 200
     with app.app_context():  # someone at the table corrects hand 2 (what the Edit link posts does this)
@@ -151,8 +161,10 @@ def test_a_sheet_changed_after_one_team_signed_loses_the_signature_and_says_why(
         games.correct_hand(game, 2, {**hand(2, 1 - lower_wins(m)), "books": 9})
     row = match_row(app, token, m["id"])
     assert row["home_at"] is None and row["home_by"] is None
-    note = f"Hand 2 was corrected after T{m['home']} signed: the signature is withdrawn. " \
-           f"Both teams check the sheet and sign again."
+    note = (
+        f"Hand 2 was corrected after T{m['home']} signed: the signature is withdrawn. "
+        f"Both teams check the sheet and sign again."
+    )
     assert row["note"] == note
     assert ("signature withdrawn", f"round 1: Hand 2 was corrected after T{m['home']} signed") in row["audit"]
     bar = text(client.get(f"/g/{m['scorer']}/event"))

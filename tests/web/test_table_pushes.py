@@ -56,8 +56,7 @@ def listen(app: Flask, public: str) -> live.Subscription:
         return live.broker().subscribe(f"event:{public}")
 
 
-def test_a_signature_in_a_round_is_pushed_to_its_table_only(client: FlaskClient, app: Flask,
-                                                            pushed: list[str]) -> None:
+def test_a_signature_in_a_round_is_pushed_to_its_table_only(client: FlaskClient, app: Flask, pushed: list[str]) -> None:
     token, m = a_match(client, app)
     listen(app, public_id(app, token))
     assert sign(client, m, 0, m["codes"][0]).status_code == 200
@@ -70,8 +69,9 @@ def test_a_signature_in_a_round_is_pushed_to_its_table_only(client: FlaskClient,
     assert f"table-{m['table']}" in pushed and "orders" not in pushed
 
 
-def test_an_undo_of_a_saved_hand_in_a_round_is_pushed_to_its_table_only(client: FlaskClient, app: Flask,
-                                                                        pushed: list[str]) -> None:
+def test_an_undo_of_a_saved_hand_in_a_round_is_pushed_to_its_table_only(
+    client: FlaskClient, app: Flask, pushed: list[str]
+) -> None:
     token, m = a_match(client, app)
     listen(app, public_id(app, token))
     response = client.post(f"/g/{m['scorer']}/undo", headers=HX)  # the fourth hand taken back
@@ -79,8 +79,9 @@ def test_an_undo_of_a_saved_hand_in_a_round_is_pushed_to_its_table_only(client: 
     assert f"table-{m['table']}" in pushed and "orders" not in pushed
 
 
-def test_the_pages_of_a_table_listen_for_their_table_and_a_teams_page_for_its_team(client: FlaskClient,
-                                                                              app: Flask) -> None:
+def test_the_pages_of_a_table_listen_for_their_table_and_a_teams_page_for_its_team(
+    client: FlaskClient, app: Flask
+) -> None:
     token, m = a_match(client, app)
     game_page = text(client.get(f"/g/{m['scorer']}"))
     assert f"only=orders,table-{m['table']}" in game_page.replace("%2C", ",")
@@ -90,17 +91,28 @@ def test_the_pages_of_a_table_listen_for_their_table_and_a_teams_page_for_its_te
     assert f'hx-trigger="sse:orders, sse:team-{m["home"]}"' in team_page
 
 
-@pytest.mark.parametrize("name, status", [("table-7", 200), ("table-*", 200), ("orders,table-12", 200),
-                                          ("team-3", 200), ("orders,team-12", 200), ("team-*", 400),
-                                          ("tables", 400), ("table-x", 400), ("table-", 400), ("team-", 400)])
+@pytest.mark.parametrize(
+    "name, status",
+    [
+        ("table-7", 200),
+        ("table-*", 200),
+        ("orders,table-12", 200),
+        ("team-3", 200),
+        ("orders,team-12", 200),
+        ("team-*", 400),
+        ("tables", 400),
+        ("table-x", 400),
+        ("table-", 400),
+        ("team-", 400),
+    ],
+)
 def test_the_stream_takes_table_names(client: FlaskClient, app: Flask, name: str, status: int) -> None:
     token, _ = a_match(client, app)
     with client.get(f"/b/{public_id(app, token)}/events", query_string={"only": name}, buffered=False) as response:
         assert response.status_code == status
 
 
-def test_a_signature_in_the_bracket_still_tells_every_page(client: FlaskClient, app: Flask,
-                                                           pushed: list[str]) -> None:
+def test_a_signature_in_the_bracket_still_tells_every_page(client: FlaskClient, app: Flask, pushed: list[str]) -> None:
     """A bracket match made final may open the next level's match at another table."""
     token, _ = bracket_of_eight(client, app)
     m = bracket_matches(app, token)[1]
@@ -110,8 +122,9 @@ def test_a_signature_in_the_bracket_still_tells_every_page(client: FlaskClient, 
     assert "orders" in pushed and f"table-{m['table']}" in pushed
 
 
-def test_the_hand_that_ends_a_round_match_is_pushed_to_its_table(client: FlaskClient, app: Flask,
-                                                                 pushed: list[str]) -> None:
+def test_the_hand_that_ends_a_round_match_is_pushed_to_its_table(
+    client: FlaskClient, app: Flask, pushed: list[str]
+) -> None:
     """The teams' pages offer to sign once the match is over: they must hear of its last hand, and
     of no hand before it (a table's hands are not the other tables' business)."""
     token = started(client, app, 4, rounds="1")
@@ -122,8 +135,11 @@ def test_the_hand_that_ends_a_round_match_is_pushed_to_its_table(client: FlaskCl
         entered = hand(number, lower_wins(m))
         for call in ("4-plain", "pass", "pass", "pass"):
             page = text(client.post(f"/g/{m['scorer']}/entry", data={"action": "call", "call": call}, headers=HX))
-        response = client.post(f"/g/{m['scorer']}/entry", headers=HX,
-                               data={"action": "result", "number": str(number), "books": str(entered["books"])})
+        response = client.post(
+            f"/g/{m['scorer']}/entry",
+            headers=HX,
+            data={"action": "result", "number": str(number), "books": str(entered["books"])},
+        )
         assert response.status_code == 200 and f"Hand {number} saved." in text(response), page
         assert "changed" in pushed and "orders" not in pushed
         assert (f"table-{m['table']}" in pushed) == (number == 4), (number, pushed)
@@ -132,8 +148,9 @@ def test_the_hand_that_ends_a_round_match_is_pushed_to_its_table(client: FlaskCl
     assert "Sign our sheet" in team_page
 
 
-def test_a_call_on_a_current_page_keeps_the_event_bar_and_a_saved_hand_draws_it(client: FlaskClient,
-                                                                                app: Flask) -> None:
+def test_a_call_on_a_current_page_keeps_the_event_bar_and_a_saved_hand_draws_it(
+    client: FlaskClient, app: Flask
+) -> None:
     """A call changes nothing on the bar (a signature reaches it by its table's push): the page keeps
     its own (hx-preserve) rather than the answer drawing it again on every tap."""
     token = started(client, app, 4, rounds="1")
@@ -141,14 +158,18 @@ def test_a_call_on_a_current_page_keeps_the_event_bar_and_a_saved_hand_draws_it(
     page = text(client.get(f"/g/{m['scorer']}"))
     assert 'id="event-bar"' in page and "event-bar-title" in page
     shows = {"sheet": sheet_seen(client, m["scorer"])}
-    response = client.post(f"/g/{m['scorer']}/entry", headers=HX,
-                           data={"action": "call", "call": "4-plain", "state": state_of(page), **shows})
+    response = client.post(
+        f"/g/{m['scorer']}/entry",
+        headers=HX,
+        data={"action": "call", "call": "4-plain", "state": state_of(page), **shows},
+    )
     answer = text(response)
     assert response.status_code == 200 and KEPT_BAR in answer and "event-bar-title" not in answer
     response = client.post(f"/g/{m['scorer']}/entry", headers=HX, data={"action": "call", "call": "pass"})
     assert response.status_code == 200 and "event-bar-title" in text(response)  # which page sent it? drawn
     for call in ("pass", "pass"):
         client.post(f"/g/{m['scorer']}/entry", headers=HX, data={"action": "call", "call": call})
-    response = client.post(f"/g/{m['scorer']}/entry", headers=HX,
-                           data={"action": "result", "number": "1", "books": "10", **shows})
+    response = client.post(
+        f"/g/{m['scorer']}/entry", headers=HX, data={"action": "result", "number": "1", "books": "10", **shows}
+    )
     assert response.status_code == 200 and "event-bar-title" in text(response)  # a saved hand: drawn

@@ -62,21 +62,32 @@ def test_swapped_in_forms_carry_no_token_and_the_page_header_is_enough(tmp_path:
         client = app.test_client()
         found = CSRF_FIELD.search(client.get("/new/nomination").get_data(as_text=True))
         assert found, "the set-up form carries its token"
-        form = {"name.0": "Ann", "name.1": "Bob", "name.2": "Cat", "name.3": "Dan", "first_dealer": "0",
-                "opt.trumps": "entered", "action": "start", "csrf_token": found.group(1)}
+        form = {
+            "name.0": "Ann",
+            "name.1": "Bob",
+            "name.2": "Cat",
+            "name.3": "Dan",
+            "first_dealer": "0",
+            "opt.trumps": "entered",
+            "action": "start",
+            "csrf_token": found.group(1),
+        }
         token = client.post("/new/nomination", data=form).headers["Location"].rsplit("/", 1)[1]
         page = client.get(f"/g/{token}").get_data(as_text=True)
         assert len(CSRF_FIELD.findall(page)) >= 1  # the trump form, for a phone without scripts
         header = {**HX, "X-CSRFToken": META.search(page).group(1)}  # type: ignore[union-attr]
-        answer = client.post(f"/g/{token}/entry", data={"action": "trump", "trump": "S", "state": state_of(page)},
-                             headers=header)
+        answer = client.post(
+            f"/g/{token}/entry", data={"action": "trump", "trump": "S", "state": state_of(page)}, headers=header
+        )
         text = answer.get_data(as_text=True)
         assert answer.status_code == 200 and "Bob</strong>’s bid" in text and "csrf_token" not in text
-        refused = client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "1", "state": state_of(text)},
-                              headers=HX)  # neither header nor field
+        refused = client.post(
+            f"/g/{token}/entry", data={"action": "bid", "bid": "1", "state": state_of(text)}, headers=HX
+        )  # neither header nor field
         assert refused.status_code == 400
-        answer = client.post(f"/g/{token}/entry", data={"action": "bid", "bid": "1", "state": state_of(text)},
-                             headers=header)
+        answer = client.post(
+            f"/g/{token}/entry", data={"action": "bid", "bid": "1", "state": state_of(text)}, headers=header
+        )
         assert answer.status_code == 200 and "Cat</strong>’s bid" in answer.get_data(as_text=True)
     finally:
         release(app)
@@ -99,8 +110,14 @@ def test_the_chart_after_a_save_is_drawn_in_whole_units(client: FlaskClient) -> 
     _, page = post(client, token, action="trump", trump="S", state=state_of(page), **shows)
     for bid in ("1", "1", "0", "1"):
         _, page = post(client, token, action="bid", bid=bid, state=state_of(page), **shows)
-    status, page = post(client, token, action="result", number="1",
-                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}, **shows)
+    status, page = post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+        **shows,
+    )
     lines = re.findall(r'<polyline points="([^"]+)"', page)
     assert status == 200 and len(lines) == 4
     assert all(re.fullmatch(r"\d+,\d+( \d+,\d+)*", points) for points in lines), lines

@@ -26,7 +26,9 @@ def test_every_phone_page_has_the_toggle(client: FlaskClient, path: str) -> None
     page = client.get(path).get_data(as_text=True)
     form = toggle(page)
     assert 'name="csrf_token"' in form
-    assert '<button type="submit" class="text-size-toggle" aria-pressed="false" data-text-size>Large text</button>' in form
+    assert (
+        '<button type="submit" class="text-size-toggle" aria-pressed="false" data-text-size>Large text</button>' in form
+    )
     assert '<html lang="en">' in page
 
 
@@ -47,8 +49,19 @@ def test_the_toggle_sets_a_cookie_and_goes_back(client: FlaskClient) -> None:
     assert 'class="large-text"' not in client.get("/").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)",
-                                    "", "/a b", "/x" + "y" * 3000, "/\x07"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://evil.example/",
+        "//evil.example/x",
+        "/\\evil.example",
+        "javascript:alert(1)",
+        "",
+        "/a b",
+        "/x" + "y" * 3000,
+        "/\x07",
+    ],
+)
 def test_it_goes_back_only_to_a_page_of_the_app(client: FlaskClient, target: str) -> None:
     response = client.post("/settings/text-size", data={"large": "1", "next": target})
     assert response.status_code == 303 and response.headers["Location"] == "/"

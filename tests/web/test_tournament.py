@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 from scorepad.events.bid_whist import matches
 from scorepad.extensions import db
 from scorepad.games import service as games
-from scorepad.models import Event, EventMatch
+from scorepad.models import Event
 from tests.web.test_events import HX, text
 from tests.web.test_tournament_registration import create
 
@@ -31,8 +31,14 @@ def hand(number: int, winner: int) -> dict[str, object]:
     opponents score the bid, 4). Seats 0 and 2 are the N/S team; the deal moves left every hand."""
     bidder = number % 4  # first dealer 0: hand n is dealt by seat n - 1, the bidding starts at its left
     side = bidder % 2
-    return {"auction": [{"bid": 4, "kind": "plain"}, None, None, None], "bidder": bidder, "bid": 4,
-            "kind": "plain", "trump": "S", "books": 10 if side == winner else 5}
+    return {
+        "auction": [{"bid": 4, "kind": "plain"}, None, None, None],
+        "bidder": bidder,
+        "bid": 4,
+        "kind": "plain",
+        "trump": "S",
+        "books": 10 if side == winner else 5,
+    }
 
 
 def event_row(app: Flask, token: str) -> Event:
@@ -45,10 +51,20 @@ def current_matches(app: Flask, token: str) -> list[dict[str, Any]]:
     with app.app_context():
         event = event_row(app, token)
         codes = {e.number: matches.team_code(e) for e in event.entrants}
-        return [{"id": m.id, "stage": m.stage, "number": m.number, "table": m.table, "home": m.home, "away": m.away,
-                 "scorer": m.game.scorer_token if m.game else None, "final": bool(m.closed_by or (m.game and m.game.locked_at)),
-                 "codes": (codes.get(m.home, ""), codes.get(m.away, ""))}
-                for m in event.matches]
+        return [
+            {
+                "id": m.id,
+                "stage": m.stage,
+                "number": m.number,
+                "table": m.table,
+                "home": m.home,
+                "away": m.away,
+                "scorer": m.game.scorer_token if m.game else None,
+                "final": bool(m.closed_by or (m.game and m.game.locked_at)),
+                "codes": (codes.get(m.home, ""), codes.get(m.away, "")),
+            }
+            for m in event.matches
+        ]
 
 
 def play(app: Flask, scorer: str, winner: int) -> None:
@@ -71,16 +87,16 @@ def sign_both(client: FlaskClient, m: dict[str, Any]) -> None:
     for side, team in (("0", m["home"]), ("1", m["away"])):
         if team == 0:
             continue
-        response = client.post(f"/g/{m['scorer']}/sign", data={"side": side, "code": m["codes"][int(side)]},
-                               headers=HX)
+        response = client.post(f"/g/{m['scorer']}/sign", data={"side": side, "code": m["codes"][int(side)]}, headers=HX)
         assert response.status_code == 200, text(response)
 
 
 def start_nine(client: FlaskClient, app: Flask) -> str:
     token = create(client, bracket="8")
     for n in range(1, 10):
-        response = client.post(f"/d/{token}/register", data={"team": f"T{n}", "player1": f"P{n}a", "player2": f"P{n}b"},
-                               headers=HX)
+        response = client.post(
+            f"/d/{token}/register", data={"team": f"T{n}", "player1": f"P{n}a", "player2": f"P{n}b"}, headers=HX
+        )
         assert response.status_code == 200
     with app.app_context():
         event = event_row(app, token)
@@ -95,8 +111,12 @@ def test_nine_teams_from_registration_to_medals(client: FlaskClient, app: Flask)
     token = start_nine(client, app)
     room = text(client.get(f"/d/{token}"))
     assert "Round 1 of 3" in room and "drawn in this order" in room
-    assert client.post(f"/d/{token}/register", data={"team": "Late", "player1": "a", "player2": "b"},
-                       headers=HX).status_code == 422
+    assert (
+        client.post(
+            f"/d/{token}/register", data={"team": "Late", "player1": "a", "player2": "b"}, headers=HX
+        ).status_code
+        == 422
+    )
     # the QR sheet has a card per table and per team; a table's card opens its match, a team's its orders
     with app.app_context():
         event = event_row(app, token)
@@ -133,14 +153,20 @@ def test_nine_teams_from_registration_to_medals(client: FlaskClient, app: Flask)
             results.append((winner, loser, rnd))
         # the director cannot draw the next round before every sheet is final
         response = client.post(f"/d/{token}/next-round", data={"stage": str(rnd)}, headers=HX)
-        assert response.status_code == 422 and "wait for every sheet of this round to be final" in text(response).lower()
+        assert (
+            response.status_code == 422 and "wait for every sheet of this round to be final" in text(response).lower()
+        )
         for m in now:
             if rnd == 2 and m is now[0]:  # a dispute, then the director makes the sheet final
-                response = client.post(f"/g/{m['scorer']}/sign", data={"action": "dispute", "side": "1",
-                                                                       "reason": "hand 3 books"}, headers=HX)
+                response = client.post(
+                    f"/g/{m['scorer']}/sign",
+                    data={"action": "dispute", "side": "1", "reason": "hand 3 books"},
+                    headers=HX,
+                )
                 assert "The director has been told" in text(response)
-                assert "home team: hand 3 books" in text(client.get(f"/d/{token}")) or \
-                       "visiting team: hand 3 books" in text(client.get(f"/d/{token}"))
+                assert "home team: hand 3 books" in text(
+                    client.get(f"/d/{token}")
+                ) or "visiting team: hand 3 books" in text(client.get(f"/d/{token}"))
                 response = client.post(f"/d/{token}/matches/{m['id']}/close", headers=HX)
                 assert response.status_code == 200 and "sheet made final" in text(response)
                 continue
@@ -155,11 +181,14 @@ def test_nine_teams_from_registration_to_medals(client: FlaskClient, app: Flask)
     # the standings, counted by hand: rounds won, then points (16 a win); the ghost is not ranked
     wins = Counter(w for w, _, _ in results if w)
     board = text(client.get(f"/b/{events_public(app, token)}/standings"))
-    rows = re.findall(r'<td class="num rank">(\d+=?)</td> <th scope="row" class="team"><span class="table-no">No\. (\d)</span>'
-                      r' T\d[^<]*(?:<small class="detail">[^<]*</small>)?</th> <td class="num total">(\d)</td> <td class="num">(\d+)</td>',
-                      board)
+    rows = re.findall(
+        r'<td class="num rank">(\d+=?)</td> <th scope="row" class="team"><span class="table-no">No\. (\d)</span>'
+        r' T\d[^<]*(?:<small class="detail">[^<]*</small>)?</th> <td class="num total">(\d)</td> <td class="num">(\d+)</td>',
+        board,
+    )
     assert [(int(n), int(w), int(p)) for _, n, w, p in rows] == sorted(
-        [(n, wins[n], 16 * wins[n]) for n in range(1, 10)], key=lambda r: (-r[1], -r[2], r[0]))
+        [(n, wins[n], 16 * wins[n]) for n in range(1, 10)], key=lambda r: (-r[1], -r[2], r[0])
+    )
     # teams 8 and 9 tie for the last place in the bracket of 8: a one-game playoff first
     room = text(client.get(f"/d/{token}"))
     assert "(8) T8, (9) T9 are tied on rounds won and points for the last 1 place in the bracket" in room
@@ -170,17 +199,29 @@ def test_nine_teams_from_registration_to_medals(client: FlaskClient, app: Flask)
     assert response.status_code == 200 and "The bracket is set" in text(response)
     first = sorted((m for m in current_matches(app, token) if m["stage"] == "bracket"), key=lambda m: m["number"])
     # seeds 1-8, 4-5, 2-7, 3-6 in bracket order (1 v 8, 4 v 5 in the top half)
-    seeds = [n for n, _, _ in sorted([(n, wins[n], 16 * wins[n]) for n in range(1, 10)],
-                                     key=lambda r: (-r[1], -r[2], r[0])) if n != 8]
-    assert [(m["home"], m["away"]) for m in first] == [(seeds[0], seeds[7]), (seeds[3], seeds[4]),
-                                                      (seeds[1], seeds[6]), (seeds[2], seeds[5])]
+    seeds = [
+        n
+        for n, _, _ in sorted([(n, wins[n], 16 * wins[n]) for n in range(1, 10)], key=lambda r: (-r[1], -r[2], r[0]))
+        if n != 8
+    ]
+    assert [(m["home"], m["away"]) for m in first] == [
+        (seeds[0], seeds[7]),
+        (seeds[3], seeds[4]),
+        (seeds[1], seeds[6]),
+        (seeds[2], seeds[5]),
+    ]
     # a no-show: team 8 (out at the cut) takes the place of seed 8 before that match is played
     out = seeds[7]
-    response = client.post(f"/d/{token}/swap", data={"match": "1", "out": str(out), "in": "8", "reason": "no-show"},
-                           headers=HX)
+    response = client.post(
+        f"/d/{token}/swap", data={"match": "1", "out": str(out), "in": "8", "reason": "no-show"}, headers=HX
+    )
     assert response.status_code == 200, text(response)
-    assert client.post(f"/d/{token}/swap", data={"match": "1", "out": "8", "in": str(seeds[2]), "reason": "x"},
-                       headers=HX).status_code == 422  # already in the bracket
+    assert (
+        client.post(
+            f"/d/{token}/swap", data={"match": "1", "out": "8", "in": str(seeds[2]), "reason": "x"}, headers=HX
+        ).status_code
+        == 422
+    )  # already in the bracket
     # play the bracket: the lower number wins every match
     while True:
         ready = [m for m in current_matches(app, token) if m["stage"] == "bracket" and not m["final"]]

@@ -18,7 +18,7 @@ from scorepad.events.bid_whist import derived, matches, registration, tournament
 from scorepad.extensions import db
 from scorepad.formats import bid_whist_event as fmt
 from scorepad.games import service as games
-from scorepad.models import AuditEntry, Event, EventDecision
+from scorepad.models import AuditEntry, EventDecision
 from tests.web.test_events import HX, text
 from tests.web.test_tournament import current_matches, event_row, events_public, hand, lower_wins, play, sign_both
 from tests.web.test_tournament_registration import create
@@ -28,8 +28,9 @@ def setup_teams(client: FlaskClient, app: Flask, count: int, seed: str = "s1", *
     """A tournament with `count` teams registered ("T1".."Tn") and a fixed seed, not started."""
     token = create(client, **form)
     for n in range(1, count + 1):
-        response = client.post(f"/d/{token}/register", data={"team": f"T{n}", "player1": f"P{n}a", "player2": f"P{n}b"},
-                               headers=HX)
+        response = client.post(
+            f"/d/{token}/register", data={"team": f"T{n}", "player1": f"P{n}a", "player2": f"P{n}b"}, headers=HX
+        )
         assert response.status_code == 200, text(response)
     with app.app_context():
         event = event_row(app, token)
@@ -91,8 +92,9 @@ def audit_count(app: Flask, token: str) -> int:
 # --------------------------------------------------------------------------- 1. rounds against teams
 
 
-def test_more_rounds_than_the_teams_can_play_is_refused_at_the_start_with_a_way_out(client: FlaskClient,
-                                                                                    app: Flask) -> None:
+def test_more_rounds_than_the_teams_can_play_is_refused_at_the_start_with_a_way_out(
+    client: FlaskClient, app: Flask
+) -> None:
     token = setup_teams(client, app, 2)  # 3 rounds (the default) for 2 teams: round 2 would repeat round 1
     response = client.post(f"/d/{token}/start", headers=HX)
     page = text(response)
@@ -109,8 +111,7 @@ def test_more_rounds_than_the_teams_can_play_is_refused_at_the_start_with_a_way_
     assert response.status_code == 422
 
 
-def test_a_round_that_cannot_be_drawn_is_refused_and_nothing_is_half_applied(client: FlaskClient,
-                                                                             app: Flask) -> None:
+def test_a_round_that_cannot_be_drawn_is_refused_and_nothing_is_half_applied(client: FlaskClient, app: Flask) -> None:
     token = started(client, app, 2, rounds="1")
     with app.app_context():  # an event started before the rounds were checked at the start
         event = event_row(app, token)
@@ -130,8 +131,7 @@ def test_a_round_that_cannot_be_drawn_is_refused_and_nothing_is_half_applied(cli
 # --------------------------------------------------------------------------- 3. the teams' own pages
 
 
-def test_a_teams_page_says_who_won_who_is_out_and_who_never_made_the_bracket(client: FlaskClient,
-                                                                            app: Flask) -> None:
+def test_a_teams_page_says_who_won_who_is_out_and_who_never_made_the_bracket(client: FlaskClient, app: Flask) -> None:
     token, left_out = bracket_of_eight(client, app)
     first = bracket_matches(app, token)[1]
     play(app, first["scorer"], lower_wins(first))
@@ -185,8 +185,9 @@ def test_a_dispute_of_a_sheet_both_teams_signed_is_refused(client: FlaskClient, 
     m = round_matches(app, token, 1)[0]
     play(app, m["scorer"], lower_wins(m))
     sign_both(client, m)
-    response = client.post(f"/g/{m['scorer']}/sign", data={"action": "dispute", "side": "1", "reason": "hand 2"},
-                           headers=HX)
+    response = client.post(
+        f"/g/{m['scorer']}/sign", data={"action": "dispute", "side": "1", "reason": "hand 2"}, headers=HX
+    )
     assert response.status_code == 422
     assert "The sheet is final: ask the director to reopen it" in text(response)
     with app.app_context():
@@ -199,12 +200,14 @@ def test_a_dispute_of_a_sheet_both_teams_signed_is_refused(client: FlaskClient, 
 
 def test_every_refusal_in_the_control_room_shows_its_message(client: FlaskClient, app: Flask) -> None:
     token = started(client, app, 4, rounds="2")
-    cases = [("swap", {"match": "1", "out": "1", "in": "2"}, "The bracket is not set yet"),
-             ("swap", {"match": "x", "out": "1", "in": "2"}, "Choose the match, the team that leaves"),
-             ("cut", {"winner": "1"}, "No playoff is needed now"),
-             ("cut", {"winner": "one"}, "Choose the playoff's winner among the tied teams"),
-             ("walkover", {"walkover": "1:2"}, "The bracket is not set yet"),
-             ("next-round", {"stage": "one"}, "The form did not say which stage it was sent from")]
+    cases = [
+        ("swap", {"match": "1", "out": "1", "in": "2"}, "The bracket is not set yet"),
+        ("swap", {"match": "x", "out": "1", "in": "2"}, "Choose the match, the team that leaves"),
+        ("cut", {"winner": "1"}, "No playoff is needed now"),
+        ("cut", {"winner": "one"}, "Choose the playoff's winner among the tied teams"),
+        ("walkover", {"walkover": "1:2"}, "The bracket is not set yet"),
+        ("next-round", {"stage": "one"}, "The form did not say which stage it was sent from"),
+    ]
     for path, form, words in cases:
         response = client.post(f"/d/{token}/{path}", data=form, headers=HX)
         assert response.status_code == 422, (path, form)
@@ -218,7 +221,9 @@ def test_every_refusal_in_the_control_room_shows_its_message(client: FlaskClient
 def test_a_retired_number_is_never_given_again(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     for n in range(1, 8):
-        client.post(f"/d/{token}/register", data={"team": f"T{n}", "player1": f"P{n}a", "player2": f"P{n}b"}, headers=HX)
+        client.post(
+            f"/d/{token}/register", data={"team": f"T{n}", "player1": f"P{n}a", "player2": f"P{n}b"}, headers=HX
+        )
     for name in ("Gus", "Hal"):
         client.post(f"/d/{token}/register", data={"kind": "single", "single": name}, headers=HX)
     assert client.post(f"/d/{token}/pair", data={"first": "8", "second": "9"}, headers=HX).status_code == 200
@@ -234,8 +239,9 @@ def test_a_retired_number_is_never_given_again(client: FlaskClient, app: Flask) 
 # --------------------------------------------------------------------------- 8. the draw, shown and checkable
 
 
-def test_the_control_room_shows_the_seed_and_each_rounds_draw_as_derived_from_it(client: FlaskClient,
-                                                                              app: Flask) -> None:
+def test_the_control_room_shows_the_seed_and_each_rounds_draw_as_derived_from_it(
+    client: FlaskClient, app: Flask
+) -> None:
     token = started(client, app, 9)
     play_round(client, app, token, 1)
     assert client.post(f"/d/{token}/next-round", data={"stage": "1"}, headers=HX).status_code == 200
@@ -244,7 +250,8 @@ def test_the_control_room_shows_the_seed_and_each_rounds_draw_as_derived_from_it
     assert 'Seed <code class="seed">s1</code>' in room
     shown = re.findall(r'<li data-round="(\d)">Round \d drawn in this order: ([\d, ]+)</li>', room)
     assert [(int(r), [int(n) for n in order.split(", ")]) for r, order in shown] == [
-        (d.round, list(d.order)) for d in again]
+        (d.round, list(d.order)) for d in again
+    ]
     board = text(client.get(f"/b/{events_public(app, token)}"))
     assert f"Round 2 {again[1].words()} · seed s1" in board
     # the control room tells every team where to sit, as the projector does
@@ -285,8 +292,9 @@ def test_no_audit_note_is_longer_than_its_column_for_128_teams(client: FlaskClie
 # --------------------------------------------------------------------------- 9. the playoff at the cut
 
 
-def test_ties_at_the_cut_are_flagged_only_once_the_preliminary_rounds_are_complete(client: FlaskClient,
-                                                                                  app: Flask) -> None:
+def test_ties_at_the_cut_are_flagged_only_once_the_preliminary_rounds_are_complete(
+    client: FlaskClient, app: Flask
+) -> None:
     token = started(client, app, 9, rounds="2", bracket="8")
     play_round(client, app, token, 1)
     with app.app_context():
@@ -344,8 +352,9 @@ def test_a_walkover_sends_the_team_present_through_without_a_hand(client: FlaskC
     first = bracket_matches(app, token)
     one, two = first[1], first[2]
     present = one["home"]
-    response = client.post(f"/d/{token}/walkover", data={"walkover": f"1:{present}", "reason": "team 8 did not come"},
-                           headers=HX)
+    response = client.post(
+        f"/d/{token}/walkover", data={"walkover": f"1:{present}", "reason": "team 8 did not come"}, headers=HX
+    )
     assert response.status_code == 200, text(response)
     with app.app_context():
         found = db.session.query(EventDecision).filter_by(kind="walkover").one()
@@ -385,4 +394,4 @@ def test_the_tournament_exports_its_entrants_draws_matches_and_decisions(client:
     assert len(prelim) == 5 and all(m["final"] and len(m["game"]["hands"]) == 4 for m in prelim)
     assert all(m["winner"] == (m["home"], m["away"])[lower_wins(m)] for m in prelim)
     assert [d["kind"] for d in data["decisions"]] == ["cut"]
-    assert len([m for m in data["bracket"]]) == 8 and len(data["standings"]) == 9
+    assert len(list(data["bracket"])) == 8 and len(data["standings"]) == 9

@@ -54,8 +54,7 @@ def test_a_tournament_is_created_with_the_documents_defaults(client: FlaskClient
 
 
 def test_bad_set_up_is_refused_beside_each_field(client: FlaskClient, app: Flask) -> None:
-    response = client.post("/events/new/bid-whist", data={"name": " ", "rounds": "12", "bracket": "5",
-                                                         "pin": "12"})
+    response = client.post("/events/new/bid-whist", data={"name": " ", "rounds": "12", "bracket": "5", "pin": "12"})
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert field_error(page, "name").startswith("Give the event a name")
@@ -72,8 +71,11 @@ def test_teams_are_numbered_in_order_of_registration(client: FlaskClient, app: F
     assert register(client, token, "", "Cat", "Dan")[0] == 200
     status, page = register(client, token, "Kings", "Eve", "Fay")
     assert status == 200 and "Registration · 3 teams" in page
-    assert entrants(app, token) == [(1, "Aces", ["Ann", "Bob"]), (2, "Team 2", ["Cat", "Dan"]),
-                                    (3, "Kings", ["Eve", "Fay"])]
+    assert entrants(app, token) == [
+        (1, "Aces", ["Ann", "Bob"]),
+        (2, "Team 2", ["Cat", "Dan"]),
+        (3, "Kings", ["Eve", "Fay"]),
+    ]
 
 
 def test_a_registration_with_a_missing_player_or_a_name_taken_is_refused(client: FlaskClient, app: Flask) -> None:
@@ -92,7 +94,9 @@ def test_single_players_are_paired_by_the_director(client: FlaskClient, app: Fla
     token = create(client)
     register(client, token, "Aces", "Ann", "Bob")
     for name in ("Gus", "Hal", "Ida"):
-        assert client.post(f"/d/{token}/register", data={"kind": "single", "single": name}, headers=HX).status_code == 200
+        assert (
+            client.post(f"/d/{token}/register", data={"kind": "single", "single": name}, headers=HX).status_code == 200
+        )
     page = text(client.get(f"/d/{token}"))
     assert "3 single players to pair" in page and "Pair two single players" in page
     response = client.post(f"/d/{token}/pair", data={"first": "2", "second": "2"}, headers=HX)
@@ -101,8 +105,7 @@ def test_single_players_are_paired_by_the_director(client: FlaskClient, app: Fla
     assert response.status_code == 422 and "Number 1 is not a single player waiting for a partner" in text(response)
     response = client.post(f"/d/{token}/pair", data={"first": "2", "second": "4", "name": "Late Birds"}, headers=HX)
     assert response.status_code == 200
-    assert entrants(app, token) == [(1, "Aces", ["Ann", "Bob"]), (2, "Late Birds", ["Gus", "Ida"]),
-                                    (3, "Hal", ["Hal"])]
+    assert entrants(app, token) == [(1, "Aces", ["Ann", "Bob"]), (2, "Late Birds", ["Gus", "Ida"]), (3, "Hal", ["Hal"])]
 
 
 def test_a_team_can_withdraw_before_the_start(client: FlaskClient, app: Flask) -> None:

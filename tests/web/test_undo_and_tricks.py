@@ -39,12 +39,17 @@ def test_undo_takes_back_one_bid_and_redo_puts_it_back(app: Flask, client: Flask
     assert "↷ Redo" not in page
 
 
-def test_each_undo_takes_one_tap_back_to_the_trump_and_a_new_tap_forgets_the_redo(app: Flask, client: FlaskClient) -> None:
+def test_each_undo_takes_one_tap_back_to_the_trump_and_a_new_tap_forgets_the_redo(
+    app: Flask, client: FlaskClient
+) -> None:
     token = start(client)
     bid_round_one(client, token, (1, 1))
     said = [undo(client, token)[1] for _ in range(3)]
-    assert ["Undone: Cat's bid of 1." in said[0], "Undone: Bob's bid of 1." in said[1],
-            "Undone: the trump, Spades." in said[2]] == [True, True, True]
+    assert [
+        "Undone: Cat's bid of 1." in said[0],
+        "Undone: Bob's bid of 1." in said[1],
+        "Undone: the trump, Spades." in said[2],
+    ] == [True, True, True]
     assert game_of(app, token).pending is None
     assert undo(client, token)[0] == 422  # nothing more to take back
     assert undo(client, token, "redo")[0] == 200 and game_of(app, token).pending == {"trump": "S"}
@@ -54,14 +59,24 @@ def test_each_undo_takes_one_tap_back_to_the_trump_and_a_new_tap_forgets_the_red
     assert status == 422 and "There is nothing to redo." in page
 
 
-def test_undoing_a_saved_hand_brings_back_its_bids_and_tricks_not_an_empty_hand(app: Flask, client: FlaskClient) -> None:
+def test_undoing_a_saved_hand_brings_back_its_bids_and_tricks_not_an_empty_hand(
+    app: Flask, client: FlaskClient
+) -> None:
     """The last tap of a hand is Save: Undo takes back the save only (it used to delete the whole hand)."""
     token = start(client)
     bid_round_one(client, token, (1, 1, 0, 1))
     for seat, took in ((1, 1), (2, 0), (3, 2)):
         assert post(client, token, action="tricks", seat=str(seat), tricks=str(took))[0] == 200
-    assert post(client, token, action="result", number="1",
-                **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"})[0] == 200
+    assert (
+        post(
+            client,
+            token,
+            action="result",
+            number="1",
+            **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+        )[0]
+        == 200
+    )
     status, page = undo(client, token)
     assert status == 200 and "Undone: saving hand 1." in page
     assert hands_of(app, token) == []
@@ -134,7 +149,9 @@ def test_a_hand_takes_at_most_four_bid_taps_four_trick_taps_and_the_trump(app: F
     assert taps <= 4 + 4 + 1
 
 
-def test_a_tap_on_the_hand_in_hand_answers_without_the_sheet_and_a_save_with_it(app: Flask, client: FlaskClient) -> None:
+def test_a_tap_on_the_hand_in_hand_answers_without_the_sheet_and_a_save_with_it(
+    app: Flask, client: FlaskClient
+) -> None:
     """Issue 17, item 4: a bid's answer was the whole play area, sheet and chart included, growing with
     the game; the page keeps its own (hx-preserve) when only the hand in hand changed."""
     token = start(client)
@@ -145,8 +162,14 @@ def test_a_tap_on_the_hand_in_hand_answers_without_the_sheet_and_a_save_with_it(
     status, page = post(client, token, action="tricks", seat="2", tricks="0")  # a page that does not say
     assert status == 200 and "hx-preserve" not in page and "Score sheet" in page  # gets the whole sheet
     post(client, token, action="tricks", seat="3", tricks="2", **shows)
-    status, page = post(client, token, action="result", number="1",
-                        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"}, **shows)
+    status, page = post(
+        client,
+        token,
+        action="result",
+        number="1",
+        **{"tricks.0": "1", "tricks.1": "1", "tricks.2": "0", "tricks.3": "2"},
+        **shows,
+    )
     assert status == 200 and "hx-preserve" not in page and "Score sheet" in page  # the first row: all of it
     status, page = undo(client, token, **shows)  # the save taken back: the sheet changes
     assert "Score sheet" in page

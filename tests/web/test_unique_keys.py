@@ -20,7 +20,7 @@ from scorepad.events import military as events
 from scorepad.events.bid_whist import registration
 from scorepad.extensions import db
 from scorepad.games import service as games
-from scorepad.models import Event, Game
+from scorepad.models import Game
 from tests.web import test_whist_drive as drives
 from tests.web.test_events import create, enter, snapshot, table_tokens, text
 from tests.web.test_events_loans import kings_on_nothing
@@ -46,8 +46,9 @@ def once(real: Any, first: Any) -> Any:
     return wrapped
 
 
-def test_two_phones_saving_a_tables_result_at_the_same_moment(client: FlaskClient, app: Flask,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_phones_saving_a_tables_result_at_the_same_moment(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = create(client)
     table = table_tokens(app, token)[0]
 
@@ -62,8 +63,9 @@ def test_two_phones_saving_a_tables_result_at_the_same_moment(client: FlaskClien
     assert snapshot(app, token)["results"] == [(1, 1, 9, None)]
 
 
-def test_two_phones_saving_a_drive_deal_at_the_same_moment(client: FlaskClient, app: Flask,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_phones_saving_a_drive_deal_at_the_same_moment(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     token = drives.create(client)
     table = drives.tokens(app, token)[1]
 
@@ -79,8 +81,9 @@ def test_two_phones_saving_a_drive_deal_at_the_same_moment(client: FlaskClient, 
         assert event is not None and [(r.hand, r.table, r.tricks) for r in event.results] == [(1, 1, 8)]
 
 
-def test_a_short_code_already_taken_is_drawn_again(client: FlaskClient, app: Flask,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_short_code_already_taken_is_drawn_again(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for _ in range(2):
         assert client.post("/new/whist", data=PARTNERS).status_code == 303
     with app.app_context():
@@ -94,8 +97,9 @@ def test_a_short_code_already_taken_is_drawn_again(client: FlaskClient, app: Fla
         assert {g.short_code for g in db.session.scalars(db.select(Game))} == {taken, "2345abcd"}
 
 
-def test_two_desks_registering_at_the_same_moment_get_the_next_numbers(client: FlaskClient, app: Flask,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_desks_registering_at_the_same_moment_get_the_next_numbers(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Both read the same next number; the second registers again with the number after it (it was a 500)."""
     token = create_tournament(client)
 
@@ -112,8 +116,9 @@ def test_two_desks_registering_at_the_same_moment_get_the_next_numbers(client: F
         assert event is not None and event.options[registration.ISSUED] == 2
 
 
-def test_a_race_no_service_answers_itself_is_a_409_that_saves_nothing(client: FlaskClient, app: Flask,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_race_no_service_answers_itself_is_a_409_that_saves_nothing(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two director devices lending the Kings flags at once: the database's unique (event, hand,
     table) keeps the first loan; the second is a 409 that says so (it was a 500)."""
     token = kings_on_nothing(client, app, loans="manual")

@@ -22,8 +22,11 @@ from tests.web.test_events import create as create_military
 from tests.web.test_events import table_tokens
 from tests.web.test_tournament_registration import create as create_tournament
 
-WHIST = {"variant": "whist", "first_dealer": 0,
-         "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}]}
+WHIST = {
+    "variant": "whist",
+    "first_dealer": 0,
+    "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+}
 
 
 def a_game(app: Flask) -> tuple[str, str, str]:
@@ -47,13 +50,23 @@ def test_the_home_page_has_the_field_with_its_label(client: FlaskClient) -> None
     assert 'id="watch-code" name="code"' in page and 'aria-describedby="watch-code-hint"' in page
 
 
-@pytest.mark.parametrize("typed", [
-    lambda c: c, lambda c: c.upper(), lambda c: f"{c[:4]} {c[4:]}", lambda c: f" {c[:4].upper()}-{c[4:].upper()} ",
-    lambda c: f"{c[:4]}\u2013{c[4:]}", lambda c: f"{c[:2]} {c[2:4]} {c[4:6]}-{c[6:]}",
-    lambda c: f"http://192.168.1.20:5000/s/{c}", lambda c: f"/s/{c.upper()}/",
-], ids=["as shown", "capitals", "a space", "dash and spaces", "en dash", "in pairs", "the short link", "a path"])
-def test_a_games_code_as_typed_opens_its_spectators_page(app: Flask, client: FlaskClient,
-                                                       typed: Callable[[str], str]) -> None:
+@pytest.mark.parametrize(
+    "typed",
+    [
+        lambda c: c,
+        lambda c: c.upper(),
+        lambda c: f"{c[:4]} {c[4:]}",
+        lambda c: f" {c[:4].upper()}-{c[4:].upper()} ",
+        lambda c: f"{c[:4]}\u2013{c[4:]}",
+        lambda c: f"{c[:2]} {c[2:4]} {c[4:6]}-{c[6:]}",
+        lambda c: f"http://192.168.1.20:5000/s/{c}",
+        lambda c: f"/s/{c.upper()}/",
+    ],
+    ids=["as shown", "capitals", "a space", "dash and spaces", "en dash", "in pairs", "the short link", "a path"],
+)
+def test_a_games_code_as_typed_opens_its_spectators_page(
+    app: Flask, client: FlaskClient, typed: Callable[[str], str]
+) -> None:
     code, public_id, _ = a_game(app)
     response = client.get("/watch", query_string={"code": typed(code)})
     assert response.status_code == 303
@@ -108,7 +121,10 @@ def test_a_tables_and_a_teams_card_code_open_their_pages(app: Flask, client: Fla
     assert response.status_code == 303 and response.headers["Location"] == f"/t/{table}"
 
     bid_whist = create_tournament(client)
-    assert client.post(f"/d/{bid_whist}/register", data={"team": "Aces", "player1": "Ann", "player2": "Bob"}).status_code == 200
+    assert (
+        client.post(f"/d/{bid_whist}/register", data={"team": "Aces", "player1": "Ann", "player2": "Bob"}).status_code
+        == 200
+    )
     with app.app_context():
         entrant = db.session.scalars(db.select(EventEntrant)).one()
         team_code, team_token = entrant.short_code, entrant.token

@@ -21,8 +21,16 @@ TWELVE = "\n".join("ABCDEFGHIJKL")
 
 
 def create(client: FlaskClient, **form: str) -> str:
-    data = {"name": "Village hall drive", "players": TWELVE, "deals": "6", "per_change": "1", "scoring": "odd",
-            "movement": "progressive", "top": "stay", **form}
+    data = {
+        "name": "Village hall drive",
+        "players": TWELVE,
+        "deals": "6",
+        "per_change": "1",
+        "scoring": "odd",
+        "movement": "progressive",
+        "top": "stay",
+        **form,
+    }
     response = client.post("/events/new/whist-drive", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
     return response.headers["Location"].removeprefix("/d/")
@@ -45,9 +53,18 @@ def enter(client: FlaskClient, table_token: str, deal: int, ns: int) -> tuple[in
 
 
 def test_bad_set_up_is_refused_beside_each_field(client: FlaskClient, app: Flask) -> None:
-    response = client.post("/events/new/whist-drive", data={"name": "", "players": "A\nB\nC\nD\nE", "deals": "0",
-                                                            "per_change": "1", "scoring": "odd",
-                                                            "movement": "progressive", "top": "stay"})
+    response = client.post(
+        "/events/new/whist-drive",
+        data={
+            "name": "",
+            "players": "A\nB\nC\nD\nE",
+            "deals": "0",
+            "per_change": "1",
+            "scoring": "odd",
+            "movement": "progressive",
+            "top": "stay",
+        },
+    )
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert field_error(page, "players").startswith("A whist drive seats four players to a table")

@@ -66,12 +66,26 @@ def test_the_browser_that_created_an_event_lists_it_and_another_does_not(app: Fl
 def test_every_format_is_listed_with_its_name_tables_and_status(app: Flask, client: FlaskClient) -> None:
     create(client, name="Club day", tables="2", teams="Aces\nKings")
     create_tournament(client, name="Senior Olympics")
-    assert client.post("/events/new/whist-drive", data={
-        "name": "Village hall drive", "players": "\n".join("ABCDEFGH"), "deals": "6", "per_change": "1",
-        "scoring": "odd", "movement": "progressive", "top": "stay"}).status_code == 302
-    assert client.post("/events/new/club", data={"name": "Tuesday", "variant": "whist", "tables": "3"}).status_code == 302
+    assert (
+        client.post(
+            "/events/new/whist-drive",
+            data={
+                "name": "Village hall drive",
+                "players": "\n".join("ABCDEFGH"),
+                "deals": "6",
+                "per_change": "1",
+                "scoring": "odd",
+                "movement": "progressive",
+                "top": "stay",
+            },
+        ).status_code
+        == 302
+    )
+    assert (
+        client.post("/events/new/club", data={"name": "Tuesday", "variant": "whist", "tables": "3"}).status_code == 302
+    )
     items = re.findall(r'<li class="card">(.*?)</li>', your_events(home(client)), re.S)
-    shown = [re.sub(r"<[^>]+>", "", re.sub(r'<form.*?</form>', "", i, flags=re.S)).split() for i in items]
+    shown = [re.sub(r"<[^>]+>", "", re.sub(r"<form.*?</form>", "", i, flags=re.S)).split() for i in items]
     assert [" ".join(words) for words in shown] == [
         "Tuesday Club night · 3 tables No table has started a game yet Control room",  # newest first
         "Village hall drive Whist drive · 2 tables Deal 1 of 6 Control room",
@@ -157,8 +171,9 @@ def test_a_deleted_event_leaves_the_list(app: Flask, client: FlaskClient) -> Non
 
 def test_the_list_is_capped_so_the_session_cookie_stays_small(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
-        tokens = [military.create_event(f"Day {n}", ["Aces", "Kings"], [2]).director_token
-                  for n in range(MY_EVENTS_KEPT + 5)]
+        tokens = [
+            military.create_event(f"Day {n}", ["Aces", "Kings"], [2]).director_token for n in range(MY_EVENTS_KEPT + 5)
+        ]
     for token in tokens:
         assert client.get(f"/d/{token}").status_code == 200
     with client.session_transaction() as session:

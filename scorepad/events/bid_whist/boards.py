@@ -41,8 +41,12 @@ def board_view(event: Event, derive: Callable[[Event], View]) -> View:
 
     The fingerprint is read before the view is derived: a change committed in between is then in
     the view but not in the stamp, and the next request derives again (never the other way round)."""
-    return cast(View, _KEPT.get(event.id, fingerprint(event), lambda _: detached(derive(event)),
-                                stamp_now=lambda: fingerprint(event)))
+    return cast(
+        View,
+        _KEPT.get(
+            event.id, fingerprint(event), lambda _: detached(derive(event)), stamp_now=lambda: fingerprint(event)
+        ),
+    )
 
 
 def forget(event_id: int) -> None:
@@ -74,8 +78,16 @@ def _queries() -> tuple[Executable, ...]:
         rows(*EventDecision.__table__.columns, where=EventDecision.event_id == event, order=EventDecision.id),
         # a game's outcome follows its hands; its lock makes a sheet final. The hand in play
         # (calls, bids: `pending`, undo) is on no board, so a tap there keeps the view.
-        rows(Game.id, Game.hands_revision, Game.locked_at, Game.first_dealer, Game.options, Game.teams,
-             where=Game.event_id == event, order=Game.id),
+        rows(
+            Game.id,
+            Game.hands_revision,
+            Game.locked_at,
+            Game.first_dealer,
+            Game.options,
+            Game.teams,
+            where=Game.event_id == event,
+            order=Game.id,
+        ),
         select(func.count(AuditEntry.id), func.max(AuditEntry.id)).where(AuditEntry.event_id == event),
     )
 
@@ -84,9 +96,17 @@ def detached(tv: View) -> View:
     """The view with plain copies of its event, teams and matches in place of the ORM rows."""
     view: Any = tv
     views = {key: dataclasses.replace(mv, match=copy(mv.match)) for key, mv in view.views.items()}
-    return cast(View, dataclasses.replace(
-        view, event=copy(view.event), teams=[copy(e) for e in view.teams], singles=[copy(e) for e in view.singles],
-        views=views, current=[views[mv.match.id] for mv in view.current]))
+    return cast(
+        View,
+        dataclasses.replace(
+            view,
+            event=copy(view.event),
+            teams=[copy(e) for e in view.teams],
+            singles=[copy(e) for e in view.singles],
+            views=views,
+            current=[views[mv.match.id] for mv in view.current],
+        ),
+    )
 
 
 def copy(row: Any) -> Any:
@@ -101,4 +121,3 @@ def _columns(model: Any) -> tuple[str, ...]:
     """A model's column attributes (once per model: asking the mapper for each row costs 1.5 ms a view)."""
     mapper: Any = inspect(model)
     return tuple(attr.key for attr in mapper.column_attrs)
-

@@ -103,8 +103,12 @@ class TournamentView:
     @property
     def can_publish(self) -> bool:
         """Hidden standings: this round's sheets are all final and its standings not yet published."""
-        return (self.hide_standings and self.published < self.round and bool(self.current)
-                and all(m.final for m in self.current))
+        return (
+            self.hide_standings
+            and self.published < self.round
+            and bool(self.current)
+            and all(m.final for m in self.current)
+        )
 
     @property
     def prelims_complete(self) -> bool:
@@ -125,10 +129,20 @@ class TournamentView:
             return None
         names = ", ".join(self.names[n] for n in self.cut.playoff)
         places = self.cut.places
-        words = (M("%(teams)s are tied on rounds won and points for the last %(places)s places in the bracket: they "
-                   "play a one-game playoff.", teams=names, places=places) if places > 1 else
-                 M("%(teams)s are tied on rounds won and points for the last 1 place in the bracket: they play a "
-                   "one-game playoff.", teams=names))
+        words = (
+            M(
+                "%(teams)s are tied on rounds won and points for the last %(places)s places in the bracket: they "
+                "play a one-game playoff.",
+                teams=names,
+                places=places,
+            )
+            if places > 1
+            else M(
+                "%(teams)s are tied on rounds won and points for the last 1 place in the bracket: they play a "
+                "one-game playoff.",
+                teams=names,
+            )
+        )
         return {"teams": self.cut.playoff, "places": places, "words": words}
 
     @property
@@ -151,20 +165,28 @@ class TournamentView:
         if self.stage == "registration":
             return M("%(count)s teams registered", count=len(self.teams))
         if self.stage == "finished":
-            return joined([M("%(medal)s: %(team)s", medal=MEDALS.get(medal, medal), team=name)
-                           for medal, name in self.medals], " · ")
+            return joined(
+                [M("%(medal)s: %(team)s", medal=MEDALS.get(medal, medal), team=name) for medal, name in self.medals],
+                " · ",
+            )
         playing = [m for m in self.current if not m.final]
         if not playing:
             return M("every sheet is final")
-        return (M("1 table still playing or signing") if len(playing) == 1 else
-                M("%(count)s tables still playing or signing", count=len(playing)))
+        return (
+            M("1 table still playing or signing")
+            if len(playing) == 1
+            else M("%(count)s tables still playing or signing", count=len(playing))
+        )
 
     def _open_matches(self) -> list[fmt.Match]:
         """Bracket matches with both teams known, not decided, and no hand entered yet."""
         if self.bracket_state is None:
             return []
-        return [m for m in self.bracket_state.matches
-                if m.winner is None and None not in m.teams and not self.bracket_match_started(m.number)]
+        return [
+            m
+            for m in self.bracket_state.matches
+            if m.winner is None and None not in m.teams and not self.bracket_match_started(m.number)
+        ]
 
     @property
     def swappable(self) -> list[Any]:
@@ -173,9 +195,17 @@ class TournamentView:
     @property
     def walkover_choices(self) -> list[Any]:
         """One choice per team of each match not yet started: "Sweet 16 · match 1: (3) Aces go through"."""
-        return [{"value": f"{m.number}:{t}", "label": M("%(match)s: %(team)s go through",
-                                                        match=self.match_label(m.number), team=self.names.get(t, t))}
-                for m in self._open_matches() for t in m.teams if t is not None]
+        return [
+            {
+                "value": f"{m.number}:{t}",
+                "label": M(
+                    "%(match)s: %(team)s go through", match=self.match_label(m.number), team=self.names.get(t, t)
+                ),
+            }
+            for m in self._open_matches()
+            for t in m.teams
+            if t is not None
+        ]
 
     @property
     def next_in_line(self) -> int | None:
@@ -193,8 +223,7 @@ class TournamentView:
             return M("Match %(number)s", number=number)
         m = self.bracket_state.match(number)
         same = [x for x in self.bracket_state.matches if x.level == m.level]
-        return m.level if len(same) == 1 else M("%(level)s · match %(number)s", level=m.level,
-                                                number=same.index(m) + 1)
+        return m.level if len(same) == 1 else M("%(level)s · match %(number)s", level=m.level, number=same.index(m) + 1)
 
     def match_title(self, match: EventMatch) -> str:
         if match.stage == "round":
@@ -218,7 +247,7 @@ class TournamentView:
         return not any(m.stage == "bracket" and m.number in later for m in self.event.matches)
 
     def _bracket_fate(self, number: int) -> str:
-        """"out", "waiting" (won its last match, or its next match is not set) or "never" (not in it)."""
+        """ "out", "waiting" (won its last match, or its next match is not set) or "never" (not in it)."""
         if self.bracket_state is None:
             return "never"
         mine = [m for m in self.bracket_state.matches if number in m.teams]
@@ -234,26 +263,47 @@ class TournamentView:
         if mv is None or (mv.final and self.stage != "round"):
             if self.stage == "finished":
                 medal = next((m for m, n in self.medals if n == self.names.get(number)), None)
-                won = {"Gold": M("Gold medal: congratulations!"), "Silver": M("Silver medal: congratulations!"),
-                       "Bronze": M("Bronze medal: congratulations!")}
-                return {"title": M("The tournament is over"),
-                        "text": won.get(medal, M("Thank you for playing.")) if medal else M("Thank you for playing.")}
+                won = {
+                    "Gold": M("Gold medal: congratulations!"),
+                    "Silver": M("Silver medal: congratulations!"),
+                    "Bronze": M("Bronze medal: congratulations!"),
+                }
+                return {
+                    "title": M("The tournament is over"),
+                    "text": won.get(medal, M("Thank you for playing.")) if medal else M("Thank you for playing."),
+                }
             fate = self._bracket_fate(number)
             if fate == "never":
-                return {"title": M("No match now"), "text": M("Your team did not reach the bracket: thank you for "
-                                                              "playing. The director may still call you in for a "
-                                                              "no-show.")}
+                return {
+                    "title": M("No match now"),
+                    "text": M(
+                        "Your team did not reach the bracket: thank you for "
+                        "playing. The director may still call you in for a "
+                        "no-show."
+                    ),
+                }
             if fate == "out":
-                return {"title": M("No match now"), "text": M("Your team is out of the bracket: thank you for playing.")}
-            return {"title": M("No match now"), "text": M("Wait for your next match: it appears here as soon as it is "
-                                                          "set.")}
+                return {
+                    "title": M("No match now"),
+                    "text": M("Your team is out of the bracket: thank you for playing."),
+                }
+            return {
+                "title": M("No match now"),
+                "text": M("Wait for your next match: it appears here as soon as it is set."),
+            }
         side = fmt.NORTH_SOUTH if mv.match.home == number else fmt.EAST_WEST
         other = mv.names[1] if mv.match.home == number else mv.names[0]
         if mv.final:
-            return {"title": M("%(match)s: sheet final", match=self.match_title(mv.match)),
-                    "text": M("Wait for the next round's draw: your table appears here.")}
-        return {"title": self.match_title(mv.match), "text": M("Table %(number)s, sit %(side)s, against %(other)s.",
-                                                               number=mv.match.table, side=side, other=other)}
+            return {
+                "title": M("%(match)s: sheet final", match=self.match_title(mv.match)),
+                "text": M("Wait for the next round's draw: your table appears here."),
+            }
+        return {
+            "title": self.match_title(mv.match),
+            "text": M(
+                "Table %(number)s, sit %(side)s, against %(other)s.", number=mv.match.table, side=side, other=other
+            ),
+        }
 
     def history_of(self, number: int) -> list[str]:
         lines = []
@@ -264,14 +314,22 @@ class TournamentView:
             walk = self.walkovers.get(v.match.number) if v.match.closed_by == matches.WALKOVER else None
             if walk is not None:
                 words = dict(match=self.match_title(v.match), other=v.names[1 - mine], reason=walk[1])
-                lines.append(M("%(match)s: went through by a walkover against %(other)s (%(reason)s)", **words)
-                             if walk[0] == number else
-                             M("%(match)s: lost by a walkover against %(other)s (%(reason)s)", **words))
+                lines.append(
+                    M("%(match)s: went through by a walkover against %(other)s (%(reason)s)", **words)
+                    if walk[0] == number
+                    else M("%(match)s: lost by a walkover against %(other)s (%(reason)s)", **words)
+                )
                 continue
-            words = dict(match=self.match_title(v.match), other=v.names[1 - mine],
-                         score=f"{v.outcome.points[mine]}-{v.outcome.points[1 - mine]}")
-            lines.append(M("%(match)s: won %(score)s against %(other)s", **words) if v.outcome.winner == mine else
-                         M("%(match)s: lost %(score)s against %(other)s", **words))
+            words = dict(
+                match=self.match_title(v.match),
+                other=v.names[1 - mine],
+                score=f"{v.outcome.points[mine]}-{v.outcome.points[1 - mine]}",
+            )
+            lines.append(
+                M("%(match)s: won %(score)s against %(other)s", **words)
+                if v.outcome.winner == mine
+                else M("%(match)s: lost %(score)s against %(other)s", **words)
+            )
         return lines
 
 
@@ -295,26 +353,37 @@ def _match_views(event: Event, names: dict[int, str]) -> dict[int, matches.Match
     only when its outcome is not cached (see matches.outcome), and its undo history never (the
     largest of its columns: decoding it for nothing would be most of a warm board's time)."""
     unread = (*_SHEET_COLUMNS, Game.undo_log, Game.redo_log)
-    loaded = db.session.scalars(select(EventMatch).where(EventMatch.event_id == event.id)
-                                .options(selectinload(EventMatch.game).options(*(defer(c) for c in unread)))
-                                ).all()
+    loaded = db.session.scalars(
+        select(EventMatch)
+        .where(EventMatch.event_id == event.id)
+        .options(selectinload(EventMatch.game).options(*(defer(c) for c in unread)))
+    ).all()
     unknown = [m.game.id for m in loaded if m.game is not None and not matches.outcome_known(m.game)]
     if unknown:  # their sheets are worked out again: the rest of their columns in one query, not one each
-        db.session.scalars(select(Game).where(Game.id.in_(unknown)).options(
-            *(undefer(c) for c in _SHEET_COLUMNS))).all()
+        db.session.scalars(
+            select(Game).where(Game.id.in_(unknown)).options(*(undefer(c) for c in _SHEET_COLUMNS))
+        ).all()
     return {m.id: matches.view(m, names) for m in loaded}
 
 
 def _current(views: dict[int, matches.MatchView], stage: str, current_round: int) -> list[matches.MatchView]:
     """The matches in play: the round's, by table; in the bracket, those still playing first."""
     if stage == "round":
-        return sorted((v for v in views.values() if v.match.stage == "round" and v.match.number == current_round),
-                      key=lambda v: v.match.table)
+        return sorted(
+            (v for v in views.values() if v.match.stage == "round" and v.match.number == current_round),
+            key=lambda v: v.match.table,
+        )
     return sorted((v for v in views.values() if v.match.stage == "bracket"), key=lambda v: (v.final, v.match.table))
 
 
-def _standing_rows(stage: str, entrants: list[EventEntrant], names: dict[int, str],
-                   table: tuple[fmt.Standing, ...], the_cut: fmt.Cut | None, flag_playoff: bool) -> list[StandingRow]:
+def _standing_rows(
+    stage: str,
+    entrants: list[EventEntrant],
+    names: dict[int, str],
+    table: tuple[fmt.Standing, ...],
+    the_cut: fmt.Cut | None,
+    flag_playoff: bool,
+) -> list[StandingRow]:
     """The standings as shown: seeds once the bracket is set; the playoff at the cut flagged only once
     the preliminary rounds are complete (before that a tie at the cut says nothing yet)."""
     rows = []
@@ -327,8 +396,18 @@ def _standing_rows(stage: str, entrants: list[EventEntrant], names: dict[int, st
         elif flag_playoff and the_cut is not None and s.number in the_cut.playoff:
             note = M("playoff for the bracket")
         last_in = the_cut is not None and i == the_cut.size - 1 and len(table) > the_cut.size
-        rows.append(StandingRow(s.rank, s.tied, s.number, plain_names.get(s.number, names[s.number]), s.rounds_won,
-                                s.points, note, last_in))
+        rows.append(
+            StandingRow(
+                s.rank,
+                s.tied,
+                s.number,
+                plain_names.get(s.number, names[s.number]),
+                s.rounds_won,
+                s.points,
+                note,
+                last_in,
+            )
+        )
     return rows
 
 
@@ -342,8 +421,14 @@ class _Bracket:
     over: bool = False  # every medal won and every bracket sheet final: the tournament is finished
 
 
-def _bracket(event: Event, views: dict[int, matches.MatchView], names: dict[int, str],
-             entrants: list[EventEntrant], the_cut: fmt.Cut, walkovers: dict[int, tuple[int, str]]) -> _Bracket:
+def _bracket(
+    event: Event,
+    views: dict[int, matches.MatchView],
+    names: dict[int, str],
+    entrants: list[EventEntrant],
+    the_cut: fmt.Cut,
+    walkovers: dict[int, tuple[int, str]],
+) -> _Bracket:
     """The bracket seeded by the cut, with the results, swaps and walkovers so far."""
     winners = {}
     points: dict[int, tuple[int, int]] = {}
@@ -364,16 +449,37 @@ def _bracket(event: Event, views: dict[int, matches.MatchView], names: dict[int,
         for mt in ms:
             opened = by_number.get(mt.number)
             status = "final" if mt.winner is not None else "playing" if opened is not None else "waiting"
-            sides = tuple(BracketSide(mt.seeds[i], t, plain[t]) if t is not None
-                          else BracketSide(mt.seeds[i], None, _placeholder(state, mt, i))
-                          for i, t in enumerate(mt.teams))
+            sides = tuple(
+                BracketSide(mt.seeds[i], t, plain[t])
+                if t is not None
+                else BracketSide(mt.seeds[i], None, _placeholder(state, mt, i))
+                for i, t in enumerate(mt.teams)
+            )
             win = mt.teams.index(mt.winner) if mt.winner is not None else None
-            notes = [M("%(into)s in for %(out)s (%(reason)s)", into=names.get(s.into, s.into),
-                       out=names.get(s.out, s.out), reason=s.reason) for s in swaps if s.match == mt.number]
+            notes = [
+                M(
+                    "%(into)s in for %(out)s (%(reason)s)",
+                    into=names.get(s.into, s.into),
+                    out=names.get(s.out, s.out),
+                    reason=s.reason,
+                )
+                for s in swaps
+                if s.match == mt.number
+            ]
             if mt.number in walkovers:
                 notes.append(M("walkover (%(reason)s)", reason=walkovers[mt.number][1]))
-            shown.append(BracketMatch(mt.number, name, (sides[0], sides[1]),
-                                      points.get(mt.number), win, mt.table, status, joined(notes, "; ")))
+            shown.append(
+                BracketMatch(
+                    mt.number,
+                    name,
+                    (sides[0], sides[1]),
+                    points.get(mt.number),
+                    win,
+                    mt.table,
+                    status,
+                    joined(notes, "; "),
+                )
+            )
         levels.append(BracketLevel(name, tuple(shown)))
     medals = [(medal, names[n]) for medal, n in state.medals()]
     return _Bracket(state, levels, medals, over=bool(medals) and all(v.final for v in by_number.values()))
@@ -384,8 +490,11 @@ def _placeholder(b: fmt.Bracket, m: fmt.Match, side: int) -> str:
         return "?"
     feeder = m.feeds[side]
     label = b.match(feeder).level
-    return (M("loser of %(level)s %(match)s", level=label, match=feeder) if m.level == "Third place" else
-            M("winner of %(level)s %(match)s", level=label, match=feeder))
+    return (
+        M("loser of %(level)s %(match)s", level=label, match=feeder)
+        if m.level == "Third place"
+        else M("winner of %(level)s %(match)s", level=label, match=feeder)
+    )
 
 
 def _drawn(event: Event, current_round: int) -> tuple[fmt.Draw, ...]:
@@ -403,9 +512,17 @@ def _moves(stage: str, drawn: tuple[fmt.Draw, ...], names: dict[int, str]) -> tu
     if stage == "round" and len(drawn) > 1:
         return fmt.moves(drawn[-2], drawn[-1], names)
     if stage == "round" and len(drawn) == 1:
-        return tuple(M("%(team)s: go to table %(table)s, sit %(side)s", team=names[n], table=s.table,
-                       side=fmt.NORTH_SOUTH if n == s.home else fmt.EAST_WEST)
-                     for s in drawn[0].seats for n in (s.home, s.away) if n != matches.GHOST)
+        return tuple(
+            M(
+                "%(team)s: go to table %(table)s, sit %(side)s",
+                team=names[n],
+                table=s.table,
+                side=fmt.NORTH_SOUTH if n == s.home else fmt.EAST_WEST,
+            )
+            for s in drawn[0].seats
+            for n in (s.home, s.away)
+            if n != matches.GHOST
+        )
     return ()
 
 
@@ -417,8 +534,9 @@ def view(event: Event) -> TournamentView:
     numbers = [e.number for e in entrants]
     views = _match_views(event, names)
     current_round = min(event.current_hand, tournament.rounds(event)) if stage != "registration" else 0
-    round_results = [(v.match.number, r) for v in views.values()
-                     if v.match.stage == "round" and (r := _result(v)) is not None]
+    round_results = [
+        (v.match.number, r) for v in views.values() if v.match.stage == "round" and (r := _result(v)) is not None
+    ]
     table = fmt.standings(numbers, [r for _, r in round_results])
     size = fmt.playoff_size(len(entrants), str(event.options.get("bracket", "auto")))
     the_cut = fmt.cut(table, size, tournament.cut_winners(event)) if stage != "registration" else None
@@ -438,12 +556,27 @@ def view(event: Event) -> TournamentView:
         public_standings = _standing_rows(stage, entrants, names, shown, None, False) if published else []
     drawn = _drawn(event, current_round)
     return TournamentView(
-        event=event, stage=stage, round=current_round, rounds=tournament.rounds(event), names=names,
-        teams=entrants, singles=registration.singles(event) if stage == "registration" else [],
-        views=views, current=current,
-        standings=standings, cut=the_cut, published=published, public_standings=public_standings,
-        bracket_state=bracket.state, bracket=bracket.levels, medals=bracket.medals, walkovers=walkovers,
-        seed=str(event.options.get("seed", "")), draws=drawn, moves=_moves(stage, drawn, names))
+        event=event,
+        stage=stage,
+        round=current_round,
+        rounds=tournament.rounds(event),
+        names=names,
+        teams=entrants,
+        singles=registration.singles(event) if stage == "registration" else [],
+        views=views,
+        current=current,
+        standings=standings,
+        cut=the_cut,
+        published=published,
+        public_standings=public_standings,
+        bracket_state=bracket.state,
+        bracket=bracket.levels,
+        medals=bracket.medals,
+        walkovers=walkovers,
+        seed=str(event.options.get("seed", "")),
+        draws=drawn,
+        moves=_moves(stage, drawn, names),
+    )
 
 
 def kept_view(event: Event) -> TournamentView:

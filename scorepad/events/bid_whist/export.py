@@ -22,20 +22,38 @@ def export(event: Event) -> dict[str, object]:
     out_matches: list[dict[str, object]] = []
     for v in sorted(tv.views.values(), key=lambda v: (v.match.stage != "round", v.match.number, v.match.table)):
         m = v.match
-        row: dict[str, object] = {"stage": m.stage, "number": m.number, "label": tv.match_title(m), "table": m.table,
-                                  "home": m.home, "away": m.away}
+        row: dict[str, object] = {
+            "stage": m.stage,
+            "number": m.number,
+            "label": tv.match_title(m),
+            "table": m.table,
+            "home": m.home,
+            "away": m.away,
+        }
         if hidden_after is not None and m.stage == "round" and m.number > hidden_after:
             row["hidden"] = True
             out_matches.append(row)
             continue
         walk = tv.walkovers.get(m.number) if m.closed_by == matches.WALKOVER else None
-        winner = walk[0] if walk else ((m.home, m.away)[v.outcome.winner] if v.final and v.outcome.winner is not None
-                                       else None)
-        row.update({"points": list(v.outcome.points), "hands": v.outcome.hands, "final": v.final, "winner": winner,
-                    "walkover": {"winner": walk[0], "reason": walk[1]} if walk else None,
-                    "signed_home_at": _iso(m.signed_home_at), "signed_away_at": _iso(m.signed_away_at),
-                    "closed_by": m.closed_by, "dispute": m.dispute or None,
-                    "game": records.record_of(m.game) if m.game is not None else None})
+        winner = (
+            walk[0]
+            if walk
+            else ((m.home, m.away)[v.outcome.winner] if v.final and v.outcome.winner is not None else None)
+        )
+        row.update(
+            {
+                "points": list(v.outcome.points),
+                "hands": v.outcome.hands,
+                "final": v.final,
+                "winner": winner,
+                "walkover": {"winner": walk[0], "reason": walk[1]} if walk else None,
+                "signed_home_at": _iso(m.signed_home_at),
+                "signed_away_at": _iso(m.signed_away_at),
+                "closed_by": m.closed_by,
+                "dispute": m.dispute or None,
+                "game": records.record_of(m.game) if m.game is not None else None,
+            }
+        )
         out_matches.append(row)
     standings = tv.public_standings if tv.hide_standings else tv.standings
     return {
@@ -46,15 +64,34 @@ def export(event: Event) -> dict[str, object]:
         "seed": tv.seed,
         "stage": tv.stage,
         "entrants": [{"number": e.number, "name": e.name, "players": list(e.players)} for e in event.entrants],
-        "draws": [{"round": d.round, "order": list(d.order),
-                   "tables": [{"table": s.table, "home": s.home, "away": s.away} for s in d.seats]} for d in tv.draws],
+        "draws": [
+            {
+                "round": d.round,
+                "order": list(d.order),
+                "tables": [{"table": s.table, "home": s.home, "away": s.away} for s in d.seats],
+            }
+            for d in tv.draws
+        ],
         "matches": out_matches,
-        "decisions": [{"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": _iso(d.at)}
-                      for d in event.decisions],
-        "standings": [{"rank": r.rank, "tied": r.tied, "number": r.number, "name": r.name,
-                       "rounds_won": r.rounds_won, "points": r.points, "note": r.note} for r in standings],
+        "decisions": [
+            {"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": _iso(d.at)} for d in event.decisions
+        ],
+        "standings": [
+            {
+                "rank": r.rank,
+                "tied": r.tied,
+                "number": r.number,
+                "name": r.name,
+                "rounds_won": r.rounds_won,
+                "points": r.points,
+                "note": r.note,
+            }
+            for r in standings
+        ],
         "standings_hidden": tv.hide_standings,
-        "bracket": [{"number": m.number, "level": m.level, "teams": list(m.teams), "table": m.table,
-                     "winner": m.winner} for m in (tv.bracket_state.matches if tv.bracket_state else ())],
+        "bracket": [
+            {"number": m.number, "level": m.level, "teams": list(m.teams), "table": m.table, "winner": m.winner}
+            for m in (tv.bracket_state.matches if tv.bracket_state else ())
+        ],
         "medals": [{"medal": medal, "team": name} for medal, name in tv.medals],
     }

@@ -55,8 +55,9 @@ def _clean(raw: str, field: str, what: str, limit: int) -> str:
     if not value:
         raise RuleErrors([RuleError(field, M("give %(what)s", what=what))])
     if len(value) > limit:
-        raise RuleErrors([RuleError(field, M("%(what)s is too long: at most %(limit)s characters", what=what,
-                                             limit=limit))])
+        raise RuleErrors(
+            [RuleError(field, M("%(what)s is too long: at most %(limit)s characters", what=what, limit=limit))]
+        )
     return value
 
 
@@ -76,11 +77,29 @@ def _room(event: Event, field: str, single: bool = False) -> None:
     waiting = len(singles(event)) + (1 if single else 0)
     teams = sum(1 for e in event.entrants if len(e.players) == 2) + (0 if single else 1)
     if teams + (waiting + 1) // 2 > MAX_TEAMS:
-        raise RuleErrors([RuleError(field, M("registration is full: a tournament has at most %(most)s teams (two "
-                                             "single players make one)", most=MAX_TEAMS))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    field,
+                    M(
+                        "registration is full: a tournament has at most %(most)s teams (two single players make one)",
+                        most=MAX_TEAMS,
+                    ),
+                )
+            ]
+        )
     if _next_number(event) > NUMBERS_MAX:
-        raise RuleErrors([RuleError(field, M("registration is full: an event gives at most %(most)s numbers, "
-                                             "withdrawn ones included", most=NUMBERS_MAX))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    field,
+                    M(
+                        "registration is full: an event gives at most %(most)s numbers, withdrawn ones included",
+                        most=NUMBERS_MAX,
+                    ),
+                )
+            ]
+        )
 
 
 def _issue(event: Event, number: int) -> None:
@@ -99,12 +118,29 @@ def _playing(event: Event, player: str, field: str) -> list[RuleError]:
     if found is None:
         return []
     if len(found.players) == 1:
-        return [RuleError(field, M("%(player)s is already registered, as a single player (number %(number)s): give "
-                                   "each player their own name, e.g. with an initial (%(player)s B.)",
-                                   player=player, number=found.number))]
-    return [RuleError(field, M("%(player)s already plays for %(team)s (number %(number)s): give each player their "
-                               "own name, e.g. with an initial (%(player)s B.)", player=player, team=found.name,
-                               number=found.number))]
+        return [
+            RuleError(
+                field,
+                M(
+                    "%(player)s is already registered, as a single player (number %(number)s): give "
+                    "each player their own name, e.g. with an initial (%(player)s B.)",
+                    player=player,
+                    number=found.number,
+                ),
+            )
+        ]
+    return [
+        RuleError(
+            field,
+            M(
+                "%(player)s already plays for %(team)s (number %(number)s): give each player their "
+                "own name, e.g. with an initial (%(player)s B.)",
+                player=player,
+                team=found.name,
+                number=found.number,
+            ),
+        )
+    ]
 
 
 def duplicate_players(entrants: Sequence[EventEntrant]) -> list[tuple[str, list[EventEntrant]]]:
@@ -142,8 +178,9 @@ def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntr
     cleaned: list[str] = []
     for i, player in enumerate(players):
         try:
-            cleaned.append(_clean(player, f"player{i + 1}", M("the name of player %(number)s", number=i + 1),
-                                  MAX_PLAYER))
+            cleaned.append(
+                _clean(player, f"player{i + 1}", M("the name of player %(number)s", number=i + 1), MAX_PLAYER)
+            )
         except RuleErrors as e:
             errors.extend(e.errors)
             continue
@@ -161,9 +198,19 @@ def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntr
     entrant = EventEntrant(number=number, name=team, players=cleaned)
     event.entrants.append(entrant)
     _issue(event, number)
-    _audit(event, "registered", M("%(team)s (number %(number)s): %(first)s and %(second)s", team=team, number=number,
-                                  first=cleaned[0], second=cleaned[1]) if len(cleaned) == 2 else
-           M("%(team)s (number %(number)s): %(first)s", team=team, number=number, first=cleaned[0]))
+    _audit(
+        event,
+        "registered",
+        M(
+            "%(team)s (number %(number)s): %(first)s and %(second)s",
+            team=team,
+            number=number,
+            first=cleaned[0],
+            second=cleaned[1],
+        )
+        if len(cleaned) == 2
+        else M("%(team)s (number %(number)s): %(first)s", team=team, number=number, first=cleaned[0]),
+    )
     db.session.commit()
     return entrant
 
@@ -204,23 +251,39 @@ def pair(event: Event, first: int, second: int, name: str = "") -> EventEntrant:
     waiting = {e.number: e for e in singles(event)}
     missing = [n for n in (first, second) if n not in waiting]
     if missing:
-        raise RuleErrors([RuleError("pair", M("number %(number)s is not a single player waiting for a partner",
-                                              number=missing[0]))])
+        raise RuleErrors(
+            [RuleError("pair", M("number %(number)s is not a single player waiting for a partner", number=missing[0]))]
+        )
     a, b = waiting[first], waiting[second]
     team = " ".join(name.split()) or f"{a.name} & {b.name}"
     if not name.strip() and len(team) > MAX_NAME:  # two long names: the default must still fit
         team = f"Team {first}"
     if len(team) > MAX_NAME:
-        raise RuleErrors([RuleError("pair", M("%(what)s is too long: at most %(limit)s characters",
-                                              what=M("the team's name"), limit=MAX_NAME))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "pair",
+                    M("%(what)s is too long: at most %(limit)s characters", what=M("the team's name"), limit=MAX_NAME),
+                )
+            ]
+        )
     _taken(event, team, "pair", but=a)
     a.players = [a.players[0], b.players[0]]
     a.name = team
     event.entrants.remove(b)
     db.session.delete(b)
-    _audit(event, "paired", M("%(first_name)s (number %(first)s) and %(second_name)s (number %(second)s) are team "
-                              "%(first)s, %(team)s", first_name=a.players[0], first=first, second_name=a.players[1],
-                              second=second, team=team))
+    _audit(
+        event,
+        "paired",
+        M(
+            "%(first_name)s (number %(first)s) and %(second_name)s (number %(second)s) are team %(first)s, %(team)s",
+            first_name=a.players[0],
+            first=first,
+            second_name=a.players[1],
+            second=second,
+            team=team,
+        ),
+    )
     db.session.commit()
     core.announce(event, CHANGED)
     return a
@@ -234,8 +297,11 @@ def withdraw(event: Event, number: int) -> None:
         raise RuleErrors([RuleError("withdraw", M("there is no entrant number %(number)s", number=number))])
     event.entrants.remove(entrant)
     db.session.delete(entrant)
-    _audit(event, "withdrawn", M("%(name)s (number %(number)s) withdrew before the start", name=entrant.name,
-                                  number=number))
+    _audit(
+        event,
+        "withdrawn",
+        M("%(name)s (number %(number)s) withdrew before the start", name=entrant.name, number=number),
+    )
     db.session.commit()
     core.announce(event, CHANGED)
 

@@ -23,8 +23,11 @@ from scorepad.rules.errors import M
 
 KEY = "bid_whist"
 NO_SHOW = "no-show"  # the reason of a swap or walkover when the director typed none
-BRACKETS = (("auto", M("The document's: top 16 (32 from 64 teams, 64 from 128), fewer when fewer teams")),
-            ("8", M("Top %(count)s", count=8)), ("4", M("Top %(count)s", count=4)))
+BRACKETS = (
+    ("auto", M("The document's: top 16 (32 from 64 teams, 64 from 128), fewer when fewer teams")),
+    ("8", M("Top %(count)s", count=8)),
+    ("4", M("Top %(count)s", count=4)),
+)
 
 
 # --------------------------------------------------------------------------- settings and teams
@@ -48,7 +51,7 @@ def team_numbers(event: Event) -> list[int]:
 
 
 def names(event: Event) -> dict[int, str]:
-    """"(3) Aces" by team number, and the ghost team's name."""
+    """ "(3) Aces" by team number, and the ghost team's name."""
     found = {e.number: f"({e.number}) {e.name}" for e in event.entrants}
     found[matches.GHOST] = matches.GHOST_NAME
     return found
@@ -56,10 +59,12 @@ def names(event: Event) -> dict[int, str]:
 
 def table_and_names(event: Event, match: EventMatch) -> tuple[EventTable | None, dict[int, str]]:
     """The match's table and its two teams' names, by targeted queries (not the whole event)."""
-    table = db.session.scalars(select(EventTable).where(EventTable.event_id == event.id,
-                                                        EventTable.number == match.table)).first()
-    rows = db.session.scalars(select(EventEntrant).where(EventEntrant.event_id == event.id,
-                                                         EventEntrant.number.in_((match.home, match.away))))
+    table = db.session.scalars(
+        select(EventTable).where(EventTable.event_id == event.id, EventTable.number == match.table)
+    ).first()
+    rows = db.session.scalars(
+        select(EventEntrant).where(EventEntrant.event_id == event.id, EventEntrant.number.in_((match.home, match.away)))
+    )
     found = {e.number: f"({e.number}) {e.name}" for e in rows}
     found[matches.GHOST] = matches.GHOST_NAME
     return table, found
@@ -90,8 +95,11 @@ def reason(data: dict[str, Any]) -> str:
 
 
 def swaps(event: Event) -> list[fmt.Swap]:
-    return [fmt.Swap(int(d.data["match"]), int(d.data["out"]), int(d.data["in"]), reason(d.data))
-            for d in event.decisions if d.kind == "swap"]
+    return [
+        fmt.Swap(int(d.data["match"]), int(d.data["out"]), int(d.data["in"]), reason(d.data))
+        for d in event.decisions
+        if d.kind == "swap"
+    ]
 
 
 def cut_winners(event: Event) -> list[int]:
@@ -101,8 +109,9 @@ def cut_winners(event: Event) -> list[int]:
 
 def walkovers(event: Event) -> dict[int, tuple[int, str]]:
     """Bracket match number -> (the team sent through, the reason)."""
-    return {int(d.data["match"]): (int(d.data["winner"]), reason(d.data))
-            for d in event.decisions if d.kind == "walkover"}
+    return {
+        int(d.data["match"]): (int(d.data["winner"]), reason(d.data)) for d in event.decisions if d.kind == "walkover"
+    }
 
 
 def walkover_of(event: Event, match: EventMatch) -> tuple[int, str] | None:

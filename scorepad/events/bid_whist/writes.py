@@ -18,8 +18,15 @@ from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.errors import M, joined
 
 
-def create(name: str, *, rounds: int = 3, bracket: str = "auto", made_scores: str = "books",
-           hidden: bool = False, pin: str = "") -> Event:
+def create(
+    name: str,
+    *,
+    rounds: int = 3,
+    bracket: str = "auto",
+    made_scores: str = "books",
+    hidden: bool = False,
+    pin: str = "",
+) -> Event:
     """A Bid Whist tournament open for registration."""
     errors: list[RuleError] = []
     if not 1 <= rounds <= 8:
@@ -29,9 +36,18 @@ def create(name: str, *, rounds: int = 3, bracket: str = "auto", made_scores: st
     if made_scores not in ("books", "bid"):
         errors.append(RuleError("made_scores", M("a made bid scores its books or its bid")))
     try:
-        event = registration.create(name, tournament.KEY, {"rounds": rounds, "bracket": bracket,
-                                                           "made_scores": made_scores, "hidden": hidden,
-                                                           "seed": secrets.token_hex(8)}, pin)
+        event = registration.create(
+            name,
+            tournament.KEY,
+            {
+                "rounds": rounds,
+                "bracket": bracket,
+                "made_scores": made_scores,
+                "hidden": hidden,
+                "seed": secrets.token_hex(8),
+            },
+            pin,
+        )
     except RuleErrors as e:
         raise RuleErrors(errors + list(e.errors)) from None
     if errors:
@@ -65,9 +81,16 @@ def start(event: Event, rounds_wanted: int | None = None) -> None:
     waiting = registration.singles(event)
     if waiting:
         who = ", ".join(e.name for e in waiting)
-        raise RuleErrors([RuleError("start", M("pair the single players first: %(players)s", players=who)
-                                    if len(waiting) > 1 else M("pair the single player first: %(players)s",
-                                                               players=who))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "start",
+                    M("pair the single players first: %(players)s", players=who)
+                    if len(waiting) > 1
+                    else M("pair the single player first: %(players)s", players=who),
+                )
+            ]
+        )
     count = len(tournament.teams(event))
     if count < 2:
         raise RuleErrors([RuleError("start", M("register at least two teams first"))])
@@ -85,11 +108,26 @@ def start(event: Event, rounds_wanted: int | None = None) -> None:
         db.session.flush()
         _open_round(event, 1)
         seed = event.options["seed"]
-        event.audit.append(core.audit_entry("director", "started", note=M(
-            "registration closed with %(count)s teams, %(rounds)s rounds; round 1 drawn from seed %(seed)s (the "
-            "control room shows the order drawn)", count=count, rounds=planned, seed=seed) if planned > 1 else M(
-            "registration closed with %(count)s teams, 1 round; round 1 drawn from seed %(seed)s (the control room "
-            "shows the order drawn)", count=count, seed=seed)))
+        event.audit.append(
+            core.audit_entry(
+                "director",
+                "started",
+                note=M(
+                    "registration closed with %(count)s teams, %(rounds)s rounds; round 1 drawn from seed %(seed)s (the "
+                    "control room shows the order drawn)",
+                    count=count,
+                    rounds=planned,
+                    seed=seed,
+                )
+                if planned > 1
+                else M(
+                    "registration closed with %(count)s teams, 1 round; round 1 drawn from seed %(seed)s (the control room "
+                    "shows the order drawn)",
+                    count=count,
+                    seed=seed,
+                ),
+            )
+        )
         db.session.commit()
 
     _atomic(apply)
@@ -109,11 +147,24 @@ def advance(event: Event) -> None:
         raise RuleErrors([RuleError("advance", M("the preliminary rounds are over"))])
     if not all(m.final for m in tv.current):
         tables = ", ".join(str(t) for t in tv.waiting)
-        raise RuleErrors([RuleError("advance", M("wait for every sheet of this round to be final (signed by both "
-                                                 "teams, or made final by you): tables %(tables)s", tables=tables)
-                                    if len(tv.waiting) > 1 else
-                                    M("wait for every sheet of this round to be final (signed by both teams, or "
-                                      "made final by you): table %(tables)s", tables=tables))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "advance",
+                    M(
+                        "wait for every sheet of this round to be final (signed by both "
+                        "teams, or made final by you): tables %(tables)s",
+                        tables=tables,
+                    )
+                    if len(tv.waiting) > 1
+                    else M(
+                        "wait for every sheet of this round to be final (signed by both teams, or "
+                        "made final by you): table %(tables)s",
+                        tables=tables,
+                    ),
+                )
+            ]
+        )
     if tv.round == tv.rounds and tv.cut is not None and tv.cut.playoff:
         raise RuleErrors([RuleError("advance", M("record the playoff for the last place in the bracket first"))])
     nxt = event.current_hand + 1
@@ -128,8 +179,11 @@ def advance(event: Event) -> None:
         event.revision += 1
         if nxt <= tournament.rounds(event):
             _open_round(event, nxt)
-            words = M("round %(number)s drawn from seed %(seed)s (the control room shows the order drawn)", number=nxt,
-                      seed=event.options["seed"])
+            words = M(
+                "round %(number)s drawn from seed %(seed)s (the control room shows the order drawn)",
+                number=nxt,
+                seed=event.options["seed"],
+            )
         else:
             db.session.flush()
             _open_ready(event)
@@ -163,8 +217,13 @@ def record_cut(event: Event, winners: list[int]) -> None:
         raise RuleErrors([RuleError("cut", M("no playoff is needed now"))])
     fmt.check_playoff(tv.cut, winners)
     event.decisions.append(EventDecision(kind="cut", key="1", data={"winners": sorted(winners)}))
-    event.audit.append(core.audit_entry("director", "playoff", note=M(
-        "won the playoff for the bracket: %(teams)s", teams=joined([tv.names[n] for n in winners]))))
+    event.audit.append(
+        core.audit_entry(
+            "director",
+            "playoff",
+            note=M("won the playoff for the bracket: %(teams)s", teams=joined([tv.names[n] for n in winners])),
+        )
+    )
     db.session.commit()
     core.announce(event, CHANGED)
 
@@ -177,21 +236,50 @@ def publish_standings(event: Event, round_no: int) -> None:
     if tv.stage != "round":
         raise RuleErrors([RuleError("publish", M("the preliminary rounds are over: the standings are public now"))])
     if round_no <= tv.published:
-        raise RuleErrors([RuleError("publish", M("the standings after round %(number)s are already published",
-                                                 number=round_no))])
+        raise RuleErrors(
+            [RuleError("publish", M("the standings after round %(number)s are already published", number=round_no))]
+        )
     if round_no != tv.round:
-        raise RuleErrors([RuleError("publish", M("round %(number)s is not the round in play (round %(current)s is)",
-                                                 number=round_no, current=tv.round))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "publish",
+                    M(
+                        "round %(number)s is not the round in play (round %(current)s is)",
+                        number=round_no,
+                        current=tv.round,
+                    ),
+                )
+            ]
+        )
     if not all(m.final for m in tv.current):
         tables = ", ".join(str(t) for t in tv.waiting)
-        raise RuleErrors([RuleError("publish", M("wait for every sheet of round %(number)s to be final: tables "
-                                                 "%(tables)s", number=round_no, tables=tables)
-                                    if len(tv.waiting) > 1 else
-                                    M("wait for every sheet of round %(number)s to be final: table %(tables)s",
-                                      number=round_no, tables=tables))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "publish",
+                    M(
+                        "wait for every sheet of round %(number)s to be final: tables %(tables)s",
+                        number=round_no,
+                        tables=tables,
+                    )
+                    if len(tv.waiting) > 1
+                    else M(
+                        "wait for every sheet of round %(number)s to be final: table %(tables)s",
+                        number=round_no,
+                        tables=tables,
+                    ),
+                )
+            ]
+        )
     event.decisions.append(EventDecision(kind="publish", key=str(round_no), data={"round": round_no}))
-    event.audit.append(core.audit_entry("director", "published", note=M(
-        "the standings after round %(number)s are shown to the players", number=round_no)))
+    event.audit.append(
+        core.audit_entry(
+            "director",
+            "published",
+            note=M("the standings after round %(number)s are shown to the players", number=round_no),
+        )
+    )
     db.session.commit()
     core.announce(event, CHANGED)
 
@@ -203,20 +291,38 @@ def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
         raise RuleErrors([RuleError("walkover", M("the bracket is not set yet"))])
     fmt.check_walkover(tv.bracket_state, match_no, winner)
     if tv.bracket_match_started(match_no):
-        raise RuleErrors([RuleError("walkover", M("match %(number)s has started: finish it, or make its sheet final",
-                                                  number=match_no))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "walkover", M("match %(number)s has started: finish it, or make its sheet final", number=match_no)
+                )
+            ]
+        )
     played = next((m for m in event.matches if m.stage == "bracket" and m.number == match_no), None)
     if played is None:
         raise RuleErrors([RuleError("walkover", M("match %(number)s is not at its table yet", number=match_no))])
     reason = " ".join(reason.split())[:200] or tournament.NO_SHOW
 
     def apply() -> None:
-        event.decisions.append(EventDecision(kind="walkover", key=str(match_no),
-                                             data={"match": match_no, "winner": winner, "reason": reason}))
+        event.decisions.append(
+            EventDecision(
+                kind="walkover", key=str(match_no), data={"match": match_no, "winner": winner, "reason": reason}
+            )
+        )
         matches.walkover(played)
-        event.audit.append(core.audit_entry("director", "walkover", table=played.table, note=M(
-            "%(match)s: %(team)s go through by a walkover (%(reason)s)", match=tv.match_label(match_no),
-            team=tv.names[winner], reason=tournament.reason({"reason": reason}))))
+        event.audit.append(
+            core.audit_entry(
+                "director",
+                "walkover",
+                table=played.table,
+                note=M(
+                    "%(match)s: %(team)s go through by a walkover (%(reason)s)",
+                    match=tv.match_label(match_no),
+                    team=tv.names[winner],
+                    reason=tournament.reason({"reason": reason}),
+                ),
+            )
+        )
         _open_ready(event)
         db.session.commit()
 
@@ -235,11 +341,15 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
     change = fmt.Swap(match_no, out, into, reason)
     fmt.check_swap(tv.bracket_state, change)
     if tv.bracket_match_started(match_no):
-        raise RuleErrors([RuleError("swap", M("match %(number)s has started: its teams cannot change",
-                                              number=match_no))])
+        raise RuleErrors(
+            [RuleError("swap", M("match %(number)s has started: its teams cannot change", number=match_no))]
+        )
     count = sum(1 for d in event.decisions if d.kind == "swap")
-    event.decisions.append(EventDecision(kind="swap", key=str(count + 1),
-                                         data={"match": match_no, "out": out, "in": into, "reason": reason}))
+    event.decisions.append(
+        EventDecision(
+            kind="swap", key=str(count + 1), data={"match": match_no, "out": out, "in": into, "reason": reason}
+        )
+    )
     played = next((m for m in event.matches if m.stage == "bracket" and m.number == match_no), None)
     if played is not None:  # its game was opened with the old team: swap the side's name and players
         entrant = next(e for e in event.entrants if e.number == into)
@@ -252,9 +362,19 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
             sides = list(played.game.teams)
             sides[side] = matches.team_record(entrant, into)
             played.game.teams = sides
-    event.audit.append(core.audit_entry("director", "swap", note=M(
-        "%(match)s: %(team)s in for %(out)s (%(reason)s)", match=tv.match_label(match_no), team=tv.names[into],
-        out=tv.names.get(out, out), reason=tournament.reason({"reason": reason}))))
+    event.audit.append(
+        core.audit_entry(
+            "director",
+            "swap",
+            note=M(
+                "%(match)s: %(team)s in for %(out)s (%(reason)s)",
+                match=tv.match_label(match_no),
+                team=tv.names[into],
+                out=tv.names.get(out, out),
+                reason=tournament.reason({"reason": reason}),
+            ),
+        )
+    )
     db.session.commit()
     core.announce(event, CHANGED)
 
@@ -294,8 +414,17 @@ def close_match(event: Event, match: EventMatch) -> None:
 def reopen_match(event: Event, match: EventMatch) -> None:
     """Reopen a final sheet; refused once a later stage depends on it (the next round is drawn)."""
     if not derived.view(event).can_reopen(match):
-        raise RuleErrors([RuleError("reopen", M("this sheet can no longer be reopened: the next round is drawn "
-                                                "from it. Correct the standings with the next sheets instead."))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    "reopen",
+                    M(
+                        "this sheet can no longer be reopened: the next round is drawn "
+                        "from it. Correct the standings with the next sheets instead."
+                    ),
+                )
+            ]
+        )
     if match.closed_by == matches.WALKOVER:  # the walkover is undone with it: the match is played after all
         for d in [d for d in event.decisions if d.kind == "walkover" and d.key == str(match.number)]:
             event.decisions.remove(d)

@@ -50,7 +50,7 @@ class Adapter(Protocol):
 
 
 def whose(name: str, what: str) -> Message:
-    """"Cat's bid": a player's count, said as each language says it."""
+    """ "Cat's bid": a player's count, said as each language says it."""
     if what == "bid":
         return M("%(name)s's bid", name=name)
     if what == "shared tricks":
@@ -60,8 +60,7 @@ def whose(name: str, what: str) -> Message:
     return M("%(name)s's %(what)s", name=name, what=what)
 
 
-def form_int(form: Mapping[str, str], name: str, field: str, what: str,
-             low: int = 0, high: int | None = None) -> int:
+def form_int(form: Mapping[str, str], name: str, field: str, what: str, low: int = 0, high: int | None = None) -> int:
     """A whole number from the form, or a RuleError naming the field."""
     raw = (form.get(name) or "").strip()
     if not raw:
@@ -71,13 +70,16 @@ def form_int(form: Mapping[str, str], name: str, field: str, what: str,
     except ValueError:
         raise RuleError(field, M("%(what)s must be a whole number", what=what)) from None
     if value < low or (high is not None and value > high):
-        raise RuleError(field, M("%(what)s must be between %(low)s and %(high)s", what=what, low=low, high=high)
-                        if high is not None else M("%(what)s must be at least %(minimum)s", what=what, minimum=low))
+        raise RuleError(
+            field,
+            M("%(what)s must be between %(low)s and %(high)s", what=what, low=low, high=high)
+            if high is not None
+            else M("%(what)s must be at least %(minimum)s", what=what, minimum=low),
+        )
     return value
 
 
-def form_ints(form: Mapping[str, str], prefix: str, names: tuple[str, ...], what: str,
-              high: int) -> list[int]:
+def form_ints(form: Mapping[str, str], prefix: str, names: tuple[str, ...], what: str, high: int) -> list[int]:
     """One whole number per player (`prefix.0`, `prefix.1`, ...), all errors reported together."""
     values: list[int] = []
     errors: list[RuleError] = []

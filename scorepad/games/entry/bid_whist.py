@@ -36,9 +36,12 @@ def _as_json(call: Call | None) -> dict[str, object] | None:
 
 
 def _whose_call(name: str, call: Call | None) -> Message:
-    """"Ann's bid of 5 No" or "Ann's pass", in words a reader's language can say."""
-    return M("%(player)s's bid of %(call)s", player=name, call=call.said()) if call else M("%(player)s's pass",
-                                                                                           player=name)
+    """ "Ann's bid of 5 No" or "Ann's pass", in words a reader's language can say."""
+    return (
+        M("%(player)s's bid of %(call)s", player=name, call=call.said())
+        if call
+        else M("%(player)s's pass", player=name)
+    )
 
 
 def _parse_call(raw: str | None) -> Call | None:
@@ -67,11 +70,17 @@ class BidWhistEntry:
         highest = next((c for c in reversed(calls) if c is not None), None)
         first = spec.first_bidder if spec and spec.first_bidder is not None else 0
         said = [(seats[(first + i) % SEATS], c.said() if c else M("Pass")) for i, c in enumerate(calls)]
-        dealer_forced = (len(calls) == SEATS - 1 and highest is None
-                         and view.setup.options.get_str("all_pass") == "dealer")
+        dealer_forced = (
+            len(calls) == SEATS - 1 and highest is None and view.setup.options.get_str("all_pass") == "dealer"
+        )
         return {
-            "calls": legal_calls(highest), "can_pass": not dealer_forced, "said": said, "seats": seats,
-            "suits": SUITS, "won": pending.get("bidder"), "winning": self._winning(pending),
+            "calls": legal_calls(highest),
+            "can_pass": not dealer_forced,
+            "said": said,
+            "seats": seats,
+            "suits": SUITS,
+            "won": pending.get("bidder"),
+            "winning": self._winning(pending),
             "trump_words": M("named by the winning bidder"),
         }
 
@@ -95,9 +104,15 @@ class BidWhistEntry:
             what = _whose_call(seats[((spec.first_bidder or 0) + len(calls) - 1) % SEATS], calls[-1])
             if len(calls) == SEATS and not any(calls) and view.setup.options.get_str("all_pass") == "redeal":
                 dealer = seats[spec.dealer]
-                return Pending(None, notice=M("All four passed: the cards are thrown in and %(dealer)s deals "
-                                              "again. Enter the calls of the new deal.", dealer=dealer),
-                               what=M("%(call)s (the fourth pass: a new deal)", call=what))
+                return Pending(
+                    None,
+                    notice=M(
+                        "All four passed: the cards are thrown in and %(dealer)s deals "
+                        "again. Enter the calls of the new deal.",
+                        dealer=dealer,
+                    ),
+                    what=M("%(call)s (the fourth pass: a new deal)", call=what),
+                )
             pending = {"auction": [_as_json(c) for c in calls]}
             won = auction_winner(calls, spec.first_bidder or 0) if len(calls) == SEATS else None
             if won is not None:
@@ -108,8 +123,10 @@ class BidWhistEntry:
                 raise RuleErrors([RuleError("auction", M("there is no call to take back"))])
             rest = calls[:-1]
             whose = seat_names(view.setup)[((spec.first_bidder or 0) + len(rest)) % SEATS]
-            return Pending({"auction": [_as_json(c) for c in rest]} if rest else None,
-                           what=M("taking back %(call)s", call=_whose_call(whose, calls[-1])))
+            return Pending(
+                {"auction": [_as_json(c) for c in rest]} if rest else None,
+                what=M("taking back %(call)s", call=_whose_call(whose, calls[-1])),
+            )
         if action == "result":
             return Complete(self._result(form, view))
         raise RuleErrors([RuleError("action", M("this screen cannot do that: reload the page and try again"))])
@@ -128,17 +145,27 @@ class BidWhistEntry:
             return ""
         calls = _calls((view.game.pending or {}).get("auction"))
         if position >= len(calls):
-            return M("Your bid of %(call)s was not applied.", call=sent.said()) if sent else M(
-                "Your pass was not applied.")
+            return (
+                M("Your bid of %(call)s was not applied.", call=sent.said())
+                if sent
+                else M("Your pass was not applied.")
+            )
         name = seat_names(view.setup)[((spec.first_bidder or 0) + position) % SEATS]
         kept = calls[position]
         if kept == sent:
             return M("%(call)s was already recorded; it was not applied twice.", call=_whose_call(name, kept))
         if sent is None:
-            return M("%(call)s is recorded; your pass for %(player)s was not applied.", call=_whose_call(name, kept),
-                     player=name)
-        return M("%(call)s is recorded; your bid of %(sent)s for %(player)s was not applied.",
-                 call=_whose_call(name, kept), sent=sent.said(), player=name)
+            return M(
+                "%(call)s is recorded; your pass for %(player)s was not applied.",
+                call=_whose_call(name, kept),
+                player=name,
+            )
+        return M(
+            "%(call)s is recorded; your bid of %(sent)s for %(player)s was not applied.",
+            call=_whose_call(name, kept),
+            sent=sent.said(),
+            player=name,
+        )
 
     def _result(self, form: Mapping[str, str], view: GameView) -> dict[str, object]:
         entry: dict[str, object] = {}
@@ -172,12 +199,13 @@ class BidWhistEntry:
         if ruling == "none" or (not ruling and not form.get("renege.offender") and not form.get("renege.called_by")):
             return None
         if ruling not in RULINGS:
-            raise RuleErrors([RuleError("renege", M("say whether the renege was upheld or not "
-                                                    "(or choose No renege)"))])
+            raise RuleErrors([RuleError("renege", M("say whether the renege was upheld or not (or choose No renege)"))])
         errors: list[RuleError] = []
         renege: dict[str, object] = {"upheld": ruling == "upheld"}
-        for key, what, high in (("offender", M("the team that reneged"), 1),
-                                ("called_by", M("who called the renege"), 3)):
+        for key, what, high in (
+            ("offender", M("the team that reneged"), 1),
+            ("called_by", M("who called the renege"), 3),
+        ):
             try:
                 renege[key] = form_int(form, f"renege.{key}", f"renege.{key}", what, 0, high)
             except RuleError as e:

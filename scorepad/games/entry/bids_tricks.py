@@ -36,8 +36,12 @@ class BidsAndTricks:
         bids = list((view.game.pending or {}).get("bids") or [])
         reason: str = ""
         if state.forbidden_bid is not None and state.to_act is not None and spec is not None:
-            reason = M("%(name)s bids last and may not bid %(bid)s: the bids would add up to %(cards)s, the number of "
-                       "tricks.", name=players[state.to_act], bid=state.forbidden_bid, cards=spec.cards)
+            reason = M(
+                "%(name)s bids last and may not bid %(bid)s: the bids would add up to %(cards)s, the number of tricks.",
+                name=players[state.to_act],
+                bid=state.forbidden_bid,
+                cards=spec.cards,
+            )
         order: list[int] = []
         if spec is not None and spec.first_bidder is not None:
             order = [(spec.first_bidder + i) % len(players) for i in range(len(players))]
@@ -46,10 +50,17 @@ class BidsAndTricks:
         order = order or list(range(len(players)))
         to_tap = next((s for s in order if tricks[s] is None), None)
         left = (spec.cards if spec else 0) - sum(t for t in tricks if t is not None)
-        return {"trumps": TRUMP_CHOICES, "bids_made": made, "forbidden_reason": reason,
-                "remote": _remote(view), "pending_trump": (view.game.pending or {}).get("trump"),
-                "tricks": tricks, "tricks_made": [(s, tricks[s]) for s in order if tricks[s] is not None],
-                "tricks_to": to_tap, "tricks_left": left}
+        return {
+            "trumps": TRUMP_CHOICES,
+            "bids_made": made,
+            "forbidden_reason": reason,
+            "remote": _remote(view),
+            "pending_trump": (view.game.pending or {}).get("trump"),
+            "tricks": tricks,
+            "tricks_made": [(s, tricks[s]) for s in order if tricks[s] is not None],
+            "tricks_to": to_tap,
+            "tricks_left": left,
+        }
 
     def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
         pending = dict(view.game.pending or {})
@@ -65,7 +76,7 @@ class BidsAndTricks:
             if seat is None:
                 raise RuleErrors([RuleError("bids", M("all the bids are in: enter the tricks"))])
             bid = form_int(form, "bid", f"bids.{seat}", whose(players[seat], "bid"), 0, spec.cards)
-            bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
+            bids = list(pending.get("bids") or [])
             bids += [None] * (len(players) - len(bids))
             bids[seat] = bid
             pending["bids"] = bids
@@ -104,8 +115,12 @@ class BidsAndTricks:
             names: str = players[missing[0]]
             for s in missing[1:]:
                 names = M("%(names)s and %(last)s", names=names, last=players[s])
-            what = M("%(what)s (so %(names)s took %(tricks)s)", what=what, names=names,
-                     tricks=rest if len(missing) == 1 else 0)
+            what = M(
+                "%(what)s (so %(names)s took %(tricks)s)",
+                what=what,
+                names=names,
+                tricks=rest if len(missing) == 1 else 0,
+            )
         return Pending({**pending, "tricks": tricks}, what=what)
 
     def refused(self, view: GameView, action: str, form: Mapping[str, str]) -> str:
@@ -120,8 +135,11 @@ class BidsAndTricks:
                 return M("Your choice of %(trump)s as trump was not applied.", trump=sent)
             if kept == form["trump"]:
                 return M("The trump, %(trump)s, was already recorded; it was not applied twice.", trump=sent)
-            return M("The trump is recorded as %(kept)s; your choice of %(trump)s was not applied.",
-                     kept=Trump(str(kept)).label, trump=sent)
+            return M(
+                "The trump is recorded as %(kept)s; your choice of %(trump)s was not applied.",
+                kept=Trump(str(kept)).label,
+                trump=sent,
+            )
         players = view.setup.players
         if action == "tricks":
             seat, sent = whole_number(form.get("seat") or ""), whole_number(form.get("tricks") or "")
@@ -132,24 +150,35 @@ class BidsAndTricks:
             if kept is None:
                 return M("Your %(sent)s tricks for %(name)s were not applied.", sent=sent, name=name)
             if kept == sent:
-                return M("%(name)s's %(kept)s tricks were already recorded; they were not applied twice.",
-                         name=name, kept=kept)
-            return M("%(name)s's tricks are recorded as %(kept)s; your %(sent)s for %(name)s was not applied.",
-                     name=name, kept=kept, sent=sent)
+                return M(
+                    "%(name)s's %(kept)s tricks were already recorded; they were not applied twice.",
+                    name=name,
+                    kept=kept,
+                )
+            return M(
+                "%(name)s's tricks are recorded as %(kept)s; your %(sent)s for %(name)s was not applied.",
+                name=name,
+                kept=kept,
+                sent=sent,
+            )
         if action != "bid":
             return ""
         seat, bid = whole_number(form.get("seat") or ""), whole_number(form.get("bid") or "")
         if seat is None or bid is None or seat >= len(players):
             return ""
-        bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
+        bids = list(pending.get("bids") or [])
         kept = bids[seat] if seat < len(bids) else None
         name = players[seat]
         if kept is None:
             return M("Your bid of %(bid)s for %(name)s was not applied.", bid=bid, name=name)
         if kept == bid:
             return M("%(name)s's bid of %(kept)s was already recorded; it was not applied twice.", name=name, kept=kept)
-        return M("%(name)s's bid of %(kept)s is recorded; your bid of %(bid)s for %(name)s was not applied.",
-                 name=name, kept=kept, bid=bid)
+        return M(
+            "%(name)s's bid of %(kept)s is recorded; your bid of %(bid)s for %(name)s was not applied.",
+            name=name,
+            kept=kept,
+            bid=bid,
+        )
 
     def parse_edit(self, view: GameView, number: int, form: Mapping[str, str]) -> RawHand:
         spec = view.sheet.lines[number - 1].spec
@@ -179,10 +208,11 @@ def _trump(raw: str | None) -> str:
     return raw
 
 
-def _without_last_bid(pending: dict[str, object], first_bidder: int | None,
-                      seats: int) -> tuple[dict[str, object] | None, int]:
+def _without_last_bid(
+    pending: dict[str, object], first_bidder: int | None, seats: int
+) -> tuple[dict[str, object] | None, int]:
     """Take back the latest bid in bidding order (the one tapped last); also says whose it was."""
-    bids = list(pending.get("bids") or [])  # type: ignore[call-overload]
+    bids = list(pending.get("bids") or [])
     if first_bidder is None or not any(b is not None for b in bids):
         raise RuleErrors([RuleError("bids", M("there is no bid to take back"))])
     order = [(first_bidder + i) % seats for i in range(seats)]

@@ -34,8 +34,11 @@ class WhistEntry:
     home_defaults: Mapping[str, str] = {}
 
     def context(self, view: GameView) -> dict[str, object]:
-        return {"honour_choices": honour_choices(view.setup.columns), "suits": SUITS,
-                "honours_on": view.setup.options.get_bool("honours")}
+        return {
+            "honour_choices": honour_choices(view.setup.columns),
+            "suits": SUITS,
+            "honours_on": view.setup.options.get_bool("honours"),
+        }
 
     def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
         spec = view.state.next_round

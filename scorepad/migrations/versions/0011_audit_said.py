@@ -7,22 +7,22 @@ Revises: 0010
 Create Date: 2026-11-24 16:30:00
 
 """
-from alembic import op
-import sqlalchemy as sa
 
+import sqlalchemy as sa
+from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = '0011'
-down_revision = '0010'
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
 
 def upgrade():
-    with op.batch_alter_table('event_audit', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('said', sa.JSON(), nullable=True))
+    with op.batch_alter_table("event_audit", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("said", sa.JSON(), nullable=True))
 
 
 def downgrade():
-    with op.batch_alter_table('event_audit', schema=None) as batch_op:
-        batch_op.drop_column('said')
+    with op.batch_alter_table("event_audit", schema=None) as batch_op:
+        batch_op.drop_column("said")

@@ -7,22 +7,22 @@ Revises: 0012
 Create Date: 2026-11-27 02:00:00
 
 """
-from alembic import op
-import sqlalchemy as sa
 
+import sqlalchemy as sa
+from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = '0013'
-down_revision = '0012'
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
 
 def upgrade():
-    with op.batch_alter_table('idempotent_request', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('written', sa.JSON(), nullable=True))
+    with op.batch_alter_table("idempotent_request", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("written", sa.JSON(), nullable=True))
 
 
 def downgrade():
-    with op.batch_alter_table('idempotent_request', schema=None) as batch_op:
-        batch_op.drop_column('written')
+    with op.batch_alter_table("idempotent_request", schema=None) as batch_op:
+        batch_op.drop_column("written")
