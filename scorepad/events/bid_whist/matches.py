@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
+from sqlalchemy import select
+
 from scorepad.events import core
 from scorepad.extensions import db
 from scorepad.games import service as games
@@ -73,7 +75,7 @@ class MatchView:
 
     @property
     def state(self) -> str:
-        """"playing", "to sign", "disputed" or "final", for the director's grid and the boards."""
+        """ "playing", "to sign", "disputed" or "final", for the director's grid and the boards."""
         if self.final:
             return "final"
         if self.match.dispute:
@@ -106,7 +108,15 @@ def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
         found = _outcome_of(game, view.sheet)
         _OUTCOMES.put(game.id, game.updated_at, found)
         return found
-    return _OUTCOMES.get(game.id, game.updated_at, lambda _: _outcome_of(game, games.sheet_of(game)))
+    return _OUTCOMES.get(
+        game.id, game.updated_at, lambda _: _outcome_of(game, games.sheet_of(game)), stamp_now=lambda: _stored_at(game)
+    )
+
+
+def _stored_at(game: Game) -> object:
+    """The game's `updated_at` as the database holds it now: the suite's check of kept outcomes
+    forgives one derived while another request wrote to the game (its hands were read after the row)."""
+    return db.session.scalar(select(Game.updated_at).where(Game.id == game.id))
 
 
 def _outcome_of(game: Game, sheet: ScoreSheet) -> Outcome:
@@ -130,8 +140,9 @@ def team_record(entrant: EventEntrant | None, number: int) -> dict[str, object]:
     return {"name": _clip(f"({entrant.number}) {entrant.name}", NAME_MAX), "players": list(entrant.players)}
 
 
-def open_match(event: Event, stage: str, number: int, table: int, home: int, away: int,
-               options: dict[str, object]) -> EventMatch:
+def open_match(
+    event: Event, stage: str, number: int, table: int, home: int, away: int, options: dict[str, object]
+) -> EventMatch:
     """A match and its game (not committed: the caller commits the round or bracket level at once)."""
     by_number = {e.number: e for e in event.entrants}
     sides = [team_record(by_number.get(n), n) for n in (home, away)]
@@ -140,8 +151,15 @@ def open_match(event: Event, stage: str, number: int, table: int, home: int, awa
         stand_ins = [n for n in (f"Ghost {i}" for i in range(1, 5)) if n.casefold() not in real][:2]
         sides[0 if home == GHOST else 1] = {"name": GHOST_NAME, "players": stand_ins}
     title = f"{event.name}: {_stage_words(stage, number)}, table {table}"
-    game = Game(variant=VARIANT_KEY, title=_clip(title, TITLE_LENGTH),
-                options=dict(options), players=[], teams=sides, first_dealer=0, event_id=event.id)
+    game = Game(
+        variant=VARIANT_KEY,
+        title=_clip(title, TITLE_LENGTH),
+        options=dict(options),
+        players=[],
+        teams=sides,
+        first_dealer=0,
+        event_id=event.id,
+    )
     match = EventMatch(stage=stage, number=number, table=table, home=home, away=away, game=game)
     event.matches.append(match)
     return match
@@ -149,7 +167,7 @@ def open_match(event: Event, stage: str, number: int, table: int, home: int, awa
 
 def _clip(text: str, length: int) -> str:
     """Text that fits its column (PostgreSQL refuses a longer value, SQLite silently keeps it)."""
-    return text if len(text) <= length else text[:length - 1] + "…"
+    return text if len(text) <= length else text[: length - 1] + "…"
 
 
 def is_final(match: EventMatch) -> bool:
@@ -171,22 +189,25 @@ def _stage_words(stage: str, number: int) -> Message:
     return M("round %(number)s", number=number) if stage == "round" else M("bracket match %(number)s", number=number)
 
 
-_BY = {"table phone, team code · device ": M("table phone, team code · device %(device)s"),
-       "team page · device ": M("team page · device %(device)s")}  # views/bid_whist.py's words for a signature
+_BY = {
+    "table phone, team code · device ": M("table phone, team code · device %(device)s"),
+    "team page · device ": M("team page · device %(device)s"),
+}  # views/bid_whist.py's words for a signature
 
 
 def by_words(by: str) -> str:
     """How a sheet was signed (`signed_*_by`, as the views wrote it) as a message the pages say in the
     reader's language; other words as they are."""
     for start, message in _BY.items():
-        if by.startswith(start) and by[len(start):].isalnum():
-            return M(message.template, device=by[len(start):])
+        if by.startswith(start) and by[len(start) :].isalnum():
+            return M(message.template, device=by[len(start) :])
     return by
 
 
 def view(match: EventMatch, names: dict[int, str], game_view: games.GameView | None = None) -> MatchView:
-    return MatchView(match, (names.get(match.home, GHOST_NAME), names.get(match.away, GHOST_NAME)),
-                     outcome(match.game, game_view))
+    return MatchView(
+        match, (names.get(match.home, GHOST_NAME), names.get(match.away, GHOST_NAME)), outcome(match.game, game_view)
+    )
 
 
 by_game = core.match_of
@@ -205,17 +226,19 @@ def _code_tries(event_id: int, table: int | None = None) -> dict[tuple[int, int]
     apart, so an opponent cannot use up a team's tries, nor one sheet's tries lock the next round's."""
     since = (utcnow() - CODE_WINDOW).replace(tzinfo=None)
     query = db.session.query(AuditEntry).filter(
-        AuditEntry.event_id == event_id, AuditEntry.action.in_((WRONG_CODE, CODE_LIFTED)), AuditEntry.at >= since)
+        AuditEntry.event_id == event_id, AuditEntry.action.in_((WRONG_CODE, CODE_LIFTED)), AuditEntry.at >= since
+    )
     if table is not None:
         query = query.filter(AuditEntry.table == table)
     tries: dict[tuple[int, int], int] = {}
     for entry in query.order_by(AuditEntry.at, AuditEntry.id):
         where = entry.new or {}
-        key = (where.get("match"), where.get("side"))
-        if not isinstance(key[0], int) or key[1] not in (0, 1):
+        match, side = where.get("match"), where.get("side")
+        if not isinstance(match, int) or side not in (0, 1):
             continue  # names no sheet and side (an older version's entry): counts for no team
-        tries[key] = 0 if entry.action == CODE_LIFTED else tries.get(key, 0) + 1  # type: ignore[index]
-    return tries  # type: ignore[return-value]
+        key = (match, int(side))
+        tries[key] = 0 if entry.action == CODE_LIFTED else tries.get(key, 0) + 1
+    return tries
 
 
 def code_locks(event: Event) -> dict[tuple[int, int], int]:
@@ -233,21 +256,46 @@ def check_code(match: EventMatch, side: int, code: str) -> None:
     if entrant is None:
         raise RuleErrors([RuleError(field, M("this team is not registered any more: ask the director"))])
     if _code_tries(match.event_id, match.table).get((match.id, side), 0) >= CODE_TRIES:
-        raise RuleErrors([RuleError(field, M("too many wrong codes for %(team)s on this sheet: sign from your team's "
-                                             "own page (scan your team card), or call the director", team=entrant.name))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    field,
+                    M(
+                        "too many wrong codes for %(team)s on this sheet: sign from your team's "
+                        "own page (scan your team card), or call the director",
+                        team=entrant.name,
+                    ),
+                )
+            ]
+        )
     code = "".join(code.split())
     if not code:
-        raise RuleErrors([RuleError(field, M("enter %(team)s's team code: the four digits on %(team)s's team card",
-                                             team=entrant.name))])
+        raise RuleErrors(
+            [
+                RuleError(
+                    field, M("enter %(team)s's team code: the four digits on %(team)s's team card", team=entrant.name)
+                )
+            ]
+        )
     if len(code) > 8 or not hmac.compare_digest(code.encode(), team_code(entrant).encode()):
-        db.session.add(core.audit_entry(f"table {match.table}", WRONG_CODE, event_id=match.event_id, table=match.table,
-                                        new={"match": match.id, "side": side},
-                                        note=M("%(stage)s: a wrong code for %(team)s",
-                                               stage=_stage_words(match.stage, match.number),
-                                               team=_clip(entrant.name, 60))))
+        db.session.add(
+            core.audit_entry(
+                f"table {match.table}",
+                WRONG_CODE,
+                event_id=match.event_id,
+                table=match.table,
+                new={"match": match.id, "side": side},
+                note=M(
+                    "%(stage)s: a wrong code for %(team)s",
+                    stage=_stage_words(match.stage, match.number),
+                    team=_clip(entrant.name, 60),
+                ),
+            )
+        )
         db.session.commit()
-        raise RuleErrors([RuleError(field, M("that is not %(team)s's team code: it is on %(team)s's team card",
-                                             team=entrant.name))])
+        raise RuleErrors(
+            [RuleError(field, M("that is not %(team)s's team code: it is on %(team)s's team card", team=entrant.name))]
+        )
 
 
 def lift_code_lock(match: EventMatch, side: int, actor: str = "director") -> None:
@@ -256,9 +304,19 @@ def lift_code_lock(match: EventMatch, side: int, actor: str = "director") -> Non
     if _code_tries(match.event_id, match.table).get((match.id, side), 0) < CODE_TRIES:
         raise RuleErrors([RuleError("unlock", M("this team's code is not locked on this sheet"))])
     name = next((e.name for e in match.event.entrants if e.number == number), None) or M("a team")
-    match.event.audit.append(core.audit_entry(actor, CODE_LIFTED, table=match.table, new={"match": match.id, "side": side},
-                                              note=M("%(stage)s: %(team)s may enter its team code again",
-                                                     stage=_stage_words(match.stage, match.number), team=name)))
+    match.event.audit.append(
+        core.audit_entry(
+            actor,
+            CODE_LIFTED,
+            table=match.table,
+            new={"match": match.id, "side": side},
+            note=M(
+                "%(stage)s: %(team)s may enter its team code again",
+                stage=_stage_words(match.stage, match.number),
+                team=name,
+            ),
+        )
+    )
     db.session.commit()
     core.announce(match.event, core.Signals(orders=True))
 
@@ -275,8 +333,9 @@ def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | Non
         raise RuleErrors([RuleError("sign", M("this sheet is already final: nothing more to sign"))])
     result = outcome(match.game)
     if not result.over:
-        raise RuleErrors([RuleError("sign", M("the round is not over yet: %(hands)s hands entered",
-                                              hands=result.hands))])
+        raise RuleErrors(
+            [RuleError("sign", M("the round is not over yet: %(hands)s hands entered", hands=result.hands))]
+        )
     if (match.signed_home_at, match.signed_away_at)[side] is not None:
         raise RuleErrors([RuleError("sign", M("this team has already signed the sheet: the other team signs now"))])
     if code is not None:
@@ -295,9 +354,16 @@ def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | Non
     names = {e.number: e.name for e in match.event.entrants}
     who = names.get((match.home, match.away)[side]) or M("a team")
     stage = _stage_words(match.stage, match.number)
-    match.event.audit.append(core.audit_entry(actor, "signed", table=match.table, note=M(
-        "%(stage)s: sheet signed by %(team)s (%(by)s)", stage=stage, team=who, by=by_words(by)) if by else
-        M("%(stage)s: sheet signed by %(team)s", stage=stage, team=who)))
+    match.event.audit.append(
+        core.audit_entry(
+            actor,
+            "signed",
+            table=match.table,
+            note=M("%(stage)s: sheet signed by %(team)s (%(by)s)", stage=stage, team=who, by=by_words(by))
+            if by
+            else M("%(stage)s: sheet signed by %(team)s", stage=stage, team=who),
+        )
+    )
     db.session.commit()
 
 
@@ -308,17 +374,29 @@ def _withdraw_signatures(game: Game, what: str) -> None:
     if match is None or (match.signed_home_at is None and match.signed_away_at is None):
         return
     names = {e.number: e.name for e in match.event.entrants}
-    signed = [names.get(number) or M("a team") for number, at in ((match.home, match.signed_home_at),
-                                                                  (match.away, match.signed_away_at)) if at is not None]
+    signed = [
+        names.get(number) or M("a team")
+        for number, at in ((match.home, match.signed_home_at), (match.away, match.signed_away_at))
+        if at is not None
+    ]
     match.signed_home_at = match.signed_away_at = None
     match.signed_home_by = match.signed_away_by = None
-    words = M("%(change)s after %(team)s signed", change=what, team=signed[0]) if len(signed) == 1 else \
-        M("%(change)s after %(first)s and %(second)s signed", change=what, first=signed[0], second=signed[1])
-    match.sign_note = _clip(f"{words}: the signature is withdrawn. Both teams check the sheet and sign again.",
-                            SIGN_NOTE_LENGTH)
-    match.event.audit.append(core.audit_entry(f"table {match.table}", "signature withdrawn", table=match.table,
-                                              note=M("%(stage)s: %(words)s",
-                                                     stage=_stage_words(match.stage, match.number), words=words)))
+    words = (
+        M("%(change)s after %(team)s signed", change=what, team=signed[0])
+        if len(signed) == 1
+        else M("%(change)s after %(first)s and %(second)s signed", change=what, first=signed[0], second=signed[1])
+    )
+    match.sign_note = _clip(
+        f"{words}: the signature is withdrawn. Both teams check the sheet and sign again.", SIGN_NOTE_LENGTH
+    )
+    match.event.audit.append(
+        core.audit_entry(
+            f"table {match.table}",
+            "signature withdrawn",
+            table=match.table,
+            note=M("%(stage)s: %(words)s", stage=_stage_words(match.stage, match.number), words=words),
+        )
+    )
 
 
 games.SHEET_CHANGING.append(_withdraw_signatures)
@@ -332,8 +410,18 @@ def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
     if is_final(match):
         raise RuleErrors([RuleError("dispute", M("the sheet is final: ask the director to reopen it"))])
     match.dispute = _clip(f"{'home' if side == 0 else 'visiting'} team: {reason}", NOTE_LENGTH)
-    match.event.audit.append(core.audit_entry(actor, "dispute", table=match.table, note=M(
-        "%(stage)s: %(reason)s", stage=_stage_words(match.stage, match.number), reason=given or M("no reason given"))))
+    match.event.audit.append(
+        core.audit_entry(
+            actor,
+            "dispute",
+            table=match.table,
+            note=M(
+                "%(stage)s: %(reason)s",
+                stage=_stage_words(match.stage, match.number),
+                reason=given or M("no reason given"),
+            ),
+        )
+    )
     db.session.commit()
 
 
@@ -345,8 +433,14 @@ def close(match: EventMatch, actor: str = "director") -> None:
     match.dispute = ""
     if match.game is not None:
         match.game.locked_at = utcnow()
-    match.event.audit.append(core.audit_entry(actor, "closed", table=match.table, note=M(
-        "%(stage)s: made final by the director", stage=_stage_words(match.stage, match.number))))
+    match.event.audit.append(
+        core.audit_entry(
+            actor,
+            "closed",
+            table=match.table,
+            note=M("%(stage)s: made final by the director", stage=_stage_words(match.stage, match.number)),
+        )
+    )
     db.session.commit()
 
 
@@ -366,8 +460,14 @@ def reopen(match: EventMatch, actor: str = "director") -> None:
     match.sign_note = ""
     if match.game is not None:
         match.game.locked_at = None
-    match.event.audit.append(core.audit_entry(actor, "reopened", table=match.table, note=M(
-        "%(stage)s: reopened for a correction", stage=_stage_words(match.stage, match.number))))
+    match.event.audit.append(
+        core.audit_entry(
+            actor,
+            "reopened",
+            table=match.table,
+            note=M("%(stage)s: reopened for a correction", stage=_stage_words(match.stage, match.number)),
+        )
+    )
     db.session.commit()
 
 
