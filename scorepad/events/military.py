@@ -189,7 +189,10 @@ def _derived(event: Event, setup: Setup) -> _Derived:
             return before
         return _Derived(setup, hands, military.ledger(setup, hands), military.VARIANT.score(setup, hands))
 
-    return _DERIVED.get(event.id, event.revision, derive)
+    def derived_from_now(kept: _Derived) -> bool:
+        return kept.setup == setup and kept.hands == tuple(raw_hands(event))
+
+    return _DERIVED.get(event.id, event.revision, derive, derived_from_now=derived_from_now)
 
 
 def record_of(event: Event) -> dict[str, object]:
