@@ -73,7 +73,20 @@ def _derive(game: Game, hands: tuple[RawHand, ...] | None = None) -> Derived:
 def derived(game: Game) -> Derived:
     """The game's set-up, recorded hands and sheet: this worker's copy when it is still the game's,
     else derived from the rows (and kept)."""
-    return _GAMES.get(game.public_id, stamp(game), lambda _: _derive(game), stamp_now=lambda: _stored_stamp(game))
+    return _GAMES.get(
+        game.public_id,
+        stamp(game),
+        lambda _: _derive(game),
+        stamp_now=lambda: _stored_stamp(game),
+        derived_from_now=lambda kept: _derived_from_stored(game, kept),
+    )
+
+
+def _derived_from_stored(game: Game, kept: Derived) -> bool:
+    """The suite's check of a kept derivation: its set-up and hands are the game's as stored now.
+    Its sheet is the rules' pure function of them, so they stand for replaying the game afresh."""
+    stored = db.session.scalars(select(Hand.entry).where(Hand.game_id == game.id).order_by(Hand.number))
+    return kept.hands == tuple(stored) and kept.setup == parse_record(setup_record(game)).setup
 
 
 def _stored_stamp(game: Game) -> tuple[object, ...]:
@@ -114,7 +127,7 @@ def appended(game: Game, before: Derived, entry: RawHand) -> Derived:
         hands = (*before.hands, entry)
         return Derived(before.setup, hands, get_variant(game.variant).score(before.setup, hands))
 
-    return _GAMES.get(game.public_id, now, advance)
+    return _GAMES.get(game.public_id, now, advance, derived_from_now=lambda kept: _derived_from_stored(game, kept))
 
 
 def outline(game: Game) -> Outline:
