@@ -265,14 +265,14 @@ class Event(db.Model):  # type: ignore[name-defined]
     tables: Mapped[list[EventTable]] = relationship(
         back_populates="event", order_by="EventTable.number", cascade="all, delete-orphan"
     )
-    hands: Mapped[list[EventHand]] = relationship(
-        back_populates="event", order_by="EventHand.number", cascade="all, delete-orphan"
+    hands: Mapped[list[OpenedHand]] = relationship(
+        back_populates="event", order_by="OpenedHand.number", cascade="all, delete-orphan"
     )
-    results: Mapped[list[EventResult]] = relationship(
-        back_populates="event", order_by="[EventResult.hand, EventResult.table]", cascade="all, delete-orphan"
+    results: Mapped[list[ReportedResult]] = relationship(
+        back_populates="event", order_by="[ReportedResult.hand, ReportedResult.table]", cascade="all, delete-orphan"
     )
-    loans: Mapped[list[EventLoan]] = relationship(
-        back_populates="event", order_by="EventLoan.id", cascade="all, delete-orphan"
+    loans: Mapped[list[FlagLoan]] = relationship(
+        back_populates="event", order_by="FlagLoan.id", cascade="all, delete-orphan"
     )
     playoffs: Mapped[list[EventPlayoff]] = relationship(
         back_populates="event", order_by="EventPlayoff.number", cascade="all, delete-orphan"
@@ -317,8 +317,9 @@ class EventTable(db.Model):  # type: ignore[name-defined]
     event: Mapped[Event] = relationship(back_populates="tables")
 
 
-class EventHand(db.Model):  # type: ignore[name-defined]
-    """A hand once the director has opened it: when, and the director's moves if they replace the schedule's."""
+class OpenedHand(db.Model):  # type: ignore[name-defined]
+    """A Military Whist hand once the director has opened it: when, and the director's moves if they
+    replace the schedule's. Table `event_hand`."""
 
     __tablename__ = "event_hand"
     __table_args__ = (UniqueConstraint("event_id", "number"),)
@@ -332,8 +333,13 @@ class EventHand(db.Model):  # type: ignore[name-defined]
     event: Mapped[Event] = relationship(back_populates="hands")
 
 
-class EventResult(db.Model):  # type: ignore[name-defined]
-    """What a host table reported for a hand: the visitors' tricks as taken, and any revoke."""
+class ReportedResult(db.Model):  # type: ignore[name-defined]
+    """What a table reported for a hand (Military Whist) or a deal (whist drive): the tricks, and any
+    revoke. Table `event_result` (migration 0002's name, as are the columns': backups keep them).
+
+    Whose `tricks` they are depends on the format: in Military Whist the visiting team's tricks as
+    taken at host table `table` (a revoke's penalty is applied when scoring, not here); in a whist
+    drive the tricks North-South took at table `table` in deal `hand` (East-West took the rest)."""
 
     __tablename__ = "event_result"
     __table_args__ = (UniqueConstraint("event_id", "hand", "table"),)
@@ -342,17 +348,18 @@ class EventResult(db.Model):  # type: ignore[name-defined]
     event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), index=True)
     hand: Mapped[int]
     table: Mapped[int]  # from 1
-    tricks: Mapped[int]
-    revoke: Mapped[str | None] = mapped_column(String(10), default=None)  # "visitors" / "home"
+    tricks: Mapped[int]  # Military: the visitors' tricks; whist drive: North-South's tricks
+    revoke: Mapped[str | None] = mapped_column(String(10), default=None)  # "visitors" / "home" (Military only)
     entered_by: Mapped[str] = mapped_column(String(40))  # "table 3", "director"
     entered_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     event: Mapped[Event] = relationship(back_populates="results")
 
 
-class EventLoan(db.Model):  # type: ignore[name-defined]
-    """Flags the director lent a table during a hand, net of flags it gave back (one row per table
-    and hand; negative when the table returned more than it was lent in that hand)."""
+class FlagLoan(db.Model):  # type: ignore[name-defined]
+    """Military Whist flags the director lent a table during a hand, net of flags it gave back (one
+    row per table and hand; negative when the table returned more than it was lent in that hand).
+    Table `event_loan`."""
 
     __tablename__ = "event_loan"
     __table_args__ = (UniqueConstraint("event_id", "hand", "table"),)

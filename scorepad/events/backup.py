@@ -42,14 +42,14 @@ from scorepad.models import (
     Event,
     EventDecision,
     EventEntrant,
-    EventHand,
-    EventLoan,
     EventMatch,
     EventPlayoff,
-    EventResult,
     EventTable,
+    FlagLoan,
     Game,
     Hand,
+    OpenedHand,
+    ReportedResult,
     utcnow,
 )
 from scorepad.rules import VARIANT_MODULES, get_variant
@@ -330,26 +330,26 @@ SECTIONS = (
     ),
     Section(
         "hands",
-        EventHand,
+        OpenedHand,
         {"number": whole(1, HAND_MAX), "moves": optional(numbers(TABLES_MAX, 1, TABLES_MAX)), "opened_at": moment},
         HAND_MAX,
     ),
     Section(
         "results",
-        EventResult,
+        ReportedResult,
         {
             "hand": whole(1, HAND_MAX),
             "table": whole(1, TABLES_MAX),
             "tricks": whole(0, 13),
             "revoke": choice(None, *REVOKES),
-            "entered_by": text(_length(EventResult.entered_by), empty=False),
+            "entered_by": text(_length(ReportedResult.entered_by), empty=False),
             "entered_at": moment,
         },
         HAND_MAX * 64,
     ),
     Section(
         "loans",
-        EventLoan,
+        FlagLoan,
         {
             "hand": whole(1, HAND_MAX),
             "table": whole(1, TABLES_MAX),

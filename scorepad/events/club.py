@@ -183,7 +183,7 @@ def check_rows(event: Event) -> None:
 def export(event: Event) -> dict[str, object]:
     """The club night as JSON: each table's game record (and the games set aside when a table was
     freed), and the ranking they give."""
-    cv = view(event)
+    club_view = view(event)
     at_tables = {t.game_id for t in event.tables if t.game_id is not None}
     every = db.session.scalars(select(Game).where(Game.event_id == event.id).order_by(Game.id)).all()
     return {
@@ -193,7 +193,7 @@ def export(event: Event) -> dict[str, object]:
         "variant": variant_of(event),
         "tables": [
             {"number": t.number, "progress": words, "game": records.record_of(g) if g is not None else None}
-            for t, g, words in cv.tables
+            for t, g, words in club_view.tables
         ],
         "set_aside": [records.record_of(g) for g in every if g.id not in at_tables],
         "ranking": [
@@ -206,7 +206,7 @@ def export(event: Event) -> dict[str, object]:
                 "detail": r.detail,
                 "progress": r.progress,
             }
-            for r in cv.rows
+            for r in club_view.rows
         ],
         "decisions": [
             {"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
@@ -223,7 +223,7 @@ def table_game(table: EventTable) -> Game | None:
 class _Club(OneView):
     """Club nights behind the registry (see `events.registry`)."""
 
-    key, title, pages, view_name = KEY, "Club night", "club", "cv"
+    key, title, pages, view_name = KEY, "Club night", "club", "club_view"
 
     def view(self, event: Event) -> ClubView:
         return view(event)
@@ -241,15 +241,17 @@ class _Club(OneView):
         super().check(event)
 
     def status(self, event: Event) -> str:
-        cv = view(event)
-        started = sum(1 for _, game, _ in cv.tables if game is not None)
+        club_view = view(event)
+        started = sum(1 for _, game, _ in club_view.tables if game is not None)
         if not started:
             return M("No table has started a game yet")
-        if cv.playing:
+        if club_view.playing:
             return (
-                M("%(playing)s of 1 table playing", playing=cv.playing)
-                if len(cv.tables) == 1
-                else M("%(playing)s of %(tables)s tables playing", playing=cv.playing, tables=len(cv.tables))
+                M("%(playing)s of 1 table playing", playing=club_view.playing)
+                if len(club_view.tables) == 1
+                else M(
+                    "%(playing)s of %(tables)s tables playing", playing=club_view.playing, tables=len(club_view.tables)
+                )
             )
         return M("Every table's game is finished")
 

@@ -27,9 +27,9 @@ from scorepad.models import (
     Event,
     EventEntrant,
     EventMatch,
-    EventResult,
     EventTable,
     Game,
+    ReportedResult,
     new_card_code,
     new_director_code,
     new_token,
@@ -186,7 +186,7 @@ def unused(event: Event, *kinds: str) -> list[RuleError]:
 class Conflict(Exception):
     """The action clashes with what is already recorded (a second entry, a hand already closed)."""
 
-    def __init__(self, message: str, result: EventResult | None = None) -> None:
+    def __init__(self, message: str, result: ReportedResult | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.result = result

@@ -2,7 +2,7 @@
 app moving everyone after each change point.
 
 Rows: the players (entrants, numbered in the order given), the tables with their QR tokens, one
-EventResult per deal and table (`tricks` = the tricks N-S took), and each seating once it has
+ReportedResult per deal and table (`tricks` = the tricks N-S took), and each seating once it has
 been announced (an EventDecision "seating" keyed by the deal it starts): the players have moved
 by then, so a later correction re-scores the deal without moving anybody again.
 """
@@ -18,7 +18,7 @@ from scorepad.events import core
 from scorepad.events.core import OneView
 from scorepad.extensions import db
 from scorepad.formats import drive as fmt
-from scorepad.models import Event, EventDecision, EventEntrant, EventResult, EventTable, utcnow
+from scorepad.models import Event, EventDecision, EventEntrant, EventTable, ReportedResult, utcnow
 from scorepad.rules.base import RuleError, RuleErrors, quoted
 from scorepad.rules.errors import M, Message
 
@@ -163,7 +163,7 @@ def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
         )
     setup = drive_of(event)
     fmt.check_result(setup, _results(event), deal, table, ns)
-    event.results.append(EventResult(hand=deal, table=table, tricks=ns, entered_by=actor))
+    event.results.append(ReportedResult(hand=deal, table=table, tricks=ns, entered_by=actor))
     try:
         db.session.flush()
     except IntegrityError:  # the other phone at the table was faster
@@ -215,7 +215,7 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
     old = row.tricks if row else None
     if row is None:
         fmt.check_result(setup, _results(event), deal, table, ns)
-        event.results.append(EventResult(hand=deal, table=table, tricks=ns, entered_by=actor))
+        event.results.append(ReportedResult(hand=deal, table=table, tricks=ns, entered_by=actor))
     else:
         row.tricks = ns
     event.audit.append(
@@ -358,14 +358,14 @@ def check_rows(event: Event) -> None:
 def export(event: Event) -> dict[str, object]:
     """The whole drive as JSON: the players, every table's N-S tricks per deal (as entered, with who
     entered them), the seatings announced, the corrections, and the scores and prizes they give."""
-    dv = view(event)
+    drive_view = view(event)
     return {
         "scorepad_event": 1,
         "format": KEY,
         "name": event.name,
         "options": dict(event.options),
         "players": [{"number": e.number, "name": e.name} for e in event.entrants],
-        "deal_in_play": None if dv.state.over else dv.deal,
+        "deal_in_play": None if drive_view.state.over else drive_view.deal,
         "results": [
             {
                 "deal": r.hand,
@@ -377,8 +377,8 @@ def export(event: Event) -> dict[str, object]:
             for r in sorted(event.results, key=lambda r: (r.hand, r.table))
         ],
         "seatings": [
-            {"deal": n, "tables": [list(four) for four in dv.state.seating(n)]}
-            for n in range(1, len(dv.state.seatings) + 1)
+            {"deal": n, "tables": [list(four) for four in drive_view.state.seating(n)]}
+            for n in range(1, len(drive_view.state.seatings) + 1)
         ],
         "decisions": [
             {"kind": d.kind, "key": d.key, "data": d.data, "actor": d.actor, "at": d.at.isoformat()}
@@ -390,16 +390,17 @@ def export(event: Event) -> dict[str, object]:
             if a.action == "correction"
         ],
         "leaderboard": [
-            {"rank": p.rank, "tied": p.tied, "number": p.number, "name": p.name, "score": p.score} for p in dv.board
+            {"rank": p.rank, "tied": p.tied, "number": p.number, "name": p.name, "score": p.score}
+            for p in drive_view.board
         ],
-        "prizes": [{"prize": prize, "players": [p.number for p in places]} for prize, places in dv.prizes],
+        "prizes": [{"prize": prize, "players": [p.number for p in places]} for prize, places in drive_view.prizes],
     }
 
 
 class _Drive(OneView):
     """Whist drives behind the registry (see `events.registry`)."""
 
-    key, title, pages, view_name = KEY, "Whist drive", "drive", "dv"
+    key, title, pages, view_name = KEY, "Whist drive", "drive", "drive_view"
 
     def view(self, event: Event) -> DriveView:
         return view(event)
@@ -412,8 +413,12 @@ class _Drive(OneView):
         super().check(event)
 
     def status(self, event: Event) -> str:
-        dv = view(event)
-        return M("Finished") if dv.state.over else M("Deal %(deal)s of %(deals)s", deal=dv.deal, deals=dv.drive.deals)
+        drive_view = view(event)
+        return (
+            M("Finished")
+            if drive_view.state.over
+            else M("Deal %(deal)s of %(deals)s", deal=drive_view.deal, deals=drive_view.drive.deals)
+        )
 
 
 FORMAT = _Drive()

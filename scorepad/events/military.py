@@ -24,11 +24,11 @@ from scorepad.kept import Kept
 from scorepad.models import (
     DayClose,
     Event,
-    EventHand,
-    EventLoan,
     EventPlayoff,
-    EventResult,
     EventTable,
+    FlagLoan,
+    OpenedHand,
+    ReportedResult,
     utcnow,
 )
 from scorepad.rules import military
@@ -71,11 +71,11 @@ def _record(event: Event, hands: Sequence[RawHand]) -> dict[str, object]:
 
 def _result_facts(event: Event, hand: int | None = None) -> list[tuple[int, int, int, str | None]]:
     """(hand, table, tricks, revoke) of the event's results (of one hand), straight from the database."""
-    query = select(EventResult.hand, EventResult.table, EventResult.tricks, EventResult.revoke).where(
-        EventResult.event_id == event.id
+    query = select(ReportedResult.hand, ReportedResult.table, ReportedResult.tricks, ReportedResult.revoke).where(
+        ReportedResult.event_id == event.id
     )
     if hand is not None:
-        query = query.where(EventResult.hand == hand)
+        query = query.where(ReportedResult.hand == hand)
     return [(h, t, k, r) for h, t, k, r in db.session.execute(query)]
 
 
@@ -87,15 +87,13 @@ def _hand_extras(event: Event, hand: int | None = None) -> Extras:
     runs this on every result, where loading the event's whole relationships cost more than the rest.
 
     A loan row holds (table, flags): negative flags are flags the table gave back."""
-    moves_query = select(EventHand.number, EventHand.moves).where(EventHand.event_id == event.id)
+    moves_query = select(OpenedHand.number, OpenedHand.moves).where(OpenedHand.event_id == event.id)
     loans_query = (
-        select(EventLoan.hand, EventLoan.table, EventLoan.flags)
-        .where(EventLoan.event_id == event.id)
-        .order_by(EventLoan.id)
+        select(FlagLoan.hand, FlagLoan.table, FlagLoan.flags).where(FlagLoan.event_id == event.id).order_by(FlagLoan.id)
     )
     if hand is not None:
-        moves_query = moves_query.where(EventHand.number == hand)
-        loans_query = loans_query.where(EventLoan.hand == hand)
+        moves_query = moves_query.where(OpenedHand.number == hand)
+        loans_query = loans_query.where(FlagLoan.hand == hand)
     moves = {n: list(m) for n, m in db.session.execute(moves_query) if m is not None}
     loans: dict[int, list[tuple[int, int]]] = {}
     for n, table, flags in db.session.execute(loans_query):
@@ -201,8 +199,8 @@ def record_of(event: Event) -> dict[str, object]:
 
 
 @dataclass(frozen=True)
-class EventView:
-    """An event with everything its pages show, derived from its rows in one go."""
+class MilitaryView:
+    """A Military Whist event with everything its pages show, derived from its rows in one go."""
 
     event: Event
     setup: Setup
@@ -240,11 +238,11 @@ class EventView:
     def needs_playoff(self) -> bool:
         return not self.in_play and not self.sheet.finished
 
-    def result(self, hand: int, table: int) -> EventResult | None:
+    def result(self, hand: int, table: int) -> ReportedResult | None:
         """Table `table`'s (from 1) report for `hand`."""
         return _result_row(self.event, hand, table)
 
-    def grid(self) -> dict[tuple[int, int], EventResult]:
+    def grid(self) -> dict[tuple[int, int], ReportedResult]:
         """Every result so far by (hand, table), for the control room."""
         return {(r.hand, r.table): r for r in self.event.results}
 
@@ -265,8 +263,8 @@ class EventView:
         reported = {
             t - 1: core.aware(at)
             for t, at in db.session.execute(
-                select(EventResult.table, EventResult.entered_at).where(
-                    EventResult.event_id == self.event.id, EventResult.hand == self.spec.number
+                select(ReportedResult.table, ReportedResult.entered_at).where(
+                    ReportedResult.event_id == self.event.id, ReportedResult.hand == self.spec.number
                 )
             )
         }
@@ -279,7 +277,7 @@ class EventView:
         """Scheduled hand `hand` with the moves it was played with."""
         return fmt.hand_spec(self.setup, hand, _moves(self.event, hand))
 
-    def flag_words(self, result: EventResult) -> str:
+    def flag_words(self, result: ReportedResult) -> str:
         """What a recorded result did, in the table's words ("visitors take 1 flag")."""
         spec = self.spec_of(result.hand)
         outcome = military.table_outcome(
@@ -321,12 +319,12 @@ class ClosedDay:
         return self.now != self.recorded
 
 
-def view(event: Event) -> EventView:
+def view(event: Event) -> MilitaryView:
     """The event derived once per request and revision: a table's page asks for it several times
     (its header, its panel, the flags held), and the board's derivation is most of the cost. Every
     write to an event moves its revision (core.audit), so a view asked for after a write is new."""
     key = (event.id, event.revision, event.current_hand)
-    kept: dict[tuple[int, int, int], EventView] = g.setdefault("scorepad_military_views", {})
+    kept: dict[tuple[int, int, int], MilitaryView] = g.setdefault("scorepad_military_views", {})
     found = kept.get(key)
     if found is not None and found.event is event:
         return found
@@ -335,12 +333,14 @@ def view(event: Event) -> EventView:
 
 
 def _stamp(event: Event) -> str:
-    count = db.session.scalar(select(func.count()).select_from(EventResult).where(EventResult.event_id == event.id))
+    count = db.session.scalar(
+        select(func.count()).select_from(ReportedResult).where(ReportedResult.event_id == event.id)
+    )
     return f"{event.revision} {count}"
 
 
-def _view(event: Event) -> EventView:
-    stamp = _stamp(event)  # first: see EventView.stamp
+def _view(event: Event) -> MilitaryView:
+    stamp = _stamp(event)  # first: see MilitaryView.stamp
     setup = setup_of(event)
     scheduled = military.scheduled_hands(setup)
     derived = _derived(event, setup)
@@ -350,29 +350,29 @@ def _view(event: Event) -> EventView:
     board = fmt.board_from(
         setup, derived.rows, derived.sheet, pending, [m - 1 for m in moves] if isinstance(moves, list) else None
     )
-    return EventView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled, stamp)
+    return MilitaryView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled, stamp)
 
 
-def flags_held(ev: EventView, table: int, pending: RawHand) -> tuple[int, int]:
+def flags_held(military_view: MilitaryView, table: int, pending: RawHand) -> tuple[int, int]:
     """Table `table`'s team's flags held now and once `pending` (the hand in play with one more
     result) is in: what its phone's header says before and after the result is confirmed, so the
     preview and the header agree (both count the flags its visitors already won elsewhere)."""
     moves = pending.get("moves")
     after = fmt.board_from(
-        ev.setup,
-        _derived(ev.event, ev.setup).rows,
-        ev.sheet,
+        military_view.setup,
+        _derived(military_view.event, military_view.setup).rows,
+        military_view.sheet,
         pending,
         [m - 1 for m in moves] if isinstance(moves, list) else None,
     )
     row = next(r for r in after.rows if r.team == table - 1)
-    return ev.rank_of(table).held, row.held
+    return military_view.rank_of(table).held, row.held
 
 
-def _result_row(event: Event, hand: int, table: int) -> EventResult | None:
+def _result_row(event: Event, hand: int, table: int) -> ReportedResult | None:
     return db.session.scalars(
-        select(EventResult).where(
-            EventResult.event_id == event.id, EventResult.hand == hand, EventResult.table == table
+        select(ReportedResult).where(
+            ReportedResult.event_id == event.id, ReportedResult.hand == hand, ReportedResult.table == table
         )
     ).first()
 
@@ -382,9 +382,9 @@ def _moves(event: Event, number: int) -> list[int] | None:
     return [m - 1 for m in moves] if moves is not None else None
 
 
-def _hand_row(event: Event, number: int) -> EventHand | None:
+def _hand_row(event: Event, number: int) -> OpenedHand | None:
     return db.session.scalars(
-        select(EventHand).where(EventHand.event_id == event.id, EventHand.number == number)
+        select(OpenedHand).where(OpenedHand.event_id == event.id, OpenedHand.number == number)
     ).first()
 
 
@@ -414,15 +414,15 @@ def check_rows(event: Event) -> None:
     too_late = (
         (
             "results",
-            select(EventResult.hand, EventResult.table)
-            .order_by(EventResult.hand, EventResult.table)
-            .where(EventResult.event_id == event.id, EventResult.hand > last),
+            select(ReportedResult.hand, ReportedResult.table)
+            .order_by(ReportedResult.hand, ReportedResult.table)
+            .where(ReportedResult.event_id == event.id, ReportedResult.hand > last),
         ),
         (
             "loans",
-            select(EventLoan.hand, EventLoan.table)
-            .order_by(EventLoan.id)
-            .where(EventLoan.event_id == event.id, EventLoan.hand > last),
+            select(FlagLoan.hand, FlagLoan.table)
+            .order_by(FlagLoan.id)
+            .where(FlagLoan.event_id == event.id, FlagLoan.hand > last),
         ),
     )
     for kind, query in too_late:  # asked for in SQL: 32,000 results as row objects cost a restore 0.8 s
@@ -540,7 +540,7 @@ def create_event(
     event.tables = [
         EventTable(number=i + 1, team=t.name, players=list(t.players)) for i, t in enumerate(parsed.setup.teams)
     ]
-    event.hands = [EventHand(number=1)]
+    event.hands = [OpenedHand(number=1)]
     core.apply_pin(event, pin)
     db.session.add(event)
     db.session.commit()
@@ -703,7 +703,7 @@ def _commit_checked(event: Event) -> None:
     core.announce(event, core.Signals(orders=True))
 
 
-def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str) -> EventResult:
+def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str) -> ReportedResult:
     """A table reports the hand in play; a second report of the same hand is refused (core.Conflict)."""
     if hand != event.current_hand or hand > military.scheduled_hands(setup_of(event)):
         raise core.Conflict(
@@ -726,7 +726,7 @@ def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str |
             ),
             existing,
         )
-    result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
+    result = ReportedResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
     db.session.add(result)
     try:
         _commit_entry(event)
@@ -758,7 +758,7 @@ def correct_result(
     tricks: int,
     revoke: str | None,
     actor: str = "director",
-) -> EventResult:
+) -> ReportedResult:
     """The director sets a table's result for any hand so far; the old and new values go to the audit trail."""
     core.table_of(event, table)
     if not 1 <= hand <= min(event.current_hand, military.scheduled_hands(setup_of(event))):
@@ -776,7 +776,9 @@ def correct_result(
             ]
         )
     if result is None:
-        result = EventResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
+        result = ReportedResult(
+            event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor
+        )
         db.session.add(result)
     else:
         result.tricks, result.revoke = tricks, revoke
@@ -793,7 +795,7 @@ class _Position:
     start: int
     owed: int
     net: int
-    row: EventLoan | None
+    row: FlagLoan | None
     paying: int | None  # flags its visitors take this hand, once its result is in
 
     @property
@@ -814,7 +816,7 @@ def _position(event: Event, table: int, field: str) -> _Position:
     t = table - 1
     owed_start = row.owed[t] - row.lent[t] + row.returned[t]
     loan = db.session.scalars(
-        select(EventLoan).where(EventLoan.event_id == event.id, EventLoan.hand == row.number, EventLoan.table == table)
+        select(FlagLoan).where(FlagLoan.event_id == event.id, FlagLoan.hand == row.number, FlagLoan.table == table)
     ).first()
     outcome = row.outcomes[t]
     return _Position(row.start[t], owed_start, loan.flags if loan else 0, loan, outcome.flags if outcome else None)
@@ -831,7 +833,7 @@ def _set_loan(event: Event, table: int, position: _Position, net: int) -> None:
     elif position.row is not None:
         position.row.flags = net
     elif net:
-        db.session.add(EventLoan(event_id=event.id, hand=event.current_hand, table=table, flags=net))
+        db.session.add(FlagLoan(event_id=event.id, hand=event.current_hand, table=table, flags=net))
 
 
 def lend(event: Event, table: int, flags: int, actor: str = "director") -> None:
@@ -1057,7 +1059,7 @@ def advance(event: Event, actor: str = "director", hand: int | None = None) -> N
         )
     event.current_hand += 1
     if event.current_hand <= v.scheduled:
-        db.session.add(EventHand(event_id=event.id, number=event.current_hand))
+        db.session.add(OpenedHand(event_id=event.id, number=event.current_hand))
     core.audit(
         event,
         actor,
@@ -1116,14 +1118,14 @@ def load_demo_event() -> Event | None:
 class _Military(core.OneView):
     """Military Whist events behind the registry (see `events.registry`)."""
 
-    key, title, pages, view_name = KEY, "Military Whist", "military", "ev"
+    key, title, pages, view_name = KEY, "Military Whist", "military", "military_view"
 
-    def view(self, event: Event) -> EventView:
+    def view(self, event: Event) -> MilitaryView:
         return view(event)
 
     def room(self, event: Event) -> dict[str, object]:
-        ev = view(event)
-        return {"ev": ev, "late": ev.late()}
+        military_view = view(event)
+        return {"military_view": military_view, "late": military_view.late()}
 
     def export(self, event: Event) -> dict[str, object]:
         return record_of(event)
@@ -1142,10 +1144,10 @@ class _Military(core.OneView):
             forget_derived(found.setup, found.hands)
 
     def status(self, event: Event) -> str:
-        ev = view(event)
-        if ev.spec is not None:
-            return M("Hand %(hand)s of %(total)s", hand=ev.spec.number, total=ev.scheduled)
-        return M("Schedule over: a playoff is needed") if ev.needs_playoff else M("Finished")
+        military_view = view(event)
+        if military_view.spec is not None:
+            return M("Hand %(hand)s of %(total)s", hand=military_view.spec.number, total=military_view.scheduled)
+        return M("Schedule over: a playoff is needed") if military_view.needs_playoff else M("Finished")
 
 
 FORMAT = _Military()

@@ -366,23 +366,30 @@ def team(token: str) -> str | BaseResponse:
     if card is not None and card.event.format == tournament.KEY:
         return redirect(url_for("bid_whist.team", token=card.token), code=302)
     entrant = _entrant(token)
-    tv = derived.kept_view(entrant.event)  # every team's phone asks again on every signature
-    return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=tv.match_of(entrant.number))
+    tournament_view = derived.kept_view(entrant.event)  # every team's phone asks again on every signature
+    return render_template(
+        "bid_whist/team.html",
+        tournament_view=tournament_view,
+        entrant=entrant,
+        mv=tournament_view.match_of(entrant.number),
+    )
 
 
 @bp.post("/team/<token>/sign")
 def team_sign(token: str) -> BaseResponse | tuple[str, int]:
     """A team signs its own sheet from its own phone."""
     entrant = _entrant(token)
-    tv = derived.view(entrant.event)
-    mv = tv.match_of(entrant.number)
+    tournament_view = derived.view(entrant.event)
+    mv = tournament_view.match_of(entrant.number)
     if mv is None:
         abort(409, description=gettext("Your team has no sheet to sign now."))
     side = 0 if mv.match.home == entrant.number else 1
     try:
         writes.sign(entrant.event, mv.match, side, f"team {entrant.number}", f"team page · device {device()}")
     except RuleErrors as e:
-        return render_template("bid_whist/team.html", tv=tv, entrant=entrant, mv=mv, errors=errors_by_field(e)), 422
+        return render_template(
+            "bid_whist/team.html", tournament_view=tournament_view, entrant=entrant, mv=mv, errors=errors_by_field(e)
+        ), 422
     flash(gettext("Signed: thank you."))
     return redirect(url_for("bid_whist.team", token=token), code=303)
 

@@ -151,14 +151,14 @@ def advance(event: Event) -> tuple[str, int]:
                 )
             },
         )
-    ev = military.view(event)
-    closes = ev.spec
+    military_view = military.view(event)
+    closes = military_view.spec
     words = (
         gettext("Day %(day)s closed; hand %(hand)s is open.", day=closes.day, hand=closes.number + 1)
         if closes and closes.closes_day
         else gettext("Hand %(hand)s is open.", hand=event.current_hand + 1)
     )
-    if closes and closes.number == ev.scheduled:
+    if closes and closes.number == military_view.scheduled:
         words = gettext("The last hand is in: the schedule is complete.")
     return _act(event, lambda: military.advance(event, hand=expected), words)
 
@@ -247,8 +247,8 @@ def moves(event: Event) -> tuple[str, int]:
 @director_of(military.KEY)
 def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseResponse:
     """Correct (or enter for a table) one result; everything after it is scored again."""
-    ev = military.view(event)
-    if not 1 <= table <= ev.tables or not 1 <= hand <= min(event.current_hand, ev.scheduled):
+    military_view = military.view(event)
+    if not 1 <= table <= military_view.tables or not 1 <= hand <= min(event.current_hand, military_view.scheduled):
         abort(
             404,
             description=gettext(
@@ -271,14 +271,14 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
                 )
             )
             return redirect(url_for("director.control", token=event.director_token))
-    spec = ev.spec_of(hand)
+    spec = military_view.spec_of(hand)
     return render_template(
         "military/correct.html",
-        ev=ev,
+        military_view=military_view,
         hand=hand,
         table=table,
         spec=spec,
-        result=ev.result(hand, table),
+        result=military_view.result(hand, table),
         errors=errors,
         form=request.form if request.method == "POST" else {},
     ), 422 if errors else 200
@@ -337,11 +337,11 @@ def preview(token: str) -> tuple[str, int]:
             raise core.Conflict(
                 M("Hand %(hand)s is not open yet: hand %(current)s is in play.", hand=hand, current=current)
             )
-        ev = military.view(table.event)
-        pending = dict(ev.pending or {})
-        results = list(pending.get("results") or [None] * ev.tables)  # type: ignore[call-overload]
+        military_view = military.view(table.event)
+        pending = dict(military_view.pending or {})
+        results = list(pending.get("results") or [None] * military_view.tables)  # type: ignore[call-overload]
         if results[table.number - 1] is not None:
-            existing = ev.result(hand, table.number)
+            existing = military_view.result(hand, table.number)
             raise core.Conflict(
                 M(
                     "Hand %(hand)s is already recorded: the visitors took %(tricks)s tricks.",
@@ -351,8 +351,10 @@ def preview(token: str) -> tuple[str, int]:
                 existing,
             )
         results[table.number - 1] = {"tricks": tricks, "revoke": revoke}
-        shown = rules.preview(ev.setup, ev.hands, {**pending, "results": results})[table.number - 1]
-        held = military.flags_held(ev, table.number, {**pending, "results": results})
+        shown = rules.preview(military_view.setup, military_view.hands, {**pending, "results": results})[
+            table.number - 1
+        ]
+        held = military.flags_held(military_view, table.number, {**pending, "results": results})
     except RuleErrors as e:
         return render_table(table, 422, errors=errors_by_field(e), form=request.form)
     except core.Conflict as c:

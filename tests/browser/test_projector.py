@@ -298,9 +298,9 @@ def bid_whist(
         finish("round")
         if not bracket:
             return event.public_id
-        tv = derived.view(event)
-        if tv.cut is not None and tv.cut.playoff:
-            writes.record_cut(event, list(tv.cut.playoff[: tv.cut.places]))
+        tournament_view = derived.view(event)
+        if tournament_view.cut is not None and tournament_view.cut.playoff:
+            writes.record_cut(event, list(tournament_view.cut.playoff[: tournament_view.cut.places]))
         writes.advance(event)
         while finish("bracket"):
             pass

@@ -148,7 +148,7 @@ def test_a_phone_on_a_lan_address_over_plain_http_enters_a_result(
     expect(page.get_by_text("Hand 1 recorded.")).to_be_visible()
     assert violations(page) == []
     with app.app_context():
-        assert [(r.hand, r.table, r.tricks) for r in db.session.query(military.EventResult)] == [(1, 1, 7)]
+        assert [(r.hand, r.table, r.tricks) for r in db.session.query(military.ReportedResult)] == [(1, 1, 7)]
     lan_browser.close()
 
 

@@ -221,31 +221,36 @@ def derived(app: Flask, token: str) -> dict[str, Any]:
         fmt = get_format(event.format)
         shown: dict[str, Any] = {"export": fmt.export(event), "board": plain(fmt.board(event))}
         if event.format == military.KEY:
-            ev = military.view(event)
-            shown["rows"] = plain(ev.board.rows)
-            shown["sheet"] = plain(ev.sheet)
-            shown["days"] = [(d.day, d.now, d.recorded) for d in ev.closed_days()]
-            shown["in play"] = (ev.pending, ev.waiting)
+            military_view = military.view(event)
+            shown["rows"] = plain(military_view.board.rows)
+            shown["sheet"] = plain(military_view.sheet)
+            shown["days"] = [(d.day, d.now, d.recorded) for d in military_view.closed_days()]
+            shown["in play"] = (military_view.pending, military_view.waiting)
         elif event.format == tournament.KEY:
-            tv = bid_whist.view(event)
-            shown["standings"] = plain(tv.standings)
-            shown["bracket"] = plain(tv.bracket)
-            shown["medals"] = tv.medals
-            shown["stage"] = (tv.stage, tv.round, tv.status_title, tv.status_text)
+            tournament_view = bid_whist.view(event)
+            shown["standings"] = plain(tournament_view.standings)
+            shown["bracket"] = plain(tournament_view.bracket)
+            shown["medals"] = tournament_view.medals
+            shown["stage"] = (
+                tournament_view.stage,
+                tournament_view.round,
+                tournament_view.status_title,
+                tournament_view.status_text,
+            )
             shown["matches"] = sorted(
                 (v.match.stage, v.match.number, v.match.table, v.names, plain(v.outcome), v.state, v.signed)
-                for v in tv.views.values()
+                for v in tournament_view.views.values()
             )
             shown["entrants"] = [(e.number, e.name, e.players) for e in event.entrants]
         elif event.format == drive.KEY:
-            dv = drive.view(event)
-            shown["state"] = plain(dv.state)
-            shown["leaderboard"] = plain(dv.board)
-            shown["moved"] = dv.moved()
+            drive_view = drive.view(event)
+            shown["state"] = plain(drive_view.state)
+            shown["leaderboard"] = plain(drive_view.board)
+            shown["moved"] = drive_view.moved()
         else:
-            cv = club.view(event)
-            shown["ranking"] = plain(cv.rows)
-            shown["tables"] = [(t.number, g.title if g else None, words) for t, g, words in cv.tables]
+            club_view = club.view(event)
+            shown["ranking"] = plain(club_view.rows)
+            shown["tables"] = [(t.number, g.title if g else None, words) for t, g, words in club_view.tables]
             shown["games"] = [(g.title, [h.entry for h in g.hands], g.pending) for g in core.games_of(event)]
         db.session.remove()
         return shown

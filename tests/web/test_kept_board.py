@@ -42,8 +42,8 @@ def real_matches(app: Flask, token: str) -> list[dict[str, Any]]:
     return [m for m in current_matches(app, token) if m["stage"] == "round" and 0 not in (m["home"], m["away"])]
 
 
-def at(tv: derived.TournamentView, table: int) -> matches.MatchView:
-    found = tv.match_at(table)
+def at(tournament_view: derived.TournamentView, table: int) -> matches.MatchView:
+    found = tournament_view.match_at(table)
     assert found is not None
     return found
 

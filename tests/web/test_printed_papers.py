@@ -38,9 +38,9 @@ from scorepad.models import (
     EventDecision,
     EventEntrant,
     EventMatch,
-    EventResult,
     EventTable,
     Game,
+    ReportedResult,
 )
 from tests.conftest import config_for, migrate, release
 from tests.fuzz import FIELDS, WORDS, routes, send
@@ -237,7 +237,7 @@ def rows(app: Flask) -> dict[tuple[Any, ...], Any]:
             )
         for t in db.session.scalars(db.select(EventTable)):
             found[("table", t.event_id, t.number)] = (t.team, t.players, t.token, t.short_code, t.game_id)
-        for r in db.session.scalars(db.select(EventResult)):
+        for r in db.session.scalars(db.select(ReportedResult)):
             found[("result", r.event_id, r.hand, r.table)] = (r.tricks, r.revoke, r.entered_by)
         for x in db.session.scalars(db.select(EventEntrant)):
             found[("entrant", x.event_id, x.number)] = (x.name, x.players, x.token, x.short_code)

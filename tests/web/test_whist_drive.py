@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.extensions import db
-from scorepad.models import Event, EventResult
+from scorepad.models import Event, ReportedResult
 from tests.web.test_events import HX, field_error, text
 
 TWELVE = "\n".join("ABCDEFGHIJKL")
@@ -106,7 +106,7 @@ def test_tables_enter_deals_and_the_players_move(client: FlaskClient, app: Flask
     response = client.post(f"/d/{token}/deals/correct", data={"deal": "5", "table": "1", "tricks": "4"}, headers=HX)
     assert response.status_code == 422 and "There is no result to correct for deal 5 at table 1" in text(response)
     with app.app_context():
-        assert db.session.query(EventResult).count() == 3
+        assert db.session.query(ReportedResult).count() == 3
 
 
 def test_a_drive_played_to_the_end_gives_the_prizes(client: FlaskClient, app: Flask) -> None:

@@ -92,9 +92,9 @@ def _queries() -> tuple[Executable, ...]:
     )
 
 
-def detached(tv: View) -> View:
+def detached(tournament_view: View) -> View:
     """The view with plain copies of its event, teams and matches in place of the ORM rows."""
-    view: Any = tv
+    view: Any = tournament_view
     views = {key: dataclasses.replace(mv, match=copy(mv.match)) for key, mv in view.views.items()}
     return cast(
         View,

@@ -16,7 +16,7 @@ from scorepad.models import Event, EventEntrant, EventTable, Game
 class _BidWhist(OneView):
     """Bid Whist tournaments behind the registry (see `events.registry`)."""
 
-    key, title, pages, view_name = tournament.KEY, "Bid Whist tournament", "bid_whist", "tv"
+    key, title, pages, view_name = tournament.KEY, "Bid Whist tournament", "bid_whist", "tournament_view"
     keeps_board = True  # `board` gives the same view object while nothing on it changed (pushes/boards.py)
 
     def view(self, event: Event) -> derived.TournamentView:
@@ -32,10 +32,10 @@ class _BidWhist(OneView):
 
     def table(self, table: EventTable) -> TablePage:
         """The match in play at the table (its game's scoring page), else what comes next there."""
-        tv = derived.view(table.event)
-        match = tv.match_at(table.number)
+        tournament_view = derived.view(table.event)
+        match = tournament_view.match_at(table.number)
         game = match.match.game if match is not None and not match.final else None
-        return TablePage({"tv": tv, "match": match}, game=game)
+        return TablePage({"tournament_view": tournament_view, "match": match}, game=game)
 
     def teams(self, event: Event) -> list[EventEntrant]:
         return tournament.teams(event)

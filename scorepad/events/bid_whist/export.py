@@ -17,15 +17,17 @@ def export(event: Event) -> dict[str, object]:
     """The whole tournament as JSON: the inputs (entrants, seed, draws, every match's game record,
     signatures, decisions) and what they give (standings, bracket, medals). While the standings
     are hidden, the sheets of rounds not yet published are left out, as on the boards."""
-    tv = derived.view(event)
-    hidden_after = tv.published if tv.hide_standings else None
+    tournament_view = derived.view(event)
+    hidden_after = tournament_view.published if tournament_view.hide_standings else None
     out_matches: list[dict[str, object]] = []
-    for v in sorted(tv.views.values(), key=lambda v: (v.match.stage != "round", v.match.number, v.match.table)):
+    for v in sorted(
+        tournament_view.views.values(), key=lambda v: (v.match.stage != "round", v.match.number, v.match.table)
+    ):
         m = v.match
         row: dict[str, object] = {
             "stage": m.stage,
             "number": m.number,
-            "label": tv.match_title(m),
+            "label": tournament_view.match_title(m),
             "table": m.table,
             "home": m.home,
             "away": m.away,
@@ -34,7 +36,7 @@ def export(event: Event) -> dict[str, object]:
             row["hidden"] = True
             out_matches.append(row)
             continue
-        walk = tv.walkovers.get(m.number) if m.closed_by == matches.WALKOVER else None
+        walk = tournament_view.walkovers.get(m.number) if m.closed_by == matches.WALKOVER else None
         winner = (
             walk[0]
             if walk
@@ -55,14 +57,14 @@ def export(event: Event) -> dict[str, object]:
             }
         )
         out_matches.append(row)
-    standings = tv.public_standings if tv.hide_standings else tv.standings
+    standings = tournament_view.public_standings if tournament_view.hide_standings else tournament_view.standings
     return {
         "scorepad_event": 1,
         "format": tournament.KEY,
         "name": event.name,
         "options": {k: v for k, v in event.options.items() if k != "seed"},
-        "seed": tv.seed,
-        "stage": tv.stage,
+        "seed": tournament_view.seed,
+        "stage": tournament_view.stage,
         "entrants": [{"number": e.number, "name": e.name, "players": list(e.players)} for e in event.entrants],
         "draws": [
             {
@@ -70,7 +72,7 @@ def export(event: Event) -> dict[str, object]:
                 "order": list(d.order),
                 "tables": [{"table": s.table, "home": s.home, "away": s.away} for s in d.seats],
             }
-            for d in tv.draws
+            for d in tournament_view.draws
         ],
         "matches": out_matches,
         "decisions": [
@@ -88,10 +90,10 @@ def export(event: Event) -> dict[str, object]:
             }
             for r in standings
         ],
-        "standings_hidden": tv.hide_standings,
+        "standings_hidden": tournament_view.hide_standings,
         "bracket": [
             {"number": m.number, "level": m.level, "teams": list(m.teams), "table": m.table, "winner": m.winner}
-            for m in (tv.bracket_state.matches if tv.bracket_state else ())
+            for m in (tournament_view.bracket_state.matches if tournament_view.bracket_state else ())
         ],
-        "medals": [{"medal": medal, "team": name} for medal, name in tv.medals],
+        "medals": [{"medal": medal, "team": name} for medal, name in tournament_view.medals],
     }

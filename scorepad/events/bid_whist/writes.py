@@ -142,11 +142,11 @@ def _open_round(event: Event, number: int) -> None:
 
 def advance(event: Event) -> None:
     """Draw the next preliminary round, or, after the last, set the bracket and open its first matches."""
-    tv = derived.view(event)
-    if tv.stage != "round":
+    tournament_view = derived.view(event)
+    if tournament_view.stage != "round":
         raise RuleErrors([RuleError("advance", M("the preliminary rounds are over"))])
-    if not all(m.final for m in tv.current):
-        tables = ", ".join(str(t) for t in tv.waiting)
+    if not all(m.final for m in tournament_view.current):
+        tables = ", ".join(str(t) for t in tournament_view.waiting)
         raise RuleErrors(
             [
                 RuleError(
@@ -156,7 +156,7 @@ def advance(event: Event) -> None:
                         "teams, or made final by you): tables %(tables)s",
                         tables=tables,
                     )
-                    if len(tv.waiting) > 1
+                    if len(tournament_view.waiting) > 1
                     else M(
                         "wait for every sheet of this round to be final (signed by both teams, or "
                         "made final by you): table %(tables)s",
@@ -165,7 +165,11 @@ def advance(event: Event) -> None:
                 )
             ]
         )
-    if tv.round == tv.rounds and tv.cut is not None and tv.cut.playoff:
+    if (
+        tournament_view.round == tournament_view.rounds
+        and tournament_view.cut is not None
+        and tournament_view.cut.playoff
+    ):
         raise RuleErrors([RuleError("advance", M("record the playoff for the last place in the bracket first"))])
     nxt = event.current_hand + 1
     if nxt <= tournament.rounds(event):
@@ -212,16 +216,18 @@ def _open_ready(event: Event) -> None:
 
 def record_cut(event: Event, winners: list[int]) -> None:
     """The one-game playoff at the cut: its winner(s) go into the bracket."""
-    tv = derived.view(event)
-    if tv.cut is None or tv.cut_playoff is None:
+    tournament_view = derived.view(event)
+    if tournament_view.cut is None or tournament_view.cut_playoff is None:
         raise RuleErrors([RuleError("cut", M("no playoff is needed now"))])
-    fmt.check_playoff(tv.cut, winners)
+    fmt.check_playoff(tournament_view.cut, winners)
     event.decisions.append(EventDecision(kind="cut", key="1", data={"winners": sorted(winners)}))
     event.audit.append(
         core.audit_entry(
             "director",
             "playoff",
-            note=M("won the playoff for the bracket: %(teams)s", teams=joined([tv.names[n] for n in winners])),
+            note=M(
+                "won the playoff for the bracket: %(teams)s", teams=joined([tournament_view.names[n] for n in winners])
+            ),
         )
     )
     db.session.commit()
@@ -230,16 +236,16 @@ def record_cut(event: Event, winners: list[int]) -> None:
 
 def publish_standings(event: Event, round_no: int) -> None:
     """Hidden standings: show the players the standings as they are after round `round_no`."""
-    tv = derived.view(event)
-    if not tv.hidden:
+    tournament_view = derived.view(event)
+    if not tournament_view.hidden:
         raise RuleErrors([RuleError("publish", M("the standings are not hidden: the players see them already"))])
-    if tv.stage != "round":
+    if tournament_view.stage != "round":
         raise RuleErrors([RuleError("publish", M("the preliminary rounds are over: the standings are public now"))])
-    if round_no <= tv.published:
+    if round_no <= tournament_view.published:
         raise RuleErrors(
             [RuleError("publish", M("the standings after round %(number)s are already published", number=round_no))]
         )
-    if round_no != tv.round:
+    if round_no != tournament_view.round:
         raise RuleErrors(
             [
                 RuleError(
@@ -247,13 +253,13 @@ def publish_standings(event: Event, round_no: int) -> None:
                     M(
                         "round %(number)s is not the round in play (round %(current)s is)",
                         number=round_no,
-                        current=tv.round,
+                        current=tournament_view.round,
                     ),
                 )
             ]
         )
-    if not all(m.final for m in tv.current):
-        tables = ", ".join(str(t) for t in tv.waiting)
+    if not all(m.final for m in tournament_view.current):
+        tables = ", ".join(str(t) for t in tournament_view.waiting)
         raise RuleErrors(
             [
                 RuleError(
@@ -263,7 +269,7 @@ def publish_standings(event: Event, round_no: int) -> None:
                         number=round_no,
                         tables=tables,
                     )
-                    if len(tv.waiting) > 1
+                    if len(tournament_view.waiting) > 1
                     else M(
                         "wait for every sheet of round %(number)s to be final: table %(tables)s",
                         number=round_no,
@@ -286,11 +292,11 @@ def publish_standings(event: Event, round_no: int) -> None:
 
 def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
     """A no-show with no team to swap in: the team present goes through, no hands played."""
-    tv = derived.view(event)
-    if tv.bracket_state is None:
+    tournament_view = derived.view(event)
+    if tournament_view.bracket_state is None:
         raise RuleErrors([RuleError("walkover", M("the bracket is not set yet"))])
-    fmt.check_walkover(tv.bracket_state, match_no, winner)
-    if tv.bracket_match_started(match_no):
+    fmt.check_walkover(tournament_view.bracket_state, match_no, winner)
+    if tournament_view.bracket_match_started(match_no):
         raise RuleErrors(
             [
                 RuleError(
@@ -317,8 +323,8 @@ def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
                 table=played.table,
                 note=M(
                     "%(match)s: %(team)s go through by a walkover (%(reason)s)",
-                    match=tv.match_label(match_no),
-                    team=tv.names[winner],
+                    match=tournament_view.match_label(match_no),
+                    team=tournament_view.names[winner],
                     reason=tournament.reason({"reason": reason}),
                 ),
             )
@@ -332,15 +338,15 @@ def walkover(event: Event, match_no: int, winner: int, reason: str) -> None:
 
 def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
     """A team takes a no-show's place in a bracket match not yet played; kept in the bracket's history."""
-    tv = derived.view(event)
-    if tv.bracket_state is None:
+    tournament_view = derived.view(event)
+    if tournament_view.bracket_state is None:
         raise RuleErrors([RuleError("swap", M("the bracket is not set yet"))])
-    if into not in tv.names or into == matches.GHOST:
+    if into not in tournament_view.names or into == matches.GHOST:
         raise RuleErrors([RuleError("swap", M("there is no team number %(number)s", number=into))])
     reason = " ".join(reason.split())[:200] or tournament.NO_SHOW
     change = fmt.Swap(match_no, out, into, reason)
-    fmt.check_swap(tv.bracket_state, change)
-    if tv.bracket_match_started(match_no):
+    fmt.check_swap(tournament_view.bracket_state, change)
+    if tournament_view.bracket_match_started(match_no):
         raise RuleErrors(
             [RuleError("swap", M("match %(number)s has started: its teams cannot change", number=match_no))]
         )
@@ -368,9 +374,9 @@ def swap(event: Event, match_no: int, out: int, into: int, reason: str) -> None:
             "swap",
             note=M(
                 "%(match)s: %(team)s in for %(out)s (%(reason)s)",
-                match=tv.match_label(match_no),
-                team=tv.names[into],
-                out=tv.names.get(out, out),
+                match=tournament_view.match_label(match_no),
+                team=tournament_view.names[into],
+                out=tournament_view.names.get(out, out),
                 reason=tournament.reason({"reason": reason}),
             ),
         )
