@@ -53,12 +53,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from loadkit import Client, FormMissing, find_form, in_app, percentile, serve, server_words, stop
+from loadkit import Client, FormMissing, find_form, in_app, percentile, serve, server_cpu, server_words, stop
 
 from scorepad.rules.military import ledger  # the backup's days closed, as the event would close them
 from scorepad.rules.record import parse_record
 
-TICK = os.sysconf("SC_CLK_TCK")
 BOUNDARY = "----scorepad-bench-boundary"
 MS = 1000.0
 
@@ -165,35 +164,6 @@ def multipart(fields: dict[str, str], name: str, filename: str, data: bytes) -> 
         + b"\r\n"
     )
     return b"".join(parts) + f"--{BOUNDARY}--\r\n".encode()
-
-
-# --- the server's CPU ---------------------------------------------------------------------------
-
-
-def server_cpu(group: int) -> tuple[float, float]:
-    """(all, off the loop): CPU seconds (user + system) of every process in the server's process
-    group, and the part of it not on a worker's main thread (its other threads, other processes
-    than gunicorn's master and workers). Threads that ended are counted in their process, and
-    processes that ended in the process that waited for them: a worker killed (WORKER TIMEOUT) in
-    gunicorn's master, counted as the loop's."""
-    total = off = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) != group:  # pgrp
-                continue
-            pid = int(stat.parent.name)
-            cpu = (int(fields[11]) + int(fields[12])) / TICK
-            waited = (int(fields[13]) + int(fields[14])) / TICK  # its children that ended
-            main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            main_cpu = (int(main[11]) + int(main[12])) / TICK
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):
-            continue
-        master = pid == group
-        total += cpu + waited
-        off += (cpu - main_cpu if b"gunicorn" in cmdline else cpu) + (0 if master else waited)
-    return total, off
 
 
 # --- what one phase records ---------------------------------------------------------------------

@@ -465,6 +465,38 @@ def server_words(database: str, workers: int, cpus: set[int] | None = None) -> s
     return f"gunicorn (gevent, {workers} worker{'s' if workers > 1 else ''}, {kind}{where})"
 
 
+# --- the server's CPU ---------------------------------------------------------------------------
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(group: int) -> tuple[float, float]:
+    """(all, off the loop): CPU seconds (user + system) of every process in the server's process
+    group, and the part of it not on a worker's main thread (its other threads, other processes
+    than gunicorn's master and workers). Threads that ended are counted in their process, and
+    processes that ended in the process that waited for them: a worker killed (WORKER TIMEOUT) in
+    gunicorn's master, counted as the loop's."""
+    total = off = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != group:  # pgrp
+                continue
+            pid = int(stat.parent.name)
+            cpu = (int(fields[11]) + int(fields[12])) / TICK
+            waited = (int(fields[13]) + int(fields[14])) / TICK  # its children that ended
+            main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            main_cpu = (int(main[11]) + int(main[12])) / TICK
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        master = pid == group
+        total += cpu + waited
+        off += (cpu - main_cpu if b"gunicorn" in cmdline else cpu) + (0 if master else waited)
+    return total, off
+
+
 # --- arguments ----------------------------------------------------------------------------------
 
 
