@@ -8,11 +8,16 @@ derived from, which every write to them moves (a game's `hands_revision` and set
 stamp read now is the one it was derived at. One eviction rule: at most `size` keys, the least
 recently used goes first. One check: with `SCOREPAD_CHECK_KEPT_VIEWS` (the test suite) every value
 served is compared with a fresh derivation (or, for a value that carries the rows it was derived
-from, those rows with the stored ones), so a stamp that misses a write fails a test.
+from, those rows with the stored ones), so a stamp that misses a write fails a test. A value found
+fresh is not compared again at the same stamp until the database has committed something (any
+commit of this process): with no write in between, a fresh derivation would read the same rows.
 
 A derivation may start from the value kept before (`derive(previous)`): a new entry advances the
 kept state instead of replaying every stored hand; the check still compares it with one derived
-from nothing.
+from nothing. Derived from nothing means what it says: while the check derives afresh, every
+`Kept` the derivation goes through (a board's match outcomes) derives afresh too, neither keeping
+nor checking again what the outer check already checks; only a value checked by the rows it was
+derived from (a game's sheet) is taken as kept, when those rows are the stored ones.
 
 Each app has its own (in `app.extensions`), so tests never share state; each worker process its
 own, which is why the stamp is read from the database: a write by another worker moves it too.
@@ -24,12 +29,23 @@ import operator
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from contextvars import ContextVar
 from typing import Generic, TypeVar
 
 from flask import Flask, current_app
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
 
 V = TypeVar("V")
 CHECK = "SCOREPAD_CHECK_KEPT_VIEWS"
+_AFRESH: ContextVar[bool] = ContextVar("scorepad.kept.afresh", default=False)  # the check deriving from nothing
+_commits = 0  # every commit of this process, on any engine: what the check's "no write since" reads
+
+
+@event.listens_for(Engine, "commit")
+def _count_commit(connection: Connection) -> None:
+    global _commits
+    _commits += 1
 
 
 class Kept(Generic[V]):
@@ -62,13 +78,19 @@ class Kept(Generic[V]):
         lock, entries = self._entries()
         with lock:
             found = entries.get(key)
-            if found is not None:
+            if found is not None and not _AFRESH.get():
                 entries.move_to_end(key)
+        if _AFRESH.get():  # see the module's docstring; a value checked by its rows is as good as fresh when they hold
+            if found is not None and found[0] == stamp and derived_from_now is not None and derived_from_now(found[1]):
+                return found[1]
+            return derive(None)
         if found is not None and found[0] == stamp:
-            if current_app.config.get(CHECK):
+            if current_app.config.get(CHECK) and not self._checked_since_last_commit(key, stamp, found[1]):
+                commits = _commits  # read before the rows are: a commit while they are read checks again
                 assert self._as_fresh(found[1], derive, derived_from_now) or (
                     stamp_now is not None and stamp_now() != stamp
                 ), f"kept {self.name} for {key!r} differs from one derived afresh"
+                self._checked(key, stamp, found[1], commits)
             return found[1]
         value = derive(found[1] if found is not None else None)
         if current_app.config.get(CHECK) and found is not None:  # an advanced value must be a fresh one
@@ -78,15 +100,28 @@ class Kept(Generic[V]):
         self.put(key, stamp, value)
         return value
 
+    def _checked_since_last_commit(self, key: Hashable, stamp: object, value: V) -> bool:
+        checked = current_app.extensions.get("scorepad.kept.checked", {}).get((self.name, key))
+        return checked is not None and checked[0] == stamp and checked[1] is value and checked[2] == _commits
+
+    def _checked(self, key: Hashable, stamp: object, value: V, commits: int) -> None:
+        current_app.extensions.setdefault("scorepad.kept.checked", {})[(self.name, key)] = (stamp, value, commits)
+
     def _as_fresh(
         self, value: V, derive: Callable[[V | None], V], derived_from_now: Callable[[V], bool] | None
     ) -> bool:
         if derived_from_now is not None:
             return derived_from_now(value)
-        return self.same(derive(None), value)
+        afresh = _AFRESH.set(True)
+        try:
+            return self.same(derive(None), value)
+        finally:
+            _AFRESH.reset(afresh)
 
     def peek(self, key: Hashable, stamp: object) -> V | None:
         """The value kept for `key` at `stamp`, or None (nothing is derived)."""
+        if _AFRESH.get():
+            return None
         lock, entries = self._entries()
         with lock:
             found = entries.get(key)
@@ -95,6 +130,8 @@ class Kept(Generic[V]):
     def put(self, key: Hashable, stamp: object, value: V) -> None:
         """Keep `value` for `key` at `stamp` (a write that derived it already), evicting the least
         recently used past `size`."""
+        if _AFRESH.get():
+            return
         lock, entries = self._entries()
         with lock:
             entries[key] = (stamp, value)

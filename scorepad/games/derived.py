@@ -101,6 +101,7 @@ def derived_all(games: Sequence[Game]) -> list[Derived]:
     """`derived(game)` for each of the games (a group's page), the recorded hands of those this
     worker has no copy of read in one query per 500 games rather than one per game."""
     stale = [g for g in games if _GAMES.peek(g.public_id, stamp(g)) is None]
+    made: dict[str, Derived] = {}
     for start in range(0, len(stale), 500):
         some = stale[start : start + 500]
         hands: dict[int, list[RawHand]] = {g.id: [] for g in some}
@@ -109,8 +110,9 @@ def derived_all(games: Sequence[Game]) -> list[Derived]:
         ):
             hands[game_id].append(entry)
         for game in some:
-            _GAMES.put(game.public_id, stamp(game), _derive(game, tuple(hands[game.id])))
-    return [derived(g) for g in games]
+            made[game.public_id] = _derive(game, tuple(hands[game.id]))
+            _GAMES.put(game.public_id, stamp(game), made[game.public_id])
+    return [made.get(g.public_id) or derived(g) for g in games]
 
 
 def appended(game: Game, before: Derived, entry: RawHand) -> Derived:

@@ -78,3 +78,44 @@ def test_the_check_catches_an_advance_that_differs_from_a_fresh_derivation(app: 
         hands.append(5)
         with pytest.raises(AssertionError, match="advanced from the kept one differs"):
             sums.get("game", 2, wrong_advance)
+
+
+def test_a_value_found_fresh_is_compared_again_once_anything_is_committed(app: Flask) -> None:
+    from sqlalchemy import text
+
+    from scorepad.extensions import db
+
+    rows = {"total": 10}
+    totals = Kept[int]("totals", size=4)
+    with app.app_context():
+        totals.get("event", 1, lambda _: rows["total"])
+        assert totals.get("event", 1, lambda _: rows["total"]) == 10  # compared, found fresh
+        rows["total"] = 11  # not through the database: nothing committed, nothing compared again
+        assert totals.get("event", 1, lambda _: rows["total"]) == 10
+        with db.engine.begin() as connection:
+            connection.execute(text("SELECT 1"))
+        with pytest.raises(AssertionError, match="kept totals for 'event' differs"):
+            totals.get("event", 1, lambda _: rows["total"])
+
+
+def test_the_check_derives_what_a_value_is_made_of_afresh_and_keeps_none_of_it(app: Flask) -> None:
+    """A board made of match outcomes: the check derives the outcomes from nothing too, without
+    reading, keeping or checking again the outcomes kept."""
+    rows = {"points": 1}
+    outcomes, boards = Kept[int]("outcomes", size=4), Kept[int]("boards", size=4)
+
+    def board(_: int | None) -> int:
+        return outcomes.get("match", 1, lambda _: rows["points"]) * 10
+
+    with app.app_context():
+        assert boards.get("event", 1, board) == 10
+        rows["points"] = 2  # a write neither stamp sees
+        from sqlalchemy import text
+
+        from scorepad.extensions import db
+
+        with db.engine.begin() as connection:
+            connection.execute(text("SELECT 1"))
+        with pytest.raises(AssertionError, match="kept boards for 'event' differs"):
+            boards.get("event", 1, board)
+        assert outcomes.peek("match", 1) == 1  # the outcome derived afresh by the check was not kept

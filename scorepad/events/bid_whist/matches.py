@@ -105,11 +105,11 @@ def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
     if game is None:
         return Outcome((0, 0), 0, False, None)
     if view is not None:
-        found = _outcome_of(game, view.sheet)
+        found = _outcome_of(view.sheet, games.hand_count(game))
         _OUTCOMES.put(game.id, game.updated_at, found)
         return found
     return _OUTCOMES.get(
-        game.id, game.updated_at, lambda _: _outcome_of(game, games.sheet_of(game)), stamp_now=lambda: _stored_at(game)
+        game.id, game.updated_at, lambda _: _outcome_from(games.derived(game)), stamp_now=lambda: _stored_at(game)
     )
 
 
@@ -119,11 +119,16 @@ def _stored_at(game: Game) -> object:
     return db.session.scalar(select(Game.updated_at).where(Game.id == game.id))
 
 
-def _outcome_of(game: Game, sheet: ScoreSheet) -> Outcome:
+def _outcome_of(sheet: ScoreSheet, hands: int) -> Outcome:
     last = sheet.lines[-1].cells if sheet.lines else None
     points = (int(last[0].total), int(last[1].total)) if last else (0, 0)
     winner = sheet.winners[0] if sheet.finished and len(sheet.winners) == 1 else None
-    return Outcome(points, games.hand_count(game), sheet.finished, winner)
+    return Outcome(points, hands, sheet.finished, winner)
+
+
+def _outcome_from(derived: games.Derived) -> Outcome:
+    """The outcome from the game's derivation, looked up once for its sheet and its count of hands."""
+    return _outcome_of(derived.sheet, len(derived.hands))
 
 
 _OUTCOMES: Kept[Outcome] = Kept("match outcomes", size=20_000)  # by game id: a few dozen bytes each
