@@ -63,7 +63,9 @@ def from_environment(instance_path: Path) -> dict[str, Any]:
     return {
         "SECRET_KEY": _secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url,
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        # A server's connection can drop (a PostgreSQL restart): ping before use. A SQLite file cannot,
+        # and the ping was a query more on every request.
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": not database_url.startswith("sqlite")},
         "SCOREPAD_DEMO": os.environ.get("SCOREPAD_DEMO", "1") == "1",
         "SCOREPAD_HOST": os.environ.get("SCOREPAD_HOST", "0.0.0.0"),
         "SCOREPAD_PORT": int(os.environ.get("SCOREPAD_PORT", "5000")),
