@@ -81,16 +81,27 @@ def _sheet_changing(game: Game, what: str) -> None:
             hook(game, what)
 
 
-def _commit_tap(game: Game) -> None:
+def _commit_tap(game: Game, row_only: bool = False) -> None:
     """Commit a change to the game, on the condition that nothing changed it since it was read (its
     revision, checked by the database): of two phones tapping from the same state at the same
     moment, whichever worker serves each, the second is refused as a stale form, never applied
-    over the first."""
+    over the first.
+
+    `row_only`: the change is to the game's row alone (the hand in hand, its undo steps), so what
+    this request loaded is as committed and is not read again after the commit (a query more on
+    every tap, 7 % of a tap's time profiled). Not for changes to hands, whose collection it would
+    leave as loaded."""
+    session = db.session()
+    session.expire_on_commit = not row_only
     try:
-        db.session.commit()
+        session.commit()
     except StaleDataError:
-        db.session.rollback()
+        session.rollback()
         raise StaleForm() from None
+    finally:
+        session.expire_on_commit = True
+    if row_only:  # as the database keeps it (no time zone on SQLite), for what is kept under it
+        session.expire(game, ["updated_at"])
 
 
 def _writable(game: Game) -> None:
@@ -244,7 +255,7 @@ def _set_pending(
         if not redoing:
             game.redo_log = None
     game.pending = after
-    _commit_tap(game)
+    _commit_tap(game, row_only=True)
     return replace(current, state=state)
 
 
