@@ -14,7 +14,8 @@ from typing import Any, Protocol, TypeVar
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import case, func, or_, select, update
+from sqlalchemy import bindparam, case, func, or_, select, update
+from sqlalchemy.orm import joinedload
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorepad import live
@@ -217,9 +218,13 @@ def by_director_token(token: str) -> Event | None:
     return event if event is not None and hmac.compare_digest(event.director_token, token) else None
 
 
+# Built once, with the table's event in the same query: every request of a table's phone starts here
+_TABLE_BY_TOKEN = select(EventTable).where(EventTable.token == bindparam("token")).options(joinedload(EventTable.event))
+
+
 def table_by_token(token: str) -> EventTable | None:
     """The table whose QR code carries `token` (compared in constant time)."""
-    table = db.session.scalars(select(EventTable).where(EventTable.token == token)).first()
+    table = db.session.scalars(_TABLE_BY_TOKEN, {"token": token}).first()
     return table if table is not None and hmac.compare_digest(table.token, token) else None
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import g
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorepad.events import core
@@ -172,6 +172,7 @@ class _Derived:
 _SETUPS: Kept[Setup] = Kept("Military set-ups", size=64)
 _EXTRAS: Kept[Extras] = Kept("Military moves and loans", size=64)
 _DERIVED: Kept[_Derived] = Kept("Military complete hands", size=64)
+_IN_PLAY: Kept[_InPlay] = Kept("Military hands in play", size=64)
 
 
 def _derived(event: Event, setup: Setup) -> _Derived:
@@ -191,6 +192,28 @@ def _derived(event: Event, setup: Setup) -> _Derived:
         return kept.setup == setup and kept.hands == tuple(raw_hands(event))
 
     return _DERIVED.get(event.id, event.revision, derive, derived_from_now=derived_from_now)
+
+
+@dataclass(frozen=True)
+class _InPlay:
+    """The hand in play as far as it is in, and the board it gives, kept per view stamp (revision
+    and results in): every phone's panel, preview and page reads them, and between two entries
+    they are the same for the whole hall."""
+
+    pending: RawHand | None
+    board: fmt.Board
+
+
+def _in_play(event: Event, stamp: str, setup: Setup, derived: _Derived, scheduled: int) -> _InPlay:
+    def derive(_: _InPlay | None) -> _InPlay:
+        pending = raw_hand(event, event.current_hand) if event.current_hand <= scheduled else None
+        moves = pending.get("moves") if pending else None
+        board = fmt.board_from(
+            setup, derived.rows, derived.sheet, pending, [m - 1 for m in moves] if isinstance(moves, list) else None
+        )
+        return _InPlay(pending, board)
+
+    return _IN_PLAY.get(event.id, (stamp, event.current_hand), derive)
 
 
 def record_of(event: Event) -> dict[str, object]:
@@ -344,37 +367,32 @@ def _view(event: Event) -> MilitaryView:
     setup = setup_of(event)
     scheduled = military.scheduled_hands(setup)
     derived = _derived(event, setup)
-    in_play = event.current_hand <= scheduled
-    pending = raw_hand(event, event.current_hand) if in_play else None
-    moves = pending.get("moves") if pending else None
-    board = fmt.board_from(
-        setup, derived.rows, derived.sheet, pending, [m - 1 for m in moves] if isinstance(moves, list) else None
+    in_play = _in_play(event, stamp, setup, derived, scheduled)
+    board = in_play.board
+    return MilitaryView(
+        event, setup, derived.hands, in_play.pending, board.hand, board, derived.sheet, scheduled, stamp
     )
-    return MilitaryView(event, setup, derived.hands, pending, board.hand, board, derived.sheet, scheduled, stamp)
 
 
 def flags_held(military_view: MilitaryView, table: int, pending: RawHand) -> tuple[int, int]:
     """Table `table`'s team's flags held now and once `pending` (the hand in play with one more
     result) is in: what its phone's header says before and after the result is confirmed, so the
     preview and the header agree (both count the flags its visitors already won elsewhere)."""
-    moves = pending.get("moves")
-    after = fmt.board_from(
-        military_view.setup,
-        _derived(military_view.event, military_view.setup).rows,
-        military_view.sheet,
-        pending,
-        [m - 1 for m in moves] if isinstance(moves, list) else None,
-    )
-    row = next(r for r in after.rows if r.team == table - 1)
-    return military_view.rank_of(table).held, row.held
+    rows = _derived(military_view.event, military_view.setup).rows
+    after = military.settle_next(military_view.setup, rows, pending)[0]  # the board's "held" with `pending` in
+    return military_view.rank_of(table).held, after.held[table - 1]
+
+
+# Built once: a table's every request reads its result, and building the statement cost more than running it
+_RESULT_ROW = select(ReportedResult).where(
+    ReportedResult.event_id == bindparam("event"),
+    ReportedResult.hand == bindparam("hand"),
+    ReportedResult.table == bindparam("table"),
+)
 
 
 def _result_row(event: Event, hand: int, table: int) -> ReportedResult | None:
-    return db.session.scalars(
-        select(ReportedResult).where(
-            ReportedResult.event_id == event.id, ReportedResult.hand == hand, ReportedResult.table == table
-        )
-    ).first()
+    return db.session.scalars(_RESULT_ROW, {"event": event.id, "hand": hand, "table": table}).first()
 
 
 def _moves(event: Event, number: int) -> list[int] | None:
@@ -1139,6 +1157,7 @@ class _Military(core.OneView):
         derived_once keeps for those hands."""
         _SETUPS.forget(event_id)
         _EXTRAS.forget(event_id)
+        _IN_PLAY.forget(event_id)
         found = _DERIVED.forget(event_id)
         if found is not None:
             forget_derived(found.setup, found.hands)

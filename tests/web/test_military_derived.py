@@ -64,3 +64,35 @@ def test_previews_and_results_of_the_hand_in_play_do_not_replay_the_hands_before
         military.correct_result(event, 1, 2, 3, None)  # an earlier hand changed: replayed
     after = client.get(f"/b/{public_id}", headers=HX).get_data(as_text=True)
     assert 1 in hands_read and before != after
+
+
+def test_the_board_of_the_hand_in_play_is_drawn_once_for_every_phone_between_two_entries(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every table's panel shows its flags and rank on the board with the results in so far: the
+    hall's phones refetch their panels after each entry, and all of them read one board."""
+    drawn: list[int] = []
+    board_from = military.fmt.board_from
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        drawn.append(1)
+        return board_from(*args, **kwargs)
+
+    monkeypatch.setattr(military.fmt, "board_from", counted)
+    with app.app_context():
+        event = military.create_event("Boards", ["Aces", "Kings", "Queens", "Jacks"], [4])
+        public_id, tokens = event.public_id, [t.token for t in event.tables]
+    for token in tokens:
+        assert client.get(f"/t/{token}/panel", headers=HX).status_code == 200
+    assert len(drawn) == 1
+    entry = client.post(f"/t/{tokens[0]}/result", data={"hand": "1", "tricks": "7", "revoke": "none"}, headers=HX)
+    assert entry.status_code == 200 and len(drawn) == 2  # the entry moved the board: drawn again, once
+    panels = [client.get(f"/t/{token}/panel", headers=HX).get_data(as_text=True) for token in tokens]
+    assert len(drawn) == 2
+    with app.app_context():
+        event = core.by_public_id(public_id)
+        assert event is not None
+        held = {row.team: row.held for row in military.view(event).board.rows}
+    for table, panel in enumerate(panels):  # each phone's header says what the board says
+        assert f"<strong>{held[table]}</strong> flags held" in panel
+    assert sorted(held.values()) != [12, 12, 12, 12]  # the entry moved flags
