@@ -201,20 +201,27 @@ class _InPlay:
     and results in): every phone's panel, preview and page reads them, and between two entries
     they are the same for the whole hall."""
 
+    derived: _Derived  # the complete hands it was drawn on
     pending: RawHand | None
     board: fmt.Board
 
 
 def _in_play(event: Event, stamp: str, setup: Setup, derived: _Derived, scheduled: int) -> _InPlay:
+    def pending_now() -> RawHand | None:
+        return raw_hand(event, event.current_hand) if event.current_hand <= scheduled else None
+
     def derive(_: _InPlay | None) -> _InPlay:
-        pending = raw_hand(event, event.current_hand) if event.current_hand <= scheduled else None
+        pending = pending_now()
         moves = pending.get("moves") if pending else None
         board = fmt.board_from(
             setup, derived.rows, derived.sheet, pending, [m - 1 for m in moves] if isinstance(moves, list) else None
         )
-        return _InPlay(pending, board)
+        return _InPlay(derived, pending, board)
 
-    return _IN_PLAY.get(event.id, (stamp, event.current_hand), derive)
+    def derived_from_now(kept: _InPlay) -> bool:  # the board is the rules' function of these
+        return (kept.derived is derived or kept.derived == derived) and kept.pending == pending_now()
+
+    return _IN_PLAY.get(event.id, (stamp, event.current_hand), derive, derived_from_now=derived_from_now)
 
 
 def record_of(event: Event) -> dict[str, object]:
