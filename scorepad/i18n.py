@@ -64,9 +64,29 @@ def say(text: object) -> str:
     by its template's translation, its params said in turn; any other text as it is."""
     if not isinstance(text, Message):
         return "" if text is None else str(text)
-    if not text.params:
-        return flask_babel.gettext(text.template)
-    return flask_babel.gettext(text.template, **{key: say(value) for key, value in text.params.items()})
+    return _said(str(get_locale()), _frozen(text))
+
+
+_Frozen = tuple[str, tuple[tuple[str, "_Frozen | str"], ...]]
+
+
+def _frozen(message: Message) -> _Frozen:
+    """A message as a key: its template and its params, each a message in turn or the text it says."""
+    return message.template, tuple(
+        (key, _frozen(value) if isinstance(value, Message) else str(value)) for key, value in message.params.items()
+    )
+
+
+@lru_cache(maxsize=16384)
+def _said(_locale: str, message: _Frozen) -> str:
+    """A message said in the request's locale (which `_locale` names), remembered: a score sheet says
+    the same few words ("bid 2 · took 2") in every row, and each saying is a catalogue lookup."""
+    template, params = message
+    if not params:
+        return flask_babel.gettext(template)
+    return flask_babel.gettext(
+        template, **{key: _said(_locale, value) if isinstance(value, tuple) else value for key, value in params}
+    )
 
 
 def format_number(number: int | float) -> str:
