@@ -127,6 +127,19 @@ class Kept(Generic[V]):
             found = entries.get(key)
         return found[1] if found is not None and found[0] == stamp else None
 
+    def settled(self, key: Hashable, stamp: object) -> bool:
+        """Whether `get(key, stamp)` will answer with the kept value and read nothing: kept at `stamp`
+        and, under the suite's check, already checked since the last commit (a caller that loads
+        less for a kept value loads what the check reads, in its own batch, for the others)."""
+        if _AFRESH.get():
+            return False
+        lock, entries = self._entries()
+        with lock:
+            found = entries.get(key)
+        if found is None or found[0] != stamp:
+            return False
+        return not current_app.config.get(CHECK) or self._checked_since_last_commit(key, stamp, found[1])
+
     def put(self, key: Hashable, stamp: object, value: V) -> None:
         """Keep `value` for `key` at `stamp` (a write that derived it already), evicting the least
         recently used past `size`."""

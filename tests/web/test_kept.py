@@ -98,6 +98,27 @@ def test_a_value_found_fresh_is_compared_again_once_anything_is_committed(app: F
             totals.get("event", 1, lambda _: rows["total"])
 
 
+def test_a_value_is_settled_once_kept_and_checked_until_the_next_commit(app: Flask) -> None:
+    """`settled`: whether a get will read nothing (a Bid Whist board loads less of a game whose
+    outcome is settled, and what the check reads of the others in one batch)."""
+    from sqlalchemy import text
+
+    from scorepad.extensions import db
+
+    totals = Kept[int]("totals", size=4)
+    with app.app_context():
+        assert not totals.settled("event", 1)  # nothing kept
+        totals.get("event", 1, lambda _: 10)
+        assert not totals.settled("event", 1)  # kept, not yet compared with a fresh one
+        totals.get("event", 1, lambda _: 10)
+        assert totals.settled("event", 1) and not totals.settled("event", 2)
+        with db.engine.begin() as connection:
+            connection.execute(text("SELECT 1"))
+        assert not totals.settled("event", 1)  # a commit since: the next get compares again
+        app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False
+        assert totals.settled("event", 1)  # no check: kept is settled
+
+
 def test_the_check_derives_what_a_value_is_made_of_afresh_and_keeps_none_of_it(app: Flask) -> None:
     """A board made of match outcomes: the check derives the outcomes from nothing too, without
     reading, keeping or checking again the outcomes kept."""

@@ -91,7 +91,7 @@ def forget_outcomes(game_ids: Sequence[int]) -> None:
 
 def outcome_known(game: Game) -> bool:
     """Whether `outcome(game)` is kept (it reads nothing else of the game then)."""
-    return _OUTCOMES.peek(game.id, game.updated_at) is not None
+    return _OUTCOMES.settled(game.id, game.updated_at)
 
 
 def outcome(game: Game | None, view: games.GameView | None = None) -> Outcome:
