@@ -208,8 +208,11 @@ def setup_errors(name: str, pin: str, missing: str | Message) -> list[RuleError]
     return errors
 
 
+_BY_PUBLIC_ID = select(Event).where(Event.public_id == bindparam("public_id"))  # every board request's
+
+
 def by_public_id(public_id: str) -> Event | None:
-    return db.session.scalars(select(Event).where(Event.public_id == public_id)).first()
+    return db.session.scalars(_BY_PUBLIC_ID, {"public_id": public_id}).first()
 
 
 def by_director_token(token: str) -> Event | None:
