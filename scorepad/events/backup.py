@@ -225,9 +225,22 @@ def document(value: object) -> object:
     return value
 
 
-# What the audit trail records as old and new values (events/military.py, events/drive.py), each
-# key with its shape: the control room writes these values out (director.audit_words).
+HAND_PART_MAX = 2000  # characters of a corrected hand's changed keys as JSON: a whole hand's are far fewer
+
+
+def hand_part(value: object) -> object:
+    """The keys a correction changed in a game's hand (events/registry.entry_change): an object
+    of the hand's own keys, each value as the hand's entry holds it (null: the key was absent)."""
+    if not isinstance(value, dict) or len(json.dumps(value)) > HAND_PART_MAX:
+        raise _Bad(M("must be an object of the hand's keys that changed"))
+    return value
+
+
+# What the audit trail records as old and new values (events/military.py, events/drive.py; a game's
+# hand corrected at any event, events/registry.py), each key with its shape: the control room writes
+# these values out (director.audit_words).
 _CHANGE_KEYS: dict[str, Check] = {
+    "hand": hand_part,
     "tricks": whole(0, 13),
     "revoke": choice(None, *REVOKES),
     "flags": whole(-COUNT_MAX, COUNT_MAX),

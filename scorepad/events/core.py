@@ -482,6 +482,11 @@ def _table_games(event: Event, row: EventTable) -> list[Game]:
     return [g for g in found if g is not None]
 
 
+def table_playing(event: Event, game: Game) -> int | None:
+    """The number of the club-night table whose game this is, or None."""
+    return next((t.number for t in event.tables if t.game_id == game.id), None)
+
+
 def revoke_scorer_link(game: Game) -> None:
     """Give a game a new scorer's link: the old one answers 404 from now on (the spectators' stays)."""
     game.scorer_token = new_token()

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from scorepad.events import club, core, drive, military
 from scorepad.events.bid_whist import event_format as bid_whist
+from scorepad.events.bid_whist import matches
 from scorepad.events.core import EventFormat, TablePage
 from scorepad.games import service as games
-from scorepad.rules.base import RuleError
-from scorepad.rules.errors import M
+from scorepad.rules.base import RawHand, RuleError
+from scorepad.rules.errors import M, Message
 
 __all__ = ["FORMATS", "EventFormat", "TablePage", "all_formats", "get_format"]
 
@@ -48,3 +49,39 @@ def _game_changed(game: games.Game, change: games.Change) -> None:
 
 
 games.GAME_CHANGED.append(_game_changed)
+
+
+CORRECTION = "correction"  # the action of every correction's audit entry, of every format
+
+
+def entry_change(old: RawHand, new: RawHand) -> tuple[dict[str, object], dict[str, object]]:
+    """What a correction changed in a hand's entry: the keys whose values differ, before and after
+    (a key one side lacks is null there). The auction is left out: it goes with the bid, and the
+    bid says it."""
+    keys = [k for k in dict.fromkeys([*old, *new]) if k != "auction" and old.get(k) != new.get(k)]
+    return {k: old.get(k) for k in keys}, {k: new.get(k) for k in keys}
+
+
+def _hand_corrected(game: games.Game, number: int, old: RawHand, new: RawHand, editor: games.Editor) -> None:
+    """A recorded hand of an event's game was corrected (a tournament's match, a club night's
+    table): written in the event's audit trail like a Military Whist correction, old and new, by
+    the director or the table, with the device it came from."""
+    event = core.event_of(game)
+    if event is None:
+        return
+    match = core.match_of(game)
+    table = match.table if match is not None else core.table_playing(event, game)
+    actor = "director" if editor.director else f"table {table}" if table is not None else "a browser"
+    before, after = entry_change(old, new)
+    where: Message | None = matches.stage_words(match) if match is not None else None
+    note: Message | str = ""
+    if where is not None and editor.device:
+        note = M("%(stage)s: corrected on device %(device)s", stage=where, device=editor.device)
+    elif where is not None:
+        note = where
+    elif editor.device:
+        note = M("corrected on device %(device)s", device=editor.device)
+    core.audit(event, actor, CORRECTION, hand=number, table=table, old={"hand": before}, new={"hand": after}, note=note)
+
+
+games.HAND_CORRECTED.append(_hand_corrected)

@@ -60,6 +60,22 @@ class Change:
     view: GameView | None  # the game as it stands now, when the writer derived it (saves a replay)
 
 
+@dataclass(frozen=True)
+class Editor:
+    """Who corrects a recorded hand, as the page that sent the correction knows: the event's
+    director (this browser holds the event's director's link) or else the game's scorer (at an
+    event, the table's phone), and the device's short name."""
+
+    director: bool = False
+    device: str = ""
+
+
+# Told of each correction of a recorded hand of an event's game, before it is committed: the hand's
+# number, its entry before and after, and who corrected it. The event writes it in its audit trail
+# (events/registry.py adds itself), as Military Whist writes its own corrections.
+HAND_CORRECTED: list[Callable[[Game, int, RawHand, RawHand, Editor], None]] = []
+
+
 # Told of each committed change to an event's game: the event's format says which of its screens
 # follow it (events/registry.py adds itself). Games do not import the events.
 GAME_CHANGED: list[Callable[[Game, Change], None]] = []
@@ -459,8 +475,9 @@ def _redo(game: Game) -> str:
     return M("Redone: %(what)s.", what=step.what)
 
 
-def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
-    """Replace hand `number`; every later hand is re-scored, and must still be legal after it."""
+def correct_hand(game: Game, number: int, entry: Mapping[str, object], editor: Editor = Editor()) -> GameView:
+    """Replace hand `number`; every later hand is re-scored, and must still be legal after it. At an
+    event the correction goes to the event's audit trail (`HAND_CORRECTED`), with `editor`."""
     _writable(game)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
@@ -481,6 +498,9 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
         )
         raise RuleErrors([RuleError(broken.field, message)]) from e
     _sheet_changing(game, M("Hand %(hand)s was corrected", hand=number))
+    if game.event_id is not None:
+        for hook in HAND_CORRECTED:
+            hook(game, number, dict(hand.entry), dict(entry), editor)
     hand.entry = dict(entry)
     hand.corrected_at = utcnow()
     game.updated_at = hand.corrected_at

@@ -33,7 +33,7 @@ from flask_babel import format_datetime, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import backup, core
-from scorepad.events.core import Event
+from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
@@ -120,6 +120,13 @@ def is_unlocked(event: Event) -> bool:
         return True
     stamp = _unlocked().get(str(event.id))
     return stamp is not None and stamp == core.pin_stamp(event)
+
+
+def directs(game: Game) -> bool:
+    """Whether this browser is the director of the event the game is played at: it holds the event's
+    director's link (created or opened here) and may open it now."""
+    event = core.event_of(game)
+    return event is not None and event.director_token in my_event_tokens() and is_unlocked(event)
 
 
 def unlock_for(event: Event) -> None:

@@ -38,7 +38,8 @@ from scorepad.i18n import say
 from scorepad.pushes import spectators
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
-from scorepad.views.common import errors_by_field, partial, share_url
+from scorepad.views.common import device, errors_by_field, partial, share_url
+from scorepad.views.director import directs
 
 bp = Blueprint("games", __name__)
 MY_GAMES = "my_games"  # scorer tokens of the games started on this device (signed cookie)
@@ -353,7 +354,10 @@ def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
     errors: dict[str, str] = {}
     if request.method == "POST":
         try:
-            games.correct_hand(game, number, adapter.parse_edit(view, number, request.form))
+            editor = (
+                games.Editor(director=directs(game), device=device()) if game.event_id is not None else games.Editor()
+            )
+            games.correct_hand(game, number, adapter.parse_edit(view, number, request.form), editor)
         except (RuleError, RuleErrors) as e:
             errors = errors_by_field(e)
         else:
