@@ -75,6 +75,10 @@ class Editor:
 # (events/registry.py adds itself), as Military Whist writes its own corrections.
 HAND_CORRECTED: list[Callable[[Game, int, RawHand, RawHand, Editor], None]] = []
 
+# Told of each recorded hand of an event's game that Undo takes back, before it is committed (its
+# number and entry, who took it back): a change to the record as much as a correction, audited so.
+HAND_TAKEN_BACK: list[Callable[[Game, int, RawHand, Editor], None]] = []
+
 
 # Told of each committed change to an event's game: the event's format says which of its screens
 # follow it (events/registry.py adds itself). Games do not import the events.
@@ -395,20 +399,24 @@ def next_redo(game: Game) -> str | None:
     return step.what if step else None
 
 
-def _take_back_hand(game: Game) -> Hand:
+def _take_back_hand(game: Game, editor: Editor) -> Hand:
     last = game.hands.pop()
     db.session.delete(last)
     _sheet_changing(game, M("Hand %(hand)s was taken back", hand=last.number))
+    if game.event_id is not None:
+        for hook in HAND_TAKEN_BACK:
+            hook(game, last.number, dict(last.entry), editor)
     game.updated_at = utcnow()
     return last
 
 
-def undo(game: Game) -> str:
+def undo(game: Game, editor: Editor = Editor()) -> str:
     """Take back exactly the last tap (a bid, a trump, one player's tricks, the save of a hand), and
     offer it for Redo. A game whose log does not fit what is stored (a game stored without one)
-    takes back its hand in hand, else its last hand, whole."""
+    takes back its hand in hand, else its last hand, whole. At an event a recorded hand taken back
+    goes to its audit trail (`HAND_TAKEN_BACK`), with `editor`."""
     hands = hand_count(game)
-    done = _undo(game)
+    done = _undo(game, editor)
     _announce_step(game, hands)
     return done
 
@@ -427,12 +435,12 @@ def _announce_step(game: Game, hands: int) -> None:
     _announce(game, sheet=changed, orders=changed)
 
 
-def _undo(game: Game) -> str:
+def _undo(game: Game, editor: Editor) -> str:
     _writable(game)
     step = _undo_step(game)
     if step is not None:
         if step.hand is not None:  # a corrected hand comes back as corrected
-            step = replace(step, entry=dict(_take_back_hand(game).entry))
+            step = replace(step, entry=dict(_take_back_hand(game, editor).entry))
         game.pending = step.before
         game.undo_log = (game.undo_log or [])[:-1] or None
         game.redo_log = undo_log.pushed(game.redo_log, step)
@@ -445,7 +453,7 @@ def _undo(game: Game) -> str:
         return M("The bids of the current hand were cleared.")
     if not game.hands:
         raise RuleErrors([RuleError("hand", M("There is nothing to undo yet."))])
-    last = _take_back_hand(game)
+    last = _take_back_hand(game, editor)
     _commit_tap(game)
     return M("Hand %(number)s was taken back.", number=last.number)
 

@@ -59,6 +59,7 @@ ACTIONS = {  # every action the services write (events/*.py); English reads the 
     "table cleared": lazy_gettext("table cleared"),
     "renamed": lazy_gettext("renamed"),
     "team code unlocked": lazy_gettext("team code unlocked"),
+    "hand taken back": lazy_gettext("hand taken back"),
 }
 
 

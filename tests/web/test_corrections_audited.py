@@ -103,3 +103,28 @@ def test_a_club_night_correction_is_in_its_control_room(client: FlaskClient, app
     assert "table 1: correction · hand 1 · table 1: tricks 1, 2, 1, 0 → tricks 1, 2, 0, 1" in what_happened(
         text(client.get(f"/d/{token}"))
     )
+
+
+def test_a_recorded_hand_taken_back_by_undo_at_a_match_is_in_the_trail(client: FlaskClient, app: Flask) -> None:
+    """Undo on the table's phone takes back the last recorded hand: a change to the record, audited
+    like a correction (the hand as it was; nothing after it)."""
+    token = started(client, app, 4, rounds="1")
+    m = next(m for m in round_matches(app, token, 1) if lower_wins(m) == 0)
+    play(app, m["scorer"], 0)
+    phone = app.test_client()
+    assert phone.post(f"/g/{m['scorer']}/undo").status_code == 303
+
+    [entry] = [a for a in audit_of(app, token) if a.action == "hand taken back"]
+    assert (entry.actor, entry.hand, entry.table, entry.new) == (f"table {m['table']}", 4, m["table"], None)
+    assert entry.old == {"hand": {"bidder": 0, "bid": 4, "kind": "plain", "trump": "S", "books": 10}}
+    with phone.session_transaction() as session:
+        assert entry.note == f"round 1: taken back on device {session['device']}"
+    assert (
+        f"table {m['table']}: hand taken back · hand 4 · table {m['table']}: "
+        "bidder: seat 1, bid 4, kind of bid plain, trump S, 10 books → none"
+    ) in what_happened(text(client.get(f"/d/{token}")))
+
+
+def audit_of(app: Flask, token: str) -> list[AuditEntry]:
+    with app.app_context():
+        return list(db.session.query(Event).filter_by(director_token=token).one().audit)
