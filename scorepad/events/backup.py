@@ -225,9 +225,27 @@ def document(value: object) -> object:
     return value
 
 
-# What the audit trail records as old and new values (events/military.py, events/drive.py), each
-# key with its shape: the control room writes these values out (director.audit_words).
+MATCH_REF = "match"  # an audit value's match (events/bid_whist/matches.py: a team's code tries on a sheet)
+HAND_PART_MAX = 2000  # characters of a corrected hand's changed keys as JSON: a whole hand's are far fewer
+
+
+def hand_part(value: object) -> object:
+    """The keys a correction changed in a game's hand (events/registry.entry_change): an object
+    of the hand's own keys, each value as the hand's entry holds it (null: the key was absent)."""
+    if not isinstance(value, dict) or len(json.dumps(value)) > HAND_PART_MAX:
+        raise _Bad(M("must be an object of the hand's keys that changed"))
+    return value
+
+
+# What the audit trail records as old and new values (events/military.py, events/drive.py; a game's
+# hand corrected at any event, events/registry.py), each key with its shape: the control room writes
+# these values out (director.audit_words).
 _CHANGE_KEYS: dict[str, Check] = {
+    "hand": hand_part,
+    # a wrong team code, or the director lifting a team's lock, on one sheet: its match's place in
+    # "matches" counting from 1 (the server's row id in the database), and the team's side
+    MATCH_REF: whole(1, NUMBER_MAX),
+    "side": whole(0, 1),
     "tricks": whole(0, 13),
     "revoke": choice(None, *REVOKES),
     "flags": whole(-COUNT_MAX, COUNT_MAX),
@@ -560,6 +578,14 @@ def _rows_of(event: Event) -> _Rows:
         ):
             hands[game_id].append(tuple(fields))
     sections = {}
+    match_order = inspect(Event).relationships["matches"].order_by
+    match_place = {
+        match_id: i
+        for i, match_id in enumerate(
+            db.session.scalars(select(EventMatch.id).where(EventMatch.event_id == event.id).order_by(*match_order)),
+            start=1,
+        )
+    }
     for section in SECTIONS:
         model: Any = section.model
         columns = [model.game_id if k == GAME_REF else getattr(model, k) for k in section.fields]
@@ -567,11 +593,26 @@ def _rows_of(event: Event) -> _Rows:
         ref = list(section.fields).index(GAME_REF) if GAME_REF in section.fields else None
         found = db.session.execute(select(*columns).where(model.event_id == event.id).order_by(*order))
         sections[section.key] = [tuple(place.get(v) if i == ref else v for i, v in enumerate(row)) for row in found]
+    audit_fields = list(next(section for section in SECTIONS if section.key == "audit").fields)
+    values = [audit_fields.index("old"), audit_fields.index("new")]
+    sections["audit"] = [
+        tuple(_match_moved(v, match_place) if i in values else v for i, v in enumerate(row))
+        for row in sections["audit"]
+    ]
     return _Rows(
         {k: getattr(event, k) for k in EVENT_FIELDS},
         sections,
         [(dict(zip(_GAME_COLUMNS, g[1:])), hands[g[0]]) for g in games],
     )
+
+
+def _match_moved(value: object, moved: Mapping[int, int | None]) -> object:
+    """An audit value with its match reference moved (a row id to its place in the file, or back);
+    a reference to no match of the event (an older version's, or a match since deleted) goes."""
+    if not isinstance(value, dict) or MATCH_REF not in value:
+        return value
+    found = moved.get(value[MATCH_REF]) if isinstance(value[MATCH_REF], int) else None
+    return {**value, MATCH_REF: found} if found is not None else {k: v for k, v in value.items() if k != MATCH_REF}
 
 
 def _shaped(rows: _Rows) -> dict[str, object]:
@@ -886,6 +927,17 @@ def _references(sections: dict[str, list[dict[str, Any]]], games: list[dict[str,
                         table=row["table"],
                     )
                 )
+    for i, row in enumerate(sections["audit"], start=1):
+        for value in (row["old"], row["new"]):
+            if isinstance(value, dict) and value.get(MATCH_REF, 0) > len(sections["matches"]):
+                problems.append(
+                    M(
+                        "%(where)s: there is no match %(match)s in the backup (%(count)s matches)",
+                        where=f"audit #{i}",
+                        match=value[MATCH_REF],
+                        count=len(sections["matches"]),
+                    )
+                )
     entrants = {e["number"] for e in sections["entrants"]} | {bid_whist_matches.GHOST}
     for i, row in enumerate(sections["matches"], start=1):
         for side in ("home", "away"):
@@ -1028,6 +1080,19 @@ def _check_pin(pin: str) -> None:
         raise BackupError([M("the new PIN is 4 to 8 digits (or leave it empty)")], field="pin")
 
 
+def _match_ids(event: Event, matches: Sequence[Mapping[str, Any]]) -> dict[int, int | None]:
+    """The new row id of each match of the file, by its place there (counting from 1)."""
+    written = {
+        (stage, number, table): match_id
+        for match_id, stage, number, table in db.session.execute(
+            select(EventMatch.id, EventMatch.stage, EventMatch.number, EventMatch.table).where(
+                EventMatch.event_id == event.id
+            )
+        )
+    }
+    return {i: written.get((m["stage"], m["number"], m["table"])) for i, m in enumerate(matches, start=1)}
+
+
 def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: bool = True) -> Event:
     """The plan's rows in one transaction, derived by the event's format before the commit
     (`rehearsed`: the helper did so in its scratch database already, `read_and_rehearse`; `commit`
@@ -1053,6 +1118,7 @@ def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: b
         hands = [{**h, "game_id": game.id} for game, raw in zip(games, plan.games) for h in raw["hands"]]
         if hands:
             db.session.execute(insert(Hand), hands)
+        ids: dict[int, int | None] = {}  # the matches' new ids by their place in the file (written before the audit)
         for section in SECTIONS:
             rows = [
                 {
@@ -1066,8 +1132,14 @@ def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: b
                 }
                 for row in plan.sections[section.key]
             ]
+            if section.key == "audit" and plan.sections["matches"]:
+                rows = [
+                    {**row, "old": _match_moved(row["old"], ids), "new": _match_moved(row["new"], ids)} for row in rows
+                ]
             if rows:
                 db.session.execute(insert(section.model), rows)
+            if section.key == "matches":
+                ids = _match_ids(event, plan.sections["matches"])
         if not rehearsed:
             db.session.expire_all()  # the format reads the rows back as any later request will
             _derive(event)

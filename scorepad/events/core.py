@@ -490,6 +490,11 @@ def _table_games(event: Event, row: EventTable) -> list[Game]:
     return [g for g in found if g is not None]
 
 
+def table_playing(event: Event, game: Game) -> int | None:
+    """The number of the club-night table whose game this is, or None."""
+    return next((t.number for t in event.tables if t.game_id == game.id), None)
+
+
 def revoke_scorer_link(game: Game) -> None:
     """Give a game a new scorer's link: the old one answers 404 from now on (the spectators' stays)."""
     game.scorer_token = new_token()
@@ -523,6 +528,52 @@ def audit(
     db.session.add(audit_entry(actor, action, event_id=event.id, hand=hand, table=table, old=old, new=new, note=note))
     event.revision += 1
     event.updated_at = utcnow()
+
+
+AUDIT_PAGE = 50  # entries on a page of the whole audit trail
+
+
+@dataclass(frozen=True)
+class AuditPage:
+    """One page of an event's audit trail, newest first: `page` of `pages` (from 1), the `total`
+    entries (of `table` alone when given), and the tables the trail names, to filter by."""
+
+    entries: list[AuditEntry]
+    page: int
+    pages: int
+    total: int
+    table: int | None
+    tables: list[int]
+
+    @property
+    def first(self) -> int:
+        """The number of this page's first (newest) entry, counting from the oldest as 1."""
+        return self.total - (self.page - 1) * AUDIT_PAGE
+
+
+def audit_page(event: Event, page: int = 1, table: int | None = None) -> AuditPage | None:
+    """A page of the event's whole audit trail (of one table's entries when `table` is given),
+    newest first, read a page at a time; None for a page or a table the trail does not have."""
+    tables = sorted(
+        db.session.scalars(
+            select(AuditEntry.table).where(AuditEntry.event_id == event.id, AuditEntry.table.is_not(None)).distinct()
+        )
+    )
+    if table is not None and table not in tables:
+        return None
+    where = [AuditEntry.event_id == event.id] + ([AuditEntry.table == table] if table is not None else [])
+    total = db.session.scalar(select(func.count(AuditEntry.id)).where(*where)) or 0
+    pages = max(1, -(-total // AUDIT_PAGE))
+    if not 1 <= page <= pages:
+        return None
+    entries = db.session.scalars(
+        select(AuditEntry)
+        .where(*where)
+        .order_by(AuditEntry.id.desc())  # as written: the order the control rooms list
+        .limit(AUDIT_PAGE)
+        .offset((page - 1) * AUDIT_PAGE)
+    )
+    return AuditPage(list(entries), page, pages, total, table, [t for t in tables if t is not None])
 
 
 def aware(moment: datetime) -> datetime:

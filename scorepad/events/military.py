@@ -711,25 +711,108 @@ def _check(event: Event) -> None:
         military.VARIANT.state(setup, hands, raw_hand(event, event.current_hand, pending_change=True))
 
 
-def _commit_entry(event: Event) -> None:
-    """A result for the hand in play: only that hand needs checking, on the cached complete hands."""
+@dataclass(frozen=True)
+class Lent:
+    """Flags lent to a table in one hand, as the ledger derives them: `flags` in all, `automatic`
+    of them lent by the rules when the table's result came in and it had run out."""
+
+    flags: int
+    automatic: int
+
+
+def loans_by_hand(event: Event, pending_change: bool = False) -> dict[tuple[int, int], Lent]:
+    """Every loan of the event by (hand, table), the hand in play's too: derived from the results
+    and the director's loans (an automatic loan is the rules' doing, never stored).
+
+    `pending_change`: derived afresh from the session's uncommitted rows (a correction being checked)."""
+    setup = setup_of(event)
+    if pending_change:
+        rows = list(military.ledger(setup, raw_hands(event)))
+    else:
+        rows = list(_derived(event, setup).rows)
+    if event.current_hand <= military.scheduled_hands(setup):
+        row, _ = military.settle_next(setup, rows, raw_hand(event, event.current_hand, pending_change))
+        rows.append(row)
+    return {
+        (row.number, t + 1): Lent(flags, row.auto_lent[t])
+        for row in rows
+        for t, flags in enumerate(row.lent)
+        if flags > 0
+    }
+
+
+def _audit_automatic_loan(event: Event, row: military.LedgerRow, table: int) -> None:
+    """A result that left its table short of flags made an automatic loan: one line in the audit
+    trail, in the result's commit (the loan itself stays derived). It moves no revision: the
+    complete hands kept for the next entry stay as they are."""
+    flags = row.auto_lent[table - 1]
+    if flags:
+        db.session.add(
+            core.audit_entry(
+                "automatic",
+                "loan",
+                event_id=event.id,
+                hand=row.number,
+                table=table,
+                old={"flags": 0},
+                new={"flags": flags},
+                note=M(
+                    "table %(table)s ran out of flags: %(flags)s lent automatically (it owes %(owes)s)",
+                    table=table,
+                    flags=_flags_words(flags),
+                    owes=row.owed[table - 1],
+                ),
+            )
+        )
+
+
+def _audit_loans_changed(event: Event, before: dict[tuple[int, int], Lent]) -> None:
+    """A correction changed what the rules lend automatically (in its hand or a later one of the day):
+    each automatic loan that changed, old and new, in the audit trail."""
+    after = loans_by_hand(event, pending_change=True)
+    for hand, table in sorted(set(before) | set(after)):
+        old = before[(hand, table)].automatic if (hand, table) in before else 0
+        new = after[(hand, table)].automatic if (hand, table) in after else 0
+        if old != new:
+            db.session.add(
+                core.audit_entry(
+                    "automatic",
+                    "loan",
+                    event_id=event.id,
+                    hand=hand,
+                    table=table,
+                    old={"flags": old},
+                    new={"flags": new},
+                    note=M("table %(table)s's automatic loan worked out again after a correction", table=table),
+                )
+            )
+
+
+def _commit_entry(event: Event, table: int | None = None) -> None:
+    """A result for the hand in play (`table`'s): only that hand needs checking, on the cached
+    complete hands; an automatic loan it makes goes to the audit trail."""
     db.session.flush()
     setup = setup_of(event)
     try:
-        _, problems = military.settle_next(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
+        row, problems = military.settle_next(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
         if problems:
             raise RuleErrors(problems)
     except RuleErrors:
         db.session.rollback()
         raise
+    if table is not None:
+        _audit_automatic_loan(event, row, table)
     db.session.commit()
 
 
-def _commit_checked(event: Event) -> None:
+def _commit_checked(event: Event, loans_before: dict[tuple[int, int], Lent] | None = None) -> None:
     """Commit a director's change once the whole event still derives, and tell its screens (the
-    hand's orders may have changed: a loan, moves, a correction)."""
+    hand's orders may have changed: a loan, moves, a correction). `loans_before`: the loans before
+    a correction, whose automatic ones it may change (audited)."""
     try:
         _check(event)
+        if loans_before is not None:
+            _audit_loans_changed(event, loans_before)
     except RuleErrors:
         db.session.rollback()
         raise
@@ -763,7 +846,7 @@ def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str |
     result = ReportedResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
     db.session.add(result)
     try:
-        _commit_entry(event)
+        _commit_entry(event, table)
     except IntegrityError:  # the other phone at the table got there first
         db.session.rollback()
         return enter_result(event, table, hand, tricks, revoke, actor)
@@ -798,6 +881,7 @@ def correct_result(
     if not 1 <= hand <= min(event.current_hand, military.scheduled_hands(setup_of(event))):
         raise RuleErrors([RuleError("hand", M("hand %(hand)s has not been played yet", hand=hand))])
     result = _result_row(event, hand, table)
+    loans_before = loans_by_hand(event)
     old = None if result is None else {"tricks": result.tricks, "revoke": result.revoke}
     new = {"tricks": tricks, "revoke": revoke}
     if old == new:
@@ -817,7 +901,7 @@ def correct_result(
     else:
         result.tricks, result.revoke = tricks, revoke
     core.audit(event, actor, "correction", hand=hand, table=table, old=old, new=new)
-    _commit_checked(event)
+    _commit_checked(event, loans_before)
     return result
 
 
@@ -1159,7 +1243,7 @@ class _Military(core.OneView):
 
     def room(self, event: Event) -> dict[str, object]:
         military_view = view(event)
-        return {"military_view": military_view, "late": military_view.late()}
+        return {"military_view": military_view, "late": military_view.late(), "lent": loans_by_hand(event)}
 
     def export(self, event: Event) -> dict[str, object]:
         return record_of(event)

@@ -60,6 +60,26 @@ class Change:
     view: GameView | None  # the game as it stands now, when the writer derived it (saves a replay)
 
 
+@dataclass(frozen=True)
+class Editor:
+    """Who corrects a recorded hand, as the page that sent the correction knows: the event's
+    director (this browser holds the event's director's link) or else the game's scorer (at an
+    event, the table's phone), and the device's short name."""
+
+    director: bool = False
+    device: str = ""
+
+
+# Told of each correction of a recorded hand of an event's game, before it is committed: the hand's
+# number, its entry before and after, and who corrected it. The event writes it in its audit trail
+# (events/registry.py adds itself), as Military Whist writes its own corrections.
+HAND_CORRECTED: list[Callable[[Game, int, RawHand, RawHand, Editor], None]] = []
+
+# Told of each recorded hand of an event's game that Undo takes back, before it is committed (its
+# number and entry, who took it back): a change to the record as much as a correction, audited so.
+HAND_TAKEN_BACK: list[Callable[[Game, int, RawHand, Editor], None]] = []
+
+
 # Told of each committed change to an event's game: the event's format says which of its screens
 # follow it (events/registry.py adds itself). Games do not import the events.
 GAME_CHANGED: list[Callable[[Game, Change], None]] = []
@@ -385,20 +405,24 @@ def next_redo(game: Game) -> str | None:
     return step.what if step else None
 
 
-def _take_back_hand(game: Game) -> Hand:
+def _take_back_hand(game: Game, editor: Editor) -> Hand:
     last = game.hands.pop()
     db.session.delete(last)
     _sheet_changing(game, M("Hand %(hand)s was taken back", hand=last.number))
+    if game.event_id is not None:
+        for hook in HAND_TAKEN_BACK:
+            hook(game, last.number, dict(last.entry), editor)
     game.updated_at = utcnow()
     return last
 
 
-def undo(game: Game) -> str:
+def undo(game: Game, editor: Editor = Editor()) -> str:
     """Take back exactly the last tap (a bid, a trump, one player's tricks, the save of a hand), and
     offer it for Redo. A game whose log does not fit what is stored (a game stored without one)
-    takes back its hand in hand, else its last hand, whole."""
+    takes back its hand in hand, else its last hand, whole. At an event a recorded hand taken back
+    goes to its audit trail (`HAND_TAKEN_BACK`), with `editor`."""
     hands = hand_count(game)
-    done = _undo(game)
+    done = _undo(game, editor)
     _announce_step(game, hands)
     return done
 
@@ -417,12 +441,12 @@ def _announce_step(game: Game, hands: int) -> None:
     _announce(game, sheet=changed, orders=changed)
 
 
-def _undo(game: Game) -> str:
+def _undo(game: Game, editor: Editor) -> str:
     _writable(game)
     step = _undo_step(game)
     if step is not None:
         if step.hand is not None:  # a corrected hand comes back as corrected
-            step = replace(step, entry=dict(_take_back_hand(game).entry))
+            step = replace(step, entry=dict(_take_back_hand(game, editor).entry))
         game.pending = step.before
         game.undo_log = (game.undo_log or [])[:-1] or None
         game.redo_log = undo_log.pushed(game.redo_log, step)
@@ -435,7 +459,7 @@ def _undo(game: Game) -> str:
         return M("The bids of the current hand were cleared.")
     if not game.hands:
         raise RuleErrors([RuleError("hand", M("There is nothing to undo yet."))])
-    last = _take_back_hand(game)
+    last = _take_back_hand(game, editor)
     _commit_tap(game)
     return M("Hand %(number)s was taken back.", number=last.number)
 
@@ -465,8 +489,9 @@ def _redo(game: Game) -> str:
     return M("Redone: %(what)s.", what=step.what)
 
 
-def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameView:
-    """Replace hand `number`; every later hand is re-scored, and must still be legal after it."""
+def correct_hand(game: Game, number: int, entry: Mapping[str, object], editor: Editor = Editor()) -> GameView:
+    """Replace hand `number`; every later hand is re-scored, and must still be legal after it. At an
+    event the correction goes to the event's audit trail (`HAND_CORRECTED`), with `editor`."""
     _writable(game)
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
@@ -487,6 +512,9 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object]) -> GameVi
         )
         raise RuleErrors([RuleError(broken.field, message)]) from e
     _sheet_changing(game, M("Hand %(hand)s was corrected", hand=number))
+    if game.event_id is not None:
+        for hook in HAND_CORRECTED:
+            hook(game, number, dict(hand.entry), dict(entry), editor)
     hand.entry = dict(entry)
     hand.corrected_at = utcnow()
     game.updated_at = hand.corrected_at

@@ -59,6 +59,7 @@ ACTIONS = {  # every action the services write (events/*.py); English reads the 
     "table cleared": lazy_gettext("table cleared"),
     "renamed": lazy_gettext("renamed"),
     "team code unlocked": lazy_gettext("team code unlocked"),
+    "hand taken back": lazy_gettext("hand taken back"),
 }
 
 
@@ -100,10 +101,47 @@ def _numbers(values: Any) -> str:
     return ", ".join(str(v) for v in values) if isinstance(values, list) else str(values)
 
 
+_HAND_KEYS = {  # a game's hand's keys (the rules' entries), as a corrected hand's audit value names them
+    "books": lazy_gettext("books"),
+    "tricks": lazy_gettext("tricks"),
+    "bids": lazy_gettext("bids"),
+    "shared": lazy_gettext("shared tricks"),
+    "bid": lazy_gettext("bid"),
+    "kind": lazy_gettext("kind of bid"),
+    "direction": lazy_gettext("direction"),
+    "trump": lazy_gettext("trump"),
+    "honours": lazy_gettext("honours"),
+    "bidder": lazy_gettext("bidder"),
+    "renege": lazy_gettext("renege"),
+}
+
+
+def _hand_part_words(part: dict[str, Any]) -> str:
+    """What a correction changed in a game's hand, in words: "10 books", "bid 5, bidder: seat 3"."""
+    words: list[str] = []
+    for key, value in part.items():
+        what = str(_HAND_KEYS.get(key, key))
+        if value is None:
+            words.append(gettext("no %(what)s", what=what))
+        elif key == "books" and isinstance(value, int):
+            words.append(gettext("1 book") if value == 1 else gettext("%(count)s books", count=value))
+        elif key == "tricks" and isinstance(value, int):
+            words.append(_tricks_words(value, None))
+        elif key == "bidder" and isinstance(value, int):
+            words.append(gettext("bidder: seat %(seat)s", seat=value + 1))
+        elif key == "renege" and isinstance(value, dict):
+            words.append(gettext("renege upheld") if value.get("upheld") else gettext("renege not upheld"))
+        else:
+            words.append(gettext("%(what)s %(value)s", what=what, value=_numbers(value)))
+    return ", ".join(words) or gettext("none")
+
+
 def audit_words(value: dict[str, Any] | None) -> str:
     """An audit trail value in words: "8 tricks, revoke by the visitors", "none"."""
     if not value:
         return gettext("none")
+    if set(value) == {"hand"} and isinstance(value["hand"], dict):  # a game's hand corrected
+        return _hand_part_words(value["hand"])
     if "tricks" in value:
         return _tricks_words(value["tricks"], value.get("revoke"))
     if "held" in value and "owed" in value:  # a day closed: the flags as counted then

@@ -33,8 +33,9 @@ from flask_babel import format_datetime, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import backup, core
-from scorepad.events.core import Event
+from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
+from scorepad.form_input import whole_number
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
 from scorepad.views.audit_trail import audit_action, audit_actor, audit_note, audit_words, signed_by
@@ -120,6 +121,13 @@ def is_unlocked(event: Event) -> bool:
         return True
     stamp = _unlocked().get(str(event.id))
     return stamp is not None and stamp == core.pin_stamp(event)
+
+
+def directs(game: Game) -> bool:
+    """Whether this browser is the director of the event the game is played at: it holds the event's
+    director's link (created or opened here) and may open it now."""
+    event = core.event_of(game)
+    return event is not None and directs_here(event)
 
 
 def unlock_for(event: Event) -> None:
@@ -302,6 +310,21 @@ def control(token: str) -> BaseResponse | tuple[str, int]:
 def room(event: Event) -> tuple[str, int]:
     """The control room's live part, fetched again on every change."""
     return render_room(event)
+
+
+@bp.get("/d/<token>/audit")
+@director_only
+def audit_trail(event: Event) -> str:
+    """The event's whole audit trail, a page at a time, newest first; or one table's entries."""
+    page = whole_number(request.args.get("page") or "1", digits=6)
+    raw_table = request.args.get("table") or ""
+    table = whole_number(raw_table) if raw_table else None
+    found = None
+    if page is not None and (table is not None or not raw_table):
+        found = core.audit_page(event, page, table)
+    if found is None:
+        abort(404, description=gettext("The audit trail has no such page: go back to its first page."))
+    return render_template("director/audit.html", event=event, trail=found)
 
 
 @bp.post("/d/<token>/pin")

@@ -38,7 +38,8 @@ from scorepad.i18n import say
 from scorepad.pushes import spectators
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
-from scorepad.views.common import errors_by_field, partial, share_url
+from scorepad.views.common import device, errors_by_field, partial, share_url
+from scorepad.views.director import directs
 
 bp = Blueprint("games", __name__)
 MY_GAMES = "my_games"  # scorer tokens of the games started on this device (signed cookie)
@@ -320,13 +321,18 @@ def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
             games.refuse_if_stale(game, request.form["state"])
         hands = games.hand_count(game)
         fresh = _page_sheet_is_current(game)
-        notice = say(games.undo(game) if action == "undo" else games.redo(game))
+        notice = say(games.undo(game, _editor(game)) if action == "undo" else games.redo(game))
     except games.StaleForm:
         return _body(game, {}, _stale_notice(game, adapter, action), 409)
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
     changed = games.hand_count(game) != hands
     return _body(game, {}, notice, 200, sheet_changed=changed or not fresh)
+
+
+def _editor(game: Game) -> games.Editor:
+    """Who changes an event game's recorded hands, for its audit trail: its director or its table's phone."""
+    return games.Editor(director=directs(game), device=device()) if game.event_id is not None else games.Editor()
 
 
 @bp.post("/g/<token>/undo")
@@ -353,7 +359,7 @@ def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
     errors: dict[str, str] = {}
     if request.method == "POST":
         try:
-            games.correct_hand(game, number, adapter.parse_edit(view, number, request.form))
+            games.correct_hand(game, number, adapter.parse_edit(view, number, request.form), _editor(game))
         except (RuleError, RuleErrors) as e:
             errors = errors_by_field(e)
         else:

@@ -194,6 +194,11 @@ def _stage_words(stage: str, number: int) -> Message:
     return M("round %(number)s", number=number) if stage == "round" else M("bracket match %(number)s", number=number)
 
 
+def stage_words(match: EventMatch) -> Message:
+    """Which match it is, in words: "round 2", "bracket match 5"."""
+    return _stage_words(match.stage, match.number)
+
+
 _BY = {
     "table phone, team code · device ": M("table phone, team code · device %(device)s"),
     "team page · device ": M("team page · device %(device)s"),
