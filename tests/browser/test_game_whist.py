@@ -320,7 +320,7 @@ def test_whist_rubber_with_honours(
     expect(page.locator(".result")).to_have_text(FINAL_SUMMARY)
     expect_line(page, 8, DEALS[7].totals, DEALS[7].note)
     expect(page.locator("#hand-8 td.num small")).to_have_text(["+5 · took 7 · 1 odd · 4 honours +4", "+0 · took 6"])
-    expect(page.get_by_role("heading", name="Final totals")).to_be_visible()
+    expect(page.get_by_role("heading", name="Games won in the rubber (best of three)")).to_be_visible()
     ui = standings(page)
     assert ui == {"Robins": (2, "2 games to 1"), "Wrens": (1, "1 game to 2")}
     assert standings(page, "#hand-panel") == ui

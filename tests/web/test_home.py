@@ -56,7 +56,7 @@ def test_variant_page_renders_a_demo_sheet_from_the_database(app: Flask, client:
         assert records.load_demo_games() == 0  # loading twice adds nothing
     for variant in all_variants():
         page = client.get(f"/variants/{variant.key}").get_data(as_text=True)
-        assert "Final totals" in page, variant.key
+        assert 'id="totals"' in page and 'id="hand-1"' in page, variant.key
 
 
 # --------------------------------------------------------------------------- other visitors' games (issue 33)

@@ -1,0 +1,48 @@
+"""Issue 31, the family's table: what a scorer at home tripped on, tapped as a new user would at
+phone width."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import PHONE
+
+
+def chip(page: Page, group: str, words: str) -> None:
+    """Tap a chip (a radio button) in the group with that legend."""
+    page.get_by_role("group", name=group, exact=True).get_by_role("radio", name=words, exact=True).check()
+
+
+def start_whist(page: Page, live_server: str) -> None:
+    """A Whist game with the set-up form's defaults: Us and Them, a rubber to 5."""
+    page.goto(live_server + "/new/whist")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#hand-panel h2")).to_have_text("Hand 1")
+
+
+def test_whists_big_score_and_totals_say_what_each_counts(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
+    """Item 1: after hand 1 (Us 8 tricks, 2 odd) the big box's 2 is points in the game in play, and
+    the list below counts games won in the rubber: each says so, so they cannot read as one score."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    start_whist(page, live_server)
+    chip(page, "Trump turned up", "♥ Hearts")
+    chip(page, "Tricks taken by Us", "8")
+    page.get_by_role("button", name="Save hand 1", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Hand 1 saved.")
+
+    board = page.locator("#scoreboard li")
+    expect(page.locator("#score-h")).to_have_text("Game 1: 5 points win it")
+    expect(board).to_have_text(
+        [re.compile(r"^Us\s+2 points\s+0 games won$"), re.compile(r"^Them\s+0 points\s+0 games won$")]
+    )
+    expect(page.locator("#totals-h")).to_have_text("Games won in the rubber (best of three)")
+    expect(page.locator("#totals ol.standings .total")).to_have_text(["0", "0"])
+    page.screenshot(path=str(screenshot_dir / "family-whist-after-hand-1.png"), full_page=True)
+    context.close()
