@@ -58,10 +58,19 @@ def one_liner(variant: Variant) -> str:
 
 
 def options_summary(variant: Variant, options: Mapping[str, OptionValue | str]) -> str:
-    changed = [say(s.label) for s in variant.option_specs if options.get(s.key, s.default) != s.default]
+    """The set-up form's options line: each option set otherwise than a new game's form sets it, with
+    its value. A new game's own settings (Bid Whist at home: to a points target) are the usual rules
+    there, not a change, and a label alone ("changed: Play") would not say what was chosen."""
+    usual: dict[str, OptionValue | str] = {s.key: s.default for s in variant.option_specs}
+    usual.update(adapter_for(variant.key).home_defaults)
+    changed = [
+        _("%(option)s: %(value)s", option=say(s.label), value=say(s.describe(value)))
+        for s in variant.option_specs
+        if (value := options.get(s.key, usual[s.key])) != usual[s.key]
+    ]
     if not changed:
         return _("the usual rules (tap to change)")
-    return _("changed: %(options)s", options=", ".join(changed))
+    return _("changed: %(options)s", options="; ".join(changed))
 
 
 def options_in_force(view: GameView) -> list[tuple[str, str]]:

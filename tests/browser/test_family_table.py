@@ -46,3 +46,20 @@ def test_whists_big_score_and_totals_say_what_each_counts(
     expect(page.locator("#totals ol.standings .total")).to_have_text(["0", "0"])
     page.screenshot(path=str(screenshot_dir / "family-whist-after-hand-1.png"), full_page=True)
     context.close()
+
+
+OPTIONS_AS_NEW = {
+    "en-GB": "Options: the usual rules (tap to change)",
+    "fr-FR": "Options : les règles habituelles (touchez pour changer)",
+    "es-ES": "Opciones: las reglas habituales (toca para cambiar)",
+}
+
+
+def test_a_new_bid_whist_games_options_line_reads_as_the_usual_rules(live_server: str, browser: Browser) -> None:
+    """Item 13: the home game's own setting (to 7 points) is the usual rule at home, not "changed: Play"."""
+    for locale, line in OPTIONS_AS_NEW.items():
+        context = browser.new_context(**PHONE, locale=locale)
+        page = context.new_page()
+        page.goto(live_server + "/new/bid_whist")
+        expect(page.locator("details.options summary")).to_have_text(line)
+        context.close()

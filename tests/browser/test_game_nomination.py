@@ -221,7 +221,7 @@ def test_a_whole_nomination_game_with_a_custom_sequence(
     expect(page.get_by_label("Custom list of cards per round")).to_have_value("1, 2, 3, 4, 5")
     expect(page.get_by_role("group", name="Who deals first?").get_by_role("radio", name="Bob")).to_be_checked()
     expect(page.locator("details.options summary")).to_have_text(
-        "Options: changed: Cards per round, Custom list of cards per round"
+        "Options: changed: Cards per round: My own list; Custom list of cards per round: 1, 2, 3, 4, 5"
     )
     fits(page)
     shot(page, screenshot_dir, "2-setup-error")
