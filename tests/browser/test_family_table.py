@@ -63,3 +63,33 @@ def test_a_new_bid_whist_games_options_line_reads_as_the_usual_rules(live_server
         page.goto(live_server + "/new/bid_whist")
         expect(page.locator("details.options summary")).to_have_text(line)
         context.close()
+
+
+TRUMPS_CHOICES = (
+    "Turned up: the dealer's last card, entered each deal",
+    "Fixed sequence: hearts, diamonds, spades, clubs",
+)
+
+
+def test_the_whist_forms_trumps_choices_are_read_whole_on_a_phone(live_server: str, browser: Browser) -> None:
+    """Item 14: each choice of the Trumps option shows its whole text at 320 and 390 px (a closed
+    select showed "… the dealer's last card, entere")."""
+    for width in (320, 390):
+        context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 700}})
+        page = context.new_page()
+        page.goto(live_server + "/new/whist")
+        page.get_by_text("Options:").click()
+        trumps = page.get_by_role("group", name="Trumps", exact=True)
+        expect(trumps.get_by_role("radio", name=TRUMPS_CHOICES[0])).to_be_checked()
+        for words in TRUMPS_CHOICES:
+            label = trumps.locator("label", has_text=words)
+            expect(label).to_have_text(words)
+            label.scroll_into_view_if_needed()
+            box = label.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (width, words, box)
+            assert label.evaluate("e => e.scrollWidth <= e.clientWidth"), (width, words)  # nothing cut or hidden
+        trumps.get_by_role("radio", name=TRUMPS_CHOICES[1]).check()
+        page.get_by_role("button", name="Start the game").click()
+        expect(page.locator("#hand-panel h2")).to_have_text("Hand 1")
+        expect(page.locator("#hand-panel")).to_contain_text("Trump ♥ Hearts")
+        context.close()

@@ -209,7 +209,8 @@ def test_whist_rubber_with_honours(
     # the defaults: the British game of 5, a rubber, the trump turned up; honours off until ticked
     expect(page.get_by_label("Points for game")).to_have_value("5")
     expect(page.get_by_label("Play a rubber")).to_be_checked()
-    expect(page.get_by_label("Trumps", exact=True)).to_have_value("turned")
+    trumps = page.get_by_role("group", name="Trumps", exact=True)
+    expect(trumps.get_by_role("radio", name="Turned up: the dealer's last card, entered each deal")).to_be_checked()
     expect(page.get_by_label("Fixed number of deals (whist drive)")).to_have_value("0")
     honours = page.get_by_label("Score honours")
     expect(honours).not_to_be_checked()
