@@ -93,3 +93,37 @@ def test_the_whist_forms_trumps_choices_are_read_whole_on_a_phone(live_server: s
         expect(page.locator("#hand-panel h2")).to_have_text("Hand 1")
         expect(page.locator("#hand-panel")).to_contain_text("Trump ♥ Hearts")
         context.close()
+
+
+def test_saving_a_whist_hand_with_nothing_chosen_says_every_missing_choice_beside_it(
+    live_server: str, browser: Browser
+) -> None:
+    """Item 15: both missing choices at once, each under its own question, the trump in words."""
+    missing = {
+        "en-GB": (
+            "Choose the trump turned up by Us 1, the dealer: hearts, diamonds, clubs or spades",
+            "Choose the tricks Us took",
+            "Save hand 1",
+        ),
+        "fr-FR": (
+            "Choisissez l’atout retourné par Nous 1, le donneur\u00a0: cœur, carreau, trèfle ou pique",
+            "Choisissez le nombre de plis de Nous",
+            "Enregistrer la donne 1",
+        ),
+    }
+    for locale, (trump, tricks, save) in missing.items():
+        context = browser.new_context(**PHONE, locale=locale)
+        page = context.new_page()
+        page.goto(live_server + "/new/whist")
+        page.locator("#setup-form button[value=start]").click()
+        page.get_by_role("button", name=save, exact=True).click()
+        form = page.locator("#hand-panel form.whist-form")
+        expect(form.locator(".field-error")).to_have_count(2)
+        expect(form.locator("#err-trump")).to_have_text(trump)
+        expect(form.locator("#err-tricks")).to_have_text(tricks)
+        # each right under its own question: the trump's before the tricks' chips, the tricks' after them
+        order = form.evaluate(
+            "f => Array.from(f.querySelectorAll('fieldset, .field-error')).map(e => e.id || e.querySelector('input').name)"
+        )
+        assert order == ["trump", "err-trump", "tricks", "err-tricks"], order
+        context.close()

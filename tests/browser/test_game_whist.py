@@ -236,7 +236,7 @@ def test_whist_rubber_with_honours(
     no_axe_violations(page)
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#hand-panel .field-error")).to_contain_text(
-        "Enter the trump suit turned up by Ann, the dealer"
+        "Choose the trump turned up by Ann, the dealer: hearts, diamonds, clubs or spades"
     )
     # what was tapped is kept
     expect(
