@@ -127,3 +127,27 @@ def test_saving_a_whist_hand_with_nothing_chosen_says_every_missing_choice_besid
         )
         assert order == ["trump", "err-trump", "tricks", "err-tricks"], order
         context.close()
+
+
+def test_deleting_a_game_says_so_on_the_home_page_once(live_server: str, browser: Browser) -> None:
+    """Item 16: after "Yes, delete the game" the home page says which game went (it landed on
+    `?deleted=1` and said nothing), and a refresh does not say it again."""
+    for locale, said in {
+        "en-GB": "The game “Sunday at Gran's” with Us, Them is deleted.",
+        "es-ES": "La partida «Sunday at Gran's» con Nosotros, Ellos está borrada.",
+    }.items():
+        context = browser.new_context(**PHONE, locale=locale)
+        page = context.new_page()
+        page.goto(live_server + "/new/whist")
+        page.locator("#title").fill("Sunday at Gran's")
+        page.locator("#setup-form button[value=start]").click()
+        expect(page.locator("#hand-panel h2")).to_be_visible()
+        page.locator("a[href$='/delete']").click()
+        page.locator("form.actions button.danger").click()
+        notice = page.get_by_role("status")
+        expect(notice).to_have_text(said)
+        assert re.fullmatch(re.escape(live_server) + "/?", page.url), page.url
+        page.reload()
+        expect(page.locator("main h1").first).to_be_visible()
+        expect(page.get_by_role("status")).to_have_count(0)
+        context.close()
