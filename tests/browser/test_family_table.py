@@ -151,3 +151,42 @@ def test_deleting_a_game_says_so_on_the_home_page_once(live_server: str, browser
         expect(page.locator("main h1").first).to_be_visible()
         expect(page.get_by_role("status")).to_have_count(0)
         context.close()
+
+
+def test_a_team_games_players_are_named_with_their_side(live_server: str, browser: Browser) -> None:
+    """Item 6: the four names typed at the start show with their side, on the game page, the printed
+    sheet and the result card ("★ Them" said nobody); a side whose players were not typed stays "Us"."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(live_server + "/new/whist")
+    for field, name in (("#name-0", "Ann"), ("#name-2", "Cat"), ("#name-1", "Bob"), ("#name-3", "Dan")):
+        page.locator(field).fill(name)
+    page.get_by_text("Options:").click()
+    page.get_by_label("Play a rubber").uncheck()  # one game: hand 1 (Them 13 tricks, 7 odd) ends it
+    page.locator("#setup-form button[value=start]").click()
+    expect(page.locator(".game-head .muted")).to_have_text("Us (Ann & Cat), Them (Bob & Dan)")
+    chip(page, "Trump turned up", "♠ Spades")
+    chip(page, "Tricks taken by Us", "0")
+    page.get_by_role("button", name="Save hand 1", exact=True).click()
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+
+    page.emulate_media(media="print")
+    expect(page.locator(".sheet-table thead th")).to_have_text(["#", "UsAnn & Cat", "ThemBob & Dan"])
+    expect(page.locator(".sheet-table thead th small.pair")).to_have_text(["Ann & Cat", "Bob & Dan"])
+    page.emulate_media(media="screen")
+
+    card = page.locator(".result-card a", has_text="SVG").get_attribute("href")
+    svg = context.new_page()
+    svg.goto(live_server + str(card))
+    texts = svg.locator("svg text").all_text_contents()
+    assert "★ Them (Bob & Dan)" in texts and "Us (Ann & Cat)" in texts, texts
+    assert "Places: 1 Them (Bob & Dan) 1, 2 Us (Ann & Cat) 0" in (svg.locator("svg").get_attribute("aria-label") or "")
+
+    # no names typed for Them: they stay Them
+    page.goto(live_server + "/new/whist")
+    page.locator("#name-0").fill("Ann")
+    page.locator("#name-2").fill("Cat")
+    page.locator("#setup-form button[value=start]").click()
+    expect(page.locator(".game-head .muted")).to_have_text("Us (Ann & Cat), Them")
+    expect(page.locator("#hand-panel h2")).to_have_text("Hand 1")
+    context.close()

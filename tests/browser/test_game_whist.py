@@ -224,7 +224,7 @@ def test_whist_rubber_with_honours(
     heading = page.locator("#hand-panel h2")
     expect(heading).to_have_text("Hand 1")
     expect(page.locator("#hand-panel .facts")).to_contain_text("Ann")
-    expect(page.locator(".game-head .muted")).to_have_text("Whist · Robins, Wrens")
+    expect(page.locator(".game-head .muted")).to_have_text("Whist · Robins (Ann & Cal), Wrens (Bea & Dan)")
     expect(page.locator("section.totals .summary")).to_have_text("Game 1: Robins 0, Wrens 0 (games 0-0)")
 
     # ---------------------------------------------------------------- deal 1, first without its trump
