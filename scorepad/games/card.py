@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scorepad import i18n, offload
 from scorepad.extensions import db
-from scorepad.games.presenters import place
+from scorepad.games.presenters import place, sides_of
 
 if TYPE_CHECKING:
     from scorepad.games.service import GameView
@@ -136,6 +136,7 @@ def card_of(view: GameView) -> Card:
         texts.append(Text(MARGIN, 305, size, summary, GREEN, True))
 
     standings = sheet.standings
+    named = sides_of(view.setup)  # a partnership's players with its name: "Them (Bob & Dan)"
     shown = standings if len(standings) <= ROWS_SHOWN else standings[: ROWS_SHOWN - 1]
     lines = len(shown) + (len(shown) < len(standings))
     top, bottom = 350, HEIGHT - 100
@@ -151,7 +152,7 @@ def card_of(view: GameView) -> Card:
         total_room = font(size, True).getlength(total)
         name_x, total_x = MARGIN + 110, WIDTH - MARGIN
         name_room = total_x - name_x - total_room - 30
-        name = ("★ " if won else "") + printable(s.name)
+        name = ("★ " if won else "") + printable(named[s.seat])
         detail = printable(i18n.say(s.detail))
         baseline = y + (high * 0.5 if detail else high * 0.5 + size * 0.36)
         texts.append(Text(MARGIN + 40, round(y + high * 0.5 + size * 0.36), size, place(sheet, s), INK, True, "middle"))
@@ -178,7 +179,7 @@ def card_of(view: GameView) -> Card:
         Text(WIDTH // 2, HEIGHT - 40, 30, gettext("Scorepad · score kept at the table"), MUTED, False, "middle")
     )
 
-    places = ", ".join(f"{place(sheet, s)} {s.name} {s.total}" for s in standings)
+    places = ", ".join(f"{place(sheet, s)} {named[s.seat]} {s.total}" for s in standings)
     label = gettext(
         "Result card: %(title)s, %(under)s. %(summary)s. Places: %(places)s.",
         title=title,

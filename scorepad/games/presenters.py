@@ -37,6 +37,37 @@ def seat_names_of(setup: Setup) -> list[str]:
     return names
 
 
+def pairs_of(setup: Setup) -> list[str]:
+    """Who plays for each side of a partnership game, as typed at the start ("Ann & Cat"): "" for
+    a side whose players were not typed, and for each player of a game of players."""
+    if not setup.teams:
+        return ["" for _name in setup.columns]
+    found = []
+    for team in setup.teams:
+        named = [p for p in team.players if p]
+        found.append(
+            _("%(first)s & %(second)s", first=named[0], second=named[1]) if len(named) == 2 else "".join(named)
+        )
+    return found
+
+
+def pairs(view: GameView) -> list[str]:
+    return pairs_of(view.setup)
+
+
+def sides_of(setup: Setup) -> list[str]:
+    """Each column's name with the pair playing for it when they were typed: "Us (Ann & Cat)"; the
+    team's name alone when they were not (a family's "Us" and "Them" say nobody at the table)."""
+    return [
+        _("%(team)s (%(players)s)", team=name, players=pair) if pair else name
+        for name, pair in zip(setup.columns, pairs_of(setup), strict=True)
+    ]
+
+
+def sides(view: GameView) -> list[str]:
+    return sides_of(view.setup)
+
+
 def seat_names(view: GameView) -> list[str]:
     return seat_names_of(view.setup)
 
@@ -58,10 +89,19 @@ def one_liner(variant: Variant) -> str:
 
 
 def options_summary(variant: Variant, options: Mapping[str, OptionValue | str]) -> str:
-    changed = [say(s.label) for s in variant.option_specs if options.get(s.key, s.default) != s.default]
+    """The set-up form's options line: each option set otherwise than a new game's form sets it, with
+    its value. A new game's own settings (Bid Whist at home: to a points target) are the usual rules
+    there, not a change, and a label alone ("changed: Play") would not say what was chosen."""
+    usual: dict[str, OptionValue | str] = {s.key: s.default for s in variant.option_specs}
+    usual.update(adapter_for(variant.key).home_defaults)
+    changed = [
+        _("%(option)s: %(value)s", option=say(s.label), value=say(s.describe(value)))
+        for s in variant.option_specs
+        if (value := options.get(s.key, usual[s.key])) != usual[s.key]
+    ]
     if not changed:
         return _("the usual rules (tap to change)")
-    return _("changed: %(options)s", options=", ".join(changed))
+    return _("changed: %(options)s", options="; ".join(changed))
 
 
 def options_in_force(view: GameView) -> list[tuple[str, str]]:
@@ -188,6 +228,8 @@ TEMPLATE_GLOBALS = {
     for f in (
         seat_names,
         seat_team,
+        pairs,
+        sides,
         trump_label,
         one_liner,
         options_summary,

@@ -324,6 +324,9 @@ class ScoreSheet:
     winners: tuple[int, ...] = ()  # column indices; more than one is a tie; empty until finished
     summary: str = ""  # one line: "Ann wins with 112", "Tie: Us and Them 5-5"
     scoreboard: Scoreboard | None = None  # two sides playing to game (Whist, Bid Whist)
+    # what the standings' totals count when it is not points ("Games won"): Whist's totals count games
+    # while its scoreboard shows the points of the game in play, and the two must not read as one score
+    standings_label: str = ""
 
 
 @dataclass(frozen=True)

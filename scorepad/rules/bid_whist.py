@@ -1137,6 +1137,7 @@ class BidWhist:
             leaders(standings) if game.over else (),
             game.summary(standings),
             game.scoreboard(),
+            M("Rounds won") if game.by_rounds else "",
         )
 
     def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:

@@ -832,6 +832,7 @@ class WhistVariant:
             winners,
             tally.summary(),
             tally.scoreboard(rules.target),
+            M("Games won in the rubber (best of three)") if rules.rubber else M("Games won"),
         )
 
     @staticmethod

@@ -376,9 +376,16 @@ def delete(token: str) -> str | BaseResponse:
     if game.event_id is not None:
         abort(409, description=gettext("This game is part of an event: deleting it is up to the director."))
     if request.method == "POST":
+        view = games.view(game)
+        said = gettext(
+            "The game “%(game)s” with %(players)s is deleted.",
+            game=game.title or view.variant.name,
+            players=", ".join(view.setup.columns),
+        )
         games.delete(game)
         session[MY_GAMES] = [t for t in session.get(MY_GAMES, []) if t != token]
-        return redirect(url_for("home.index", deleted=1), code=303)
+        flash(said)  # said once on the home page: a refresh does not say it again
+        return redirect(url_for("home.index"), code=303)
     return render_template("games/delete.html", gv=games.view(game))
 
 

@@ -204,6 +204,49 @@ if ("serviceWorker" in navigator) {
   });
 }
 
+/* A tap is one tap (issue 31): on the scorer's page a choice is taken once. Its answer draws the
+   next question where the tapped one was (the next player's "2" where Ann's "2" was), so a shaky
+   second tap would enter the next player's choice too: a repeat of the same control (the same
+   form's button of the same name and value) is ignored for GUARD ms after the tap, and the one its
+   answer drew stays disabled until then. The tapped button shows it was taken. */
+(function () {
+  var GUARD = 600;
+  var last = null;  // {key, at}: the last choice taken
+  function keyOf(button) {
+    var source = button.form || button;
+    var url = source.getAttribute("hx-post") || source.getAttribute("action") || "";
+    return url + " " + (button.name || "") + "=" + (button.value || "");
+  }
+  function choice(target) {
+    var button = target.closest && target.closest("button");
+    if (!button || button.type !== "submit" || !button.closest("#play-body")) return null;
+    return button;
+  }
+  document.addEventListener("click", function (event) {
+    var button = choice(event.target);
+    if (!button) return;
+    var key = keyOf(button), now = Date.now();
+    if (last && last.key === key && now - last.at < GUARD) {  // the same control again, too soon
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    last = { key: key, at: now };
+    button.classList.add("taken");
+  }, true);
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!last) return;
+    var left = GUARD - (Date.now() - last.at), key = last.key;
+    if (left <= 0) return;
+    document.querySelectorAll("#play-body button[type=submit]").forEach(function (button) {
+      if (button.disabled || button.classList.contains("taken") || keyOf(button) !== key) return;
+      button.disabled = true;
+      button.classList.add("held");
+      setTimeout(function () { button.disabled = false; button.classList.remove("held"); }, left);
+    });
+  });
+})();
+
 // Steppers (− count +), the "tricks to share out" counter, recent-name chips, Whist's other side.
 document.addEventListener("click", function (event) {
   var step = event.target.closest("[data-step]");

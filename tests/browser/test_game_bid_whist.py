@@ -154,8 +154,11 @@ def test_bid_whist_home_game_to_seven(
         page.locator(f"#name-{seat}").fill(name)
     page.get_by_text("Options:").click()
     # issue 14: the kitchen table's game to 7 is the default here (the tournament's rounds are an event's)
-    expect(page.get_by_label("Play", exact=True)).to_have_value("points")
-    page.get_by_label("Play", exact=True).select_option(label="To a points target (home game)")
+    to_points = page.get_by_role("group", name="Play", exact=True).get_by_role(
+        "radio", name="To a points target (home game)"
+    )
+    expect(to_points).to_be_checked()
+    to_points.check()
     expect(page.get_by_label("Points for game")).to_have_value("7")
     page.get_by_label("Name this game").fill("Kitchen table")
     dealer = page.get_by_role("group", name="Who deals first?")

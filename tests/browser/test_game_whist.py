@@ -209,7 +209,8 @@ def test_whist_rubber_with_honours(
     # the defaults: the British game of 5, a rubber, the trump turned up; honours off until ticked
     expect(page.get_by_label("Points for game")).to_have_value("5")
     expect(page.get_by_label("Play a rubber")).to_be_checked()
-    expect(page.get_by_label("Trumps", exact=True)).to_have_value("turned")
+    trumps = page.get_by_role("group", name="Trumps", exact=True)
+    expect(trumps.get_by_role("radio", name="Turned up: the dealer's last card, entered each deal")).to_be_checked()
     expect(page.get_by_label("Fixed number of deals (whist drive)")).to_have_value("0")
     honours = page.get_by_label("Score honours")
     expect(honours).not_to_be_checked()
@@ -223,7 +224,7 @@ def test_whist_rubber_with_honours(
     heading = page.locator("#hand-panel h2")
     expect(heading).to_have_text("Hand 1")
     expect(page.locator("#hand-panel .facts")).to_contain_text("Ann")
-    expect(page.locator(".game-head .muted")).to_have_text("Whist · Robins, Wrens")
+    expect(page.locator(".game-head .muted")).to_have_text("Whist · Robins (Ann & Cal), Wrens (Bea & Dan)")
     expect(page.locator("section.totals .summary")).to_have_text("Game 1: Robins 0, Wrens 0 (games 0-0)")
 
     # ---------------------------------------------------------------- deal 1, first without its trump
@@ -235,7 +236,7 @@ def test_whist_rubber_with_honours(
     no_axe_violations(page)
     page.get_by_role("button", name="Save hand 1").click()
     expect(page.locator("#hand-panel .field-error")).to_contain_text(
-        "Enter the trump suit turned up by Ann, the dealer"
+        "Choose the trump turned up by Ann, the dealer: hearts, diamonds, clubs or spades"
     )
     # what was tapped is kept
     expect(
@@ -320,7 +321,7 @@ def test_whist_rubber_with_honours(
     expect(page.locator(".result")).to_have_text(FINAL_SUMMARY)
     expect_line(page, 8, DEALS[7].totals, DEALS[7].note)
     expect(page.locator("#hand-8 td.num small")).to_have_text(["+5 · took 7 · 1 odd · 4 honours +4", "+0 · took 6"])
-    expect(page.get_by_role("heading", name="Final totals")).to_be_visible()
+    expect(page.get_by_role("heading", name="Games won in the rubber (best of three)")).to_be_visible()
     ui = standings(page)
     assert ui == {"Robins": (2, "2 games to 1"), "Wrens": (1, "1 game to 2")}
     assert standings(page, "#hand-panel") == ui

@@ -32,7 +32,7 @@ def one_card_nomination(page: Page, names: tuple[str, ...] | None) -> None:
         for seat, name in enumerate(names):
             page.locator(f"#name-{seat}").fill(name)
     page.locator("details.options summary").click()
-    page.get_by_label("Cards per round", exact=True).select_option(label="My own list")
+    page.get_by_role("group", name="Cards per round", exact=True).get_by_role("radio", name="My own list").check()
     page.get_by_label("Custom list of cards per round").fill("1")
 
 

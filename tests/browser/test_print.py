@@ -125,8 +125,11 @@ def read_json(name: str) -> dict[str, Any]:
     return data
 
 
-def check_sheet(page: Page, columns: list[str], totals: dict[str, int], hands: int) -> None:
-    """Under print media: the screen's parts hidden; the sheet, its names, rows, totals and options shown."""
+def check_sheet(
+    page: Page, columns: list[str], totals: dict[str, int], hands: int, pairs: tuple[str, ...] = ()
+) -> None:
+    """Under print media: the screen's parts hidden; the sheet, its names (a side's with the pair
+    playing for it, under its name), rows, totals and options shown."""
     page.emulate_media(media="print")
     for selector in SCREEN_ONLY:
         for i in range(page.locator(selector).count()):
@@ -136,7 +139,9 @@ def check_sheet(page: Page, columns: list[str], totals: dict[str, int], hands: i
         expect(buttons.nth(i)).to_be_hidden()
     sheet = page.locator(".sheet-table")
     expect(sheet).to_be_visible()
-    expect(sheet.locator("thead th")).to_have_text(["#", *columns])
+    expect(sheet.locator("thead th")).to_have_text(
+        ["#", *(c + p for c, p in zip(columns, pairs or [""] * len(columns)))]
+    )
     expect(sheet.locator("tbody tr[id^=hand-]")).to_have_count(hands)
     expect(page.locator("section.totals")).to_be_visible()
     expect(page.locator(".rules-in-force")).to_be_visible()
@@ -230,7 +235,7 @@ def test_a_classic_whist_rubber_prints_on_one_page(
     token, columns, totals = store(app, record)
     page = browser.new_context(**PRINT_WIDTH).new_page()
     page.goto(f"{live_server}/g/{token}")
-    check_sheet(page, columns, totals, len(record["hands"]))
+    check_sheet(page, columns, totals, len(record["hands"]), ("Alice & Carol", "Bob & Dave"))
     shot(page, screenshot_dir, "whist-rubber")
     text = on_one_page(page)
     check_text(

@@ -42,7 +42,7 @@ def test_a_game_and_a_projector_through_gevents_own_server(server: ScorepadRun, 
     for seat, name in enumerate(PLAYERS):
         scorer.get_by_role("textbox", name=f"Player {seat + 1}", exact=True).fill(name)
     scorer.locator("details.options summary").click()
-    scorer.get_by_label("Cards per round", exact=True).select_option(label="My own list")
+    scorer.get_by_role("group", name="Cards per round", exact=True).get_by_role("radio", name="My own list").check()
     scorer.get_by_label("Custom list of cards per round").fill("1, 2")
     scorer.get_by_role("group", name="Who deals first?").get_by_role("radio", name="Ann").check()
     scorer.get_by_role("button", name="Start the game").click()

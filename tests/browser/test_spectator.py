@@ -144,7 +144,7 @@ def test_a_spectator_follows_a_nomination_game_live(
     for seat, name in enumerate(PLAYERS):
         scorer.get_by_role("textbox", name=f"Player {seat + 1}", exact=True).fill(name)
     scorer.locator("details.options summary").click()
-    scorer.get_by_label("Cards per round", exact=True).select_option(label="My own list")
+    scorer.get_by_role("group", name="Cards per round", exact=True).get_by_role("radio", name="My own list").check()
     scorer.get_by_label("Custom list of cards per round").fill("1, 2, 3")
     scorer.get_by_role("group", name="Who deals first?").get_by_role("radio", name="Ann").check()
     scorer.get_by_label("Name this game").fill("Friday cards")

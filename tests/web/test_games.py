@@ -849,6 +849,6 @@ def test_bid_whist_from_start_a_new_game_plays_to_seven(app: Flask, client: Flas
     """Issue 14: the home game's first form plays to 7 points; the tournament's rounds stay the
     rules' default, which events and stored records rely on."""
     page = client.get("/new/bid_whist").get_data(as_text=True)
-    assert re.search(r'<option value="points"\s+selected', page), page
+    assert re.search(r'<input type="radio" name="opt.play_to" value="points"\s+checked>', page), page
     token = start(client, "bid_whist", {**PARTNERS, "opt.play_to": "points"})
     assert game_of(app, token).options["play_to"] == "points"

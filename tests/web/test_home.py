@@ -56,7 +56,7 @@ def test_variant_page_renders_a_demo_sheet_from_the_database(app: Flask, client:
         assert records.load_demo_games() == 0  # loading twice adds nothing
     for variant in all_variants():
         page = client.get(f"/variants/{variant.key}").get_data(as_text=True)
-        assert "Final totals" in page, variant.key
+        assert 'id="totals"' in page and 'id="hand-1"' in page, variant.key
 
 
 # --------------------------------------------------------------------------- other visitors' games (issue 33)
@@ -177,3 +177,21 @@ def test_an_empty_server_says_so(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert "No games yet on this server. Start one: it takes a few seconds." in page
     assert "Other games on this server" not in page and "Your games in progress" not in page
+
+
+def test_the_options_line_says_each_option_changed_with_its_value(client: FlaskClient) -> None:
+    """Issue 31, item 13: a changed option is said with what it was changed to, in the reader's
+    language; a new game's own settings are not a change."""
+    form = {"action": "", "team.0": "Us", "team.1": "Them", "opt.play_to": "points", "opt.target": "9"}
+    summaries = {}
+    for language in ("en", "fr", "es"):
+        page = client.post("/new/bid_whist", data=form, headers={"Accept-Language": language})
+        summaries[language] = page.get_data(as_text=True).split("<summary>")[1].split("</summary>")[0]
+    assert summaries == {
+        "en": "Options: changed: Points for game: 9",
+        "fr": "Options\u00a0: modifiées\u00a0: Points pour la manche\u00a0: 9",
+        "es": "Opciones: cambiadas: Puntos para ganar la partida: 9",
+    }
+    form = {**form, "opt.play_to": "rounds", "opt.target": "7"}
+    page = client.post("/new/bid_whist", data=form).get_data(as_text=True)
+    assert "<summary>Options: changed: Play: Rounds of 4 hands (tournament)</summary>" in page

@@ -76,7 +76,9 @@ def test_the_scorers_page_shows_the_board_and_each_hands_points(app: Flask, clie
     board = page.split('class="scoreboard"')[1].split("</section>")[0]
     assert "Game 1: 5 points win it" in board
     assert re.findall(
-        r'<span class="name">(\w+)</span> <span class="big">(\d+)</span> <span class="won">(\d+ games?) won', board
+        r'<span class="name">(\w+)</span> <span class="big">(\d+)</span> <span class="unit">points</span> '
+        r'<span class="won">(\d+ games?) won',
+        board,
     ) == [("Us", "4", "0 games"), ("Them", "4", "0 games")]
     row = page.split('id="hand-2"')[1].split("</tr>")[0]
     assert '<span class="part points">+0</span>' in row and '<span class="part points">+4</span>' in row

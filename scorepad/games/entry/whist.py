@@ -13,6 +13,7 @@ from scorepad.games.entry.base import Complete, Pending, form_int
 from scorepad.rules.base import RawHand, RoundSpec, RuleError, RuleErrors
 from scorepad.rules.cards import SUITS
 from scorepad.rules.errors import M
+from scorepad.rules.whist import seat_names
 
 if TYPE_CHECKING:
     from scorepad.games.service import GameView
@@ -64,6 +65,17 @@ class WhistEntry:
         except RuleError as e:
             errors.append(e)
         trump = form.get("trump") or ""
+        if not trump and spec.trump is None:  # said with the tricks, not after them, and in words
+            dealer = seat_names(view.setup)[spec.dealer]
+            errors.append(
+                RuleError(
+                    "trump",
+                    M(
+                        "choose the trump turned up by %(dealer)s, the dealer: hearts, diamonds, clubs or spades",
+                        dealer=dealer,
+                    ),
+                )
+            )
         if trump:
             if trump not in {s.value for s in SUITS}:
                 errors.append(RuleError("trump", M("choose the trump turned up: hearts, diamonds, clubs or spades")))
