@@ -1,5 +1,6 @@
-"""One rule for the outbox at an event (issue 32, item 1): a tap that the server did not record is
-never reported as recorded, on the table page of any format.
+"""One rule for the outbox at an event (issue 32, items 1 and 5): a tap that the server did not
+record is never reported as recorded, on the table page of any format; and a table phone that comes
+back online shows the event as it is now, without waiting for the next push or a reload.
 
 Every phone here reaches the app over plain HTTP at a LAN name (not a secure context, no service
 worker: the venue case, as in tests/browser/test_outbox.py) and goes offline with Playwright's
@@ -9,7 +10,7 @@ worker: the venue case, as in tests/browser/test_outbox.py) and goes offline wit
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
-from scorepad.events import club, drive, military
+from scorepad.events import club, core, drive, military
 from scorepad.extensions import db
 from scorepad.games import service as games
-from scorepad.models import EventMatch, EventTable, Game, ReportedResult
+from scorepad.models import Event, EventMatch, EventTable, Game, ReportedResult
 from tests.browser.conftest import PHONE
 from tests.browser.test_outbox import lan, sent_once
 from tests.slowness import scaled_ms
@@ -66,6 +67,15 @@ def open_table(context: BrowserContext, live_server: str, token: str) -> Page:
     page.wait_for_load_state("load")  # the scripts are in: a tap is an htmx request, not a plain form post
     page.wait_for_timeout(300)  # its live stream is open
     return page
+
+
+def in_the_event(app: Flask, token: str, act: Callable[[Event], object]) -> None:
+    """Run `act(event)` on the event of the table `token`, as another phone or the director would,
+    with the push it makes."""
+    with app.app_context(), app.test_request_context():
+        table = core.table_by_token(token)
+        assert table is not None
+        act(table.event)
 
 
 # --------------------------------------------------------------------------- item 1: Military
@@ -145,6 +155,104 @@ def test_a_military_keypad_tap_sent_by_another_page_is_not_said_recorded(
     assert results(app) == {}
 
 
+# --------------------------------------------------------------------------- item 5: back online
+
+
+def test_a_military_table_back_online_shows_the_hand_the_director_opened_meanwhile(
+    app: Flask, live_server: str, phone: BrowserContext, screenshot_dir: Path
+) -> None:
+    """Every table is in; the phone goes offline and the director opens hand 2: the push is lost (the
+    phone's live stream outlives the drop without an error, so it is never reopened). Back online,
+    the phone shows hand 2 at once, with no reload and no other table's entry to wake it."""
+    tokens = military_event(app)
+    for table, token in enumerate(tokens[1:], start=2):
+        in_the_event(app, token, lambda ev, t=table: military.enter_result(ev, t, 1, 7, None, f"table {t}"))
+    page = open_table(phone, live_server, tokens[0])
+    page.get_by_role("button", name="8 tricks", exact=True).click()
+    page.get_by_role("button", name="Confirm hand 1").click()
+    expect(page.get_by_role("heading", name="Hand 1 is recorded")).to_be_visible()
+    expect(page.locator(".recorded")).to_contain_text("Every table is in")
+
+    phone.set_offline(True)
+    page.wait_for_timeout(500)
+    in_the_event(app, tokens[0], lambda ev: military.advance(ev, hand=1))  # the director opens hand 2
+    page.wait_for_timeout(1500)  # its push does not reach the phone
+    expect(page.get_by_role("heading", name="Hand 1 is recorded")).to_be_visible()
+
+    phone.set_offline(False)
+    expect(page.get_by_role("heading", name=re.compile("^Hand 2 of 10"))).to_be_visible(timeout=scaled_ms(5000))
+    expect(page.get_by_role("button", name="8 tricks", exact=True)).to_be_visible()
+    page.screenshot(path=str(screenshot_dir / "outbox-military-back-online-next-hand.png"), full_page=True)
+
+
+def test_a_table_back_online_before_the_server_can_be_reached_catches_up_once_it_can(
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
+    """The Wi-Fi is back a moment before the server can be reached: the first fetch of the table's
+    panel fails, and it is tried again by itself."""
+    tokens = military_event(app)
+    for table, token in enumerate(tokens[1:], start=2):
+        in_the_event(app, token, lambda ev, t=table: military.enter_result(ev, t, 1, 7, None, f"table {t}"))
+    page = open_table(phone, live_server, tokens[0])
+    page.get_by_role("button", name="8 tricks", exact=True).click()
+    page.get_by_role("button", name="Confirm hand 1").click()
+    expect(page.get_by_role("heading", name="Hand 1 is recorded")).to_be_visible()
+
+    phone.set_offline(True)
+    page.wait_for_timeout(500)
+    in_the_event(app, tokens[0], lambda ev: military.advance(ev, hand=1))
+    failed: list[str] = []
+
+    def fail_first(route: Route) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort("addressunreachable")
+
+    page.route("**/panel", fail_first)
+    phone.set_offline(False)
+    expect(page.get_by_role("heading", name=re.compile("^Hand 2 of 10"))).to_be_visible(timeout=scaled_ms(8000))
+    assert len(failed) == 1
+
+
+def test_a_military_table_whose_stream_reopens_shows_the_hand_opened_while_it_was_down(
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
+    """The other way back: the live stream itself breaks (the server restarted, a proxy cut it) and
+    the hand is opened before it is open again: once it is, the phone shows the new hand."""
+    tokens = military_event(app)
+    for table, token in enumerate(tokens[1:], start=2):
+        in_the_event(app, token, lambda ev, t=table: military.enter_result(ev, t, 1, 7, None, f"table {t}"))
+    streams: list[Route] = []
+
+    def break_then_hold(route: Route) -> None:
+        if not streams:  # the first stream ends at once: the page hears an error and opens it again ...
+            streams.append(route)
+            route.fulfill(status=200, content_type="text/event-stream", body="retry: 200\n\n")
+        else:  # ... and that one is held until the hand is opened
+            streams.append(route)
+
+    page = phone.new_page()
+    page.route("**/events?only=orders,changed", break_then_hold)
+    page.goto(f"{lan(live_server)}/t/{tokens[0]}")
+    page.wait_for_load_state("load")
+    page.get_by_role("button", name="8 tricks", exact=True).click()
+    page.get_by_role("button", name="Confirm hand 1").click()
+    expect(page.locator(".recorded")).to_contain_text("Every table is in")
+    for _ in range(100):
+        if len(streams) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(streams) == 2, "the page did not open its stream again"
+
+    in_the_event(app, tokens[0], lambda ev: military.advance(ev, hand=1))  # no stream to hear it
+    page.wait_for_timeout(500)
+    expect(page.get_by_role("heading", name="Hand 1 is recorded")).to_be_visible()
+    streams[1].continue_()  # the stream is back
+    expect(page.get_by_role("heading", name=re.compile("^Hand 2 of 10"))).to_be_visible(timeout=scaled_ms(5000))
+
+
 # --------------------------------------------------------------------------- the other formats' tables
 
 
@@ -177,6 +285,31 @@ def test_a_whist_drive_deal_recorded_offline_is_sent_once_and_said_recorded(
     expect(page.get_by_role("heading", name="Deal 1 is recorded")).to_be_visible()
     with app.app_context():
         assert {(r.hand, r.table, r.tricks) for r in db.session.scalars(db.select(ReportedResult))} == {(1, 1, 8)}
+
+
+def test_a_whist_drive_table_back_online_shows_the_deal_that_moved_on_meanwhile(
+    app: Flask, live_server: str, phone: BrowserContext
+) -> None:
+    """Item 5 at a drive: the last table's entry moves every table on to deal 2 while this phone is
+    offline; back online, it shows deal 2 by itself."""
+    with app.app_context():
+        event = drive.create("Village hall drive", [f"P{n}" for n in range(1, 13)], deals=6)
+        tokens = [t.token for t in event.tables]
+    page = open_table(phone, live_server, tokens[0])
+    page.get_by_role("group", name=re.compile("^Tricks North-South took")).get_by_text("8", exact=True).click()
+    page.get_by_role("button", name="Record deal 1").click()
+    expect(page.get_by_role("heading", name="Deal 1 is recorded")).to_be_visible()
+
+    phone.set_offline(True)
+    page.wait_for_timeout(500)
+    for table, token in ((2, tokens[1]), (3, tokens[2])):
+        in_the_event(app, token, lambda ev, t=table: drive.enter(ev, t, 1, 7, f"table {t}"))
+    page.wait_for_timeout(1500)
+    expect(page.get_by_role("heading", name="Deal 1 is recorded")).to_be_visible()
+
+    phone.set_offline(False)
+    expect(page.get_by_role("heading", name=re.compile("^Deal 2 of 6"))).to_be_visible(timeout=scaled_ms(5000))
+    expect(page.get_by_role("button", name="Record deal 2")).to_be_visible()
 
 
 def bid_whist_match(app: Flask, hands: int = 0) -> dict[str, Any]:
