@@ -15,6 +15,11 @@ them has changed since (an undo, a correction, another phone's entry), the store
 saved") is no longer the truth: the replay says the entry was recorded, that the game changed
 since, and what is recorded now (`Idempotent-Changed: true`; the outbox shows it and redraws).
 
+Every answer to a keyed request says whether the request recorded anything: `Idempotent-Recorded:
+true` once one of its commits went through, `false` when it committed nothing (a Military table's
+keypad tap asks only for a preview, and its Confirm records it), stored and replayed with the rest
+of the answer. The outbox says "recorded" of a tap it sent again only on `true` (issue 32, item 1).
+
 The rows are written on connections of their own, not the request's session, so storing an answer
 never commits something a view left half done; but the request's own first commit also marks its
 key RECORDED in the same transaction (`_mark_recorded`), so a worker killed between committing an
@@ -41,6 +46,7 @@ from scorepad.extensions import db
 from scorepad.models import Game, Hand, IdempotentRequest, utcnow
 
 HEADER = "Idempotency-Key"
+RECORDED_HEADER = "Idempotent-Recorded"
 KEY = re.compile(r"[A-Za-z0-9_.:-]{8,64}")
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 KEEP = timedelta(days=2)  # a phone asleep over night still gets its answer in the morning
@@ -56,6 +62,7 @@ REPLAYED_HEADERS = (
     "HX-Reswap",
     "HX-Push-Url",
     "Retry-After",
+    RECORDED_HEADER,
 )
 TABLE = IdempotentRequest.__table__
 
@@ -123,7 +130,12 @@ def _recorded_now(game_id: int) -> Response:
         words,
         status=200,
         mimetype="text/plain",
-        headers={"Idempotent-Replayed": "true", "Idempotent-Changed": "true", "HX-Refresh": "true"},
+        headers={
+            "Idempotent-Replayed": "true",
+            "Idempotent-Changed": "true",
+            RECORDED_HEADER: "true",
+            "HX-Refresh": "true",
+        },
     )
 
 
@@ -136,7 +148,12 @@ def _replay(row: Any) -> Response:
     if changed is not None:
         return _recorded_now(changed)
     if status == RECORDED:
-        return Response(RECORDED_WORDS, status=200, mimetype="text/plain", headers={"Idempotent-Replayed": "true"})
+        return Response(
+            RECORDED_WORDS,
+            status=200,
+            mimetype="text/plain",
+            headers={"Idempotent-Replayed": "true", RECORDED_HEADER: "true"},
+        )
     response = Response(RECORDED_WORDS if body is None else body, status=status)
     for name, value in (row.headers or {}).items():
         response.headers[name] = value
@@ -209,14 +226,21 @@ def _note_games_written(session: Session, context: object) -> None:
 
 @event.listens_for(Session, "before_commit")
 def _mark_recorded(session: Session) -> None:
-    """In the transaction of the request's first commit: its key's changes are now in."""
+    """In the transaction of the request's first commit: its key's changes are now in. (Marked again
+    in the next one when a commit fails and is rolled back, the mark with it.)"""
     if not has_request_context():
         return
     key = g.get("idempotency_key")
     if key is None or g.get("idempotency_recorded"):
         return
-    g.idempotency_recorded = True
     session.execute(update(TABLE).where(TABLE.c.key == key, TABLE.c.status.is_(None)).values(status=RECORDED))
+
+
+@event.listens_for(Session, "after_commit")
+def _recorded(session: Session) -> None:
+    """A commit of a keyed request went through: the request recorded something."""
+    if has_request_context() and g.get("idempotency_key") is not None:
+        g.idempotency_recorded = True
 
 
 def init_app(app: Flask) -> None:
@@ -243,6 +267,7 @@ def init_app(app: Flask) -> None:
         if response.status_code >= 500 or response.is_streamed:
             _give_back(key)
             return response
+        response.headers[RECORDED_HEADER] = "true" if g.pop("idempotency_recorded", False) else "false"
         body = response.get_data()
         headers = {name: response.headers[name] for name in REPLAYED_HEADERS if name in response.headers}
         written = g.pop("idempotency_written", None) or None

@@ -39,6 +39,13 @@ MESSAGES = {
     "back-online-updating": N_("Back online: the page is being brought up to date."),
     "back-online-one": N_("Back online: your entry %(entry)s was sent and recorded once."),
     "back-online-many": N_("Back online: %(count)s entries %(entries)s were sent and recorded once."),  # 2 or more
+    "not-recorded-yet": N_(
+        'Back online: your entry "%(label)s" (tapped at %(time)s) was sent, but it is not recorded yet: '
+        "check it below and confirm it."
+    ),
+    "nothing-recorded": N_(
+        'Back online: your entry "%(label)s" (tapped at %(time)s) was sent, but nothing was recorded: tap it again.'
+    ),
     "entry-tapped": N_('"%(label)s" (tapped at %(time)s)'),
     "and-more": N_("%(entries)s and more"),
     "copy-seen": N_("This page is as it was last seen, at %(time)s."),

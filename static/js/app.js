@@ -102,16 +102,45 @@ function refreshAsPushed(panel) {
 
 // Catch up after a lost live stream: what was published while it was down never arrives, so once
 // it is open again, fetch the current fragment (data-refresh-url) and fire each listener's trigger.
+// So too when the phone comes back online (the online event): its stream often never noticed the
+// Wi-Fi going (no error, so no reopening), and the push sent meanwhile, such as the director
+// opening the next hand, was lost with it; the table would wait for the next one (issue 32, item 5).
 (function () {
+  function catchUp(source) {
+    if (source.dataset.refreshUrl) htmx.ajax("GET", source.dataset.refreshUrl, { target: source, swap: "innerHTML" });
+    source.querySelectorAll('[hx-trigger^="sse:"]').forEach(function (el) {
+      refreshAsPushed(el);
+    });
+  }
   document.addEventListener("htmx:sseError", function (e) { e.target.dataset.sseLost = "1"; });
   document.addEventListener("htmx:sseOpen", function (e) {
     var source = e.target;
     if (!source.dataset || !source.dataset.sseLost) return;
     delete source.dataset.sseLost;
-    if (source.dataset.refreshUrl) htmx.ajax("GET", source.dataset.refreshUrl, { target: source, swap: "innerHTML" });
-    source.querySelectorAll('[hx-trigger^="sse:"]').forEach(function (el) {
-      refreshAsPushed(el);
+    catchUp(source);
+  });
+  window.addEventListener("online", function () {
+    if (!window.htmx) return;
+    document.querySelectorAll("[sse-connect]").forEach(function (source) {
+      if (!source.dataset.sseLost) catchUp(source);  // a stream being reopened catches up once open
     });
+  });
+  // A live area's fetch that could not reach the server (the Wi-Fi is back a moment before the
+  // server can be reached) is tried again, later each time, until one gets through; with the phone
+  // offline, the online event above does it.
+  var delay = 0, timer = null;
+  function again(e) {
+    var config = e.detail.requestConfig, elt = e.detail.elt;
+    var source = elt && elt.closest ? elt.closest("[sse-connect]") : null;
+    if (!config || config.verb !== "get" || !source || !navigator.onLine) return;
+    delay = Math.min(delay ? delay * 2 : 2000, 30000);
+    clearTimeout(timer);
+    timer = setTimeout(function () { if (document.body.contains(source)) catchUp(source); }, delay);
+  }
+  document.addEventListener("htmx:sendError", again);
+  document.addEventListener("htmx:timeout", again);
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail.successful && e.detail.requestConfig && e.detail.requestConfig.verb === "get") delay = 0;
   });
 })();
 

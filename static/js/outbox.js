@@ -16,6 +16,13 @@
 // waiting entries are sent, the bar says so. The outbox is the phone's, not the tab's: any open page of the app may
 // send what waits, and every page hears of it (the storage event), says it, and redraws.
 //
+// "Recorded" is said only of what the server says it recorded (`Idempotent-Recorded: true`,
+// scorepad/idempotency.py). A tap that records nothing by itself (a Military table's keypad asks
+// for a preview, and its Confirm records the hand: issue 32, item 1) is shown as the server
+// answered it, where it was tapped, when that answer is a preview (`data-preview`) and the page
+// still shows the place it goes: the bar says it is not recorded yet, to check and confirm.
+// Anywhere else the bar says that nothing was recorded, to tap it again.
+//
 // Where there is a service worker (HTTPS, or localhost; templates/pwa/sw.js), the page also sends
 // it a copy of itself each time it changed on screen, and a reload with no connection shows that
 // copy, marked <body data-saved-at>: the bar then says it is the page as last seen, and from when;
@@ -26,7 +33,7 @@
   var STORE = "scorepad.outbox", SINCE = "scorepad.offlineSince", SENT = "scorepad.outbox.sent";
   var UNSAFE = { post: true, put: true, patch: true, delete: true };
   var FIRST_DELAY = 2000, MAX_DELAY = 30000, COPY_RETRY = 10000;
-  var delay = FIRST_DELAY, timer = null, sending = false, told = {}, oldNews = {};
+  var delay = FIRST_DELAY, timer = null, sending = false, told = {}, oldNews = {}, shownHere = {};
 
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
@@ -39,13 +46,16 @@
   function loadSent() {
     try { return JSON.parse(localStorage.getItem(SENT) || "[]") || []; } catch (e) { return []; }
   }
-  function logSent(item, ok, words, changed) {
+  // ok: applied as sent (2xx, the game not changed since); recorded: the server says it recorded it.
+  function logSent(item, ok, words, changed, recorded) {
     var log = loadSent();
     if (log.some(function (i) { return i.key === item.key; })) return;  // another page sent it too: its answer counts
-    log = log.concat([{ key: item.key, label: item.label, at: item.at, ok: ok, words: words, changed: !!changed }]).slice(-10);
+    log = log.concat([{ key: item.key, label: item.label, at: item.at, ok: ok, words: words, changed: !!changed,
+                        recorded: !!recorded }]).slice(-10);
     try { localStorage.setItem(SENT, JSON.stringify(log)); } catch (e) { /* storage off */ }
   }
   function forgetSent() {
+    shownHere = {};
     try { localStorage.removeItem(SENT); } catch (e) { /* storage off */ }
   }
   // Since when the server has been out of reach: kept with the outbox, so a reload still knows.
@@ -68,6 +78,7 @@
     crypto.getRandomValues(bytes);
     return "tap-" + Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
+  function here() { return window.location.pathname + window.location.search; }
   function clock(ms) {
     var d = new Date(ms);
     return ("0" + d.getHours()).slice(-2) + ":" + ("0" + d.getMinutes()).slice(-2);
@@ -86,7 +97,9 @@
     var el = document.querySelector(".outbox-bar");
     if (!el) return;
     var items = load(), copy = savedCopy(), since = offlineSince();
-    var sent = loadSent().filter(function (i) { return i.ok && !oldNews[i.key]; });
+    var news = loadSent().filter(function (i) { return i.ok && !oldNews[i.key]; });
+    var sent = news.filter(function (i) { return i.recorded; });
+    var unrecorded = news.filter(function (i) { return !i.recorded; });
     var text = "";
     if (items.length) {
       var first = { count: items.length, label: items[0].label, time: clock(items[0].at), since: clock(since || items[0].at) };
@@ -100,13 +113,20 @@
       text = tr("offline-since", "Offline since %(time)s.", { time: clock(since || copy) });
     } else if (copy) {
       text = tr("back-online-updating", "Back online: the page is being brought up to date.");
-    } else if (sent.length) {
+    } else if (news.length) {
       var entries = sent.slice(0, 3).map(function (i) {
         return tr("entry-tapped", "\"%(label)s\" (tapped at %(time)s)", { label: i.label, time: clock(i.at) });
       }).join(", ");
       if (sent.length > 3) entries = tr("and-more", "%(entries)s and more", { entries: entries });
-      text = sent.length === 1 ? tr("back-online-one", "Back online: your entry %(entry)s was sent and recorded once.", { entry: entries })
+      text = !sent.length ? "" : sent.length === 1 ? tr("back-online-one", "Back online: your entry %(entry)s was sent and recorded once.", { entry: entries })
         : tr("back-online-many", "Back online: %(count)s entries %(entries)s were sent and recorded once.", { count: sent.length, entries: entries });
+      unrecorded.forEach(function (i) {  // never "recorded": shown here to confirm, or to tap again
+        var said = { label: i.label, time: clock(i.at) };
+        if (shownHere[i.key] && !document.querySelector("[data-preview]")) delete shownHere[i.key];  // "Change" took it away
+        text += (text ? " " : "") + (shownHere[i.key]
+          ? tr("not-recorded-yet", "Back online: your entry \"%(label)s\" (tapped at %(time)s) was sent, but it is not recorded yet: check it below and confirm it.", said)
+          : tr("nothing-recorded", "Back online: your entry \"%(label)s\" (tapped at %(time)s) was sent, but nothing was recorded: tap it again.", said));
+      });
     }
     if (copy) {
       text += " " + (items.length || !since ? tr("copy-seen", "This page is as it was last seen, at %(time)s.", { time: clock(copy) })
@@ -167,6 +187,20 @@
     });
   }
 
+  // The answer to a tap that recorded nothing, put where the tap's own answer would have gone, when
+  // it is a preview to confirm and this page still shows that place (the page it was tapped on, or
+  // the same page reloaded); true when shown. Anything else is not shown: the page is redrawn.
+  function showAnswer(item, html) {
+    if (!window.htmx || !item.target || item.page !== here() || savedCopy()) return false;
+    var target = document.querySelector(item.target);
+    if (!target) return false;
+    try {
+      if (!new DOMParser().parseFromString(html || "", "text/html").querySelector("[data-preview]")) return false;
+    } catch (e) { return false; }
+    htmx.swap(target, html, { swapStyle: item.swap || "innerHTML" });
+    return true;
+  }
+
   // A copy shown with no connection is brought up to date as soon as the server answers.
   var copyTimer = null;
   function refreshCopy() {
@@ -207,10 +241,16 @@
         delay = FIRST_DELAY;
         // recorded when it first arrived, but the game changed since: the server says what stands now
         var changed = res.r.ok && res.r.headers.get("Idempotent-Changed") === "true";
-        logSent(item, res.r.ok && !changed, res.r.ok && !changed ? "" : serverWords(res.r.status, res.text), changed);
+        var ok = res.r.ok && !changed, recorded = ok && res.r.headers.get("Idempotent-Recorded") === "true";
+        // a preview (nothing recorded yet) goes where it was asked for, when it is the last to go
+        var shown = ok && !recorded && !load().length && showAnswer(item, res.text);
+        if (shown) shownHere[item.key] = true;
+        logSent(item, ok, ok ? "" : serverWords(res.r.status, res.text), changed, recorded);
         tell();
         if (load().length) {
           flush();
+        } else if (shown) {
+          bar();  // the page shows the server's answer: a redraw would take it away
         } else {
           settled();
         }
@@ -291,8 +331,12 @@
     if (!config || !UNSAFE[config.verb] || !config.headers["Idempotency-Key"]) return;
     var params = [];
     if (config.formData) config.formData.forEach(function (value, name) { if (typeof value === "string") params.push([name, value]); });
+    // where its answer would have gone (the page, the target's id, how), to show it there if it comes
+    var swapper = d.elt && d.elt.closest ? d.elt.closest("[hx-swap]") : null;
     var item = { key: config.headers["Idempotency-Key"], url: config.path, verb: config.verb, params: params,
-                 csrf: config.headers["X-CSRFToken"] || "", label: label(d), at: Date.now() };
+                 csrf: config.headers["X-CSRFToken"] || "", label: label(d), at: Date.now(), page: here(),
+                 target: d.target && d.target.id ? "#" + CSS.escape(d.target.id) : "",
+                 swap: ((swapper && swapper.getAttribute("hx-swap")) || htmx.config.defaultSwapStyle || "innerHTML").split(/\s+/)[0] };
     var items = load();
     if (!items.some(function (i) { return i.key === item.key; })) items.push(item);
     save(items);
@@ -358,6 +402,7 @@
     } catch (e) { /* a worker being replaced: the next change sends it */ }
   }
   document.addEventListener("htmx:afterSettle", function () {
+    if (Object.keys(shownHere).length) bar();  // a preview shown from the outbox may have gone: say so
     clearTimeout(copyDelay);
     copyDelay = setTimeout(sendCopy, 300);
   });

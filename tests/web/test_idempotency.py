@@ -229,3 +229,69 @@ def test_a_replay_after_the_hand_was_undone_says_what_is_recorded_now(app: Flask
         "correction or another phone's entry): 0 hands are recorded now, as the page shows."
     )
     assert hands_of(app, token) == []  # and the replay wrote nothing
+
+
+@pytest.mark.postgresql
+def test_every_keyed_answer_says_whether_it_recorded_anything(app: Flask, client: FlaskClient) -> None:
+    """Issue 32, item 1: a Military table's keypad tap asks only for a preview; sent again from the
+    outbox, its answer must not be told as recorded. Each keyed answer says so itself, and its replay
+    says it again: a preview `false`, a confirmed result `true`, a refusal (nothing written) `false`."""
+    from tests.web.test_events import create, table_tokens
+
+    tables = table_tokens(app, create(client))
+    hand = {"hand": "1", "tricks": "8", "revoke": "none"}
+    preview = client.post(f"/t/{tables[0]}/preview", data=hand, headers=keyed("keypad-tap-0001"))
+    assert preview.status_code == 200 and "Check before you confirm" in preview.get_data(as_text=True)
+    assert preview.headers[idempotency.RECORDED_HEADER] == "false"
+    again = client.post(f"/t/{tables[0]}/preview", data=hand, headers=keyed("keypad-tap-0001"))
+    assert again.headers["Idempotent-Replayed"] == "true" and again.headers[idempotency.RECORDED_HEADER] == "false"
+    assert again.data == preview.data
+
+    confirmed = client.post(f"/t/{tables[0]}/result", data=hand, headers=keyed("confirm-tap-0001"))
+    assert confirmed.status_code == 200 and confirmed.headers[idempotency.RECORDED_HEADER] == "true"
+    again = client.post(f"/t/{tables[0]}/result", data=hand, headers=keyed("confirm-tap-0001"))
+    assert again.headers["Idempotent-Replayed"] == "true" and again.headers[idempotency.RECORDED_HEADER] == "true"
+
+    twice = client.post(f"/t/{tables[0]}/result", data=hand, headers=keyed("confirm-tap-0002"))
+    assert twice.status_code == 409 and twice.headers[idempotency.RECORDED_HEADER] == "false"
+    assert "Idempotent-Recorded" not in client.post(f"/t/{tables[1]}/preview", data=hand, headers=HX).headers
+
+
+def test_a_commit_that_failed_leaves_the_key_to_be_marked_by_the_next_one(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request's first commit fails (the other phone at the table got there first) and it commits
+    again: the key is marked recorded in the commit that went through, and the answer says so."""
+    from sqlalchemy import event
+    from sqlalchemy.exc import IntegrityError
+    from sqlalchemy.orm import Session
+
+    from tests.web.test_events import create, table_tokens
+
+    tables = table_tokens(app, create(client))
+    failed: list[bool] = []
+    marks: list[int | None] = []
+
+    def fail_once(session: Session) -> None:
+        if not failed and idempotency.has_request_context():
+            failed.append(True)
+            raise IntegrityError("INSERT", {}, Exception("the other phone at the table got there first"))
+
+    def read_the_mark(session: Session) -> None:  # what a worker killed right now would leave
+        if idempotency.has_request_context() and not marks:
+            with db.engine.begin() as conn:
+                marks.append(conn.execute(db.select(idempotency.TABLE.c.status)).scalar_one())
+
+    event.listen(Session, "before_commit", fail_once)
+    event.listen(Session, "after_commit", read_the_mark)
+    try:
+        answer = client.post(
+            f"/t/{tables[0]}/result", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=keyed("retry-k-0001")
+        )
+    finally:
+        event.remove(Session, "before_commit", fail_once)
+        event.remove(Session, "after_commit", read_the_mark)
+    assert failed and answer.status_code == 200, answer.get_data(as_text=True)
+    assert marks == [idempotency.RECORDED]
+    assert answer.headers[idempotency.RECORDED_HEADER] == "true"
+    assert stored(app) == [("retry-k-0001", 200)]
