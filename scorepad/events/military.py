@@ -221,7 +221,18 @@ def _in_play(event: Event, stamp: str, setup: Setup, derived: _Derived, schedule
     def derived_from_now(kept: _InPlay) -> bool:  # the board is the rules' function of these
         return (kept.derived is derived or kept.derived == derived) and kept.pending == pending_now()
 
-    return _IN_PLAY.get(event.id, (stamp, event.current_hand), derive, derived_from_now=derived_from_now)
+    def stamp_now() -> object:  # as stored now: the check forgives a value read while a result came in
+        revision, hand = db.session.execute(
+            select(Event.revision, Event.current_hand).where(Event.id == event.id)
+        ).one()
+        count = db.session.scalar(
+            select(func.count()).select_from(ReportedResult).where(ReportedResult.event_id == event.id)
+        )
+        return (f"{revision} {count}", hand)
+
+    return _IN_PLAY.get(
+        event.id, (stamp, event.current_hand), derive, stamp_now=stamp_now, derived_from_now=derived_from_now
+    )
 
 
 def record_of(event: Event) -> dict[str, object]:

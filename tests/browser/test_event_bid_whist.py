@@ -104,6 +104,7 @@ def test_an_eight_team_tournament_from_registration_to_medals(
     expect(projector.locator(".board-status")).to_contain_text("Round 1 of 3")
 
     director.get_by_role("link", name="Print the QR cards").click()
+    director.wait_for_url("**/qr/**")  # the sheet, not the room it was clicked from, is read next
     links = list(dict.fromkeys(re.findall(r"/t/[\w-]{20,}", director.content())))
     assert len(links) == 4
     codes = team_codes(director)
