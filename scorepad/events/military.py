@@ -225,10 +225,7 @@ def _in_play(event: Event, stamp: str, setup: Setup, derived: _Derived, schedule
         revision, hand = db.session.execute(
             select(Event.revision, Event.current_hand).where(Event.id == event.id)
         ).one()
-        count = db.session.scalar(
-            select(func.count()).select_from(ReportedResult).where(ReportedResult.event_id == event.id)
-        )
-        return (f"{revision} {count}", hand)
+        return (f"{revision} {_results_in(event)}", hand)
 
     return _IN_PLAY.get(
         event.id, (stamp, event.current_hand), derive, stamp_now=stamp_now, derived_from_now=derived_from_now
@@ -382,11 +379,16 @@ def view(event: Event) -> MilitaryView:
     return found
 
 
-def _stamp(event: Event) -> str:
-    count = db.session.scalar(
-        select(func.count()).select_from(ReportedResult).where(ReportedResult.event_id == event.id)
+def _results_in(event: Event) -> int:
+    """How many results the event holds, as stored now."""
+    return (
+        db.session.scalar(select(func.count()).select_from(ReportedResult).where(ReportedResult.event_id == event.id))
+        or 0
     )
-    return f"{event.revision} {count}"
+
+
+def _stamp(event: Event) -> str:
+    return f"{event.revision} {_results_in(event)}"
 
 
 def _view(event: Event) -> MilitaryView:

@@ -6,7 +6,7 @@ import re
 import time
 
 from flask import Flask
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from scorepad.games import service as games
 from tests.browser import taps
@@ -56,9 +56,6 @@ def test_double_tap_and_resend_save_one_hand(app: Flask, live_server: str, brows
 def double_tap(page: Page, button: Locator, answered: Locator, apart_ms: int = 250) -> None:
     """Two taps on the place of `button`, `apart_ms` apart, as a shaky finger makes them; the first's
     answer is in (`answered` shows) before the second, so the second lands on what it drew there."""
-    # the guard is 600 ms; on a busy machine the first tap's answer alone may take longer, and a
-    # second tap after it would not be the double tap this is about: the guard is stretched as the
-    # suite's waits are (the page reads it when it loads)
     box = button.bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -70,15 +67,23 @@ def double_tap(page: Page, button: Locator, answered: Locator, apart_ms: int = 2
     page.wait_for_timeout(scaled_ms(800))  # past the guard, and the time a second bid's answer would take
 
 
-def test_a_shaky_double_tap_on_a_nomination_bid_is_one_bid(live_server: str, browser: Browser) -> None:
-    """Issue 31, item 2: two taps 250 ms apart on "Cat bids 2" recorded Cat 2 and then Dan 2 (the
-    answer draws Dan's 2 where Cat's was); only the first counts, and the tapped button shows it."""
+def new_game_form(browser: Browser, live_server: str, variant: str) -> tuple[BrowserContext, Page]:
+    """A phone at a new game's form, its four players named; the page's double-tap guard stretched
+    as the suite's waits are (tests/slowness.py: on a busy machine the first tap's answer alone may
+    outlast 600 ms, and a second tap after it would not be a double tap)."""
     context = browser.new_context(**PHONE)
     context.add_init_script(f"window.scorepadTapGuardMs = {scaled_ms(600)}")
     page = context.new_page()
-    page.goto(live_server + "/new/nomination")
+    page.goto(f"{live_server}/new/{variant}")
     for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"]):
         page.fill(f"#name-{i}", name)
+    return context, page
+
+
+def test_a_shaky_double_tap_on_a_nomination_bid_is_one_bid(live_server: str, browser: Browser) -> None:
+    """Issue 31, item 2: two taps 250 ms apart on "Cat bids 2" recorded Cat 2 and then Dan 2 (the
+    answer draws Dan's 2 where Cat's was); only the first counts, and the tapped button shows it."""
+    context, page = new_game_form(browser, live_server, "nomination")
     page.get_by_text("Options:").click()
     page.get_by_role("group", name="Cards per round", exact=True).get_by_role("radio", name="13 down to 1").check()
     page.get_by_role("button", name="Start the game").click()
@@ -100,12 +105,7 @@ def test_a_shaky_double_tap_on_a_nomination_bid_is_one_bid(live_server: str, bro
 
 def test_a_shaky_double_tap_on_a_bid_whist_pass_is_one_call(live_server: str, browser: Browser) -> None:
     """Issue 31, item 2, in Bid Whist: a double "Pass" is not the next player's pass too."""
-    context = browser.new_context(**PHONE)
-    context.add_init_script(f"window.scorepadTapGuardMs = {scaled_ms(600)}")
-    page = context.new_page()
-    page.goto(live_server + "/new/bid_whist")
-    for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"]):
-        page.fill(f"#name-{i}", name)
+    context, page = new_game_form(browser, live_server, "bid_whist")
     page.get_by_role("button", name="Start the game").click()
     calls = page.locator(".bids-so-far .bid-tag")
     page.get_by_role("button", name="4", exact=True).click()

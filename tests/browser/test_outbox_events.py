@@ -158,12 +158,8 @@ def test_a_military_keypad_tap_sent_by_another_page_is_not_said_recorded(
 # --------------------------------------------------------------------------- item 5: back online
 
 
-def test_a_military_table_back_online_shows_the_hand_the_director_opened_meanwhile(
-    app: Flask, live_server: str, phone: BrowserContext, screenshot_dir: Path
-) -> None:
-    """Every table is in; the phone goes offline and the director opens hand 2: the push is lost (the
-    phone's live stream outlives the drop without an error, so it is never reopened). Back online,
-    the phone shows hand 2 at once, with no reload and no other table's entry to wake it."""
+def table_one_last_in(app: Flask, live_server: str, phone: BrowserContext) -> tuple[list[str], Page]:
+    """A Military event's hand 1 with every other table in, then table 1's phone confirming its own."""
     tokens = military_event(app)
     for table, token in enumerate(tokens[1:], start=2):
         in_the_event(app, token, lambda ev, t=table: military.enter_result(ev, t, 1, 7, None, f"table {t}"))
@@ -171,6 +167,16 @@ def test_a_military_table_back_online_shows_the_hand_the_director_opened_meanwhi
     page.get_by_role("button", name="8 tricks", exact=True).click()
     page.get_by_role("button", name="Confirm hand 1").click()
     expect(page.get_by_role("heading", name="Hand 1 is recorded")).to_be_visible()
+    return tokens, page
+
+
+def test_a_military_table_back_online_shows_the_hand_the_director_opened_meanwhile(
+    app: Flask, live_server: str, phone: BrowserContext, screenshot_dir: Path
+) -> None:
+    """Every table is in; the phone goes offline and the director opens hand 2: the push is lost (the
+    phone's live stream outlives the drop without an error, so it is never reopened). Back online,
+    the phone shows hand 2 at once, with no reload and no other table's entry to wake it."""
+    tokens, page = table_one_last_in(app, live_server, phone)
     expect(page.locator(".recorded")).to_contain_text("Every table is in")
 
     phone.set_offline(True)
@@ -190,13 +196,7 @@ def test_a_table_back_online_before_the_server_can_be_reached_catches_up_once_it
 ) -> None:
     """The Wi-Fi is back a moment before the server can be reached: the first fetch of the table's
     panel fails, and it is tried again by itself."""
-    tokens = military_event(app)
-    for table, token in enumerate(tokens[1:], start=2):
-        in_the_event(app, token, lambda ev, t=table: military.enter_result(ev, t, 1, 7, None, f"table {t}"))
-    page = open_table(phone, live_server, tokens[0])
-    page.get_by_role("button", name="8 tricks", exact=True).click()
-    page.get_by_role("button", name="Confirm hand 1").click()
-    expect(page.get_by_role("heading", name="Hand 1 is recorded")).to_be_visible()
+    tokens, page = table_one_last_in(app, live_server, phone)
 
     phone.set_offline(True)
     page.wait_for_timeout(500)
