@@ -50,6 +50,20 @@ def proxy_hops(raw: str) -> int:
     return hops
 
 
+def tap_guard_ms(raw: str) -> int:
+    """SCOREPAD_TAP_GUARD_MS as milliseconds (0 to 5000); anything else is said plainly at start-up."""
+    try:
+        guard = int(raw.strip() or "600")
+    except ValueError:
+        guard = -1
+    if not 0 <= guard <= 5000:
+        raise ValueError(
+            f"SCOREPAD_TAP_GUARD_MS must be how long, in milliseconds, a repeat of the scorer's tap is "
+            f"ignored (0 to 5000, 600 by default), not {raw!r}"
+        )
+    return guard
+
+
 def database_url_for(instance_path: Path) -> str:
     """DATABASE_URL, else the SQLite file in the data folder (`instance_path`: data_folder.py)."""
     return database_url_of(os.environ.get("DATABASE_URL") or f"sqlite:///{instance_path / 'scorepad.sqlite3'}")
@@ -70,6 +84,8 @@ def from_environment(instance_path: Path) -> dict[str, Any]:
         "SCOREPAD_HOST": os.environ.get("SCOREPAD_HOST", "0.0.0.0"),
         "SCOREPAD_PORT": int(os.environ.get("SCOREPAD_PORT", "5000")),
         "SCOREPAD_PAGE_SECONDS": int(os.environ.get("SCOREPAD_PAGE_SECONDS", "12")),  # projector paging
+        # a repeat of the same choice on the scorer's page within this long is a shaky double tap (app.js)
+        "SCOREPAD_TAP_GUARD_MS": tap_guard_ms(os.environ.get("SCOREPAD_TAP_GUARD_MS", "600")),
         # live updates between worker processes (live.py): auto, memory or postgresql; and how many
         # workers `scorepad run` starts (several need the PostgreSQL broker)
         "SCOREPAD_BROKER": os.environ.get("SCOREPAD_BROKER", "auto"),

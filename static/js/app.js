@@ -236,11 +236,14 @@ if ("serviceWorker" in navigator) {
 /* A tap is one tap (issue 31): on the scorer's page a choice is taken once. Its answer draws the
    next question where the tapped one was (the next player's "2" where Ann's "2" was), so a shaky
    second tap would enter the next player's choice too: a repeat of the same control (the same
-   form's button of the same name and value) is ignored for GUARD ms after the tap, and the one its
-   answer drew stays disabled until then. The tapped button shows it was taken. */
+   form's button of the same name and value) is ignored for the guard's time after the tap
+   (SCOREPAD_TAP_GUARD_MS, on #play-body), and the one its answer drew stays disabled until then.
+   The tapped button shows it was taken. */
 (function () {
-  // a test on a busy machine stretches it as it stretches its own waits (tests/slowness.py)
-  var GUARD = window.scorepadTapGuardMs || 600;
+  var body = document.getElementById("play-body");
+  if (!body) return;
+  var GUARD = parseInt(body.dataset.tapGuardMs, 10);
+  if (!(GUARD > 0)) return;
   var last = null;  // {key, at}: the last choice taken
   function keyOf(button) {
     var source = button.form || button;

@@ -33,6 +33,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
+@pytest.fixture(autouse=True)
+def quick_tap_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The apps a browser test makes ignore a repeat tap for 50 ms, not 600: the tests tap the same
+    number for one player after another far faster than a hand can, and each such tap would wait out
+    the guard (a whole Australian game, 46 s → 129 s). tests/browser/test_double_tap.py sets it back."""
+    monkeypatch.setenv("SCOREPAD_TAP_GUARD_MS", "50")
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """Launch Debian's Chromium (Playwright cannot download its own browsers here)."""

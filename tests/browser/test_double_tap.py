@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
@@ -12,6 +13,14 @@ from scorepad.games import service as games
 from tests.browser import taps
 from tests.browser.conftest import PHONE
 from tests.slowness import scaled_ms
+
+
+@pytest.fixture
+def app_config() -> dict[str, object]:
+    """The page's double-tap guard as a scorer has it (600 ms), stretched as the suite's waits are
+    (tests/slowness.py: on a busy machine the first tap's answer alone may outlast 600 ms, and a second
+    tap after it would not be a double tap)."""
+    return {"SCOREPAD_TAP_GUARD_MS": int(scaled_ms(600))}
 
 
 def test_double_tap_and_resend_save_one_hand(app: Flask, live_server: str, browser: Browser) -> None:
@@ -69,10 +78,8 @@ def double_tap(page: Page, button: Locator, answered: Locator, apart_ms: int = 2
 
 def new_game_form(browser: Browser, live_server: str, variant: str) -> tuple[BrowserContext, Page]:
     """A phone at a new game's form, its four players named; the page's double-tap guard stretched
-    as the suite's waits are (tests/slowness.py: on a busy machine the first tap's answer alone may
-    outlast 600 ms, and a second tap after it would not be a double tap)."""
+    as the suite's waits are (`app_config` below)."""
     context = browser.new_context(**PHONE)
-    context.add_init_script(f"window.scorepadTapGuardMs = {scaled_ms(600)}")
     page = context.new_page()
     page.goto(f"{live_server}/new/{variant}")
     for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"]):
