@@ -350,10 +350,10 @@ def main() -> int:
 
 def run(args: argparse.Namespace, database: str) -> int:
     public, tables = make_tournament(database, args.teams)
-    server, port = serve(database, args.workers, args.server_cpus)
+    server, port = serve(database, args.workers, args.server_cpus, args.cpu_quota)
     try:
         print(
-            f"{server_words(database, args.workers, args.server_cpus)} on port {port}; "
+            f"{server_words(database, args.workers, args.server_cpus, args.cpu_quota)} on port {port}; "
             f"{args.teams} teams, {len(tables)} tables, "
             f"{HANDS} hands ({args.burst_hands} of them a burst) and signing, {args.streams} leaderboard streams"
         )
@@ -478,6 +478,8 @@ def run(args: argparse.Namespace, database: str) -> int:
             args.streams,
             streams.traffic,
             notes,
+            quota=args.cpu_quota,
+            hand_of=lambda key: key[1],  # (table, hand)
         )
         return 0 if ok else 1
     finally:

@@ -128,10 +128,10 @@ def main() -> int:
 
 def run(args: argparse.Namespace, database: str) -> int:
     public, director_token, tokens = make_event(database, args.tables, args.hands)
-    server, port = serve(database, args.workers, args.server_cpus)
+    server, port = serve(database, args.workers, args.server_cpus, args.cpu_quota)
     try:
         print(
-            f"{server_words(database, args.workers, args.server_cpus)} on port {port}; "
+            f"{server_words(database, args.workers, args.server_cpus, args.cpu_quota)} on port {port}; "
             f"{args.tables} tables, {args.hands} hands "
             f"({args.burst_hands} of them a burst), {args.streams} leaderboard streams"
         )
@@ -203,6 +203,7 @@ def run(args: argparse.Namespace, database: str) -> int:
             streams.connected,
             args.streams,
             streams.traffic,
+            quota=args.cpu_quota,
         )
         return 0 if ok else 1
     finally:

@@ -57,6 +57,11 @@ BUTTON = re.compile(r'<button type="submit" name="([^"]+)" value="([^"]*)"')
 ENTRY_P99_MS = 50.0
 ENTRY_BASELINE_RATIO = 3.0
 SCREEN_P99_MS = 100.0
+# Under --cpu-quota (issue 28): a Raspberry-Pi-class core at the hall's real pace
+QUOTA_ENTRY_P99_MS = 250.0
+QUOTA_SCREEN_P99_MS = 500.0
+QUOTA_BURST_SCREEN_S = 2.0  # every entry of a burst on every screen within this long after its hand's last post
+CGROUP_CPU = Path("/sys/fs/cgroup/cpu")  # cgroup v1's cpu controller (this machine kind, and CI)
 
 
 def free_port() -> int:
@@ -357,11 +362,44 @@ def in_app(database: str, code: str) -> Any:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def serve(database: str, workers: int = 1, cpus: set[int] | None = None) -> tuple[subprocess.Popen[bytes], int]:
+_QUOTA_GROUPS: dict[int, Path] = {}  # a server's pid: the cgroup it runs in (`--cpu-quota`)
+
+
+def quota_group(share: float) -> Path:
+    """A new cgroup v1 `cpu` group whose processes together get `share` of one core: the CFS quota
+    over its period (100 ms), so a 0.25 share runs at most 25 ms in every 100 ms, as a slow core would
+    (the latency of each request stretches, not only the throughput)."""
+    group = CGROUP_CPU / f"scorepad-bench-{os.getpid()}-{len(_QUOTA_GROUPS)}"
+    group.mkdir()
+    (group / "cpu.cfs_period_us").write_text("100000")
+    (group / "cpu.cfs_quota_us").write_text(str(max(1000, int(share * 100_000))))
+    return group
+
+
+def _enter(group: Path | None, cpus: set[int] | None) -> Callable[[], None] | None:
+    """What the server's first process does before it runs: join the quota's group and keep to
+    `cpus` (its workers, forked later, inherit both)."""
+    if group is None and not cpus:
+        return None
+
+    def enter() -> None:
+        if group is not None:
+            (group / "cgroup.procs").write_text(str(os.getpid()))
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+
+    return enter
+
+
+def serve(
+    database: str, workers: int = 1, cpus: set[int] | None = None, quota: float | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
     """The app as it runs for real: gunicorn, gevent workers, on a free port; ready when it answers
     (and, with several, once each worker listens: gunicorn_conf starts the listener before it serves).
-    `cpus`: the only CPUs its processes run on (`--server-cpus`)."""
+    `cpus`: the only CPUs its processes run on (`--server-cpus`); `quota`: the share of one core
+    they get together (`--cpu-quota`)."""
     port = free_port()
+    group = quota_group(quota) if quota else None
     # all the streams come from this one machine: lift the per-client cap (live.py) for the bench
     env = app_env(database, SCOREPAD_MAX_STREAMS="1500", SCOREPAD_MAX_STREAMS_PER_CLIENT="1500")
     check_checkout(env)
@@ -391,8 +429,10 @@ def serve(database: str, workers: int = 1, cpus: set[int] | None = None) -> tupl
         cwd=ROOT,
         env=env,
         start_new_session=True,
-        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
+        preexec_fn=_enter(group, cpus),
     )
+    if group is not None:
+        _QUOTA_GROUPS[server.pid] = group
     for _ in range(100):
         try:
             http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
@@ -413,13 +453,29 @@ def stop(server: subprocess.Popen[bytes]) -> None:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait(10)
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:  # the workers, gone with their master or just after it
+    try:
+        while time.monotonic() < deadline:  # the workers, gone with their master or just after it
+            try:
+                os.killpg(server.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+        os.killpg(server.pid, signal.SIGKILL)
+    finally:
+        group = _QUOTA_GROUPS.pop(server.pid, None)
+        if group is not None:
+            _remove_group(group)
+
+
+def _remove_group(group: Path) -> None:
+    """Remove a quota's group once its processes are gone (a group with processes cannot be)."""
+    for _ in range(50):
         try:
-            os.killpg(server.pid, 0)
-        except ProcessLookupError:
+            group.rmdir()
             return
-        time.sleep(0.1)
-    os.killpg(server.pid, signal.SIGKILL)
+        except OSError:
+            time.sleep(0.1)
+    print(f"(the cgroup {group} is left behind: remove it with rmdir)", file=sys.stderr)
 
 
 @contextmanager
@@ -454,7 +510,7 @@ def board_stream(public_id: str, args: argparse.Namespace) -> str:
     return f"/b/{public_id}/events?only=" + ("board" if args.whole_boards else "board,patch")
 
 
-def server_words(database: str, workers: int, cpus: set[int] | None = None) -> str:
+def server_words(database: str, workers: int, cpus: set[int] | None = None, quota: float | None = None) -> str:
     kind = "PostgreSQL, LISTEN/NOTIFY" if database.startswith("postgresql") else "SQLite"
     where = (
         f"; on CPU {','.join(map(str, sorted(cpus)))}, the load generator on CPU "
@@ -462,7 +518,13 @@ def server_words(database: str, workers: int, cpus: set[int] | None = None) -> s
         if cpus
         else ""
     )
-    return f"gunicorn (gevent, {workers} worker{'s' if workers > 1 else ''}, {kind}{where})"
+    limit = (
+        f"; limited to {quota:g} of one core in all (cgroup v1 cpu quota, a slow box such as a Raspberry Pi; "
+        f"the database server{' is not' if database.startswith('postgresql') else ' is SQLite, in it'})"
+        if quota
+        else ""
+    )
+    return f"gunicorn (gevent, {workers} worker{'s' if workers > 1 else ''}, {kind}{where}{limit})"
 
 
 # --- the server's CPU ---------------------------------------------------------------------------
@@ -532,6 +594,12 @@ def arguments(
         "reader on the others, so that they do not compete for the server's cores",
     )
     parser.add_argument(
+        "--cpu-quota",
+        type=float,
+        help="the server's processes together get this share of one core (e.g. 0.25, a Raspberry-Pi-class "
+        "core), through a cgroup v1 cpu quota (root); the latency targets become the slow box's",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: " + ", ".join(f"--{k.replace('_', '-')} {v}" for k, v in quick.items()),
@@ -547,6 +615,14 @@ def arguments(
                 f"--server-cpus: this machine's CPUs are {sorted(os.sched_getaffinity(0))}; give some, not all"
             )
         os.sched_setaffinity(0, others)  # this process and what it starts (the streams' reader)
+    if args.cpu_quota is not None:
+        if not 0.01 <= args.cpu_quota <= (os.cpu_count() or 1):
+            parser.error(f"--cpu-quota: a share of one core, from 0.01 to this machine's cores, not {args.cpu_quota:g}")
+        if not os.access(CGROUP_CPU, os.W_OK):
+            parser.error(
+                f"--cpu-quota needs cgroup v1's cpu controller at {CGROUP_CPU}, writable (run as root); "
+                "this machine has none that this user may write"
+            )
     return args
 
 
@@ -655,10 +731,15 @@ def report(
     streams: int,
     traffic: dict[str, int] | None = None,
     notes: dict[str, list[str]] | None = None,
+    quota: float | None = None,
+    hand_of: Callable[[Any], Any] = lambda key: key[0],
 ) -> bool:
     """Print the run's figures, phase by phase, and each target as PASS or MISS; True when all pass.
-    `notes`: more lines a benchmark prints under a phase's own (by its name), after its latencies."""
+    `notes`: more lines a benchmark prints under a phase's own (by its name), after its latencies.
+    `quota`: the run's --cpu-quota, whose slow box has targets of its own (issue 28), the burst's
+    measured from each hand's last post (`hand_of` an entry's key)."""
     ms = 1000.0
+    entry_p99_ms, screen_p99_ms = (QUOTA_ENTRY_P99_MS, QUOTA_SCREEN_P99_MS) if quota else (ENTRY_P99_MS, SCREEN_P99_MS)
     errors = list(run.errors)
     if connected < streams:
         errors.append(f"only {connected} of {streams} streams connected")
@@ -690,19 +771,37 @@ def report(
             print(f"  {'entry to screen':22} p50 {s50:7.1f} ms  p99 {s99:7.1f} ms  ({len(delays)} arrivals)")
         for line in (notes or {}).get(phase.name, []):
             print(f"  {line}")
-        if entries:
+        slow_burst = bool(quota) and phase.name == "burst"  # its target is the screens' lag behind the hand
+        if entries and not slow_burst:
             e99 = percentile(entries, 99) * ms
-            targets.append((e99 < ENTRY_P99_MS, f"{phase.name}: entry p99 {e99:.1f} ms < {ENTRY_P99_MS:.0f} ms"))
+            targets.append((e99 < entry_p99_ms, f"{phase.name}: entry p99 {e99:.1f} ms < {entry_p99_ms:.0f} ms"))
+            if not quota:
+                targets.append(
+                    (
+                        e99 <= ENTRY_BASELINE_RATIO * base99,
+                        f"{phase.name}: entry p99 {e99:.1f} ms <= {ENTRY_BASELINE_RATIO:.0f} x the baseline's "
+                        f"p99 ({ENTRY_BASELINE_RATIO * base99:.1f} ms)",
+                    )
+                )
+        if phase.sent and not slow_burst:
+            targets.append(
+                (s99 < screen_p99_ms, f"{phase.name}: entry-to-screen p99 {s99:.1f} ms < {screen_p99_ms:.0f} ms")
+            )
+        if slow_burst and phase.sent:
+            last: dict[Any, float] = {}
+            for key, at in phase.sent.items():
+                last[hand_of(key)] = max(at, last.get(hand_of(key), at))
+            late = max(
+                (seen[key] - last[hand_of(key)] for seen in seen_by_stream for key in phase.sent if key in seen),
+                default=float("nan"),
+            )
+            print(f"  {'on every screen':22} {late * ms:7.1f} ms after its hand's last post, at the latest")
             targets.append(
                 (
-                    e99 <= ENTRY_BASELINE_RATIO * base99,
-                    f"{phase.name}: entry p99 {e99:.1f} ms <= {ENTRY_BASELINE_RATIO:.0f} x the baseline's "
-                    f"p99 ({ENTRY_BASELINE_RATIO * base99:.1f} ms)",
+                    late <= QUOTA_BURST_SCREEN_S,
+                    f"burst: every entry on every screen {late:.2f} s after its hand's last post "
+                    f"<= {QUOTA_BURST_SCREEN_S:g} s",
                 )
-            )
-        if phase.sent:
-            targets.append(
-                (s99 < SCREEN_P99_MS, f"{phase.name}: entry-to-screen p99 {s99:.1f} ms < {SCREEN_P99_MS:.0f} ms")
             )
     counts = [sum(1 for key in expected if key in seen) for seen in seen_by_stream]
     spread = Counter(counts)
