@@ -166,7 +166,10 @@ function refreshAsPushed(panel) {
     names(root).forEach(function (name) {
       if (heard[name]) return;
       heard[name] = true;
-      slot.__sseSource.addEventListener(name, function () { slot.__pushedAt = performance.now(); });
+      slot.__sseSource.addEventListener(name, function () {
+        slot.__pushedAt = performance.now();
+        if (name !== "changed") slot.__urgentAt = slot.__pushedAt;  // new orders: never held by a refresh gap
+      });
     });
   }
   document.addEventListener("htmx:sseOpen", function (e) {
@@ -187,7 +190,10 @@ function refreshAsPushed(panel) {
     var slot = panel.closest("[sse-connect]");
     if (!slot) return;
     listen(slot, panel);
-    if (slot.__pushedAt !== undefined && slot.__pushedAt > xhr.__sentAt) refreshAsPushed(panel);
+    if (!(slot.__pushedAt > xhr.__sentAt)) return;
+    // only "changed" came since: refresh as that push would (within the panel's refresh gap, below)
+    if (!(slot.__urgentAt > xhr.__sentAt) && /(^|[\s,])sse:changed\b/.test(trigger)) htmx.trigger(panel, "sse:changed");
+    else refreshAsPushed(panel);
   });
 })();
 
@@ -412,6 +418,30 @@ document.addEventListener("htmx:beforeRequest", function (event) {
   } else if (editing(elt)) {
     event.preventDefault();
   }
+});
+/* A live panel that a hall's every entry changes (a control room's grid, a Military table's flags and
+   rank) is drawn again at most once every data-refresh-gap-ms on "changed" (or its poll): a change
+   inside the gap is drawn when the gap is up, with every change in between. So 64 tables reporting within a minute
+   cost each screen a few refreshes, not 64, and the last change is always drawn. */
+var refreshedAt = {}, refreshLater = {};
+document.addEventListener("htmx:beforeRequest", function (event) {
+  var elt = event.detail.elt, config = event.detail.requestConfig;
+  if (event.defaultPrevented || !elt.id || !elt.hasAttribute || !elt.hasAttribute("data-refresh-gap-ms")) return;
+  // new orders (or a table's own push) come at once; "changed" and a poll (no event) keep to the gap
+  if (!isRefresh(event.detail) || (config.triggeringEvent && config.triggeringEvent.type !== "sse:changed")) return;
+  var id = elt.id, now = Date.now();
+  var wait = (refreshedAt[id] || 0) + parseInt(elt.getAttribute("data-refresh-gap-ms"), 10) - now;
+  if (!(wait > 0)) {
+    refreshedAt[id] = now;
+    return;
+  }
+  event.preventDefault();
+  if (refreshLater[id]) return;
+  refreshLater[id] = setTimeout(function () {
+    refreshLater[id] = 0;
+    var panel = document.getElementById(id);
+    if (panel) htmx.trigger(panel, "sse:changed");
+  }, wait);
 });
 document.addEventListener("htmx:beforeSwap", function (event) {
   var elt = event.detail.elt;
