@@ -155,11 +155,15 @@ def streams() -> Iterator[list[Stream]]:
 
 
 def open_streams(run: ScorepadRun, path: str, least: int, streams: list[Stream]) -> list[Stream]:
-    """Streams on `path`, at least `least`, and more until every worker holds one (at most 30)."""
+    """Streams on `path`, at least `least`, and more until every worker holds one (at most 60: on a
+    busy machine a worker whose turn on a core has not come accepts none of a quick run of them, so
+    after the first `least` each next one waits a little)."""
     streams_before = len(streams)
     mine = streams[streams_before:]
     while len(mine) < least or len({s.worker for s in mine}) < WORKERS:
-        assert len(mine) < 30, f"the streams did not spread over {WORKERS} workers: {Counter(s.worker for s in mine)}"
+        assert len(mine) < 60, f"the streams did not spread over {WORKERS} workers: {Counter(s.worker for s in mine)}"
+        if len(mine) >= least:
+            time.sleep(0.1)
         mine.append(Stream(run, path))
         streams.append(mine[-1])
     for s in mine:
