@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.orm import defer
+from sqlalchemy.orm import defer, selectinload
 
 from scorepad.extensions import db
 from scorepad.games import service as games
@@ -402,6 +402,21 @@ def games_of(group: Group) -> list[GroupGame]:
             )
         )
     return found
+
+
+def game_rows(group: Group, part: int = 1, size: int | None = None) -> list[Game]:
+    """The group's games as stored, newest first, as `games_of` lists them (its export): the
+    `part`-th run of `size` of them, counting from 1 (all of them without a size)."""
+    query = (
+        select(Game)
+        .join(KeptGame)
+        .where(KeptGame.group_id == group.id)
+        .options(selectinload(Game.hands), defer(Game.undo_log), defer(Game.redo_log))
+        .order_by(Game.created_at.desc(), Game.id.desc())
+    )
+    if size is not None:
+        query = query.offset((part - 1) * size).limit(size)
+    return list(db.session.scalars(query))
 
 
 def labels(played: GroupGame, names: Mapping[int, str]) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ Every write goes through here, so views never score and rules never touch the da
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from sqlalchemy import insert, select
@@ -14,7 +15,7 @@ from scorepad import offload
 from scorepad.extensions import db
 from scorepad.games.derived import keep_outline, setup_record
 from scorepad.models import Game, Hand
-from scorepad.rules.record import Record, checked, parse_record, score_record, to_json
+from scorepad.rules.record import Record, checked_games, parse_record, score_record, to_json
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # scorepad/
 # Inside an installed wheel the examples ship as scorepad/examples; in a checkout they are docs/examples.
@@ -26,27 +27,32 @@ def record_of(game: Game) -> dict[str, object]:
     return {**setup_record(game), "hands": [h.entry for h in game.hands]}
 
 
+def records_of(games: Sequence[Game]) -> list[dict[str, object]]:
+    """Games as one list of game records (a phone's or a group's "Export all games"), in order."""
+    return [record_of(game) for game in games]
+
+
 def import_record(data: object, *, demo: bool = False) -> Game:
     """Check a game record completely and store it as a game with its hands."""
     score_record(data)  # refuses the record before anything is written
     return _store(parse_record(data), demo)
 
 
-def import_file(raw: bytes) -> Game:
-    """Store a game record sent as a file's bytes (the home page's import): read as `scorepad score`
-    reads a file (`read_json`: its size first), checked completely, then stored. A RuleError (the
-    file cannot be read) or RuleErrors (the record's problems) say why nothing was stored.
+def import_games(raw: bytes) -> list[Game]:
+    """Store a file of one game record or of a list of them ("Export all games") as new games, in
+    the file's order: every game is read and checked off the worker's loop (`checked_games`, its
+    limits counted first) before any is written, then all are stored in one transaction, so a
+    refused file stores nothing. A RuleError or RuleErrors says why."""
+    made = offload.run(checked_games, raw)
+    # stored last to first: the file's first game is the newest, listed first as it was where it came from
+    stored = [_store(record, commit=False) for record, _ in reversed(made)][::-1]
+    db.session.commit()
+    for game, (_, outline) in zip(stored, made):
+        keep_outline(game, outline)
+    return stored
 
-    The reading and checking is the heavy part (a 64-table Military record of 500 hands is seconds
-    of CPU): it runs off the worker's loop, before this request touches the database. What the
-    check derived stays there; its outline is kept for the home page, which lists the game next."""
-    record, made = offload.run(checked, raw)
-    game = _store(record)
-    keep_outline(game, made)
-    return game
 
-
-def _store(record: Record, demo: bool = False) -> Game:
+def _store(record: Record, demo: bool = False, commit: bool = True) -> Game:
     """The checked record as a new game: its row, then its hands in one INSERT (a row object each
     cost the ORM some 0.2 ms a hand)."""
     exported = to_json(record)
@@ -66,7 +72,8 @@ def _store(record: Record, demo: bool = False) -> Game:
             insert(Hand),
             [{"game_id": game.id, "number": i, "entry": dict(h)} for i, h in enumerate(record.hands, start=1)],
         )
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return game
 
 

@@ -37,6 +37,13 @@ TITLE_MAX = 120  # a game's title, as stored
 HANDS_MAX = 1000  # far past any game (a provincial Military event is 100 hands): a record is read whole
 RECORD_MAX_BYTES = 2 * 1024 * 1024  # a 1,000-hand record of seven players is about 300 KB
 PROBLEMS_SHOWN = 20  # problems listed at once (a form, not a terminal): the first ones say enough
+# A file of several games (a phone's or a group's "Export all games"): a JSON list of records.
+GAMES_MAX = 30  # games one file brings in: as many as a phone lists as its own (views/games.remember_game)
+# their hands together: a season of home games (30 of 23 hands), and at most two of the largest
+# records' work (a 500-hand Military game of 64 tables: 3.4 s to check, two 9 s; docs/benchmarks.md)
+GAMES_HANDS_MAX = HANDS_MAX
+GAMES_MAX_BYTES = 2 * RECORD_MAX_BYTES
+LISTED = "games"  # the field of a list's problem, whose message says itself which game it is about
 
 
 @dataclass(frozen=True)
@@ -209,8 +216,18 @@ def parse_record(data: object) -> Record:
     return Record(setup, tuple(hands), title, played)
 
 
-def too_large(size: int) -> RuleError:
-    """The refusal of a record of `size` bytes, past RECORD_MAX_BYTES (checked before reading it)."""
+def too_large(size: int, limit: int = RECORD_MAX_BYTES) -> RuleError:
+    """The refusal of a record of `size` bytes, past RECORD_MAX_BYTES, or of a list of games past
+    GAMES_MAX_BYTES (`limit`; checked before reading it)."""
+    if limit == GAMES_MAX_BYTES:
+        return RuleError(
+            "record",
+            M(
+                "too large for a file of games (%(size)s KB; at most %(most)s KB)",
+                size=size // 1024,
+                most=GAMES_MAX_BYTES // 1024,
+            ),
+        )
     return RuleError(
         "record",
         M(
@@ -226,6 +243,16 @@ def read_json(raw: bytes) -> object:
     "record" whose message completes "<file>: ..." (never a traceback, whatever the bytes)."""
     if len(raw) > RECORD_MAX_BYTES:
         raise too_large(len(raw))
+    return _decoded(raw)
+
+
+def size_limit(raw: bytes) -> int:
+    """The most bytes a file like `raw` may hold: a list of games (its first character a "["), or
+    one record. Told before anything reads the file."""
+    return GAMES_MAX_BYTES if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"[" else RECORD_MAX_BYTES
+
+
+def _decoded(raw: bytes) -> object:
     try:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
@@ -294,6 +321,8 @@ def problems(error: RuleError | RuleErrors, limit: int | None = None) -> list[st
 
 def _line(error: RuleError) -> str:
     """`str(error)`, its message kept to be said in another language."""
+    if error.field == LISTED:
+        return error.message
     if error.hand is not None:
         return M("hand %(hand)s, %(field)s: %(problem)s", hand=error.hand, field=error.field, problem=error.message)
     return M("%(where)s: %(problem)s", where=error.field, problem=error.message)
@@ -330,6 +359,54 @@ def checked(raw: bytes) -> tuple[Record, Outline]:
     record = parse_record(read_json(raw))
     sheet = get_variant(record.setup.variant).score(record.setup, record.hands)
     return record, outline_of(record.setup, record.hands, sheet)
+
+
+def checked_games(raw: bytes) -> list[tuple[Record, Outline]]:
+    """A file of one game record, or of a list of them (the format of "Export all games"), each
+    checked completely as `checked` checks one. Its size, the number of games and their hands
+    together are counted before any game is read. A list's problems say which game they are about
+    ("game 2: hand 3, tricks: ..."); nothing is returned unless every game is sound."""
+    limit = size_limit(raw)
+    if len(raw) > limit:
+        raise too_large(len(raw), limit)
+    data = _decoded(raw)
+    if not isinstance(data, list):
+        return [checked(raw)]
+    if not data:
+        raise RuleError("record", M("the list holds no game records"))
+    if len(data) > GAMES_MAX:
+        raise RuleError(
+            "record",
+            M("a file holds at most %(most)s games; this one has %(count)s", most=GAMES_MAX, count=len(data)),
+        )
+    hands = sum(
+        len(item["hands"]) for item in data if isinstance(item, Mapping) and isinstance(item.get("hands"), list)
+    )
+    if hands > GAMES_HANDS_MAX:
+        raise RuleError(
+            "record",
+            M(
+                "the games of a file hold at most %(most)s hands together; these hold %(count)s",
+                most=GAMES_HANDS_MAX,
+                count=hands,
+            ),
+        )
+    found: list[tuple[Record, Outline]] = []
+    errors: list[RuleError] = []
+    for number, item in enumerate(data, start=1):
+        try:
+            record = parse_record(item)
+            sheet = get_variant(record.setup.variant).score(record.setup, record.hands)
+        except (RuleError, RuleErrors) as e:
+            errors.extend(
+                RuleError(LISTED, M("game %(number)s: %(problem)s", number=number, problem=line))
+                for line in problems(e)
+            )
+            continue
+        found.append((record, outline_of(record.setup, record.hands, sheet)))
+    if errors:
+        raise RuleErrors(errors)
+    return found
 
 
 def to_json(record: Record) -> dict[str, object]:

@@ -7,6 +7,7 @@ Two links per game: the scorer's (`/g/<scorer_token>`, may write) and the specta
 from __future__ import annotations
 
 import contextlib
+from datetime import date
 
 from flask import (
     Blueprint,
@@ -29,7 +30,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorepad import i18n, pushes
 from scorepad.extensions import htmx
 from scorepad.games import card as cards
-from scorepad.games import groups, setup_form, sheets
+from scorepad.games import groups, records, setup_form, sheets
 from scorepad.games import service as games
 from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.presenters import hand_facts
@@ -38,6 +39,7 @@ from scorepad.i18n import say
 from scorepad.pushes import spectators
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
+from scorepad.rules.record import GAMES_MAX
 from scorepad.views.common import device, errors_by_field, partial, share_url
 from scorepad.views.director import directs
 
@@ -77,7 +79,7 @@ def _scorer_game(token: str) -> Game:
 def remember_game(game: Game) -> None:
     """List the game on this browser's home page as its own (its scorer's link, in the session)."""
     mine = [t for t in session.get(MY_GAMES, []) if t != game.scorer_token]
-    session[MY_GAMES] = [game.scorer_token, *mine][:30]
+    session[MY_GAMES] = [game.scorer_token, *mine][:GAMES_MAX]  # so a file of all of them imports whole
     session.permanent = True
 
 
@@ -454,6 +456,19 @@ def export_json(public_id: str) -> ResponseReturnValue:
     game = _public_game(public_id)
     response = current_app.json.response(games.record_of(game))
     response.headers["Content-Disposition"] = f'attachment; filename="{_filename(game)}.json"'
+    return response
+
+
+@bp.get("/games/export.json")
+def export_mine() -> ResponseReturnValue:
+    """This browser's games (the home page's own) as one file: a list of game records, which the
+    home page's import takes back on another phone."""
+    mine = games.by_scorer_tokens(session.get(MY_GAMES, []))
+    if not mine:
+        abort(404, description=gettext("This browser has no games of its own to export yet."))
+    response = current_app.json.response(records.records_of(mine))
+    response.headers["Content-Disposition"] = f'attachment; filename="scorepad-games-{date.today():%Y-%m-%d}.json"'
+    response.headers["Cache-Control"] = "no-store"  # each game's record, listed by this browser's secret links
     return response
 
 

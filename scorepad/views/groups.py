@@ -4,11 +4,12 @@ merge), and keeping a game in a group from the game's scorer page (`/g/<scorer_t
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     get_flashed_messages,
     redirect,
@@ -22,12 +23,13 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import in_group
 from scorepad.form_input import whole_number
-from scorepad.games import group_stats, groups
+from scorepad.games import group_stats, groups, records
 from scorepad.games import service as games
 from scorepad.games.groups import Group, GroupPlayer
 from scorepad.games.service import Game
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, RuleError, RuleErrors
+from scorepad.rules.record import GAMES_MAX
 from scorepad.views.common import errors_by_field, share_url
 from scorepad.views.games import MY_GAMES, remember_game
 
@@ -121,6 +123,8 @@ def _page(
             )
         )
     url = share_url(url_for("groups.page", token=group.token))
+    # the export in files a phone's import takes whole: GAMES_MAX games each, newest first
+    parts = [(n + 1, n * GAMES_MAX + 1, min((n + 1) * GAMES_MAX, len(rows))) for n in range(-(-len(rows) // GAMES_MAX))]
     return render_template(
         "groups/page.html",
         group=group,
@@ -136,6 +140,7 @@ def _page(
         overview=overview,
         season=season,
         seasons=group_stats.SEASONS,
+        export_parts=parts,
     ), status
 
 
@@ -164,6 +169,21 @@ def page(token: str) -> tuple[str, int]:
     if season not in group_stats.SEASONS:  # not one of the form's choices: said beside it, the default shown
         return _page(group, {"season": str(BAD_SEASON)}, 400)
     return _page(group, season=season)
+
+
+@bp.get("/group/<token>/games.json")
+def export_games(token: str) -> BaseResponse:
+    """The group's games as one file, a list of game records, newest first; past GAMES_MAX games, in
+    parts of that many (`?part=2`), each of which a phone's import takes whole."""
+    group = _group(token)
+    part = whole_number(request.args.get("part", "1"))
+    found = groups.game_rows(group, part, GAMES_MAX) if part is not None and part >= 1 else []
+    if not found:
+        abort(404, description=gettext("This group has no games there to export."))
+    response = current_app.json.response(records.records_of(found))
+    name = f"scorepad-group-{date.today():%Y-%m-%d}" + (f"-part-{part}" if part != 1 else "")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}.json"'
+    return response
 
 
 @bp.post("/group/<token>/name")

@@ -27,7 +27,7 @@ from scorepad.games import service as games
 from scorepad.i18n import say
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
 from scorepad.rules.base import describe_options, resolve_options
-from scorepad.rules.record import RECORD_MAX_BYTES
+from scorepad.rules.record import GAMES_MAX, GAMES_MAX_BYTES, RECORD_MAX_BYTES
 from scorepad.views import director
 from scorepad.views.common import format_name
 from scorepad.views.games import MY_GAMES
@@ -36,6 +36,8 @@ from scorepad.views.groups import my_groups
 bp = Blueprint("home", __name__)
 MAX_TOKEN = 64  # a director's token is 32 characters: anything longer is not one
 CODE_SHOWN = 40  # what is typed in the code field is shown back (in its message, in the field) this long
+# what the import form says it takes (home/_import_form.html)
+IMPORT_LIMITS = {"record_mb": RECORD_MAX_BYTES // 2**20, "games": GAMES_MAX, "games_mb": GAMES_MAX_BYTES // 2**20}
 NO_CODE = lazy_gettext("Type the game's code: it is under the QR code on the scorer's \"Share live view\" screen.")
 
 
@@ -83,7 +85,7 @@ def form_page(
         errors=errors or {},
         problems=problems or [],
         typed=typed,
-        record_max_kb=RECORD_MAX_BYTES // 1024,
+        limits=IMPORT_LIMITS,
     ), status
 
 
@@ -112,7 +114,7 @@ def index() -> BaseResponse:
             errors={},
             problems=[],
             typed={},
-            record_max_kb=RECORD_MAX_BYTES // 1024,
+            limits=IMPORT_LIMITS,
         )
     )
     if my_events or groups or own:

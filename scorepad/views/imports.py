@@ -1,25 +1,27 @@
-"""Importing a game record from the home page: a file, or the record pasted in a box.
+"""Importing game records from the home page: a file, or the record pasted in a box; one record, or
+a list of them (a phone's or a group's "Export all games"), each opened as a new game of this phone.
 
-The record is read and checked by the code `scorepad score` uses (`rules.record.read_json`, then
-`games.records.import_record`), so the page says what the command says. A record may be up to
-RECORD_MAX_BYTES, past the app's request limit (`MAX_CONTENT_LENGTH`): as for a backup
-(views/backup.py), the limits of this one request are raised before anything reads its body, and a
-request past them is answered 413 on the form's own page, beside the field, before anything is parsed.
+The records are read and checked by the code `scorepad score` uses (`rules.record.checked_games`,
+through `games.records.import_games`), so the page says what the command says. A file may be up to
+GAMES_MAX_BYTES (a list; one record, RECORD_MAX_BYTES), past the app's request limit
+(`MAX_CONTENT_LENGTH`): as for a backup (views/backup.py), the limits of this one request are raised
+before anything reads its body, and a request past them is answered 413 on the form's own page,
+beside the field, before anything is parsed.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, redirect, request, url_for
-from flask_babel import lazy_gettext
+from flask import Blueprint, flash, redirect, request, url_for
+from flask_babel import lazy_gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad import security
 from scorepad.games import records
 from scorepad.rules.base import RuleError, RuleErrors
-from scorepad.rules.record import PROBLEMS_SHOWN, RECORD_MAX_BYTES, problems, too_large
+from scorepad.rules.record import GAMES_MAX_BYTES, PROBLEMS_SHOWN, problems, size_limit, too_large
 from scorepad.views.games import remember_game
 from scorepad.views.home import form_page
 
@@ -38,8 +40,8 @@ HOLDS_NUL = lazy_gettext(
 @bp.url_value_preprocessor
 def _record_sized(endpoint: str | None, values: dict[str, Any] | None) -> None:
     if endpoint == "imports.import_game" and request.method == "POST":
-        request.max_content_length = RECORD_MAX_BYTES + FORM_KB * 1024
-        request.max_form_memory_size = RECORD_MAX_BYTES + FORM_KB * 1024  # the pasted record
+        request.max_content_length = GAMES_MAX_BYTES + FORM_KB * 1024
+        request.max_form_memory_size = GAMES_MAX_BYTES + FORM_KB * 1024  # the pasted record(s)
         security.leave_nul_to_the_view()  # a NUL pasted is said beside the box, not on the app's 400 page
 
 
@@ -51,14 +53,16 @@ def _refused(status: int, lines: list[str], pasted: str = "") -> tuple[str, int]
 
 @bp.errorhandler(RequestEntityTooLarge)
 def _too_large(error: RequestEntityTooLarge) -> tuple[str, int]:
-    return _refused(413, problems(too_large(request.content_length or 0)))
+    return _refused(413, problems(too_large(request.content_length or 0, GAMES_MAX_BYTES)))
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
 def import_game() -> BaseResponse | tuple[str, int]:
     """Store a game record (a file, or pasted) as a new game of this browser, and open it on its
-    scorer's page: its hands as recorded, to be continued when it is not over. A refused record is
-    shown again on the form's own page, its problems beside the field (GET: the form alone)."""
+    scorer's page: its hands as recorded, to be continued when it is not over. A list of records
+    makes as many games, all listed on the home page, which says how many came. A refused file is
+    shown again on the form's own page, its problems beside the field, nothing stored (GET: the form
+    alone)."""
     if request.method == "GET":
         return form_page("import")
     upload = request.files.get("file")
@@ -74,9 +78,13 @@ def import_game() -> BaseResponse | tuple[str, int]:
         upload.stream.read() if chosen and upload is not None else pasted.encode("utf-8")
     )  # bounded by the limits above
     try:
-        game = records.import_file(raw)
+        made = records.import_games(raw)
     except (RuleError, RuleErrors) as e:
-        status = 413 if len(raw) > RECORD_MAX_BYTES else 422
+        status = 413 if len(raw) > size_limit(raw) else 422
         return _refused(status, problems(e, PROBLEMS_SHOWN), "" if status == 413 else pasted)
-    remember_game(game)
-    return redirect(url_for("games.play", token=game.scorer_token), code=303)
+    for game in reversed(made):  # the file's first game first on the home page
+        remember_game(game)
+    if len(made) == 1:
+        return redirect(url_for("games.play", token=made[0].scorer_token), code=303)
+    flash(ngettext("%(num)s game imported.", "%(num)s games imported: they are listed below.", len(made)))
+    return redirect(url_for("home.index"), code=303)

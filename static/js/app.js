@@ -486,6 +486,75 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   window.addEventListener("pageshow", function (event) { if (event.persisted) show(cookieLarge()); });
 })();
 
+/* Keep the screen on (templates/_wake_lock.html, issue 30): a scoring or table page lies on the table
+   between hands, and the phone must not lock in the meantime. The Screen Wake Lock API exists only in a
+   secure context (HTTPS, or localhost), not over plain HTTP at a LAN name: there the page says so. The
+   choice is this phone's (localStorage); the browser lets the lock go whenever the page is hidden (a
+   call, another app), so it is asked for again each time the page is shown. */
+(function () {
+  var KEY = "scorepad-wake-lock";
+  var lock = null, asking = false;
+  function wanted() { try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; } }
+  function remember(on) {
+    try { if (on) localStorage.setItem(KEY, "on"); else localStorage.removeItem(KEY); } catch (e) { /* storage off */ }
+  }
+  function box() { return document.querySelector("[data-wake-lock]"); }
+  function show(state) {  // "off", "held", "refused", "insecure" or "unsupported"
+    var el = box();
+    if (!el) return;
+    el.hidden = false;
+    el.dataset.wakeLock = state;
+    var button = el.querySelector("[data-wake-lock-toggle]");
+    button.hidden = state === "insecure" || state === "unsupported";
+    button.setAttribute("aria-pressed", wanted() ? "true" : "false");
+    el.querySelectorAll("[data-wake-lock-note]").forEach(function (note) { note.hidden = note.dataset.wakeLockNote !== state; });
+  }
+  function acquire() {
+    if (lock || asking || !wanted() || document.visibilityState !== "visible") return;
+    asking = true;
+    navigator.wakeLock.request("screen").then(function (got) {
+      asking = false;
+      if (!wanted()) { got.release(); return; }  // turned off while it was being asked for
+      lock = got;
+      got.addEventListener("release", function () {
+        if (lock !== got) return;
+        lock = null;
+        // let go while the page is seen (a battery saver): say so; hidden, it is asked for again once shown
+        if (document.visibilityState === "visible" && wanted()) show("refused");
+      });
+      show("held");
+    }, function () {
+      asking = false;
+      if (wanted()) show("refused");
+    });
+  }
+  function release() {
+    var held = lock;
+    lock = null;
+    if (held) held.release();
+    show("off");
+  }
+  function start() {
+    if (!box()) return;
+    if (!window.isSecureContext) return show("insecure");
+    if (!("wakeLock" in navigator)) return show("unsupported");
+    show(wanted() && lock ? "held" : "off");
+    acquire();
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-wake-lock-toggle]");
+    if (!button) return;
+    var on = button.getAttribute("aria-pressed") !== "true";
+    remember(on);
+    if (on) { show("off"); acquire(); } else release();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && box() && window.isSecureContext && "wakeLock" in navigator) acquire();
+  });
+  document.addEventListener("DOMContentLoaded", start);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) start(); });
+})();
+
 /* A form sent once (importing a game record): a second tap while the first is on its way would make
    a second game. Once sent, its button waits; a page shown again by the back button is sendable again. */
 document.addEventListener("submit", function (event) {

@@ -38,13 +38,13 @@ def test_a_record_file_is_imported_once_and_continued(
     page = context.new_page()
     page.goto(live_server + "/")
     page.get_by_label("Record file").set_input_files(str(record))
-    slow = records.import_file
+    slow = records.import_games
 
-    def import_slowly(raw: bytes) -> Game:  # a busy server: the second tap comes while the first is served
+    def import_slowly(raw: bytes) -> list[Game]:  # a busy server: the second tap comes while the first is served
         time.sleep(0.8)
         return slow(raw)
 
-    monkeypatch.setattr(records, "import_file", import_slowly)
+    monkeypatch.setattr(records, "import_games", import_slowly)
     # two taps 0.3 s apart, the second on the page still shown while the first is served (made in the
     # page: Playwright's own click would wait for the navigation); app.js keeps the second from going
     page.evaluate("""() => {
@@ -77,7 +77,7 @@ def test_a_pasted_record_refused_says_why_beside_the_field(
     record = json.loads(json.dumps(FAMILY))
     record["hands"][1]["tricks"] = [1, 1, 1, 1]
     page.get_by_label("Or paste the record").fill(json.dumps(record))
-    page.get_by_role("button", name="Import the game").click()
+    page.get_by_role("button", name="Import", exact=True).click()
     error = page.locator("#err-record")
     expect(error).to_contain_text("This record cannot be imported; nothing was saved:")
     expect(error.locator("li").first).to_contain_text("hand 2, tricks:")
@@ -89,7 +89,7 @@ def test_a_pasted_record_refused_says_why_beside_the_field(
 
     page.get_by_label("Or paste the record").fill("{not json")
     expect(page.locator("#err-record")).to_have_count(0)  # its message goes once the record is changed
-    page.get_by_role("button", name="Import the game").click()
+    page.get_by_role("button", name="Import", exact=True).click()
     expect(page.locator("#err-record li")).to_have_text(re.compile(r"^not valid JSON \(line 1, column 2"))
     context.close()
 

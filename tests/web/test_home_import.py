@@ -240,7 +240,7 @@ def test_a_record_past_the_limit_is_refused_before_it_is_parsed(app: Flask, clie
     # a request far past it is refused by its length, before the form is read, on the same page
     response = send_file(client, b" " * (3 * RECORD_MAX_BYTES))
     assert response.status_code == 413
-    assert beside_field(response)[1].startswith("too large for a game record (6")
+    assert beside_field(response)[1].startswith("too large for a file of games (6")  # the request limit: a list's
     assert game_count(app) == 0
     # just under the limit, the record is read (and here refused for its title, by the rules)
     fits = json.dumps({**FAMILY, "title": "x" * (RECORD_MAX_BYTES - 2000)}).encode()

@@ -31,6 +31,9 @@ GAME_TERMS = {
 }
 SAME_WORDS = {
     "CSV",
+    "HTTP",  # "Keep the screen on" needs HTTPS: the protocols keep their names
+    "https",
+    "page",  # "cette page"
     "JSON",
     "PNG",
     "SVG",

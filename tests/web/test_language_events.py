@@ -20,6 +20,9 @@ from tests.web.test_whist_drive import tokens as drive_tokens
 # Words French and English (or Spanish and English) spell alike, and the names the tests give.
 ALIKE = {
     "table",
+    "page",  # "cette page"
+    "http",  # "Keep the screen on" needs HTTPS: the protocols keep their names
+    "https",
     "tables",
     "total",
     "military",
