@@ -308,6 +308,25 @@ def test_ties_at_the_cut_are_flagged_only_once_the_preliminary_rounds_are_comple
     assert board.count("playoff for the bracket") == len(tied) > 0
 
 
+def test_set_the_bracket_says_it_waits_for_the_playoff_at_the_cut_not_for_no_table(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Issue 32, item 9: every sheet final, the tie at the cut not yet played off."""
+    token = started(client, app, 9, rounds="1", bracket="8")
+    play_round(client, app, token, 1)
+    room = client.get(f"/d/{token}")
+    assert room.status_code == 200
+    page = text(room)
+    assert "Set the bracket" in page
+    assert "Waiting for the sheets" not in page
+    assert "Waiting for the playoff for the last 3 places in the bracket: record its winners below." in page
+    assert re.search(r'<button type="submit" class="primary" disabled aria-describedby="advance-wait">', room.text)
+    with app.app_context():
+        playoff = list(tv_of(app, token).cut.playoff)  # type: ignore[union-attr]
+    assert client.post(f"/d/{token}/cut", data={"winner": [str(n) for n in playoff[:3]]}, headers=HX).status_code == 200
+    assert "Waiting for" not in text(client.get(f"/d/{token}"))
+
+
 # --------------------------------------------------------------------------- 11. hidden standings
 
 

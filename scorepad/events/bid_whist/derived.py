@@ -124,6 +124,26 @@ class TournamentView:
         return [m.match.table for m in self.current if not m.final]
 
     @property
+    def wait_words(self) -> str | None:
+        """What the next step waits for: the sheets still open, else the playoff at the cut."""
+        if self.stage != "round" or self.round_complete:
+            return None
+        if self.waiting:
+            tables = ", ".join(str(t) for t in self.waiting)
+            if len(self.waiting) > 1:
+                return M("Waiting for the sheets of tables %(tables)s", tables=tables)
+            return M("Waiting for the sheets of table %(tables)s", tables=tables)
+        playoff = self.cut_playoff
+        if playoff is not None:
+            if playoff["places"] > 1:
+                return M(
+                    "Waiting for the playoff for the last %(places)s places in the bracket: record its winners below.",
+                    places=playoff["places"],
+                )
+            return M("Waiting for the playoff for the last place in the bracket: record its winner below.")
+        return None
+
+    @property
     def cut_playoff(self) -> Any:
         if not self.prelims_complete or self.cut is None or not self.cut.playoff:
             return None
