@@ -113,6 +113,7 @@ class ClubView:
     variant_name: str
     rows: tuple[Row, ...]
     tables: tuple[tuple[EventTable, Game | None, str], ...]  # table, its game, its progress words
+    ranked_by_points: bool = False  # the variant's `club_ranked_by_points`: its caption says "most points"
 
     @property
     def playing(self) -> int:
@@ -144,7 +145,8 @@ def view(event: Event) -> ClubView:
         )
         standings.append(entry)
         shown.append((table, game, progress(entry)))
-    return ClubView(event, get_variant(variant_of(event)).name, ranking(standings), tuple(shown))
+    variant = get_variant(variant_of(event))
+    return ClubView(event, variant.name, ranking(standings), tuple(shown), variant.club_ranked_by_points)
 
 
 def check_rows(event: Event) -> None:

@@ -23,6 +23,7 @@ Decisions where the document is silent (also in docs/formats.md):
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -257,7 +258,8 @@ def moves(last: Draw, nxt: Draw, names: Mapping[int, str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Standing:
-    """A team's line: rounds won first, then total points; equal on both is a tie (shared rank)."""
+    """A team's line: rounds won first, then total points; equal on both is a tie (shared rank),
+    listed (and so seeded) in the order `tie_break` says: "match", "lot" or "match, lot"."""
 
     number: int
     rounds_won: int
@@ -265,10 +267,20 @@ class Standing:
     played: int
     rank: int
     tied: bool
+    tie_break: str = ""
 
 
-def standings(teams: Sequence[int], results: Sequence[Result]) -> tuple[Standing, ...]:
-    """Rounds won, then total points (the document's order); the ghost is never ranked."""
+def _lot(seed: str, number: int) -> str:
+    """A team's place in the draw by lot between tied teams: reproducible from the event's seed."""
+    return hashlib.sha256(f"{seed}:tie:{number}".encode()).hexdigest()
+
+
+def standings(teams: Sequence[int], results: Sequence[Result], seed: str = "") -> tuple[Standing, ...]:
+    """Rounds won, then total points (the document's order); the ghost is never ranked.
+
+    The document breaks no tie but the one at the cut (a one-game playoff, `cut`); teams still tied
+    are seeded 6 and 7 in some order all the same. Ours, said on screen: the rounds they won against
+    each other, then a lot drawn from the event's seed (anyone can draw it again)."""
     won = Counter(r.winning_team for r in results)
     points: Counter[int] = Counter()
     played: Counter[int] = Counter()
@@ -277,12 +289,26 @@ def standings(teams: Sequence[int], results: Sequence[Result]) -> tuple[Standing
             points[n] += r.points[side]
             played[n] += 1
     keys = {n: (won[n], points[n]) for n in teams}
-    order = sorted(teams, key=lambda n: (-keys[n][0], -keys[n][1], n))
-    counts = Counter(keys.values())
+    groups: dict[tuple[int, int], list[int]] = {}
+    for n in teams:
+        groups.setdefault(keys[n], []).append(n)
+    between: Counter[int] = Counter()
+    how: dict[int, str] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        inside = set(group)
+        for r in results:
+            if r.home in inside and r.away in inside:
+                between[r.winning_team] += 1
+        counts = [between[n] for n in group]
+        word = "lot" if len(set(counts)) == 1 else "match" if len(set(counts)) == len(counts) else "match, lot"
+        how.update(dict.fromkeys(group, word))
+    order = sorted(teams, key=lambda n: (-keys[n][0], -keys[n][1], -between[n], _lot(seed, n) if seed else "", n))
     rows: list[Standing] = []
     for i, n in enumerate(order):
         rank = rows[-1].rank if rows and keys[rows[-1].number] == keys[n] else i + 1
-        rows.append(Standing(n, won[n], points[n], played[n], rank, counts[keys[n]] > 1))
+        rows.append(Standing(n, won[n], points[n], played[n], rank, n in how, how.get(n, "")))
     return tuple(rows)
 
 
@@ -321,7 +347,7 @@ def cut(rows: Sequence[Standing], size: int, playoff_winners: Sequence[int] = ()
         return Cut(size, tuple(r.number for r in rows[:size]), (), 0)
     winners = [n for n in playoff_winners if n in tied]
     if len(winners) != places:
-        return Cut(size, tuple(above), tuple(tied), places)
+        return Cut(size, tuple(above), tuple(sorted(tied)), places)  # by number: the playoff ranks them
     return Cut(size, (*above, *[n for n in tied if n in winners]), (), 0)
 
 

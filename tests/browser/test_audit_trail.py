@@ -100,3 +100,32 @@ def test_an_automatic_loan_shows_under_its_hand(
     expect(page.locator("ol.audit li").first).to_contain_text("automatic · loan · hand 7 · table 2: 0 flags → 2 flags")
     page.locator("td", has=cell).screenshot(path=str(screenshot_dir / "military-automatic-loan-cell.png"))
     no_axe_violations(page)
+
+
+MARKER_ROOM = """(ol) => {
+    // the widest number of a list: its first, counting down (`reversed`) from `start` or from its length
+    const first = ol.hasAttribute('start') ? ol.start : ol.children.length;
+    const li = ol.querySelector('li');
+    const context = document.createElement('canvas').getContext('2d');
+    context.font = getComputedStyle(li).font;
+    return {number: first, needs: context.measureText(`${first}. `).width,
+            room: parseFloat(getComputedStyle(ol).paddingLeft)};
+}"""
+
+
+def test_the_trails_numbers_are_whole_at_ten_and_over(app: Flask, live_server: str, browser: Browser) -> None:
+    """Issue 32, item 14: "12." read "l2." in the control room, its first digit cut off by the list's box."""
+    token, _count, _corrected = a_busy_tournament(app)
+    for device in (PHONE, NARROW_PHONE):
+        context = browser.new_context(**device)
+        for large in (False, True):
+            if large:
+                context.add_cookies([{"name": "text_size", "value": "large", "url": live_server}])
+            page = context.new_page()
+            for url in (f"{live_server}/d/{token}", f"{live_server}/d/{token}/audit"):
+                page.goto(url)
+                marker = page.locator("ol.audit").first.evaluate(MARKER_ROOM)
+                assert marker["number"] >= 10, marker
+                assert marker["needs"] <= marker["room"], (url, large, marker)
+            page.close()
+        context.close()

@@ -62,10 +62,10 @@ def play_match(page: Page, codes: dict[int, str]) -> tuple[int, int]:
         play_hand(page, n)
     bar = page.locator("#event-bar")
     expect(bar).to_contain_text("The round is over.")
-    bar.get_by_label(re.compile(rf"^\({home}\) .*'s team code$")).fill(codes[home])
+    bar.get_by_label(re.compile(rf"^Team code for \({home}\) ")).fill(codes[home])
     bar.get_by_role("button", name=re.compile(rf"^Sign for \({home}\)")).click()
     expect(bar.locator(".signed")).to_have_count(1)
-    bar.get_by_label(re.compile(rf"^\({away}\) .*'s team code$")).fill(codes[away])
+    bar.get_by_label(re.compile(rf"^Team code for \({away}\) ")).fill(codes[away])
     bar.get_by_role("button", name=re.compile(rf"^Sign for \({away}\)")).click()
     expect(bar).to_contain_text("Sheet final.")
     return home, away

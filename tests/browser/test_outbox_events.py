@@ -387,7 +387,7 @@ def test_a_bid_whist_sheet_signed_and_disputed_offline_is_sent_once_and_said_rec
     expect(event_bar).to_contain_text("The round is over.")
 
     phone.set_offline(True)
-    event_bar.get_by_label(re.compile(rf"^\({m['home']}\) .*'s team code$")).fill(m["codes"][0])
+    event_bar.get_by_label(re.compile(rf"^Team code for \({m['home']}\) ")).fill(m["codes"][0])
     sign = event_bar.get_by_role("button", name=re.compile(rf"^Sign for \({m['home']}\)"))
     label = " ".join(sign.inner_text().split())
     sign.click()

@@ -58,16 +58,16 @@ def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
     # one phone, no code: refused beside the field, nothing signed
     bar.get_by_role("button", name=f"Sign for {home_name}").click()
     expect(bar.locator("#err-code-0")).to_have_text(
-        f"Enter {home.name}'s team code: the four digits on {home.name}'s team card"
+        f"Enter the team code for {home.name}: the four digits on that team's card"
     )
     expect(bar.locator(".signed")).to_have_count(0)
     # the other team's code is no better
-    bar.get_by_label(f"{home_name}'s team code").fill(codes[1])
+    bar.get_by_label(f"Team code for {home_name}").fill(codes[1])
     bar.get_by_role("button", name=f"Sign for {home_name}").click()
     expect(bar.locator("#err-code-0")).to_have_text(
-        f"That is not {home.name}'s team code: it is on {home.name}'s team card"
+        f"That is not the team code for {home.name}: it is on that team's card"
     )
-    bar.get_by_label(f"{home_name}'s team code").fill(codes[0])
+    bar.get_by_label(f"Team code for {home_name}").fill(codes[0])
     bar.get_by_role("button", name=f"Sign for {home_name}").click()
     expect(bar.locator(".signed")).to_have_text(f"✓ {home_name} signed")
     no_axe_violations(table)
@@ -93,7 +93,7 @@ def test_one_team_signs_then_a_correction_withdraws_it_before_everyone(
     away_phone.get_by_role("button", name="Sign our sheet: the scores are right").click()
     expect(away_phone.get_by_text("Your team has signed this round's sheet.")).to_be_visible()
     expect(bar.locator(".signed")).to_have_text(f"✓ {away_name} signed")  # the table's bar hears it
-    bar.get_by_label(f"{home_name}'s team code").fill(codes[0])
+    bar.get_by_label(f"Team code for {home_name}").fill(codes[0])
     bar.get_by_role("button", name=f"Sign for {home_name}").click()
     expect(bar).to_contain_text("Sheet final.")
     expect(table.get_by_role("link", name=re.compile("^Edit hand"))).to_have_count(0)  # a final sheet offers no edit
@@ -125,7 +125,7 @@ def test_a_push_while_the_second_team_types_its_code_keeps_the_code(
     table.route(re.compile(r"/g/[\w-]+/event$"), lambda route: held.append(route))  # the bar's refreshes
 
     home_name, away_name = f"({home.number}) {home.name}", f"({away.number}) {away.name}"
-    bar.get_by_label(f"{home_name}'s team code").fill(codes[0])
+    bar.get_by_label(f"Team code for {home_name}").fill(codes[0])
     bar.get_by_role("button", name=f"Sign for {home_name}").click()
     expect(bar.locator(".signed")).to_have_text(f"✓ {home_name} signed")
     table.wait_for_timeout(300)  # the signature's own push has come: let its refresh through
@@ -141,11 +141,11 @@ def test_a_push_while_the_second_team_types_its_code_keeps_the_code(
             break
         table.wait_for_timeout(50)
     assert held, "the push did not refresh the bar"
-    bar.get_by_label(f"{away_name}'s team code").fill(codes[1])
+    bar.get_by_label(f"Team code for {away_name}").fill(codes[1])
     for route in held:  # the refresh lands while the code is in the field
         route.continue_()
     table.wait_for_timeout(500)
-    expect(bar.get_by_label(f"{away_name}'s team code")).to_have_value(codes[1])
+    expect(bar.get_by_label(f"Team code for {away_name}")).to_have_value(codes[1])
     table.unroute(re.compile(r"/g/[\w-]+/event$"))
     bar.get_by_role("button", name=f"Sign for {away_name}").click()
     expect(bar).to_contain_text("Sheet final.")

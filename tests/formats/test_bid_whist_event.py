@@ -97,6 +97,25 @@ def test_standings_are_rounds_won_then_points_and_equal_is_a_tie() -> None:
     assert [(r.number, r.rank, r.tied) for r in tied] == [(1, 1, True), (2, 1, True), (3, 3, False)]
 
 
+def test_teams_tied_on_rounds_won_and_points_are_put_in_order_by_their_match_then_by_lot() -> None:
+    """Issue 32, item 10: the document breaks no tie but the cut's; a tie is seeded by the rounds the
+    tied teams won against each other, then by a lot drawn from the event's seed."""
+    # 2 beat 1 8-4; then 1 beat 3 8-0 and 4 beat 2 8-4: 1 and 2 have 1 win and 12 points each
+    results = [result(2, 1, 0, (8, 4)), result(1, 3, 0, (8, 0)), result(2, 4, 1, (8, 4))]
+    rows = f.standings([1, 2, 3, 4], results, "seed-a")
+    assert [(r.number, r.rank, r.tied, r.tie_break) for r in rows[:2]] == [(2, 1, True, "match"), (1, 1, True, "match")]
+    assert rows[2].tie_break == "" and rows[2].number == 4
+    # 1 and 2 never met: the lot, the same for one seed every time, not always the lower number first
+    apart = [result(1, 3, 0, (8, 0)), result(2, 4, 0, (8, 0))]
+    orders = {seed: [r.number for r in f.standings([1, 2, 3, 4], apart, seed)][:2] for seed in "abcdefgh"}
+    assert all(f.standings([1, 2, 3, 4], apart, seed)[0].tie_break == "lot" for seed in orders)
+    assert orders == {seed: [r.number for r in f.standings([1, 2, 3, 4], apart, seed)][:2] for seed in orders}
+    assert {tuple(o) for o in orders.values()} == {(1, 2), (2, 1)}
+    # three tied in a circle (1 beat 2, 2 beat 3, 3 beat 1; 16 points each): one win each between them, so lot
+    circle = [result(1, 2, 0, (8, 8)), result(2, 3, 0, (8, 8)), result(3, 1, 0, (8, 8))]
+    assert {r.tie_break for r in f.standings([1, 2, 3], circle, "x")} == {"lot"}
+
+
 @pytest.mark.parametrize(
     ("teams", "size"), [(8, 8), (9, 8), (16, 16), (40, 16), (63, 16), (64, 32), (127, 32), (128, 64), (200, 64), (3, 2)]
 )

@@ -184,6 +184,16 @@ def test_bid_whist_tables_are_ranked_by_points_with_their_rounds_won_beside(clie
         page,
     )
     assert found == [("1", "Us", "8", "0 rounds won, 8 points"), ("2", "Them", "0", "0 rounds won, 0 points")]
+    assert "Everyone across the tables, most points first" in page
+
+
+def test_a_club_nights_ranking_names_no_other_variant(client: FlaskClient, app: Flask) -> None:
+    """Issue 32, item 14: a Nomination club night's board once said "(Bid Whist: most points)"."""
+    token = create(client)
+    start_table(app.test_client(), table_tokens(app, token)[1], ("Ann", "Bob", "Cat", "Dan"))
+    for page in (text(client.get(f"/b/{public_id(app, token)}")), text(client.get(f"/d/{token}"))):
+        assert "Everyone across the tables, best total first" in page
+        assert "Bid Whist: most points" not in page
 
 
 def test_the_club_night_exports_each_tables_game_record(client: FlaskClient, app: Flask) -> None:

@@ -43,7 +43,7 @@ def test_a_tournament_with_a_team_locked_out_of_a_sheet_restores_with_its_lock(
         assert event is not None
         assert matches.code_locks(event) == {(new["id"], 1): matches.CODE_TRIES}  # the restored sheet's id
     room = text(other.get(f"/d/{restored}"))
-    assert f"T{m['away']}'s code is locked on this sheet after 5 wrong tries." in room
+    assert f"The code for ({m['away']}) T{m['away']} is locked on this sheet after 5 wrong tries." in room
     response = other.post(f"/d/{restored}/matches/{new['id']}/unlock-code", data={"side": "1"}, headers=HX)
     assert response.status_code == 200 and "is locked on this sheet" not in text(response)
 

@@ -415,7 +415,8 @@ USER_TEXT: dict[str, list[Typed | Built]] = {
         ),
     ],
     "event_match.dispute": [
-        Built("a team's reason for disputing its sheet, with which team said it (clipped to fit)", _dispute, 290),
+        # "Aces: " and the reason's 280 characters (a team of a longer name is clipped to the column)
+        Built("a team's reason for disputing its sheet, with which team said it (clipped to fit)", _dispute, 286),
     ],
     "event_audit.note": [
         Built("the reason of a dispute (clipped to fit)", _dispute, 280),

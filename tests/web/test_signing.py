@@ -53,9 +53,9 @@ def sign(client: FlaskClient, m: dict[str, Any], side: int, code: str | None) ->
 def test_the_table_phone_signs_for_a_team_only_with_that_teams_code(client: FlaskClient, app: Flask) -> None:
     token, m = a_match(client, app)
     for code, message in (
-        (None, "Enter T{n}'s team code: the four digits on T{n}'s team card"),
-        ("", "Enter T{n}'s team code: the four digits on T{n}'s team card"),
-        (m["codes"][1], "That is not T{n}'s team code: it is on T{n}'s team card"),
+        (None, "Enter the team code for T{n}: the four digits on that team's card"),
+        ("", "Enter the team code for T{n}: the four digits on that team's card"),
+        (m["codes"][1], "That is not the team code for T{n}: it is on that team's card"),
     ):
         response = sign(client, m, 0, code)  # one phone tries to sign for the home team
         assert response.status_code == 422
@@ -131,7 +131,7 @@ def test_the_director_lets_a_locked_team_try_its_code_again(client: FlaskClient,
     for _ in range(matches.CODE_TRIES):
         sign(client, m, 1, wrong)
     room = text(client.get(f"/d/{token}"))
-    assert f"T{m['away']}'s code is locked on this sheet after 5 wrong tries." in room
+    assert f"The code for ({m['away']}) T{m['away']} is locked on this sheet after 5 wrong tries." in room
     assert client.post(f"/d/{token}/matches/{m['id']}/unlock-code", data={"side": "7"}, headers=HX).status_code == 404
     response = client.post(f"/d/{token}/matches/{m['id']}/unlock-code", data={"side": "1"}, headers=HX)
     assert response.status_code == 200

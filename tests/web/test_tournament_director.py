@@ -308,6 +308,46 @@ def test_ties_at_the_cut_are_flagged_only_once_the_preliminary_rounds_are_comple
     assert board.count("playoff for the bracket") == len(tied) > 0
 
 
+def test_set_the_bracket_says_it_waits_for_the_playoff_at_the_cut_not_for_no_table(
+    client: FlaskClient, app: Flask
+) -> None:
+    """Issue 32, item 9: every sheet final, the tie at the cut not yet played off."""
+    token = started(client, app, 9, rounds="1", bracket="8")
+    play_round(client, app, token, 1)
+    room = client.get(f"/d/{token}")
+    assert room.status_code == 200
+    page = text(room)
+    assert "Set the bracket" in page
+    assert "Waiting for the sheets" not in page
+    assert "Waiting for the playoff for the last 3 places in the bracket: record its winners below." in page
+    assert re.search(r'<button type="submit" class="primary" disabled aria-describedby="advance-wait">', room.text)
+    with app.app_context():
+        playoff = list(tv_of(app, token).cut.playoff)  # type: ignore[union-attr]
+    assert client.post(f"/d/{token}/cut", data={"winner": [str(n) for n in playoff[:3]]}, headers=HX).status_code == 200
+    assert "Waiting for" not in text(client.get(f"/d/{token}"))
+
+
+def test_seeds_tied_on_rounds_won_and_points_say_how_the_tie_was_broken(client: FlaskClient, app: Flask) -> None:
+    """Issue 32, item 10: four teams, one round, everyone in a bracket of 4; the two winners (16-0)
+    and the two losers are tied pairs that never met, so each pair is put in order by lot."""
+    token = started(client, app, 4, rounds="1", bracket="4")
+    play_round(client, app, token, 1)
+    assert client.post(f"/d/{token}/next-round", data={"stage": "1"}, headers=HX).status_code == 200
+    with app.app_context():
+        tv = tv_of(app, token)
+        seeds = list(tv.cut.seeds)  # type: ignore[union-attr]
+        by_lot = [r.number for r in fmt.standings([1, 2, 3, 4], [], tv.seed)]
+    winners = sorted(seeds[:2])
+    assert seeds[:2] == [n for n in by_lot if n in winners]
+    for page in (text(client.get(f"/d/{token}")), text(client.get(f"/b/{events_public(app, token)}/standings"))):
+        words = re.sub(r"<[^>]+>", "", page)
+        assert "seed 1 · tie broken by lot" in words and "seed 4 · tie broken by lot" in words
+        assert (
+            "Teams tied on rounds won and points are listed, and seeded, by the rounds they won against each "
+            f"other, then by lot drawn from the seed {tv.seed}" in page
+        )
+
+
 # --------------------------------------------------------------------------- 11. hidden standings
 
 

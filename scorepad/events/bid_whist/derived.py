@@ -17,6 +17,11 @@ from scorepad.models import Event, EventEntrant, EventMatch, Game
 from scorepad.rules.base import RuleErrors
 from scorepad.rules.errors import M, joined
 
+TIE_NOTES = {  # how a seed's team was put in order when tied on rounds won and points
+    "match": M("tie broken by their match"),
+    "lot": M("tie broken by lot"),
+    "match, lot": M("tie broken by their matches, then by lot"),
+}
 MEDALS = {"Gold": M("Gold"), "Silver": M("Silver"), "Bronze": M("Bronze")}  # the bracket's medals, said
 
 
@@ -30,6 +35,8 @@ class StandingRow:
     points: int
     note: str
     last_in: bool
+    tie_break: str = ""  # how a tie on rounds won and points was put in order (fmt.standings)
+    tie_note: str = ""  # the same in words, beside a seed
 
 
 @dataclass(frozen=True)
@@ -122,6 +129,26 @@ class TournamentView:
     @property
     def waiting(self) -> list[int]:
         return [m.match.table for m in self.current if not m.final]
+
+    @property
+    def wait_words(self) -> str | None:
+        """What the next step waits for: the sheets still open, else the playoff at the cut."""
+        if self.stage != "round" or self.round_complete:
+            return None
+        if self.waiting:
+            tables = ", ".join(str(t) for t in self.waiting)
+            if len(self.waiting) > 1:
+                return M("Waiting for the sheets of tables %(tables)s", tables=tables)
+            return M("Waiting for the sheets of table %(tables)s", tables=tables)
+        playoff = self.cut_playoff
+        if playoff is not None:
+            if playoff["places"] > 1:
+                return M(
+                    "Waiting for the playoff for the last %(places)s places in the bracket: record its winners below.",
+                    places=playoff["places"],
+                )
+            return M("Waiting for the playoff for the last place in the bracket: record its winner below.")
+        return None
 
     @property
     def cut_playoff(self) -> Any:
@@ -389,10 +416,21 @@ def _standing_rows(
     rows = []
     seeds = set(the_cut.seeds) if the_cut is not None and not the_cut.playoff else set()
     plain_names = {e.number: e.name for e in entrants}
+    straddling = set()  # the teams tied across the cut, whom the playoff put in order
+    if the_cut is not None and len(table) > the_cut.size:
+        edge = (table[the_cut.size - 1].rounds_won, table[the_cut.size - 1].points)
+        straddling = {s.number for s in table if (s.rounds_won, s.points) == edge}
+        if not (straddling - seeds) or not (straddling & seeds):
+            straddling = set()
     for i, s in enumerate(table):
-        note = ""
+        note = tie = ""
         if stage in ("bracket", "finished") and s.number in seeds and the_cut is not None:
-            note = M("seed %(seed)s", seed=list(the_cut.seeds).index(s.number) + 1)
+            seed = list(the_cut.seeds).index(s.number) + 1
+            note = M("seed %(seed)s", seed=seed)
+            if s.number in straddling:
+                tie = M("won the playoff for the bracket")
+            elif s.tie_break:
+                tie = TIE_NOTES[s.tie_break]
         elif flag_playoff and the_cut is not None and s.number in the_cut.playoff:
             note = M("playoff for the bracket")
         last_in = the_cut is not None and i == the_cut.size - 1 and len(table) > the_cut.size
@@ -406,6 +444,8 @@ def _standing_rows(
                 s.points,
                 note,
                 last_in,
+                s.tie_break,
+                tie,
             )
         )
     return rows
@@ -537,7 +577,8 @@ def view(event: Event) -> TournamentView:
     round_results = [
         (v.match.number, r) for v in views.values() if v.match.stage == "round" and (r := _result(v)) is not None
     ]
-    table = fmt.standings(numbers, [r for _, r in round_results])
+    seed = str(event.options.get("seed", ""))
+    table = fmt.standings(numbers, [r for _, r in round_results], seed)
     size = fmt.playoff_size(len(entrants), str(event.options.get("bracket", "auto")))
     the_cut = fmt.cut(table, size, tournament.cut_winners(event)) if stage != "registration" else None
     walkovers = tournament.walkovers(event)
@@ -552,7 +593,7 @@ def view(event: Event) -> TournamentView:
     published = tournament.published(event)
     public_standings = standings
     if event.options.get("hidden") and stage == "round":
-        shown = fmt.standings(numbers, [r for n, r in round_results if n <= published])
+        shown = fmt.standings(numbers, [r for n, r in round_results if n <= published], seed)
         public_standings = _standing_rows(stage, entrants, names, shown, None, False) if published else []
     drawn = _drawn(event, current_round)
     return TournamentView(
@@ -573,7 +614,7 @@ def view(event: Event) -> TournamentView:
         bracket=bracket.levels,
         medals=bracket.medals,
         walkovers=walkovers,
-        seed=str(event.options.get("seed", "")),
+        seed=seed,
         draws=drawn,
         moves=_moves(stage, drawn, names),
     )

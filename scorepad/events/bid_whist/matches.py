@@ -283,7 +283,7 @@ def check_code(match: EventMatch, side: int, code: str) -> None:
         raise RuleErrors(
             [
                 RuleError(
-                    field, M("enter %(team)s's team code: the four digits on %(team)s's team card", team=entrant.name)
+                    field, M("enter the team code for %(team)s: the four digits on that team's card", team=entrant.name)
                 )
             ]
         )
@@ -304,7 +304,11 @@ def check_code(match: EventMatch, side: int, code: str) -> None:
         )
         db.session.commit()
         raise RuleErrors(
-            [RuleError(field, M("that is not %(team)s's team code: it is on %(team)s's team card", team=entrant.name))]
+            [
+                RuleError(
+                    field, M("that is not the team code for %(team)s: it is on that team's card", team=entrant.name)
+                )
+            ]
         )
 
 
@@ -416,10 +420,11 @@ def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
     """A team does not sign: the director sees the reason in the control room."""
     given = " ".join(reason.split())[:280]
     reason = given or "no reason given"
-    _side(match, side, "dispute")
+    number = _side(match, side, "dispute")
     if is_final(match):
         raise RuleErrors([RuleError("dispute", M("the sheet is final: ask the director to reopen it"))])
-    match.dispute = _clip(f"{'home' if side == 0 else 'visiting'} team: {reason}", NOTE_LENGTH)
+    team = next((e.name for e in match.event.entrants if e.number == number), str(number))
+    match.dispute = _clip(f"{team}: {reason}", NOTE_LENGTH)  # by name: Bid Whist has no home team
     match.event.audit.append(
         core.audit_entry(
             actor,
