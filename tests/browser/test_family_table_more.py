@@ -35,3 +35,25 @@ def test_an_australian_round_played_in_another_trump_is_tapped_on_the_hand(
     box = page.locator("details.trump-override").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 320
     context.close()
+
+
+def test_a_name_over_40_characters_is_refused_beside_it_not_cut(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
+    """Item 18: a 45-character name was cut to 40 by the browser without a word, and the game started
+    with it cut; now the whole name is kept in the field and the set-up says why it is refused."""
+    long_name = "Margaret-Anne Fotheringham-Smythe of Tadley!"  # 44 characters
+    assert len(long_name) > 40
+    context = browser.new_context(**NARROW_PHONE)
+    page = context.new_page()
+    page.goto(live_server + "/new/nomination")
+    field = page.locator("#name-0")
+    field.fill(long_name)
+    expect(field).to_have_value(long_name)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#err-players-0")).to_have_text("Player 1's name is longer than 40 characters")
+    expect(page.locator("#name-0")).to_have_value(long_name)
+    assert "/g/" not in page.url
+    page.locator("#name-0").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir / "family-name-too-long.png"))
+    context.close()
