@@ -57,3 +57,28 @@ def test_a_name_over_40_characters_is_refused_beside_it_not_cut(
     page.locator("#name-0").scroll_into_view_if_needed()
     page.screenshot(path=str(screenshot_dir / "family-name-too-long.png"))
     context.close()
+
+
+EVENT_LINKS = (
+    "Military Whist",
+    "Bid Whist tournament",
+    "Whist drive",
+    "Club night of any game",
+    "Restore an event from a backup",
+)
+
+
+def test_the_home_pages_event_links_are_a_fingers_height(live_server: str, browser: Browser) -> None:
+    """Item 18: the "Run an event…" links were 19 px tall, in a line of text: each is 44 px or more
+    now, at 320 and 390 px and with Large text."""
+    for viewport, large in (({"width": 320, "height": 640}, False), ({"width": 390, "height": 844}, True)):
+        context = browser.new_context(**{**NARROW_PHONE, "viewport": viewport})
+        page = context.new_page()
+        page.goto(live_server + "/")
+        if large:
+            page.get_by_role("button", name="Large text").click()
+        for name in EVENT_LINKS:
+            box = page.locator(".intro").get_by_role("link", name=name, exact=True).bounding_box()
+            assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= viewport["width"], (name, box)
+        expect(page.get_by_role("list", name="Run an event with table QR codes and a projector:")).to_be_visible()
+        context.close()
