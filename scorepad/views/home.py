@@ -106,6 +106,7 @@ def index() -> BaseResponse:
             in_progress=[g for g in own if not g.outline.over],
             finished=[g for g in own if g.outline.over],
             others=others,
+            samples=not own and not others and records.has_demo_games(),  # said where "No games yet" is
             my_events=my_events,
             recent_events=[(e, format_name(get_format(e.format).title), tables) for e, tables in core.recent_events()],
             my_groups=groups,
@@ -181,7 +182,8 @@ def variant(key: str) -> str:
     defaults = describe_options(rules.option_specs, resolve_options(rules.option_specs, {}))
     demo = records.demo_game(key)
     sample = games.view(demo) if demo else None
-    return render_template("home/variant.html", variant=rules, defaults=defaults, sample=sample)
+    title = records.shown_title(demo) if demo else ""
+    return render_template("home/variant.html", variant=rules, defaults=defaults, sample=sample, title=title)
 
 
 @bp.get("/healthz")
