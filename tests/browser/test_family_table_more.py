@@ -82,3 +82,28 @@ def test_the_home_pages_event_links_are_a_fingers_height(live_server: str, brows
             assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= viewport["width"], (name, box)
         expect(page.get_by_role("list", name="Run an event with table QR codes and a projector:")).to_be_visible()
         context.close()
+
+
+def test_whists_trump_and_tricks_chosen_are_kept_on_reload(app: Flask, live_server: str, browser: Browser) -> None:
+    """Item 18: a Whist hand's trump and tricks, chosen but not saved, were lost on reload (bids are
+    kept); they are kept for that hand, and the next hand starts clean."""
+    context = browser.new_context(**NARROW_PHONE)
+    page = context.new_page()
+    page.goto(live_server + "/new/whist")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#hand-panel h2")).to_have_text("Hand 1")
+    trump = page.get_by_role("group", name="Trump turned up", exact=True)
+    tricks = page.get_by_role("group", name="Tricks taken by Us", exact=True)
+    trump.get_by_role("radio", name="♠ Spades", exact=True).check()
+    tricks.get_by_role("radio", name="9", exact=True).check()
+    page.reload()
+    expect(trump.get_by_role("radio", name="♠ Spades", exact=True)).to_be_checked()
+    expect(tricks.get_by_role("radio", name="9", exact=True)).to_be_checked()
+    expect(page.locator("[data-other-side]")).to_have_text("Them took 4.")
+    page.get_by_role("button", name="Save hand 1", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Hand 1 saved.")
+    page.reload()
+    expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
+    expect(page.locator('form[data-whist] input[type="radio"][name="tricks"]:checked')).to_have_count(0)
+    expect(page.locator('form[data-whist] input[type="radio"][name="trump"]:checked')).to_have_count(0)
+    context.close()
