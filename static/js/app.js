@@ -277,6 +277,16 @@ if ("serviceWorker" in navigator) {
   });
 })();
 
+/* After the scorer's page is swapped, its notice ("Hand 4 saved.") and the hand that follows it (its
+   dealer) are read from the top: a Save tapped at the foot of a tall hand left them above the screen.
+   Only when the notice is out of sight above: a tap that leaves it in view moves nothing. */
+document.addEventListener("htmx:afterSwap", function (event) {
+  var target = event.detail && event.detail.target;
+  if (!target || target.id !== "play-body") return;
+  var notice = target.querySelector(":scope > .notice[role=status]");
+  if (notice && notice.getBoundingClientRect().top < 0) notice.scrollIntoView({ block: "start" });
+});
+
 // Steppers (− count +), the "tricks to share out" counter, recent-name chips, Whist's other side.
 document.addEventListener("click", function (event) {
   var step = event.target.closest("[data-step]");

@@ -107,3 +107,33 @@ def test_whists_trump_and_tricks_chosen_are_kept_on_reload(app: Flask, live_serv
     expect(page.locator('form[data-whist] input[type="radio"][name="tricks"]:checked')).to_have_count(0)
     expect(page.locator('form[data-whist] input[type="radio"][name="trump"]:checked')).to_have_count(0)
     context.close()
+
+
+def test_after_save_the_confirmation_and_the_next_dealer_are_in_view(
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+) -> None:
+    """Item 11: Save, at the foot of a tall hand (Whist at 320 px with Large text), left "Hand 1
+    saved." and the next hand's dealer scrolled off the top."""
+    context = browser.new_context(**NARROW_PHONE)
+    page = context.new_page()
+    page.goto(live_server + "/new/whist")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("button", name="Large text").click()
+    expect(page.locator("#hand-panel h2")).to_have_text("Hand 1")
+    page.get_by_role("group", name="Trump turned up", exact=True).get_by_role("radio", name="♥ Hearts").check()
+    page.get_by_role("group", name="Tricks taken by Us", exact=True).get_by_role("radio", name="8", exact=True).check()
+    save = page.get_by_role("button", name="Save hand 1", exact=True)
+    save.scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 0  # the Save button is below the first screen
+    save.click()
+    notice = page.get_by_role("status")
+    expect(notice).to_have_text("Hand 1 saved.")
+    expect(page.locator("#hand-panel h2")).to_have_text("Hand 2")
+    page.wait_for_timeout(200)
+    height = NARROW_PHONE["viewport"]["height"]
+    for seen in (notice, page.locator("#hand-panel h2"), page.locator("#hand-facts")):
+        box = seen.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height, box
+    expect(page.locator("#hand-facts")).to_contain_text("Dealer")
+    page.screenshot(path=str(screenshot_dir / "family-after-save-in-view.png"))
+    context.close()
