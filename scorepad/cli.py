@@ -125,7 +125,11 @@ def run_command(
     refused = None if dev else serve.refusal(workers, relay.name, relay.shared, server)
     if refused:
         raise click.ClickException(refused)
-    upgrade(directory=app.extensions["migrate"].directory)
+    app.config["SCOREPAD_QUIET_MIGRATIONS"] = True  # a line per migration said nothing a newcomer needs
+    try:
+        upgrade(directory=app.extensions["migrate"].directory)
+    finally:
+        app.config.pop("SCOREPAD_QUIET_MIGRATIONS")
     demo = None
     if app.config["SCOREPAD_DEMO"]:
         records.load_demo_games()

@@ -166,6 +166,9 @@ class Group(db.Model):  # type: ignore[name-defined]
 
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    # The group's code to type under "Watch a game" (issue 31): it opens what the link does, so it is
+    # as long as a card's (CARD_CODE_LENGTH), not a spectator's 8.
+    short_code: Mapped[str | None] = mapped_column(String(12), unique=True, index=True, default=new_card_code)
     name: Mapped[str] = mapped_column(String(GROUP_NAME_MAX))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -35,7 +35,17 @@ from sqlalchemy.orm import defer, selectinload
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.games.derived import derived_all
-from scorepad.models import GROUP_NAME_MAX, Game, GameSeat, Group, GroupPlayer, Hand, KeptGame
+from scorepad.models import (
+    CARD_CODE_LENGTH,
+    GROUP_NAME_MAX,
+    Game,
+    GameSeat,
+    Group,
+    GroupPlayer,
+    Hand,
+    KeptGame,
+    typed_code,
+)
 from scorepad.rules.base import RawHand, RuleError, RuleErrors, ScoreSheet, Setup
 from scorepad.rules.errors import M
 from scorepad.rules.record import NAME_MAX
@@ -95,6 +105,15 @@ def by_token(token: str) -> Group | None:
     if not token or len(token) > TOKEN_MAX:
         return None
     return db.session.scalars(select(Group).where(Group.token == token)).first()
+
+
+def by_short_code(raw: str) -> Group | None:
+    """The group whose code (typed under "Watch a game") is `raw` as typed: any case, spaces and
+    dashes left out; nothing is looked up for what cannot be a group's code."""
+    code = typed_code(raw, CARD_CODE_LENGTH)
+    if code is None:
+        return None
+    return db.session.scalars(select(Group).where(Group.short_code == code)).first()
 
 
 def by_tokens(tokens: Sequence[str]) -> list[Group]:

@@ -15,6 +15,7 @@ from scorepad import offload
 from scorepad.extensions import db
 from scorepad.games.derived import keep_outline, setup_record
 from scorepad.models import Game, Hand
+from scorepad.rules.errors import M, Message
 from scorepad.rules.record import Record, checked_games, parse_record, score_record, to_json
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # scorepad/
@@ -75,6 +76,45 @@ def _store(record: Record, demo: bool = False, commit: bool = True) -> Game:
     if commit:
         db.session.commit()
     return game
+
+
+# The example records' titles: a demo game is the app's own, shown as a sample on the variant pages,
+# so its title is said in the reader's language (a title people typed stays as typed).
+DEMO_TITLES: dict[str, Message] = {
+    str(title): title
+    for title in (
+        M("Club night: a tie at the top (round 6 played with spades by mistake)"),
+        M("Boxing Day at Gran's"),
+        M("Lockdown on video: Ann and Bob at home, Cat with her own pack"),
+        M("Seven at the village hall (cycle pauses on suitless rounds)"),
+        M("Kitchen table, first to 7"),
+        M("Club night: three rounds, the second settled by an extra hand"),
+        M("Preliminary round 1, table 7"),
+        M("Two rounds, bid scoring with a Boston bonus: a dead heat"),
+        M("Club day: ten hands at four tables (NT Low, two revokes, Spruce borrows flags)"),
+        M("Three-way tie after six hands, settled by the playoff"),
+        M("Two-day event at three tables: loans lent by hand, revokes cost three tricks"),
+        M("Zone playdown: 30 hands at five tables, tie for first settled by one playoff hand"),
+        M("Sunday at Gran's: one to thirteen"),
+        M("Five at the cottage: a quick three rounds, trumps rotating"),
+        M("Three-handed, three down to one twice, hook every round"),
+        M("American game of seven, no honours"),
+        M("Short drive counting all tricks, ending level"),
+        M("Whist drive: 12 deals, fixed trumps, no trumps every fifth"),
+        M("A rubber by the default rules"),
+        M("A rubber with honours, British game of five"),
+    )
+}
+
+
+def shown_title(game: Game) -> str:
+    """The game's title as a page shows it: a demo game's in words to say in the reader's language."""
+    return DEMO_TITLES.get(game.title, game.title) if game.is_demo else game.title
+
+
+def has_demo_games() -> bool:
+    """Whether the demo games are loaded (each variant's page shows one as a sample)."""
+    return db.session.scalars(select(Game.id).where(Game.is_demo.is_(True)).limit(1)).first() is not None
 
 
 def demo_game(variant: str) -> Game | None:

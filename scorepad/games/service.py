@@ -379,18 +379,30 @@ def _enter_hand(
     return _view_of(game, appended(game, kept, hand))
 
 
+def _recorded(game: Game, step: undo_log.Step) -> RawHand | None:
+    """The recorded entry of the hand a correction step names, as stored now."""
+    if not step.correction or step.hand is None:
+        return None
+    hands = derived(game).hands
+    return hands[step.hand - 1] if 1 <= step.hand <= len(hands) else None
+
+
 def _undo_step(game: Game) -> undo_log.Step | None:
     """The tap Undo would take back, when the log fits what is stored (None: nothing, or a game from
     before the log)."""
     log = undo_log.steps(game.undo_log)
+    if not log:
+        return None
     last_hand = hand_count(game) or None
-    return log[-1] if log and undo_log.fits_undo(log[-1], game.pending, last_hand) else None
+    return log[-1] if undo_log.fits_undo(log[-1], game.pending, last_hand, _recorded(game, log[-1])) else None
 
 
 def _redo_step(game: Game) -> undo_log.Step | None:
     """The tap Redo would make again (None: nothing to redo)."""
     log = undo_log.steps(game.redo_log)
-    return log[-1] if log and undo_log.fits_redo(log[-1], game.pending, hand_count(game)) else None
+    if not log:
+        return None
+    return log[-1] if undo_log.fits_redo(log[-1], game.pending, hand_count(game), _recorded(game, log[-1])) else None
 
 
 def next_undo(game: Game) -> str | None:
@@ -417,27 +429,29 @@ def _take_back_hand(game: Game, editor: Editor) -> Hand:
 
 
 def undo(game: Game, editor: Editor = Editor()) -> str:
-    """Take back exactly the last tap (a bid, a trump, one player's tricks, the save of a hand), and
-    offer it for Redo. A game whose log does not fit what is stored (a game stored without one)
-    takes back its hand in hand, else its last hand, whole. At an event a recorded hand taken back
-    goes to its audit trail (`HAND_TAKEN_BACK`), with `editor`."""
-    hands = hand_count(game)
+    """Take back exactly the last tap (a bid, a trump, one player's tricks, the save of a hand, the
+    correction of a recorded hand), and offer it for Redo. A game whose log does not fit what is
+    stored (a game stored without one) takes back its hand in hand, else its last hand, whole. At an
+    event a recorded hand taken back goes to its audit trail (`HAND_TAKEN_BACK`), a correction
+    taken back as a correction (`HAND_CORRECTED`), with `editor`."""
+    revision = game.hands_revision
     done = _undo(game, editor)
-    _announce_step(game, hands)
+    _announce_step(game, revision)
     return done
 
 
-def redo(game: Game) -> str:
+def redo(game: Game, editor: Editor = Editor()) -> str:
     """Make again the tap Undo took back last, checked by the rules as any tap."""
-    hands = hand_count(game)
-    done = _redo(game)
-    _announce_step(game, hands)
+    revision = game.hands_revision
+    done = _redo(game, editor)
+    _announce_step(game, revision)
     return done
 
 
-def _announce_step(game: Game, hands: int) -> None:
-    """An undo or a redo: the spectators and the event's sheet hear of it when it moved a hand."""
-    changed = hand_count(game) != hands
+def _announce_step(game: Game, revision: int) -> None:
+    """An undo or a redo: the spectators and the event's sheet hear of it when it changed a recorded
+    hand (a save or a correction taken back or made again)."""
+    changed = game.hands_revision != revision
     _announce(game, sheet=changed, orders=changed)
 
 
@@ -445,7 +459,9 @@ def _undo(game: Game, editor: Editor) -> str:
     _writable(game)
     step = _undo_step(game)
     if step is not None:
-        if step.hand is not None:  # a corrected hand comes back as corrected
+        if step.correction and step.hand is not None and step.old is not None:
+            _correct(game, step.hand, step.old, editor)
+        elif step.hand is not None:  # a hand corrected before the log kept corrections comes back as corrected
             step = replace(step, entry=dict(_take_back_hand(game, editor).entry))
         game.pending = step.before
         game.undo_log = (game.undo_log or [])[:-1] or None
@@ -464,14 +480,18 @@ def _undo(game: Game, editor: Editor) -> str:
     return M("Hand %(number)s was taken back.", number=last.number)
 
 
-def _redo(game: Game) -> str:
+def _redo(game: Game, editor: Editor) -> str:
     _writable(game)
     step = _redo_step(game)
     if step is None:
         raise RuleErrors([RuleError("hand", M("There is nothing to redo."))])
     game.redo_log = (game.redo_log or [])[:-1] or None
     try:
-        if step.hand is not None:
+        if step.correction and step.hand is not None:
+            _correct(game, step.hand, step.entry or {}, editor)
+            game.undo_log = undo_log.pushed(game.undo_log, step)
+            _commit_tap(game)
+        elif step.hand is not None:
             _enter_hand(game, step.hand, step.entry or {}, redoing=True)
         else:
             _set_pending(game, step.after, what=step.what, redoing=True)
@@ -491,8 +511,25 @@ def _redo(game: Game) -> str:
 
 def correct_hand(game: Game, number: int, entry: Mapping[str, object], editor: Editor = Editor()) -> GameView:
     """Replace hand `number`; every later hand is re-scored, and must still be legal after it. At an
-    event the correction goes to the event's audit trail (`HAND_CORRECTED`), with `editor`."""
+    event the correction goes to the event's audit trail (`HAND_CORRECTED`), with `editor`. It is
+    logged as a step, so Undo takes back this correction, not the save before it."""
     _writable(game)
+    old = _correct(game, number, entry, editor)
+    if old != dict(entry):
+        pending = dict(game.pending) if game.pending else None
+        step = undo_log.Step(
+            M("correcting hand %(number)s", number=number), pending, pending, hand=number, entry=dict(entry), old=old
+        )
+        game.undo_log = undo_log.pushed(game.undo_log, step)
+        game.redo_log = None
+    db.session.commit()
+    _announce(game, orders=True)
+    return view(game)
+
+
+def _correct(game: Game, number: int, entry: Mapping[str, object], editor: Editor) -> dict[str, object]:
+    """Replace hand `number`'s entry (not committed) once the rules accept it and every later hand;
+    returns the entry it replaced."""
     hand = next((h for h in game.hands if h.number == number), None)
     if hand is None:
         raise RuleErrors([RuleError("number", M("There is no hand %(number)s to correct.", number=number))])
@@ -511,16 +548,15 @@ def correct_hand(game: Game, number: int, entry: Mapping[str, object], editor: E
             else M("this correction makes a later hand impossible: %(problem)s", problem=broken.message)
         )
         raise RuleErrors([RuleError(broken.field, message)]) from e
+    old = dict(hand.entry)
     _sheet_changing(game, M("Hand %(hand)s was corrected", hand=number))
     if game.event_id is not None:
         for hook in HAND_CORRECTED:
-            hook(game, number, dict(hand.entry), dict(entry), editor)
+            hook(game, number, old, dict(entry), editor)
     hand.entry = dict(entry)
     hand.corrected_at = utcnow()
     game.updated_at = hand.corrected_at
-    db.session.commit()
-    _announce(game, orders=True)
-    return view(game)
+    return old
 
 
 def delete(game: Game) -> None:

@@ -1,7 +1,8 @@
 """Undo and redo of one tap at a time, kept on the game's row.
 
 A tap either changes the hand in hand (a trump, a bid, a call, one player's tricks: the game's
-`pending` part) or saves the hand. Each is logged as a step with the state before and after it and
+`pending` part) or saves the hand; a correction of a recorded hand is a step too, so Undo never
+skips over it to take back an older save. Each is logged as a step with the state before and after it and
 the words for it ("Cat's bid of 2"), so Undo takes back exactly that tap, says which, and Redo puts
 it back. A new tap forgets what could be redone, as in any editor. The logs are checked against
 the stored state before use: a step that no longer fits (a game changed by another path) is never
@@ -28,13 +29,20 @@ LOG_MAX = 40  # steps kept for undo (and for redo): a hand's taps several times 
 @dataclass(frozen=True)
 class Step:
     """One tap: what it did in words, the hand-in-hand part before and after it, and for a saved
-    hand its number and entry (`after` is then empty: saving clears the hand in hand)."""
+    hand its number and entry (`after` is then empty: saving clears the hand in hand). A correction
+    names its hand, its entry after and, in `old`, the entry it replaced (the hand in hand stays as
+    it was: `before` and `after` alike)."""
 
     what: str
     before: dict[str, Any] | None
     after: dict[str, Any] | None = None
     hand: int | None = None
     entry: dict[str, Any] | None = None
+    old: dict[str, Any] | None = None
+
+    @property
+    def correction(self) -> bool:
+        return self.old is not None
 
     def as_json(self) -> dict[str, Any]:
         stored: dict[str, Any] = {
@@ -44,6 +52,8 @@ class Step:
             "hand": self.hand,
             "entry": self.entry,
         }
+        if self.old is not None:
+            stored["old"] = self.old
         if isinstance(self.what, Message):
             stored["said"] = as_said(self.what)
         return stored
@@ -58,6 +68,7 @@ class Step:
             _part(raw.get("after")),
             raw.get("hand") if isinstance(raw.get("hand"), int) else None,
             _part(raw.get("entry")),
+            _part(raw.get("old")),
         )
 
 
@@ -74,15 +85,25 @@ def pushed(log: list[dict[str, Any]] | None, step: Step) -> list[dict[str, Any]]
     return [*(log or []), step.as_json()][-LOG_MAX:]
 
 
-def fits_undo(step: Step, pending: Mapping[str, Any] | None, last_hand: int | None) -> bool:
-    """Whether the game stands where `step` left it, so undoing it restores exactly the state before."""
+def fits_undo(
+    step: Step, pending: Mapping[str, Any] | None, last_hand: int | None, entry: Mapping[str, Any] | None = None
+) -> bool:
+    """Whether the game stands where `step` left it, so undoing it restores exactly the state before
+    (`entry`: the recorded entry of the hand a correction names, as stored now)."""
+    if step.correction:
+        return _part(pending) == step.after and entry is not None and dict(entry) == step.entry
     if step.hand is not None:
         return not pending and last_hand == step.hand
     return _part(pending) == step.after
 
 
-def fits_redo(step: Step, pending: Mapping[str, Any] | None, hands: int) -> bool:
-    """Whether the game stands where `step` started from, so it can be made again."""
+def fits_redo(
+    step: Step, pending: Mapping[str, Any] | None, hands: int, entry: Mapping[str, Any] | None = None
+) -> bool:
+    """Whether the game stands where `step` started from, so it can be made again (`entry` as for
+    `fits_undo`)."""
     if _part(pending) != step.before:
         return False
+    if step.correction:
+        return entry is not None and dict(entry) == step.old
     return step.hand is None or step.hand == hands + 1

@@ -11,6 +11,8 @@ config = context.config
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
 fileConfig(config.config_file_name, disable_existing_loggers=False)  # keep the app's loggers (live_pg.py warns)
+if current_app.config.get("SCOREPAD_QUIET_MIGRATIONS"):  # `scorepad run`: its address is the first thing it says
+    logging.getLogger("alembic").setLevel(logging.WARNING)
 logger = logging.getLogger("alembic.env")
 
 

@@ -404,6 +404,11 @@ def foot_of_sheet(setup: Setup, sheet: ScoreSheet) -> tuple[int, ...]:
     return tuple(cell.total for cell in sheet.lines[-1].cells) if sheet.lines else (0,) * len(sheet.columns)
 
 
+def always_scored(setup: Setup) -> bool:
+    """Every game of the variant ends on a score worth comparing."""
+    return True
+
+
 @dataclass(frozen=True)
 class StatsFacts:
     """How a group's statistics (`rules.stats`) read a variant's finished sheets: the facts a player's
@@ -411,11 +416,19 @@ class StatsFacts:
     the entries, the variant's own ledger), and the final score (`final_scores`: the foot of the
     sheet unless the variant's totals restart, as Whist's do after each game of a rubber).
 
+    `scored(setup)`: whether a game so set up ends on a score players add up and compare (not
+    Whist played to game, whose points restart each game: a rubber's points added up mean
+    nothing); the averages, best scores and the highest-score record count only those games.
+    `own_results`: the variant's facts count what was won in its own units (Whist: drives, games
+    and rubbers apart), so a player's page lists them instead of one count of sheets.
+
     A variant that counts `hands_bid` and `exact_bids` also has a best exact-bid-rate record."""
 
     facts: tuple[FactSpec, ...] = ()
     count: FactCounter = no_counts
     final_scores: FinalScores = foot_of_sheet
+    scored: Callable[[Setup], bool] = always_scored
+    own_results: bool = False
 
 
 # --------------------------------------------------------------------------- derived once

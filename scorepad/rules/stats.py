@@ -6,12 +6,13 @@ column the ids of the group's players who sat in it (one for an individual game,
 a partnership game, none for a column of people outside the group). The public functions:
 
 - `player_stats(games)` -> {player id: {variant key: PlayerStats}}: games played, won, drawn, win
-  rate, average and best final score, and the variant's own facts (`PlayerStats.facts()` lists the
+  rate, average and best final score (over the games that end on a score: `scored_games`), and
+  the variant's own facts (`PlayerStats.facts()` lists the
   ones that variant has, each a `Fact` with a count and what it is out of).
 - `head_to_head(games, a, b)` -> HeadToHead: the games a and b both played in different columns,
   how often each finished ahead of the other, and the ties.
 - `results_over_time(games, player)` -> {variant key: (ResultPoint, ...)}: each finished game's
-  date, final score and rank, in the order played, for a chart.
+  date, final score and rank, in the order played, for a chart (the games that end on a score).
 - `variant_records(games, min_bid_hands)` -> {variant key: VariantRecords}: the highest score,
   the longest run of wins and (a variant that counts `hands_bid` and `exact_bids`: Nomination,
   Australian) the best exact-bid rate, each a `Record`.
@@ -36,7 +37,9 @@ What counts, as players count it:
   of a paper sheet: points (Nomination, Australian, Bid Whist, a whist drive) or flags (Military,
   the days added up). Whist played to game starts again at 0 after each game, so there it is the
   points scored over the whole game or rubber (odd tricks and honours): the variant's
-  `stats.final_scores` says so.
+  `stats.final_scores` says so. Such a total is no score players compare (a rubber's winners may
+  have scored fewer points): the variant's `stats.scored` says which games end on a score, and
+  only those count in averages, best scores, the highest-score record and the results chart.
 - Ranks are the sheet's standings (equal results share a rank): Whist by games won, Bid Whist by
   rounds won then points, Military by flags then the playoff.
 - A partnership's facts (contracts, Bostons, flags, odd tricks) count for each of its players.
@@ -116,6 +119,11 @@ def final_scores(game: PlayedGame) -> tuple[int, ...]:
     return get_variant(game.variant).stats.final_scores(game.setup, game.sheet)
 
 
+def _scored(game: PlayedGame) -> bool:
+    """Whether the game ends on a score players compare (the variant's `stats.scored`)."""
+    return get_variant(game.variant).stats.scored(game.setup)
+
+
 def _ranks(sheet: ScoreSheet) -> dict[int, int]:
     return {s.seat: s.rank for s in sheet.standings}
 
@@ -168,6 +176,7 @@ class PlayerStats:
     total_score: int = 0
     best_score: int | None = None
     counts: tuple[tuple[str, int], ...] = ()
+    scored_games: int = 0  # of `games`, those that end on a score (`total_score` is theirs)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "counts", tuple(sorted((k, v) for k, v in dict(self.counts).items() if v)))
@@ -188,7 +197,12 @@ class PlayerStats:
 
     @property
     def average_score(self) -> float | None:
-        return self.total_score / self.games if self.games else None
+        return self.total_score / self.scored_games if self.scored_games else None
+
+    @property
+    def own_results(self) -> bool:
+        """The variant's facts say what was won (`StatsFacts.own_results`), not `games` and `won`."""
+        return self.variant in VARIANT_MODULES and get_variant(self.variant).stats.own_results
 
     def __add__(self, other: PlayerStats) -> PlayerStats:
         if other.variant != self.variant:
@@ -207,6 +221,7 @@ class PlayerStats:
             self.total_score + other.total_score,
             best,
             tuple(counts.items()),
+            self.scored_games + other.scored_games,
         )
 
     def facts(self) -> tuple[Fact, ...]:
@@ -231,7 +246,7 @@ _OWN_FIELDS = frozenset(PlayerStats.__dataclass_fields__)
 def column_stats(game: PlayedGame, column: int) -> PlayerStats:
     """What one column of one finished game adds to each of its players' figures."""
     sheet = game.sheet
-    score = final_scores(game)[column]
+    score = final_scores(game)[column] if _scored(game) else None
     first = column in sheet.winners and not _drawn(sheet)
     facts = get_variant(game.variant).stats.count(game.setup, game.hands, sheet, column)
     return PlayerStats(
@@ -240,9 +255,10 @@ def column_stats(game: PlayedGame, column: int) -> PlayerStats:
         won=int(first),
         shared_wins=int(first and len(sheet.winners) > 1),
         drawn=int(_drawn(sheet)),
-        total_score=score,
+        total_score=score or 0,
         best_score=score,
         counts=tuple(facts.items()),
+        scored_games=int(score is not None),
     )
 
 
@@ -313,6 +329,8 @@ def results_over_time(games: Iterable[PlayedGame], player: PlayerId) -> dict[str
     """The player's finished games per variant, oldest first."""
     found: dict[str, list[ResultPoint]] = defaultdict(list)
     for game in _in_order(games):
+        if not _scored(game):
+            continue
         for column, players in enumerate(game.seats):
             if player in players:
                 sheet = game.sheet
@@ -380,6 +398,8 @@ def variant_records(games: Iterable[PlayedGame], min_bid_hands: int = MIN_BID_HA
     for index, game in enumerate(ordered):
         scores, won = final_scores(game), set(game.sheet.winners) if not _drawn(game.sheet) else set()
         best = max((scores[c] for c, players in enumerate(game.seats) if players), default=None)
+        if not _scored(game):
+            best = None  # no score to hold a record with
         for column, players in enumerate(game.seats):
             if players and scores[column] == best:
                 highest[game.variant] = _better(

@@ -680,12 +680,15 @@ def _count_facts(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, colu
     deal that brings a side's running total to the target (the totals restart after it; only one
     side can reach it on a deal, tricks being scored before honours); the rubber is the whole sheet
     when one is played, so winning it is winning the sheet (not a dead heat). A whist drive has
-    neither."""
+    neither: it is one drive, won by the column first on its sheet."""
     rules = Rules.of(setup)
     cells: list[Cell] = [line.cells[column] for line in sheet.lines]
     counts = {"deals": len(cells), "odd_tricks": sum(max(0, (cell.tricks or 0) - BOOK) for cell in cells)}
-    if not rules.drive:
-        drawn = len(sheet.winners) == len(sheet.columns)
+    drawn = len(sheet.winners) == len(sheet.columns)
+    if rules.drive:
+        counts["drives_played"] = 1
+        counts["drives_won"] = int(column in sheet.winners and not drawn)
+    else:
         counts["whist_games_played"] = sum(
             any(cell.total >= rules.target for cell in line.cells) for line in sheet.lines
         )
@@ -698,11 +701,14 @@ def _count_facts(setup: Setup, hands: Sequence[RawHand], sheet: ScoreSheet, colu
 STATS = StatsFacts(
     facts=(
         FactSpec("odd_tricks", M("Odd tricks per deal"), "odd_tricks", "deals", average=True),
-        FactSpec("whist_games", M("Games won"), "whist_games_won", "whist_games_played"),
         FactSpec("rubbers", M("Rubbers won"), "rubbers_won", "rubbers_played"),
+        FactSpec("whist_games", M("Games won"), "whist_games_won", "whist_games_played"),
+        FactSpec("drives", M("Whist drives won"), "drives_won", "drives_played"),
     ),
     count=_count_facts,
     final_scores=_final_scores,
+    scored=lambda setup: Rules.of(setup).drive,
+    own_results=True,
 )
 
 

@@ -321,14 +321,14 @@ def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
     try:
         if "state" in request.form:
             games.refuse_if_stale(game, request.form["state"])
-        hands = games.hand_count(game)
+        revision = game.hands_revision
         fresh = _page_sheet_is_current(game)
-        notice = say(games.undo(game, _editor(game)) if action == "undo" else games.redo(game))
+        notice = say(games.undo(game, _editor(game)) if action == "undo" else games.redo(game, _editor(game)))
     except games.StaleForm:
         return _body(game, {}, _stale_notice(game, adapter, action), 409)
     except RuleErrors as e:
         return _body(game, errors_by_field(e), "", 422)
-    changed = games.hand_count(game) != hands
+    changed = game.hands_revision != revision  # a hand saved, taken back or corrected
     return _body(game, {}, notice, 200, sheet_changed=changed or not fresh)
 
 

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorepad.events import core
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
-from scorepad.games import records
+from scorepad.games import groups, records
 from scorepad.games import service as games
 from scorepad.i18n import say
 from scorepad.rules import VARIANT_MODULES, RuleError, all_variants, get_variant
@@ -108,6 +108,7 @@ def index() -> BaseResponse:
             in_progress=[g for g in own if not g.outline.over],
             finished=[g for g in own if g.outline.over],
             others=others,
+            samples=not own and not others and records.has_demo_games(),  # said where "No games yet" is
             my_events=my_events,
             recent_events=[(e, format_name(get_format(e.format).title), tables) for e, tables in core.recent_events()],
             my_groups=groups,
@@ -124,8 +125,9 @@ def index() -> BaseResponse:
 
 @bp.get("/watch")
 def watch_code() -> BaseResponse | tuple[str, int]:
-    """Open what a typed short code names: a game's spectators' page (the share screen's code), or
-    the page of a table's or a team's card (the code printed under its QR code). Refused, the field
+    """Open what a typed short code names: a game's spectators' page (the share screen's code), the
+    page of a table's or a team's card (the code printed under its QR code), or a group's page (the
+    code under its "Share this group"). Refused, the field
     is shown again on a page of its own, its message beside it."""
     if "code" not in request.args:
         return form_page("watch")
@@ -144,6 +146,9 @@ def watch_code() -> BaseResponse | tuple[str, int]:
     team = core.entrant_by_short_code(raw)
     if team is not None:  # its card's short link: the team's page, where its format has one
         return redirect(url_for("bid_whist.team", token=team.short_code), code=303)
+    group = groups.by_short_code(raw)
+    if group is not None:  # the code on the group's "Share this group": the group's page
+        return redirect(url_for("groups.page", token=group.token), code=303)
     return form_page("watch", 404, {"code": _not_found(shown)}, code=shown)
 
 
@@ -183,7 +188,8 @@ def variant(key: str) -> str:
     defaults = describe_options(rules.option_specs, resolve_options(rules.option_specs, {}))
     demo = records.demo_game(key)
     sample = games.view(demo) if demo else None
-    return render_template("home/variant.html", variant=rules, defaults=defaults, sample=sample)
+    title = records.shown_title(demo) if demo else ""
+    return render_template("home/variant.html", variant=rules, defaults=defaults, sample=sample, title=title)
 
 
 @bp.get("/healthz")

@@ -286,6 +286,16 @@ if ("serviceWorker" in navigator) {
   });
 })();
 
+/* After the scorer's page is swapped, its notice ("Hand 4 saved.") and the hand that follows it (its
+   dealer) are read from the top: a Save tapped at the foot of a tall hand left them above the screen.
+   Only when the notice is out of sight above: a tap that leaves it in view moves nothing. */
+document.addEventListener("htmx:afterSwap", function (event) {
+  var target = event.detail && event.detail.target;
+  if (!target || target.id !== "play-body") return;
+  var notice = target.querySelector(":scope > .notice[role=status]");
+  if (notice && notice.getBoundingClientRect().top < 0) notice.scrollIntoView({ block: "start" });
+});
+
 // Steppers (− count +), the "tricks to share out" counter, recent-name chips, Whist's other side.
 document.addEventListener("click", function (event) {
   var step = event.target.closest("[data-step]");
@@ -355,10 +365,32 @@ function clearErrors(input) {
     });
   });
 }
+/* A form marked data-keep (Whist's hand: the trump, tricks and honours chosen before Save, which
+   go to the server only with Save) keeps its choices in this tab's session storage under its key, so
+   a reload shows them as they were, as the other variants' bids are. The key names the game and the
+   hand, so a hand's choices are never offered to the next one; a form drawn from what was sent
+   (data-sent: a refused Save) shows that instead. */
+function keptKey(form) { return "scorepad-keep:" + form.dataset.keep; }
+function keepChoices(input) {
+  var form = input.form;
+  if (!form || !form.dataset.keep || input.type !== "radio") return;
+  var kept = {};
+  form.querySelectorAll("input[type=radio]:checked").forEach(function (i) { kept[i.name] = i.value; });
+  try { sessionStorage.setItem(keptKey(form), JSON.stringify(kept)); } catch (e) { /* storage off: nothing kept */ }
+}
+function restoreChoices() {
+  document.querySelectorAll("form[data-keep]:not([data-sent])").forEach(function (form) {
+    var kept;
+    try { kept = JSON.parse(sessionStorage.getItem(keptKey(form)) || "{}"); } catch (e) { return; }
+    form.querySelectorAll("input[type=radio]").forEach(function (input) {
+      if (Object.prototype.hasOwnProperty.call(kept, input.name)) input.checked = kept[input.name] === input.value;
+    });
+  });
+}
 document.addEventListener("input", function (event) { updateCounts(); seatLabel(event.target); clearErrors(event.target); });
-document.addEventListener("change", function () { updateCounts(); });
-document.addEventListener("DOMContentLoaded", function () { updateCounts(); seatLabels(); });
-document.addEventListener("htmx:afterSwap", function () { updateCounts(); seatLabels(); });
+document.addEventListener("change", function (event) { keepChoices(event.target); updateCounts(); });
+document.addEventListener("DOMContentLoaded", function () { restoreChoices(); updateCounts(); seatLabels(); });
+document.addEventListener("htmx:afterSwap", function () { restoreChoices(); updateCounts(); seatLabels(); });
 
 /* Events: print button, confirmations, a live panel that waits while the director types in it. */
 document.addEventListener("click", function (event) {

@@ -184,10 +184,27 @@ def test_whist_rubber_odd_tricks_games_and_score() -> None:
     + 4 (deal 5) = 13: the rubber's winners scored fewer points."""
     ns, ew = (ANN, CAT), (BOB, DAN)
     stats = player_stats([played("whist-rubber-honours", (ns, ew))])
-    assert facts(stats[ANN]["whist"]) == {"odd_tricks": (12, 11), "whist_games": (2, 3), "rubbers": (1, 1)}
-    assert facts(stats[BOB]["whist"]) == {"odd_tricks": (7, 11), "whist_games": (1, 3), "rubbers": (0, 1)}
-    assert stats[ANN]["whist"].best_score == 12 and stats[BOB]["whist"].best_score == 13
+    assert facts(stats[ANN]["whist"]) == {
+        "odd_tricks": (12, 11),
+        "rubbers": (1, 1),
+        "whist_games": (2, 3),
+        "drives": (0, 0),
+    }
+    assert facts(stats[BOB]["whist"]) == {
+        "odd_tricks": (7, 11),
+        "rubbers": (0, 1),
+        "whist_games": (1, 3),
+        "drives": (0, 0),
+    }
     assert stats[ANN]["whist"].facts()[0].rate == pytest.approx(12 / 11)
+    # issue 31, item 7: 12 and 13 points added up over the rubber are no score (the winners had
+    # fewer): no average, best score, record or chart is made of them; the facts count the rubber
+    # and its games apart, and the page lists them instead of a count of sheets
+    for player in ns + ew:
+        assert (stats[player]["whist"].best_score, stats[player]["whist"].average_score) == (None, None)
+        assert stats[player]["whist"].own_results
+    assert variant_records([played("whist-rubber-honours", (ns, ew))])["whist"].highest_score is None
+    assert results_over_time([played("whist-rubber-honours", (ns, ew))], ANN) == {}
 
 
 def test_whist_drive_odd_tricks() -> None:
@@ -195,9 +212,14 @@ def test_whist_drive_odd_tricks() -> None:
     Pair 12 the rest (odd 1+2+3+1+4 = 11); the drive scores odd tricks, so 14-11. No game is played
     to a target, so no games or rubbers are won."""
     stats = player_stats([played("whist-drive", ((ANN, BOB), (CAT, DAN)))])
-    assert facts(stats[ANN]["whist"]) == {"odd_tricks": (14, 12), "whist_games": (0, 0), "rubbers": (0, 0)}
-    assert facts(stats[CAT]["whist"])["odd_tricks"] == (11, 12)
-    assert (stats[ANN]["whist"].best_score, stats[CAT]["whist"].best_score) == (14, 11)
+    assert facts(stats[ANN]["whist"]) == {
+        "odd_tricks": (14, 12),
+        "rubbers": (0, 0),
+        "whist_games": (0, 0),
+        "drives": (1, 1),
+    }
+    assert facts(stats[CAT]["whist"])["odd_tricks"] == (11, 12) and facts(stats[CAT]["whist"])["drives"] == (0, 1)
+    assert (stats[ANN]["whist"].best_score, stats[CAT]["whist"].best_score) == (14, 11)  # a drive's score is one
 
 
 def test_whist_single_game() -> None:
@@ -205,7 +227,7 @@ def test_whist_single_game() -> None:
     stats = player_stats([played("whist-american", ((ANN, CAT), (BOB, DAN)))])
     assert facts(stats[BOB]["whist"])["whist_games"] == (1, 1) and facts(stats[ANN]["whist"])["whist_games"] == (0, 1)
     assert facts(stats[BOB]["whist"])["rubbers"] == (0, 0)
-    assert (stats[BOB]["whist"].won, stats[BOB]["whist"].best_score) == (1, 7)
+    assert (stats[BOB]["whist"].won, stats[BOB]["whist"].best_score) == (1, None)  # a game's points restart
 
 
 def test_military_flags_won_and_the_playoff() -> None:
@@ -268,7 +290,8 @@ def test_a_season_of_the_four_cousins() -> None:
     assert (h2h.games, h2h.a_ahead, h2h.b_ahead, h2h.ties) == (3, 0, 3, 0)
     assert head_to_head(games, ANN, BOB, variant="nomination").games == 2
     over_time = results_over_time(games, BOB)
-    assert list(over_time) == ["whist", "bid_whist", "nomination"]  # the app's order of variants
+    # the app's order of variants; a Whist rubber ends on games won, not a score: it has no point on a chart
+    assert list(over_time) == ["bid_whist", "nomination"]
     assert [(p.finished, p.score, p.rank, p.won) for p in over_time["nomination"]] == [
         (date(2026, 3, 1), 134, 1, True),
         (date(2026, 3, 22), 45, 1, True),
@@ -439,7 +462,9 @@ def test_counts_stay_within_bounds(games: list[PlayedGame]) -> None:
         for s in by_variant.values():
             assert 0 <= s.shared_wins <= s.won <= s.games and s.won + s.drawn <= s.games
             assert 0.0 <= s.win_rate <= 1.0
-            assert s.best_score is not None and s.average_score is not None and s.best_score >= s.average_score
+            assert 0 <= s.scored_games <= s.games
+            assert (s.best_score is None) == (s.average_score is None) == (s.scored_games == 0)
+            assert s.best_score is None or s.average_score is None or s.best_score >= s.average_score
             for fact in s.facts():
                 assert fact.count >= 0
                 if fact.out_of is not None and fact.key != "odd_tricks":
@@ -522,8 +547,10 @@ def test_renaming_the_players_changes_nothing(games: list[PlayedGame], new: list
 def test_the_chart_holds_each_game_once(games: list[PlayedGame], player: int) -> None:
     points = results_over_time(games, player)
     stats = player_stats(games).get(player, {})
-    assert {v: len(p) for v, p in points.items()} == {v: s.games for v, s in stats.items()}
-    assert {v: sum(p.won for p in ps) for v, ps in points.items()} == {v: s.won for v, s in stats.items()}
+    # the games that end on a score (not a Whist rubber's points added up), each once
+    assert {v: len(p) for v, p in points.items()} == {v: s.scored_games for v, s in stats.items() if s.scored_games}
+    if all(get_variant(g.variant).stats.scored(g.setup) for g in games):
+        assert {v: sum(p.won for p in ps) for v, ps in points.items()} == {v: s.won for v, s in stats.items()}
     for series in points.values():
         assert [p.finished for p in series] == sorted(p.finished for p in series)
         assert all(1 <= p.rank <= p.of for p in series)

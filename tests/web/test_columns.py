@@ -494,6 +494,7 @@ SERVER_MADE: dict[str, str] = {
     "by core.typed_code (length and letters) before any query",
     "event_table.short_code": "a random code of 10 characters (models.new_card_code); typed ones as director_code",
     "event_entrant.short_code": "a random code of 10 characters (models.new_card_code); typed ones as director_code",
+    "player_group.short_code": "a random code of 10 characters (models.new_card_code); typed ones as director_code",
     "game.variant": "a variant key of the registry: /new/<key> answers 404 to any other, a club night checks its variant",
     "event.public_id": "a random token (models.new_token, 32 characters)",
     "event.director_token": "a random token (models.new_token, 32 characters)",

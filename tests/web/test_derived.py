@@ -88,8 +88,10 @@ def test_the_kept_sheet_follows_every_change_to_the_hands(app: Flask, client: Fl
         hand.entry = {"trump": "S", "bids": [1, 1, 0, 1], "tricks": [0, 2, 1, 1]}
         db.session.commit()
     assert totals() == [10, 12, 14, 12]  # hand 1 now 0 2 1 11
-    assert client.post(f"/g/{token}/undo", headers=HX).status_code == 200  # takes back nothing recorded here:
-    with app.app_context():  # the last logged tap was the save of hand 2
+    assert client.post(f"/g/{token}/undo", headers=HX).status_code == 200  # the last logged tap: the correction
+    assert totals() == [1, 12, 14, 21]  # hand 2 as saved again: 1 10 13 10
+    assert client.post(f"/g/{token}/undo", headers=HX).status_code == 200  # then the save of hand 2
+    with app.app_context():
         game = games.by_scorer_token(token)
         assert game is not None
         assert games.hand_count(game) == 1 and len(games.view(game).sheet.lines) == 1

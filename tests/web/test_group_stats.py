@@ -244,15 +244,14 @@ def test_a_players_page_shows_the_rules_figures_per_variant(client: FlaskClient,
     shown = figures(page)
     # by hand: Nomination 130 and 32 (exact bids 10 of 13, then 3 of 6); Australian 146 (exact bids
     # 10 of 22, the misère round won clean, the blind bid missed); the drive 14 points, 14 odd
-    # tricks in 12 deals; a drive has no games to the target and no rubber: those lines are left out
+    # tricks in 12 deals; a drive has no games to the target and no rubber: those lines are left out,
+    # and Whist says what was won in its own units (drives, games, rubbers), not a count of sheets
     assert shown == {
         "Whist": {
-            "Games": "1",
-            "Won": "1",
-            "Win rate": "100%",
             "Average score": "14",
             "Best score": "14",
             "Odd tricks per deal": "1.17 (14 in 12 deals)",
+            "Whist drives won": "1 of 1 (100%)",
         },
         "Nomination Whist": {
             "Games": "2",
@@ -276,7 +275,8 @@ def test_a_players_page_shows_the_rules_figures_per_variant(client: FlaskClient,
     mine = stats.player_stats(expected)[ann]  # type: ignore[index]
     for variant, figures_of in mine.items():
         name = {"whist": "Whist", "nomination": "Nomination Whist", "australian": "Australian Whist"}[variant]
-        assert shown[name]["Games"] == str(figures_of.games) and shown[name]["Best score"] == str(figures_of.best_score)
+        assert shown[name].get("Games", str(figures_of.games)) == str(figures_of.games)
+        assert shown[name]["Best score"] == str(figures_of.best_score)
         assert {f.label for f in figures_of.facts() if f.out_of != 0} == set(shown[name]) - {
             "Games",
             "Won",
@@ -533,3 +533,24 @@ def test_a_groups_games_are_read_in_a_few_queries_and_derived_as_one_game_is(app
         for played in found:
             alone = derived(played.game)  # one game's own derivation, from its rows
             assert (alone.setup, alone.hands, alone.sheet) == (played.setup, played.hands, played.sheet)
+
+
+def test_a_whist_rubber_counts_rubbers_and_games_apart_and_no_points_total(app: Flask, client: FlaskClient) -> None:
+    """Issue 31, item 7: a rubber (games won 2 of 3) showed "Games 1, Won 1" beside "Games won 2 of 3",
+    an average and best "score" of 12 (the game points added up over the rubber, the losers had 13)
+    and a record "Highest Whist score". Now: the rubber and its games apart, no points total."""
+    token = make_group(client, "The Whist table")
+    play(app, token, example("whist-rubber-honours", pairs=(("Ann", "Cat"), ("Bob", "Dan"))), MAY_3)
+    ids = people(app, token)
+    shown = figures(text(client.get(f"/group/{token}/player/{ids['Ann']}")))
+    assert shown == {
+        "Whist": {
+            "Odd tricks per deal": "1.09 (12 in 11 deals)",
+            "Rubbers won": "1 of 1 (100%)",
+            "Games won": "2 of 3 (67%)",
+        }
+    }
+    player = text(client.get(f"/group/{token}/player/{ids['Bob']}"))
+    assert figures(player)["Whist"]["Rubbers won"] == "0 of 1 (0%)" and "Whist scores, game after game" not in player
+    group = flat(text(client.get(f"/group/{token}")))
+    assert "Highest Whist score" not in group and "1 finished game." in group

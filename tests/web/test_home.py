@@ -3,6 +3,8 @@ home page derives only this browser's own games."""
 
 from __future__ import annotations
 
+import html
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -57,6 +59,37 @@ def test_variant_page_renders_a_demo_sheet_from_the_database(app: Flask, client:
     for variant in all_variants():
         page = client.get(f"/variants/{variant.key}").get_data(as_text=True)
         assert 'id="totals"' in page and 'id="hand-1"' in page, variant.key
+
+
+def test_the_demo_games_titles_read_in_the_pages_language_and_the_home_page_says_where_they_are(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 31, item 18: a sample game's title stayed English on a French or Spanish page, and with
+    the demo games loaded (as the README says) the home page said only "No games yet"."""
+    with app.app_context():
+        records.load_demo_games()
+    said = {
+        "en": "Sunday at Gran's: one to thirteen",
+        "fr": "Dimanche chez Mamie : de un à treize",
+        "es": "Domingo en casa de la abuela: de una a trece",
+    }
+    for lang, title in said.items():
+        client.set_cookie("lang", lang)
+        page = html.unescape(client.get("/variants/nomination").get_data(as_text=True))
+        assert f'<p class="sheet-title">{title}</p>' in page, lang
+    client.set_cookie("lang", "en")
+    home = html.unescape(client.get("/").get_data(as_text=True))
+    assert "No games yet on this server." in home
+    assert "Each game's page below shows a sample score sheet (the demo games)." in home
+    assert all(json_title in records.DEMO_TITLES for json_title in example_titles())  # every example's
+
+
+def example_titles() -> list[str]:
+    return [
+        json.loads(path.read_text())["title"]
+        for path in sorted(records.EXAMPLES_DIR.glob("*.json"))
+        if not path.name.endswith(".expected.json")
+    ]
 
 
 # --------------------------------------------------------------------------- other visitors' games (issue 33)

@@ -49,7 +49,8 @@ def test_a_players_figures_in_spanish(client: FlaskClient, family: dict[str, obj
     # percentages in the Spanish form, as in French (a no-break space before the sign, made plain here)
     assert shown["Australian Whist"]["Rondas de misère sin ninguna baza"] == "1 de 1 (100 %)"
     assert shown["Nomination Whist"]["Apuestas exactas"] == "13 de 19 (68 %)"
-    assert "Partidas" in shown["Whist"] and "Exact bids" not in page
+    assert "Partidas" in shown["Nomination Whist"] and "Exact bids" not in page
+    assert shown["Whist"]["Torneos de whist ganados"] == "1 de 1 (100 %)"  # Whist's own units (issue 31)
     summary = flat(re.search(r'id="chart-nomination-sum">(.*?)</p>', page, re.S).group(1))  # type: ignore[union-attr]
     assert summary == "2 partidas del 3 abr 2026 al 3 may 2026: puntuaciones de 32 a 130; ninguna ganada."
 

@@ -171,7 +171,8 @@ def test_a_sheet_changed_after_one_team_signed_loses_the_signature_and_says_why(
     assert note in bar and "✓" not in bar  # both teams see why, at the table ...
     assert note in text(client.get(f"/team/{team_token(app, token, m['away'])}"))  # ... and on their pages
 
-    # taking the last hand back after a signature withdraws it too
+    # taking the last hand back after a signature withdraws it too (Undo takes back the correction first)
+    assert client.post(f"/g/{m['scorer']}/undo", headers=HX).status_code == 200
     assert sign(client, m, 1, m["codes"][1]).status_code == 200
     response = client.post(f"/g/{m['scorer']}/undo", headers=HX)
     assert response.status_code == 200

@@ -9,7 +9,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.test_games import HX, bid_round_one, game_of, hands_of, post, start, state_of
+from tests.web.test_games import HX, bid_round_one, game_of, hands_of, post, start, state_of, whist_game
 
 
 def undo(client: FlaskClient, token: str, what: str = "undo", **data: str) -> tuple[int, str]:
@@ -177,3 +177,26 @@ def test_a_tap_on_the_hand_in_hand_answers_without_the_sheet_and_a_save_with_it(
     assert "hx-preserve" in page and "Score sheet" not in page
     status, page = post(client, token, action="bid", bid="9")  # refused: the whole body, to be sure
     assert status == 422 and "Score sheet" in page
+
+
+def test_undo_after_a_correction_takes_back_the_correction_not_the_last_save(app: Flask, client: FlaskClient) -> None:
+    """Issue 31, item 5: hand 2 corrected after hand 3, Undo took back saving hand 3 and the correction
+    could not be undone. The correction is a step of its own: Undo says it and takes it back, Redo
+    makes it again, and the next Undo takes back the save."""
+    token = whist_game(client)
+    for number, took in ((1, "7"), (2, "6"), (3, "7")):
+        assert post(client, token, action="result", number=str(number), trump="H", tricks=took)[0] == 200
+    assert client.post(f"/g/{token}/hands/2", data={"trump": "H", "tricks": "8"}).status_code == 303
+    assert [h["tricks"] for h in hands_of(app, token)] == [[7, 6], [8, 5], [7, 6]]
+    page = html.unescape(client.get(f"/g/{token}").get_data(as_text=True))
+    assert "↶ Undo last entry: correcting hand 2" in page
+    status, page = undo(client, token, sheet=sheet_seen(client, token))
+    assert status == 200 and "Undone: correcting hand 2." in page
+    assert "Score sheet" in page  # the sheet changed: the answer brings it
+    assert [h["tricks"] for h in hands_of(app, token)] == [[7, 6], [6, 7], [7, 6]]
+    assert "↷ Redo: correcting hand 2" in page and "Undo last entry: saving hand 3" in page
+    status, page = undo(client, token, "redo")
+    assert status == 200 and "Redone: correcting hand 2." in page
+    assert [h["tricks"] for h in hands_of(app, token)] == [[7, 6], [8, 5], [7, 6]]
+    assert undo(client, token)[0] == 200 and undo(client, token)[0] == 200  # the correction, then hand 3
+    assert [h["tricks"] for h in hands_of(app, token)] == [[7, 6], [6, 7]]

@@ -24,7 +24,7 @@ _ADAPTERS: dict[str, Adapter] = {
     "whist": whist.ADAPTER,
     "bid_whist": bid_whist.ADAPTER,
     "nomination": bids_tricks.ADAPTER,
-    "australian": bids_tricks.ADAPTER,
+    "australian": bids_tricks.AUSTRALIAN,
 }
 
 HOME_VARIANTS = tuple(_ADAPTERS)

@@ -25,9 +25,15 @@ def _remote(view: GameView) -> bool:
 
 
 class BidsAndTricks:
+    """`trump_override`: the schedule's trump of a round may be changed by the scorer (Australian
+    Whist, RULES-NOTES: a round played in another trump), on the hand and on the correction page."""
+
     template = "games/entry/_bids_tricks.html"
     edit_template = "games/entry/_bids_tricks_edit.html"
     home_defaults: Mapping[str, str] = {}
+
+    def __init__(self, trump_override: bool = False) -> None:
+        self.trump_override = trump_override
 
     def context(self, view: GameView) -> dict[str, object]:
         """The bids so far in bidding order, and why a value is refused to the last bidder."""
@@ -52,6 +58,8 @@ class BidsAndTricks:
         left = (spec.cards if spec else 0) - sum(t for t in tricks if t is not None)
         return {
             "trumps": TRUMP_CHOICES,
+            "trump_override": self.trump_override,
+            "scheduled_trump": _scheduled(view, spec.number) if self.trump_override and spec is not None else None,
             "bids_made": made,
             "forbidden_reason": reason,
             "remote": _remote(view),
@@ -69,8 +77,10 @@ class BidsAndTricks:
             raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
         players = view.setup.players
         if action == "trump":
-            pending["trump"] = _trump(form.get("trump"))
-            return Pending(pending, what=M("the trump, %(trump)s", trump=Trump(pending["trump"]).label))
+            trump = pending["trump"] = _trump(form.get("trump"))
+            if self.trump_override and trump == _scheduled(view, spec.number):
+                del pending["trump"]  # back to the schedule: nothing changed to record
+            return Pending(pending or None, what=M("the trump, %(trump)s", trump=Trump(trump).label))
         if action == "bid":
             seat = view.state.to_act
             if seat is None:
@@ -186,12 +196,20 @@ class BidsAndTricks:
         entry: dict[str, object] = {}
         if form.get("trump"):
             entry["trump"] = _trump(form.get("trump"))
+            if self.trump_override and entry["trump"] == _scheduled(view, number):
+                del entry["trump"]  # as scheduled
         if spec.kind is not RoundKind.MISERE:
             entry["bids"] = form_ints(form, "bids", players, "bid", spec.cards)
         entry["tricks"] = form_ints(form, "tricks", players, "tricks", spec.cards)
         if _remote(view):
             entry["shared"] = form_ints(form, "shared", players, "shared tricks", spec.cards)
         return entry
+
+
+def _scheduled(view: GameView, number: int) -> str | None:
+    """The trump the schedule gives round `number`, before any change by the scorer."""
+    trump = view.variant.round_spec(view.setup, number).trump
+    return trump.value if trump is not None else None
 
 
 def _tricks_so_far(pending: Mapping[str, object] | None, seats: int) -> list[int | None]:
@@ -225,3 +243,4 @@ def _without_last_bid(
 
 
 ADAPTER = BidsAndTricks()
+AUSTRALIAN = BidsAndTricks(trump_override=True)
