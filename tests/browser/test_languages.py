@@ -93,7 +93,8 @@ def test_a_group_in_french_at_320_px(
 
     page.get_by_role("row").nth(1).get_by_role("link").click()  # the leader's figures
     expect(page.get_by_role("heading", name="Face à face")).to_be_visible()
-    expect(page.locator("dl.figures dt").first).to_have_text("Parties")
+    expect(page.locator("dl.figures dt", has_text="Parties").first).to_be_visible()  # Nomination's count
+    expect(page.locator("dl.figures dt", has_text="Score moyen").first).to_be_visible()
     fits(page, "fr-group-player", screenshot_dir, no_axe_violations, game=False)
 
     page.get_by_label(re.compile("^Comparer .* avec$")).select_option(index=1)
