@@ -174,6 +174,16 @@ def audit_words(value: dict[str, Any] | None) -> str:
     return ", ".join(f"{k} {v}" for k, v in value.items())
 
 
+def audit_change(old: dict[str, Any] | None, new: dict[str, Any] | None) -> str:
+    """An audit entry's old → new in words. A value where there was none is said alone ("flags at closing …",
+    not "none → flags at closing …"); one taken away says what it was ("before: 10 books")."""
+    if not old:
+        return audit_words(new)
+    if not new:
+        return gettext("before: %(old)s", old=audit_words(old))
+    return f"{audit_words(old)} → {audit_words(new)}"
+
+
 def signed_by(by: str) -> str:
     """How a Bid Whist sheet was signed ("table phone, team code · device 7fc27cb1") in the reader's words."""
     return say(by_words(by))

@@ -38,7 +38,7 @@ from scorepad.events.registry import get_format
 from scorepad.form_input import whole_number
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
-from scorepad.views.audit_trail import audit_action, audit_actor, audit_note, audit_words, signed_by
+from scorepad.views.audit_trail import audit_action, audit_actor, audit_change, audit_note, audit_words, signed_by
 from scorepad.views.common import errors_by_field, format_name, partial, share_url
 
 bp = Blueprint("director", __name__)
@@ -49,7 +49,8 @@ MY_EVENTS = "my_events"  # director tokens of the events this browser created or
 MY_EVENTS_KEPT = 20  # the session is a cookie (4 KB at most, shared with the games' tokens)
 
 
-for _word in (audit_words, audit_actor, audit_action, audit_note, signed_by):  # the control rooms' audit trails
+# the control rooms' audit trails
+for _word in (audit_words, audit_change, audit_actor, audit_action, audit_note, signed_by):
     bp.add_app_template_global(_word)
 
 

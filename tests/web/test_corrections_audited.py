@@ -121,7 +121,7 @@ def test_a_recorded_hand_taken_back_by_undo_at_a_match_is_in_the_trail(client: F
         assert entry.note == f"round 1: taken back on device {session['device']}"
     assert (
         f"table {m['table']}: hand taken back · hand 4 · table {m['table']}: "
-        "bidder: seat 1, bid 4, kind of bid plain, trump S, 10 books → none"
+        "before: bidder: seat 1, bid 4, kind of bid plain, trump S, 10 books"
     ) in what_happened(text(client.get(f"/d/{token}")))
 
 

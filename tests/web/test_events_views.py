@@ -31,7 +31,7 @@ def test_a_closed_day_shows_the_flags_the_results_give_now(client: FlaskClient, 
     assert "Days closed" in room and "Day 1, closed" in room
     assert '1 Aces</th><td class="num">13</td></tr>' in room
     assert "corrected since" not in room and "Recorded at closing" not in room
-    assert "day closed · hand 2: none → flags at closing table 1: 13, table 2: 9, table 3: 12, table 4: 14" in room
+    assert "day closed · hand 2: flags at closing table 1: 13, table 2: 9, table 3: 12, table 4: 14" in room
     # Hand 1 at table 1 was really 3: the Jacks' visitors took nothing. Day 1 is now 14, 9, 12, 13.
     response = client.post(f"/d/{token}/results/1/1", data={"tricks": "3", "revoke": "none"})
     assert response.status_code == 302
