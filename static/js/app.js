@@ -451,6 +451,31 @@ document.addEventListener("htmx:beforeRequest", function (event) {
     event.preventDefault();
   }
 });
+/* A live panel drawn again (a control room's refresh, a standings push) keeps the scroll of its wide
+   boxes: a director who scrolled across to hand 20 or to a table's column is not sent back to the
+   first column by every refresh. */
+(function () {
+  var kept = null;
+  var BOXES = ".grid-scroll, .table-scroll";
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var target = e.detail.target;
+    kept = null;
+    if (!target || !target.id || !target.querySelectorAll) return;
+    var boxes = target.querySelectorAll(BOXES);
+    if (!boxes.length) return;
+    kept = { id: target.id, at: Array.prototype.map.call(boxes, function (b) { return [b.scrollLeft, b.scrollTop]; }) };
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!kept) return;
+    var panel = document.getElementById(kept.id), at = kept.at;
+    kept = null;
+    if (!panel) return;
+    panel.querySelectorAll(BOXES).forEach(function (b, i) {
+      if (at[i]) { b.scrollLeft = at[i][0]; b.scrollTop = at[i][1]; }
+    });
+  });
+})();
+
 /* A live panel that a hall's every entry changes (a control room's grid, a Military table's flags and
    rank) is drawn again at most once every data-refresh-gap-ms on "changed" (or its poll): a change
    inside the gap is drawn when the gap is up, with every change in between. So 64 tables reporting within a minute

@@ -11,7 +11,7 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, Request, expect
 
 from scorepad.events import core, military
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import NARROW_PHONE, PHONE
 from tests.browser.test_projector import publish_now
 
 TABLES = 8
@@ -36,12 +36,12 @@ def most(took: float, gap: float) -> int:
     return min(TABLES - 2, 2 + math.floor(took / gap))
 
 
-def report(app: Flask, public: str, table: int, tricks: int = 7) -> None:
-    """A table's result for hand 1, as the table's phone would send it, and its push at once."""
+def report(app: Flask, public: str, table: int, tricks: int = 7, hand: int = 1) -> None:
+    """A table's result for `hand`, as the table's phone would send it, and its push at once."""
     with app.app_context():
         event = core.by_public_id(public)
         assert event is not None
-        military.enter_result(event, table, 1, tricks, None, f"table {table}")
+        military.enter_result(event, table, hand, tricks, None, f"table {table}")
         publish_now(app, event)
 
 
@@ -94,3 +94,30 @@ def test_a_table_sees_other_tables_flags_within_the_gap_and_new_orders_at_once(
         military.advance(ev, hand=1)
     expect(phone.locator("#orders-title")).to_contain_text("Hand 2 of 10")
     phone.context.close()
+
+
+def test_a_refreshed_control_room_keeps_the_grid_scrolled_where_the_director_left_it(
+    app: Flask, live_server: str, browser: Browser
+) -> None:
+    """The room's results grid (tables by hands) is wider than a phone: a director who scrolled it
+    across is not sent back to hand 1 by every table's entry."""
+    with app.app_context():
+        event = military.create_event("Wide grid", [f"Team {n}" for n in range(1, TABLES + 1)], [10])
+        for hand in range(1, 7):  # six hands in the grid, hand 7 in play
+            for table in range(1, TABLES + 1):
+                military.enter_result(event, table, hand, 7, None, f"table {table}")
+            military.advance(event, hand=hand)
+        public, token = event.public_id, event.director_token
+    room = browser.new_context(**NARROW_PHONE).new_page()
+    room.goto(f"{live_server}/d/{token}")
+    grid = room.get_by_role("region", name="Results, tables by hands")
+    expect(grid).to_be_visible()
+    room.wait_for_timeout(300)  # its live stream is open
+    across = grid.evaluate("box => { box.scrollLeft = box.scrollWidth; return box.scrollLeft; }")
+    assert across > 0, "the grid fits the phone: nothing to scroll"
+    refreshes = counting(room, f"/d/{token}/room")
+    report(app, public, 1, hand=7)
+    expect(room.locator(".room-status")).to_contain_text(f"1 of {TABLES} tables in")
+    assert refreshes, "the room was not refreshed"
+    assert room.get_by_role("region", name="Results, tables by hands").evaluate("box => box.scrollLeft") == across
+    room.context.close()
