@@ -65,3 +65,40 @@ def test_the_hands_controls_are_on_the_first_screen_at_320_px_with_large_text(
             seen = control.bounding_box()
             assert seen is not None and seen["height"] >= 44 and seen["x"] + seen["width"] <= 320, (name, seen)
     page.context.close()
+
+
+def test_a_seven_player_sheet_scrolls_in_its_box_with_its_first_column_and_header_in_place(
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
+    """Item 9: Australian with 7 players at 320 px: the whole sheet slid sideways, the hands' column
+    and the players' names with it, and each row was about 150 px tall. The sheet now scrolls in its
+    own box, both ways, with the hands' column and the header kept in place (position: sticky)."""
+    with app.app_context():
+        token = imported("australian-seven-players", 12)
+    for large in (False, True):
+        page, base = lan_page(lan_browser, live_server, large=large)
+        page.goto(f"{base}/g/{token}")
+        box = page.locator(".table-scroll")
+        box.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshot_dir / f"family-seven-sheet-{'large' if large else 'normal'}.png"))
+        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") == 0
+        wide = box.evaluate("(el) => [el.scrollWidth - el.clientWidth, el.scrollHeight - el.clientHeight]")
+        assert wide[0] > 0 and wide[1] > 0, f"the sheet does not scroll inside its own box: {wide}"
+        outer = box.bounding_box()
+        assert outer is not None and outer["height"] <= HEIGHT, outer  # the box fits the screen
+        rows = page.locator("#sheet-rows > tr[id]").evaluate_all(
+            "(rows) => rows.map(r => r.getBoundingClientRect().height)"
+        )
+        # a hand two lines high (its number and round, then Edit), three for a long round ("7 cards NT misère")
+        assert sorted(rows)[len(rows) // 2] <= 90 and max(rows) <= 120, f"rows of {rows} px"
+        hand = page.locator("#hand-1 > th")
+        name = page.locator(".sheet-table thead th").nth(1)
+        before = hand.bounding_box(), name.bounding_box()
+        box.evaluate("(el) => { el.scrollLeft = el.scrollWidth; el.scrollTop = el.scrollHeight; }")
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(screenshot_dir / f"family-seven-sheet-scrolled-{'large' if large else 'normal'}.png"))
+        after = hand.bounding_box(), name.bounding_box()
+        assert before[0] is not None and after[0] is not None and before[1] is not None and after[1] is not None
+        assert after[0]["x"] == before[0]["x"], "the hands' column slid away with the sheet"
+        assert after[1]["y"] == before[1]["y"], "the header slid away with the sheet"
+        page.context.close()
