@@ -102,3 +102,57 @@ def test_a_seven_player_sheet_scrolls_in_its_box_with_its_first_column_and_heade
         assert after[0]["x"] == before[0]["x"], "the hands' column slid away with the sheet"
         assert after[1]["y"] == before[1]["y"], "the header slid away with the sheet"
         page.context.close()
+
+
+def luminance(rgb: str) -> float:
+    """The relative luminance (WCAG) of a computed colour, "rgb(r, g, b)"."""
+    channels = [int(v) / 255 for v in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: str, other: str) -> float:
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_the_charts_labels_follow_large_text_and_its_lines_stand_out_in_dark_mode(
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
+    """Item 12: the chart's axis labels stayed 11 of the chart's units (9 px on a 320 px phone) with
+    Large text, and its lines were faint on the dark page (the first, blue, 3.7:1; 2 px wide)."""
+    with app.app_context():
+        token = imported("australian-seven-players", 8)  # seven lines: every colour of the palette
+    drawn = {}
+    for large in (False, True):
+        page, base = lan_page(lan_browser, live_server, large=large)
+        page.goto(f"{base}/g/{token}")
+        scale = page.locator("svg.chart").evaluate(
+            "(svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width"
+        )
+        sizes = page.locator("svg.chart .tick").evaluate_all(
+            "(ts) => ts.map(t => parseFloat(getComputedStyle(t).fontSize))"
+        )
+        drawn[large] = min(sizes) * scale  # the labels' size on the screen, in px
+        page.context.close()
+    assert drawn[True] >= 1.2 * drawn[False] and drawn[True] >= 12, drawn
+
+    base = live_server.replace("127.0.0.1", LAN)
+    context = lan_browser.new_context(**NARROW_PHONE, color_scheme="dark")
+    page = context.new_page()
+    page.goto(f"{base}/g/{token}")
+    chart = page.locator("#chart")
+    chart.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir / "family-chart-dark.png"))
+    ground = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    lines = page.locator("svg.chart polyline").evaluate_all(
+        "(ls) => ls.map(l => [getComputedStyle(l).stroke, parseFloat(getComputedStyle(l).strokeWidth)"
+        " * l.ownerSVGElement.getBoundingClientRect().width / l.ownerSVGElement.viewBox.baseVal.width])"
+    )
+    assert len(lines) == 7
+    for stroke, width in lines:
+        assert contrast(stroke, ground) >= 4.5, (stroke, ground, contrast(stroke, ground))
+        assert width >= 2.4, f"a line {width:.2f} px wide"
+    swatches = page.locator(".legend .swatch rect").evaluate_all("(rs) => rs.map(r => getComputedStyle(r).fill)")
+    assert swatches == [stroke for stroke, _ in lines]  # each name's swatch the colour of its line
+    context.close()
