@@ -139,7 +139,8 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
     totals = [[0] + [line.cells[c].total for line in lines] for c in range(len(sheet.columns))]
     low, high = min(min(t) for t in totals), max(max(t) for t in totals)
     span = (high - low) or 1
-    pad_l, pad_r, pad_t, pad_b = 36, 8, 8, 20
+    # room on the left for the longest axis label at Large text's size (static/css/app.css, .chart .tick)
+    pad_l, pad_r, pad_t, pad_b = max(36, 6 + 9 * max(len(str(high)), len(str(low)))), 8, 8, 20
     plot_w, plot_h = width - pad_l - pad_r, height - pad_t - pad_b
     steps = max(len(lines), 1)
 
@@ -172,14 +173,16 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
         colour = PALETTE[c % len(PALETTE)]
         # whole units: under half a pixel off on a phone's screen, and 4 bytes a point fewer to send
         points = " ".join(f"{x(i):.0f},{y(v):.0f}" for i, v in enumerate(series))
+        # the class gives each line a lighter colour of its own in dark mode (static/css/app.css)
         parts.append(
-            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" stroke-linejoin="round"/>'
+            f'<polyline points="{points}" class="s{c % len(PALETTE)}" fill="none" stroke="{colour}" '
+            'stroke-width="3" stroke-linejoin="round"/>'
         )
     parts.append("</svg>")
     # the swatch is drawn, not styled: the Content-Security-Policy allows no inline style attribute
     legend = "".join(
         f'<li><svg class="swatch" viewBox="0 0 16 6" aria-hidden="true"><rect width="16" height="6" '
-        f'rx="2" fill="{PALETTE[c % len(PALETTE)]}"/></svg>{escape(name)}</li>'
+        f'rx="2" class="s{c % len(PALETTE)}" fill="{PALETTE[c % len(PALETTE)]}"/></svg>{escape(name)}</li>'
         for c, name in enumerate(sheet.columns)
     )
     return Markup("".join(parts) + f'<ul class="legend" role="list">{legend}</ul>')
