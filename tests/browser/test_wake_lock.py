@@ -15,18 +15,34 @@ In English and in French, at 390 and 320 px. Screenshots: test-output/screenshot
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserType, Page, expect
 
 from scorepad.events import military as events
 from scorepad.games import records
 from tests.browser.conftest import LAN, NARROW_PHONE, PHONE
 from tests.browser.test_large_text import overflow
 from tests.conftest import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def browser(browser_type: BrowserType, full_chromium_launch_args: dict[str, Any]) -> Iterator[Browser]:
+    """The whole Chromium: its headless shell, which the other browser tests run, has no wake lock."""
+    whole = browser_type.launch(**full_chromium_launch_args)
+    yield whole
+    whole.close()
+
+
+@pytest.fixture
+def lan_launch_args(full_chromium_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return full_chromium_launch_args  # without a wake lock at all, "not on plain HTTP" would pass blind
+
 
 # Chromium's own wake lock, each lock it grants kept in window.wakeLocks for the test to look at
 WATCH_LOCKS = """
