@@ -13,14 +13,16 @@ a table's game belongs to its event), so a check can say which groups a request 
 from __future__ import annotations
 
 import io
+import sqlite3
 import string
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 from urllib.parse import urlencode
 
 from flask import Flask
 from hypothesis import strategies as st
-from sqlalchemy import func
+from sqlalchemy import func, make_url
 from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
@@ -245,6 +247,36 @@ def build_world(app: Flask) -> World:
                 world.add(f"game {g.id}", g=[g.scorer_token], w=[g.public_id], s=[games.short_code(g)])
     world.links = sorted(t for tokens in world.groups.values() for t in tokens)
     return world
+
+
+T = TypeVar("T")
+
+
+class Snapshots(Generic[T]):
+    """`take(app)` again only when something was committed to the app's database since the last one.
+
+    A whole snapshot before and after every generated request was most of a fuzz run's time, and most
+    requests write nothing. SQLite's `PRAGMA data_version`, read on a connection of our own, changes
+    whenever another connection (the app's) commits; on another database every call takes anew."""
+
+    def __init__(self, app: Flask, take: Callable[[Flask], T]) -> None:
+        self.app, self.take = app, take
+        url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+        self.watch = sqlite3.connect(url.database) if url.get_backend_name() == "sqlite" and url.database else None
+        self.version: int | None = None
+        self.last: T | None = None
+        self.taken = 0  # how many snapshots were really taken (a test checks the cache is not blind)
+
+    def __call__(self) -> T:
+        version = self.watch.execute("PRAGMA data_version").fetchone()[0] if self.watch is not None else None
+        if self.last is None or version is None or version != self.version:
+            self.last, self.version = self.take(self.app), version
+            self.taken += 1
+        return self.last
+
+    def close(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
 
 
 def fingerprints(app: Flask) -> dict[str, object]:

@@ -19,8 +19,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorepad import create_app
+from scorepad.extensions import db
+from scorepad.models import Game
 from tests.conftest import DATABASES, config_for, migrate, release
-from tests.fuzz import World, build_world, changed, fingerprints, named_groups, request_for, routes, send, summary
+from tests.fuzz import (
+    Snapshots,
+    World,
+    build_world,
+    changed,
+    fingerprints,
+    named_groups,
+    request_for,
+    routes,
+    send,
+    summary,
+)
 from tests.postgres import Cluster
 
 EXAMPLES = {"sqlite": 400, "postgresql": 120}  # requests per run (PostgreSQL: a shorter run, same strategies)
@@ -51,9 +64,32 @@ def test_the_fuzzer_reaches_every_route(fuzz_app: tuple[Flask, World]) -> None:
     assert len(world.groups) >= 10  # the example games and the four events
 
 
+def test_a_snapshot_is_taken_again_when_the_app_committed(fuzz_app: tuple[Flask, World]) -> None:
+    """The check between requests is not blind: a commit by the app's own connections is seen (on
+    SQLite, by its data version; elsewhere every snapshot is taken anew)."""
+    app, _ = fuzz_app
+    snapshot = Snapshots(app, fingerprints)
+    first = snapshot()
+    again = snapshot()
+    assert again is first if _database(app) == "sqlite" else snapshot.taken == 2
+    with app.app_context():
+        game = db.session.scalars(db.select(Game).order_by(Game.id)).first()
+        assert game is not None
+        title = game.title
+        game.title = f"{title}!"
+        db.session.commit()
+        after = snapshot()
+        game.title = title
+        db.session.commit()
+        db.session.remove()
+    snapshot.close()
+    assert len(changed(first, after)) == 1
+
+
 def test_no_request_is_a_5xx_or_changes_what_it_does_not_name(fuzz_app: tuple[Flask, World]) -> None:
     app, world = fuzz_app
     statuses: list[int] = []
+    snapshot = Snapshots(app, fingerprints)
 
     # derandomize: the same requests on every run of this code (seeded by the test itself), so the
     # share answered below is a fact about the generator, not a draw that fails one CI run in
@@ -68,14 +104,15 @@ def test_no_request_is_a_5xx_or_changes_what_it_does_not_name(fuzz_app: tuple[Fl
     def one_request(data: st.DataObject) -> None:
         rule, method = data.draw(st.sampled_from(routes(app)), label="route")
         request = data.draw(request_for(world, rule, method), label="request")
-        before = fingerprints(app)
+        before = snapshot()
         response = send(app.test_client(), request)
         statuses.append(response.status_code)  # type: ignore[attr-defined]
         assert response.status_code < 500, (request, response.get_data(as_text=True)[:500])  # type: ignore[attr-defined]
         response.close()  # type: ignore[attr-defined]
-        assert changed(before, fingerprints(app)) <= named_groups(world, request), request
+        assert changed(before, snapshot()) <= named_groups(world, request), request
 
     one_request()
+    snapshot.close()
     # The generated requests are not all turned away at the door: many reach a service and are
     # answered 200/303, 409 or 422 (printed with -s). About a quarter do; at least a sixth must.
     counts = summary(statuses)

@@ -25,6 +25,7 @@ import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
 
 from scorepad import create_app
@@ -43,7 +44,7 @@ from scorepad.models import (
     ReportedResult,
 )
 from tests.conftest import config_for, migrate, release
-from tests.fuzz import FIELDS, WORDS, routes, send
+from tests.fuzz import FIELDS, WORDS, Snapshots, routes, send
 from tests.web.test_tournament import hand as bid_whist_hand
 
 REQUESTS = 70  # per paper
@@ -257,7 +258,7 @@ def rows(app: Flask) -> dict[tuple[Any, ...], Any]:
                 "dispute": m.dispute,
                 "sign_note": m.sign_note,
             }
-        for g in db.session.scalars(db.select(Game)):
+        for g in db.session.scalars(db.select(Game).options(selectinload(Game.hands))):
             event, table = table_of.get(g.id, (g.event_id, None))
             found[("game", g.id)] = {
                 "event": event,
@@ -307,6 +308,7 @@ def test_a_stranger_with_a_printed_paper_writes_only_what_its_table_or_team_may(
     paper = papers[index]
     words = st.sampled_from(reachable(app, paper.strings).strings)
     junk = st.one_of(st.sampled_from(WORDS), st.text(alphabet=string.ascii_letters + string.digits, max_size=12))
+    snapshot = Snapshots(app, rows)
 
     @settings(
         max_examples=REQUESTS,
@@ -330,14 +332,15 @@ def test_a_stranger_with_a_printed_paper_writes_only_what_its_table_or_team_may(
         names = data.draw(st.lists(st.sampled_from(FIELDS), max_size=8), label="fields")
         body = MultiDict([(n, data.draw(st.one_of(words, junk, st.integers(0, 13).map(str)), label=n)) for n in names])
         headers = data.draw(st.sampled_from(({}, {"HX-Request": "true"})), label="headers")
-        before = rows(app)
+        before = snapshot()
         response = send(app.test_client(), {"method": method, "path": path, "body": body, "headers": headers})
         assert response.status_code < 500  # type: ignore[attr-defined]
         response.close()  # type: ignore[attr-defined]
-        wrong = forbidden(paper, before, rows(app))
+        wrong = forbidden(paper, before, snapshot())
         assert not wrong, (paper.name, method, path, dict(body), wrong)
 
     one_request()
+    snapshot.close()
 
 
 @pytest.mark.parametrize("index", range(13))
@@ -351,6 +354,7 @@ def test_every_write_route_with_every_link_a_paper_leads_to_writes_only_its_own(
     paper = papers[index]
     known = reachable(app, paper.strings)
     forms = bodies(known)
+    snapshot = Snapshots(app, rows)
     for rule, method in routes(app):
         if method != "POST":
             continue
@@ -360,12 +364,13 @@ def test_every_write_route_with_every_link_a_paper_leads_to_writes_only_its_own(
                 continue
             arg = next(a for a in ("token", "public_id", "code") if a in rule.arguments)
             path = rule.build(dict.fromkeys(rule.arguments, 1) | {arg: token}, append_unknown=False)[1]  # type: ignore[index]
-            before = rows(app)
+            before = snapshot()
             for form in forms:
                 response = app.test_client().post(path, data=form, headers={"HX-Request": "true"})
                 assert response.status_code < 500, (path, form)
-            wrong = forbidden(paper, before, rows(app))
+            wrong = forbidden(paper, before, snapshot())
             assert not wrong, (paper.name, path, wrong)
+    snapshot.close()
 
 
 def test_the_check_itself_catches_a_write_the_paper_may_not_make(world: tuple[Flask, list[Paper]]) -> None:
