@@ -35,6 +35,7 @@ from scorepad.models import AuditEntry, Event, Game, GameSeat, GroupPlayer, Kept
 
 FIELDS = (
     "action",
+    "add",
     "auto_advance",
     "bid",
     "bidder",
@@ -58,6 +59,7 @@ FIELDS = (
     "loans",
     "made_scores",
     "match",
+    "minutes",
     "movement",
     "moves",
     "name",
