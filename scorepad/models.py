@@ -297,6 +297,24 @@ class Event(db.Model):  # type: ignore[name-defined]
     decisions: Mapped[list[EventDecision]] = relationship(
         back_populates="event", order_by="EventDecision.id", cascade="all, delete-orphan"
     )
+    timer: Mapped[RoundTimer | None] = relationship(back_populates="event", cascade="all, delete-orphan")
+
+
+class RoundTimer(db.Model):  # type: ignore[name-defined]
+    """The director's round timer (a hand's in Military Whist): the minutes a round is given, and
+    either when it ends (running) or what was left when it was paused. Never started: neither.
+    Moments are the server's own, so every screen counts down from the same clock (events/timer.py).
+    Table `event_timer`."""
+
+    __tablename__ = "event_timer"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), primary_key=True)
+    minutes: Mapped[int]
+    ends_at: Mapped[datetime | None] = mapped_column(default=None)
+    paused_left_ms: Mapped[int | None] = mapped_column(default=None)
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    event: Mapped[Event] = relationship(back_populates="timer")
 
 
 class EventTable(db.Model):  # type: ignore[name-defined]

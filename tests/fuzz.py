@@ -37,6 +37,7 @@ from scorepad.models import AuditEntry, Event, Game, GameSeat, GroupPlayer, Kept
 
 FIELDS = (
     "action",
+    "add",
     "auto_advance",
     "bid",
     "bidder",
@@ -60,6 +61,7 @@ FIELDS = (
     "loans",
     "made_scores",
     "match",
+    "minutes",
     "movement",
     "moves",
     "name",

@@ -69,6 +69,8 @@ class EventFormat(Protocol):
     # `board` gives the very same view object while nothing on it changed, so a push drawn from it
     # is not rendered again (views/board.py)
     keeps_board: bool
+    # what the round timer's minutes are for: "hand" (a Military Whist hand) or "round"
+    timer_per: str
 
     def room(self, event: Event) -> dict[str, object]:
         """What the director's control room shows (the template context)."""
@@ -109,6 +111,7 @@ class Signals:
     orders: bool = False  # the hand in play or its orders changed: the table phones fetch their panel
     table: int | None = None  # the change is this table's alone
     teams: tuple[int, ...] = ()  # ... and these teams' own pages'
+    timer: bool = False  # only the round timer changed: its clocks fetch it again, nothing else
 
 
 def announce(event: Event, signals: Signals = Signals()) -> None:
@@ -121,6 +124,8 @@ def announce(event: Event, signals: Signals = Signals()) -> None:
     if signals.table is not None:
         data["table"] = signals.table
         data["teams"] = [number for number in signals.teams if number]  # 0: the ghost team of a bye
+    if signals.timer:
+        data["timer"] = True
     live.announce("event", event.public_id, data)
 
 
@@ -130,6 +135,7 @@ class OneView:
 
     view_name: str
     keeps_board = False
+    timer_per = "round"
 
     def view(self, event: Event) -> object:
         raise NotImplementedError

@@ -1250,6 +1250,7 @@ class _Military(core.OneView):
     """Military Whist events behind the registry (see `events.registry`)."""
 
     key, title, pages, view_name = KEY, "Military Whist", "military", "military_view"
+    timer_per = "hand"  # the round timer times each hand
 
     def view(self, event: Event) -> MilitaryView:
         return view(event)

@@ -46,6 +46,10 @@ def show(public_id: str, data: Mapping[str, object]) -> None:
         if event is None:
             return
         data = {"hand": event.current_hand, "orders": True}
+        broker.publish(name, "timer", "1")  # an empty message is never dispatched
+    elif data.get("timer"):  # the round timer alone: its clocks fetch it again; nothing else changed
+        broker.publish(name, "timer", "1")  # an empty message is never dispatched
+        return
     broker.publish(name, "changed", str(data["hand"]))
     if data.get("orders"):
         broker.publish(name, "orders", str(data["hand"]))
@@ -56,7 +60,7 @@ def show(public_id: str, data: Mapping[str, object]) -> None:
     _push_board(current_app._get_current_object(), public_id, name)  # type: ignore[attr-defined]
 
 
-STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders"})
+STREAM_EVENTS = frozenset({"board", "patch", "changed", "orders", "timer"})
 # one table's own changes (`table-*`: any table's, as a team's page drawn before `team-<n>` asked);
 # one team's own (its table's, whichever table it is at this round)
 OWN_EVENT = re.compile(r"(table-(\d{1,4}|\*))|(team-\d{1,4})")

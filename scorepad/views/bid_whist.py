@@ -415,5 +415,5 @@ def event_stream(game: Any) -> str:
     if event is None:
         return ""
     match = matches.by_game(game)  # a tournament's match: its table's own changes too (signatures)
-    only = f"orders,table-{match.table}" if match is not None else "orders"
+    only = f"orders,timer,table-{match.table}" if match is not None else "orders,timer"
     return url_for("board.stream", public_id=event.public_id, only=only)

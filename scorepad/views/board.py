@@ -12,13 +12,38 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from scorepad import i18n, pushes
-from scorepad.events import core
-from scorepad.events.core import Event
+from scorepad.events import core, timer
+from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
 from scorepad.pushes.boards import OWN_EVENT, STREAM_EVENTS, board_context, channel, render_board
 from scorepad.views.common import partial
 
 bp = Blueprint("board", __name__)
+
+
+@bp.app_template_global()
+def timer_of(event: Event) -> timer.TimerView:
+    """The event's round timer, at the server's time now (templates/board/_timer.html)."""
+    return timer.view(event)
+
+
+@bp.app_template_global()
+def timer_per(event: Event) -> str:
+    """What the event's round timer times: "hand" or "round"."""
+    return get_format(event.format).timer_per
+
+
+@bp.app_template_global()
+def event_of_game(game: Game) -> Event | None:
+    """The event a game is played at (its page shows the event's round timer)."""
+    return core.event_of(game)
+
+
+@bp.app_template_filter("clock")
+def clock(ms: int) -> str:
+    """Time left as a clock shows it, to the second up: "12:05" (minutes past 59 too: "95:00")."""
+    seconds = -(-max(0, ms) // 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _page(public_id: str, page: str) -> str:
@@ -49,6 +74,13 @@ def projector(public_id: str) -> str:
 def standings(public_id: str) -> str:
     """The same standings as a compact page for players' phones (the fragment alone for htmx)."""
     return _page(public_id, "standings.html")
+
+
+@bp.get("/b/<public_id>/timer")
+def round_timer(public_id: str) -> str:
+    """The round timer alone, as the tables and the projector show it, fetched on each `timer` push."""
+    event = _event(public_id)
+    return render_template("board/_timer.html", event=event, timer=timer.view(event))
 
 
 @bp.get("/b/<public_id>/events")

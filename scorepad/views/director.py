@@ -32,7 +32,7 @@ from flask import (
 from flask_babel import format_datetime, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import backup, core
+from scorepad.events import backup, core, timer
 from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
 from scorepad.form_input import whole_number
@@ -255,7 +255,12 @@ def lock(token: str) -> BaseResponse:
 
 
 def render_room(
-    event: Event, status: int = 200, errors: dict[str, str] | None = None, notice: str = "", form: Any = None
+    event: Event,
+    status: int = 200,
+    errors: dict[str, str] | None = None,
+    notice: str = "",
+    form: Any = None,
+    timer_errors: dict[str, str] | None = None,
 ) -> tuple[str, int]:
     """The event's control room, drawn by its format (the live part alone for htmx); the notice
     given, else the flashed ones; a refused form comes back with its values."""
@@ -273,6 +278,7 @@ def render_room(
         notices=notices,
         form=form or {},
         recovery_code=recovery,
+        timer_errors=timer_errors or {},
         **links,
     ), status
 
@@ -343,6 +349,81 @@ def pin(event: Event) -> tuple[str, int]:
         if request.form.get("pin")
         else gettext("PIN removed."),
     )
+
+
+# --------------------------------------------------------------------------- the round timer
+
+
+def _timer_panel(event: Event, status: int = 200, errors: dict[str, str] | None = None, form: Any = None) -> Any:
+    """The control room's timer panel (htmx), or the whole control room for a form posted without
+    script: after a change, back to it (303); refused, with the message beside the field."""
+    if partial():
+        return render_template(
+            "director/_timer.html", event=event, timer=timer.view(event), timer_errors=errors or {}, form=form or {}
+        ), status
+    if status != 200:
+        return render_room(event, status, form=form, timer_errors=errors)
+    return redirect(url_for("director.control", token=event.director_token) + "#timer-panel", code=303)
+
+
+@bp.get("/d/<token>/timer")
+@director_only
+def timer_panel(event: Event) -> tuple[str, int]:
+    """The control room's timer panel, fetched again on each `timer` push."""
+    return render_template("director/_timer.html", event=event, timer=timer.view(event), timer_errors={}, form={}), 200
+
+
+def _timer_change(event: Event, change: Callable[[Event], None]) -> Any:
+    """A change to the timer: every screen follows; refused, the message beside its field."""
+    try:
+        change(event)
+    except RuleErrors as e:
+        return _timer_panel(event, 422, errors_by_field(e), form=request.form)
+    except timer.TimerStateError as e:
+        return _timer_panel(event, 409, {"timer": say(e.message)}, form=request.form)
+    return _timer_panel(event)
+
+
+@bp.post("/d/<token>/timer/minutes")
+@director_only
+def timer_minutes(event: Event) -> Any:
+    """Set the minutes per round (per hand in Military Whist), from the next start."""
+    return _timer_change(event, lambda e: timer.set_minutes(e, request.form.get("minutes", "")))
+
+
+@bp.post("/d/<token>/timer/start")
+@director_only
+def timer_start(event: Event) -> Any:
+    """Start the round's clock with its whole time (again, for a new round)."""
+    return _timer_change(event, timer.start)
+
+
+@bp.post("/d/<token>/timer/pause")
+@director_only
+def timer_pause(event: Event) -> Any:
+    """Stop the clock on every screen, keeping what is left."""
+    return _timer_change(event, timer.pause)
+
+
+@bp.post("/d/<token>/timer/resume")
+@director_only
+def timer_resume(event: Event) -> Any:
+    """Run the clock again from what was left."""
+    return _timer_change(event, timer.resume)
+
+
+@bp.post("/d/<token>/timer/add")
+@director_only
+def timer_add(event: Event) -> Any:
+    """Give the round more minutes."""
+    return _timer_change(event, lambda e: timer.add(e, request.form.get("add", "")))
+
+
+@bp.post("/d/<token>/timer/stop")
+@director_only
+def timer_stop(event: Event) -> Any:
+    """Take the clock off every screen; the minutes are kept."""
+    return _timer_change(event, timer.stop)
 
 
 @bp.get("/d/<token>/backup")

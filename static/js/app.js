@@ -627,3 +627,49 @@ document.addEventListener("submit", function (event) {
 window.addEventListener("pageshow", function () {
   document.querySelectorAll("form[data-sending]").forEach(function (form) { delete form.dataset.sending; });
 });
+
+/* The round timer (templates/board/_timer.html, events/timer.py): the server gives when a running
+   round ends and its own time when it drew the timer; the page counts down from them on its own
+   monotonic clock (performance.now), so a phone whose date and time are wrong shows the same time
+   left as every other screen. A fresh copy comes with each `timer` push (and on catching up after a
+   lost stream). At 2 minutes the warning shows; at zero, "Time is up": nothing else changes. Each is
+   said once to a screen reader (the role="status" line). This ticks the display only; it asks the
+   server nothing. */
+(function () {
+  function clockText(ms) {
+    var seconds = Math.ceil(Math.max(0, ms) / 1000);
+    var rest = seconds % 60;
+    return Math.floor(seconds / 60) + ":" + (rest < 10 ? "0" : "") + rest;
+  }
+  function leftMs(el) {
+    if (el.dataset.timerState !== "running") return parseInt(el.dataset.leftMs, 10) || 0;
+    if (!el.__drawnAt) el.__drawnAt = performance.now();  // when this copy of the server's clock arrived
+    var serverNow = parseInt(el.dataset.nowMs, 10) + (performance.now() - el.__drawnAt);
+    return parseInt(el.dataset.endsMs, 10) - serverNow;
+  }
+  function show(el) {
+    if (el.dataset.timerState === "off") return;
+    var left = leftMs(el), warn = parseInt(el.dataset.warnMs, 10);
+    var up = el.dataset.timerState === "running" && left <= 0, warning = !up && left > 0 && left <= warn;
+    var clock = el.querySelector(".timer-clock"), text = clockText(left);
+    if (clock && clock.textContent !== text) clock.textContent = text;
+    el.classList.toggle("is-warning", warning);
+    el.classList.toggle("is-up", up);
+    var warnNote = el.querySelector("[data-timer-warn]"), upNote = el.querySelector("[data-timer-up]");
+    if (warnNote) warnNote.hidden = !warning;
+    if (upNote) upNote.hidden = !up;
+    // said once per page, not per copy: a fresh copy (each push) keeps what was said
+    var now = up ? "up" : warning ? "warning" : "", say = el.querySelector("[data-timer-say]");
+    if (shown === null) shown = now;  // what the page showed when it opened is not news
+    if (now !== shown) said = now && (up ? upNote : warnNote) ? (up ? upNote : warnNote).textContent : "";
+    shown = now;
+    if (say && say.textContent !== said) say.textContent = said;
+  }
+  var shown = null, said = "";
+  function tick() {
+    document.querySelectorAll(".round-timer[data-timer-state]").forEach(show);
+  }
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:afterSettle", tick);
+  setInterval(tick, 250);
+})();

@@ -575,6 +575,16 @@ USER_NUMBERS: dict[str, list[Number]] = {
             lambda client, app: _drive_table(client, app),
         ),
     ],
+    "event_timer.minutes": [
+        Number(
+            "the minutes per round the director gives the round timer",
+            lambda client, app, ctx, raw: client.post(
+                f"/d/{ctx['token']}/timer/minutes", data={"minutes": raw}, headers=HX
+            ),
+            "Enter a whole number of minutes",
+            lambda client, app: {"token": create(client)},
+        ),
+    ],
     "event_result.tricks": [
         Number(
             "the tricks a Military Whist table's phone reports",
@@ -673,6 +683,8 @@ SERVER_COUNTED: dict[str, str] = {
     "idempotent_request.status": "the HTTP status the server answered",
     "game.revision": "the ORM's version counter, moved by one on each write to the game",
     "game_seat.sheet_column": "a column of the game's sheet, counted from its set-up (groups.column_names)",
+    "event_timer.paused_left_ms": "the time left when the timer was paused: the server's clock, at most "
+    "timer.LEFT_MAX_MS (what the minutes and the time added allow)",
     "game.hands_revision": "moved by one by the flush of each change to the game's hands (models.hands_changed)",
 }
 

@@ -1047,7 +1047,7 @@ def test_a_stream_for_an_unknown_event_name_is_refused(client: FlaskClient, app:
     response = client.get(f"/b/{public}/events?only=board,scores")
     assert response.status_code == 400
     assert (
-        "Unknown event name: scores. Choose from board, changed, orders, patch, table-&lt;n&gt;, table-*, "
+        "Unknown event name: scores. Choose from board, changed, orders, patch, timer, table-&lt;n&gt;, table-*, "
         "team-&lt;n&gt;." in response.get_data(as_text=True)
     )
 

@@ -21,6 +21,7 @@ from tests.web.test_whist_drive import tokens as drive_tokens
 ALIKE = {
     "table",
     "page",  # "cette page"
+    "minutes",  # the round timer's "Moins de 2 minutes restantes"
     "http",  # "Keep the screen on" needs HTTPS: the protocols keep their names
     "https",
     "tables",

@@ -84,7 +84,7 @@ def test_the_pages_of_a_table_listen_for_their_table_and_a_teams_page_for_its_te
 ) -> None:
     token, m = a_match(client, app)
     game_page = text(client.get(f"/g/{m['scorer']}"))
-    assert f"only=orders,table-{m['table']}" in game_page.replace("%2C", ",")
+    assert f"only=orders,timer,table-{m['table']}" in game_page.replace("%2C", ",")
     assert f'hx-trigger="sse:orders, sse:table-{m["table"]}"' in game_page
     team_page = text(client.get(f"/team/{team_token(app, token, m['home'])}"))
     assert f"only=orders,team-{m['home']}" in team_page.replace("%2C", ",")
