@@ -46,6 +46,52 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("database", DATABASES, indirect=True)
 
 
+# The tests that take a minute or more of a CI run, longest first (the last run's --durations). The
+# suite's processes steal work from each other (`--dist=worksteal`), but a long test that starts
+# when the rest is nearly done ends the run alone: these start first, one process each in turn.
+LONG = (
+    "test_event_bid_whist.py::test_an_eight_team_tournament_from_registration_to_medals",
+    "test_projector.py::test_the_projector_keeps_working_through_a_long_evening",
+    "test_events.py::test_the_provincial_games_from_set_up_to_winner",
+    "test_event_military.py::test_a_day_of_military_whist",
+    "test_game_australian.py::test_a_whole_australian_whist_game_for_four",
+    "test_operations.py::test_backup_and_restore_round_trip_a_database_with_games_and_an_event",
+    "test_print.py::test_after_a_bracket_of_32_the_standings_of_64_teams_are_whole_on_one_page",
+    "test_spectator.py::test_a_spectator_follows_a_nomination_game_live",
+    "test_event_pages_fit.py::test_every_event_page_fits_a_phone_at_both_text_sizes",
+    "test_operations.py::test_a_missing_postgresql_database_is_one_line_and_init_postgres_makes_it",
+)
+
+
+def _long_rank(item: pytest.Item) -> int | None:
+    try:
+        return LONG.index(item.nodeid.split("/")[-1].split("[")[0])
+    except ValueError:
+        return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, put each LONG test at the head of one process's share of the collection.
+
+    Work stealing first hands each of the N processes a contiguous Nth of the collected tests, which
+    it runs from the front; the LONG tests go round the N shares, longest first."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    ranked = [(rank, item) for item in items if (rank := _long_rank(item)) is not None]
+    long = [item for _, item in sorted(ranked, key=lambda pair: pair[0])]
+    if workers < 2 or not long:
+        return
+    chosen = set(long)
+    rest = [item for item in items if item not in chosen]
+    share = len(items) // workers
+    ordered: list[pytest.Item] = []
+    for k in range(workers):
+        heads = long[k::workers]
+        take = max(share - len(heads), 0) if k < workers - 1 else len(rest)
+        ordered += heads + rest[:take]
+        rest = rest[take:]
+    items[:] = ordered
+
+
 def config_for(database_url: str, **more: object) -> dict[str, object]:
     return {
         "TESTING": True,
