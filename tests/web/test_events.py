@@ -744,7 +744,9 @@ def test_closing_a_day_records_it_and_every_table_restarts_at_twelve(client: Fla
     page = text(client.get(f"/b/{public}/standings"))
     assert '<th scope="col" class="num">Day 1</th>' in page and '<th scope="col" class="num">Day 2</th>' in page
     assert "Hand 3 of 4 · day 2" in page
-    assert board_rows(page)["Kings"] == ["4", "9", "12", "21", "–"]  # rank, day 1, day 2, flags, loans
+    # rank, flags held at each day's close, loans, day 1, day 2, score
+    assert board_rows(page)["Kings"] == ["4", "21", "–", "9", "12", "21"]
+    assert "loans owed" not in page  # no table owes: no word on loans
     table = text(client.get(f"/t/{tokens[1]}"))
     assert flags_at_table(table) == 12 and "21 in all" in table and "day 2" in table
     play(client, app, token, 3, (10, 6, 6, 6))
@@ -873,8 +875,15 @@ def test_loans_auto_and_manual_are_shown_and_conserve_the_flags(client: FlaskCli
     public = snapshot(app, token)["public_id"]
     for url in (f"/b/{public}", f"/b/{public}/standings"):
         page = text(client.get(url))
-        assert '<th scope="col" class="num">Loans</th>' in page
-        assert board_rows(page) == {"Aces": ["1", "27", "–"], "Kings": ["2", "-3", "3"]}
+        # a table holds no fewer than 0 flags: its loans and the score that ranks it are apart, said
+        # plainly (the projector said "Flags -3")
+        assert re.search(
+            r'<th scope="col" class="num">Flags</th>\s*<th scope="col" class="num">Loans</th>\s*'
+            r'<th scope="col" class="num">Score</th>',
+            page,
+        )
+        assert board_rows(page) == {"Aces": ["1", "27", "–", "27"], "Kings": ["2", "0", "3", "-3"]}
+        assert "Score: the flags held less the loans owed. It decides the ranking." in page
     table = text(client.get(f"/t/{tokens[1]}"))
     assert flags_at_table(table) == 0 and "(owes 3)" in table
 
@@ -985,10 +994,10 @@ def test_projector_and_standings_show_the_live_board(client: FlaskClient, app: F
         assert response.status_code == 200
         assert "Hand 2 of 30" in page and "3 tables still playing" in page
         assert board_rows(page) == {
-            "Jacks": ["1", "14", "–"],
-            "Aces": ["2", "13", "–"],
-            "Queens": ["3", "12", "–"],
-            "Kings": ["4", "9", "–"],
+            "Jacks": ["1", "14", "–", "14"],
+            "Aces": ["2", "13", "–", "13"],
+            "Queens": ["3", "12", "–", "12"],
+            "Kings": ["4", "9", "–", "9"],
         }
         assert page.count('<span class="badge playing">playing</span>') == 3
     assert client.get("/b/nope").status_code == 404
