@@ -247,6 +247,7 @@ _CHANGE_KEYS: dict[str, Check] = {
     MATCH_REF: whole(1, NUMBER_MAX),
     "side": whole(0, 1),
     "tricks": whole(0, 13),
+    "hands": whole(1, HAND_MAX),  # a day's hands, before and after the director ended it early
     "revoke": choice(None, *REVOKES),
     "flags": whole(-COUNT_MAX, COUNT_MAX),
     "moves": optional(numbers(TABLES_MAX, 1, TABLES_MAX)),

@@ -149,8 +149,9 @@ def view(event: Event) -> DriveView:
     return DriveView(event, setup, current, results, fmt.leaderboard(setup, current.scores))
 
 
-def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
-    """A table's N-S tricks for the deal in play; a second entry is refused with the value recorded."""
+def check_entry(event: Event, table: int, deal: int, ns: int) -> fmt.Drive:
+    """What `enter` refuses, checked before the table's preview (which records nothing): a deal
+    already recorded there, one not in play, a count of tricks out of range."""
     existing = next((r for r in event.results if r.hand == deal and r.table == table), None)
     if existing is not None:
         raise core.Conflict(
@@ -163,6 +164,12 @@ def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
         )
     setup = drive_of(event)
     fmt.check_result(setup, _results(event), deal, table, ns)
+    return setup
+
+
+def enter(event: Event, table: int, deal: int, ns: int, actor: str) -> None:
+    """A table's N-S tricks for the deal in play; a second entry is refused with the value recorded."""
+    setup = check_entry(event, table, deal, ns)
     event.results.append(ReportedResult(hand=deal, table=table, tricks=ns, entered_by=actor))
     try:
         db.session.flush()

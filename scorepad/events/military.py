@@ -25,6 +25,7 @@ from scorepad.kept import Kept
 from scorepad.models import (
     DayClose,
     Event,
+    EventDecision,
     EventPlayoff,
     EventTable,
     FlagLoan,
@@ -39,6 +40,7 @@ from scorepad.rules.military import MilitaryRound
 from scorepad.rules.record import NAME_MAX, parse_record
 
 KEY = "military"
+DAY_END = "day_end"  # the one decision a Military event keeps: a day ended early (`end_day`)
 REVOKES = ("visitors", "home")
 MAX_NAME = NAME_MAX  # the game record's limit: every name must survive the export
 MAX_EVENT_NAME = core.MAX_EVENT_NAME
@@ -284,6 +286,20 @@ class MilitaryView:
     def needs_playoff(self) -> bool:
         return not self.in_play and not self.sheet.finished
 
+    @property
+    def ended_early(self) -> tuple[Message, ...]:
+        """Each day the director ended before its planned last hand, in words for the standings."""
+        ends = sorted((int(d.key), d.data) for d in self.event.decisions if d.kind == DAY_END)
+        return tuple(
+            M(
+                "Day %(day)s ended early, after hand %(hand)s, at the director's word (%(planned)s hands were planned).",
+                day=day,
+                hand=data["hand"],
+                planned=data["planned"],
+            )
+            for day, data in ends
+        )
+
     def result(self, hand: int, table: int) -> ReportedResult | None:
         """Table `table`'s (from 1) report for `hand`."""
         return _result_row(self.event, hand, table)
@@ -443,7 +459,8 @@ def check_rows(event: Event) -> None:
     setup = setup_of(event)  # the very object the derivation below is kept with
     scheduled = military.scheduled_hands(setup)
     current, tables = event.current_hand, len(event.tables)
-    errors = core.unused(event, "entrants", "matches", "decisions")
+    errors = core.unused(event, "entrants", "matches")
+    errors += _day_end_errors(event, setup)
     if core.games_of(event):
         errors.append(RuleError("games", M("a Military Whist event plays no games of its own")))
     if not 1 <= current <= scheduled + 1:
@@ -818,6 +835,32 @@ def _commit_entry(event: Event, table: int | None = None) -> None:
     db.session.commit()
 
 
+def _day_end_errors(event: Event, setup: Setup) -> list[RuleError]:
+    """A day ended early: one decision per day, naming a day of the schedule, the hand it ended
+    after (that day's last now) and more hands planned than were played."""
+    days = setup.options.get_ints("days")
+    seen: set[str] = set()
+    for d in event.decisions:
+        data = d.data if isinstance(d.data, dict) else {}
+        day = int(d.key) if d.kind == DAY_END and d.key.isdigit() else 0
+        planned, hand = data.get("planned"), data.get("hand")
+        if (
+            not 1 <= day <= len(days)
+            or d.key in seen
+            or not isinstance(planned, int)
+            or planned <= days[day - 1]
+            or hand != sum(days[:day])
+        ):
+            return [
+                RuleError(
+                    "decisions",
+                    M("a decision this format never keeps, or a day ended early that does not fit the days"),
+                )
+            ]
+        seen.add(d.key)
+    return []
+
+
 def _commit_checked(event: Event, loans_before: dict[tuple[int, int], Lent] | None = None) -> None:
     """Commit a director's change once the whole event still derives, and tell its screens (the
     hand's orders may have changed: a loan, moves, a correction). `loans_before`: the loans before
@@ -1113,6 +1156,39 @@ def set_moves(event: Event, moves: Sequence[int] | None, actor: str = "director"
     old = row.moves
     row.moves = list(moves) if moves is not None else None
     core.audit(event, actor, "moves", hand=hand, old={"moves": old}, new={"moves": row.moves})
+    _commit_checked(event)
+
+
+def end_day(event: Event, hand: int, actor: str = "director") -> None:
+    """End the day after hand `hand`, the hand in play, at the leader's direction ("play ends at the
+    conclusion of the pre-set pattern or at the direction of the leader"): the day's hands become
+    those played so far, so this hand closes it (its flags recorded, every table back on 12 the next
+    day) or, on the last day, ends the schedule. The hands planned are kept to say so."""
+    v = view(event)
+    if v.spec is None or hand != v.spec.number:
+        raise core.Conflict(
+            M("Hand %(hand)s is not the hand in play: reload the page.", hand=hand)
+            if v.spec is not None
+            else M("the schedule is over")
+        )
+    days = list(v.setup.options.get_ints("days"))
+    planned = days[v.spec.day - 1]
+    if v.spec.closes_day:
+        raise RuleErrors([RuleError("end_day", M("hand %(hand)s is already the day's last hand", hand=hand))])
+    days[v.spec.day - 1] = v.spec.day_hand
+    event.options = {**event.options, "days": days}
+    event.decisions.append(
+        EventDecision(kind=DAY_END, key=str(v.spec.day), data={"hand": hand, "planned": planned}, actor=actor)
+    )
+    core.audit(
+        event,
+        actor,
+        "day ended early",
+        hand=hand,
+        old={"hands": planned},
+        new={"hands": v.spec.day_hand},
+        note=M("day %(day)s ends after hand %(hand)s", day=v.spec.day, hand=hand),
+    )
     _commit_checked(event)
 
 

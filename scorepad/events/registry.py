@@ -78,7 +78,7 @@ def _audit_hand(game: games.Game, number: int, old: RawHand, new: RawHand | None
         action, before, after = TAKEN_BACK, {k: v for k, v in old.items() if k != "auction"}, None
     else:
         action, (before, after) = CORRECTION, entry_change(old, new)
-    where: Message | None = matches.stage_words(match) if match is not None else None
+    where: str | None = matches.stage_words(match) if match is not None else None
     note: Message | str = ""
     if editor.device:
         done = (

@@ -438,6 +438,16 @@ class Bracket:
     def match(self, number: int) -> Match:
         return self.matches[number - 1]
 
+    def name(self, number: int) -> str:
+        """Match `number`'s name on every page (control room, table, projector, print, audit): its
+        level, with its place in the level when the level has more than one ("Final Four · match 1"),
+        never the bracket's running number (the Final Four's first match is number 13 of 16)."""
+        level = self.match(number).level
+        same = [m.number for m in self.matches if m.level == level]
+        if len(same) == 1:
+            return level
+        return M("%(level)s · match %(number)s", level=level, number=same.index(number) + 1)
+
     def dependants(self, number: int) -> tuple[int, ...]:
         """Matches that take a team from match `number`, directly or further on."""
         found: list[int] = []
@@ -511,6 +521,11 @@ def bracket(seeds: Sequence[int], winners: Mapping[int, int], swaps: Sequence[Sw
         s1, s2 = made[semis[0] - 1], made[semis[1] - 1]
         add(THIRD_PLACE, [_loser(s1), _loser(s2)], (None, None), s2.table, semis)
     return Bracket(size, tuple(made))
+
+
+def match_name(size: int, number: int) -> str:
+    """`Bracket.name` from the bracket's size alone: its levels do not depend on who plays."""
+    return bracket(range(1, size + 1), {}).name(number)
 
 
 def _seed_of(m: Match) -> int | None:

@@ -170,10 +170,12 @@ def hand_spec(setup: Setup, number: int, moves: Sequence[int] | None = None) -> 
 
 @dataclass(frozen=True)
 class BoardRow:
-    """One team on the leaderboard: flags per day (held - owed), total, what it holds and owes now.
+    """One team on the leaderboard: score per day (held - owed), total, what it holds and owes now.
 
     `owed` is today's loans (a new day starts with none); `day_loans` what it owed at the end of
     each day begun (net of flags given back), `loans` their sum: day 1's loans still count on day 2.
+    `flags` is what it held at each day's close (or now), summed: the flags the players count, never
+    below nought, so that `total` (the score that ranks) is `flags - loans`.
     """
 
     rank: int
@@ -187,6 +189,7 @@ class BoardRow:
     detail: str = ""
     day_loans: tuple[int, ...] = ()
     loans: int = 0
+    flags: int = START_FLAGS
 
     @property
     def loans_by_day(self) -> str:
@@ -253,7 +256,8 @@ def board_from(
         )
     else:
         order = rank(totals, names) if in_play else sheet.standings
-        day_owed = _day_owed(live)
+        day_owed = _day_last(live, "owed")
+        day_held = _day_last(live, "held")
         board_rows = tuple(
             BoardRow(
                 s.rank,
@@ -267,6 +271,7 @@ def board_from(
                 "" if in_play else s.detail,
                 tuple(day[s.seat] for day in day_owed),
                 sum(day[s.seat] for day in day_owed),
+                sum(day[s.seat] for day in day_held),
             )
             for s in order
         )
@@ -286,13 +291,14 @@ def board_from(
     )
 
 
-def _day_owed(rows: Sequence[LedgerRow]) -> tuple[tuple[int, ...], ...]:
-    """Each begun day's loans per table: what it owed at the day's close (or now)."""
+def _day_last(rows: Sequence[LedgerRow], field: str) -> tuple[tuple[int, ...], ...]:
+    """Each begun day's `field` ("held" or "owed") per table: at the day's close (or now)."""
     days: list[tuple[int, ...]] = []
     for row in rows:
+        value: tuple[int, ...] = getattr(row, field)
         if row.day > len(days):
-            days.append(row.owed)
-        days[-1] = row.owed
+            days.append(value)
+        days[-1] = value
     return tuple(days)
 
 

@@ -907,18 +907,29 @@ class _Game:
                 cells.append(Cell(points[side], self.totals[side], words, None, BOOKS - hand.books))
         return cells[0], cells[1]
 
+    @property
+    def one_round(self) -> bool:
+        """A game of one round (a tournament's match): its points decide it, as they decide a round."""
+        return self.by_rounds and self.options.get_int("rounds") == 1
+
     def standings(self) -> tuple[Standing, ...]:
-        """Rounds won, then points (tournament); the game's winner, then points (home game)."""
-        if self.by_rounds:
-            first = self.rounds_won
-            details: list[str] = [
+        """Rounds won, then points (tournament); the game's winner, then points (home game).
+
+        Each shows big what decides its ranking: rounds won over several rounds (points beside); the
+        points in a game of one round, where rounds won (beside) is 0-0 until the round ends, and then
+        differs from the points' order only for a tie's extra hand or a Boston that wins outright."""
+        first = self.rounds_won if self.by_rounds else [1 if s == self.boston_winner else 0 for s in (0, 1)]
+        details: list[str]
+        if self.one_round:
+            details = [self._rounds_won(self.rounds_won[s]) for s in (0, 1)]
+        elif self.by_rounds:
+            details = [
                 joined([self._rounds_won(self.rounds_won[s]), self._points(self.totals[s])], ", ") for s in (0, 1)
             ]
         else:
-            first = [1 if s == self.boston_winner else 0 for s in (0, 1)]
             details = [M("won by a Boston") if s == self.boston_winner else "" for s in (0, 1)]
         keys = [first[s] * _RANK_SPREAD + self.totals[s] for s in (0, 1)]
-        shown = self.rounds_won if self.by_rounds else self.totals
+        shown = self.rounds_won if self.by_rounds and not self.one_round else self.totals
         return tuple(replace(s, total=shown[s.seat]) for s in rank(keys, self.teams, details))
 
     def scoreboard(self) -> Scoreboard:
@@ -1137,7 +1148,7 @@ class BidWhist:
             leaders(standings) if game.over else (),
             game.summary(standings),
             game.scoreboard(),
-            M("Rounds won") if game.by_rounds else "",
+            M("Rounds won") if game.by_rounds and not game.one_round else "",
         )
 
     def state(self, setup: Setup, hands: Sequence[RawHand], pending: RawHand | None = None) -> GameState:

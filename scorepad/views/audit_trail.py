@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 
 from scorepad.events.bid_whist.matches import by_words
 from scorepad.i18n import say
@@ -39,6 +39,7 @@ ACTIONS = {  # every action the services write (events/*.py); English reads the 
     "return": lazy_gettext("return"),
     "moves": lazy_gettext("moves"),
     "day closed": lazy_gettext("day closed"),
+    "day ended early": lazy_gettext("day ended early"),
     "advance": lazy_gettext("advance"),
     "playoff": lazy_gettext("playoff"),
     "registered": lazy_gettext("registered"),
@@ -167,6 +168,8 @@ def audit_words(value: dict[str, Any] | None) -> str:
         return gettext("teams %(teams)s, winner %(winner)s", teams=_numbers(value["teams"]), winner=value["winner"])
     if set(value) == {"flags"}:  # a loan, or flags given back
         return say(M("1 flag") if value["flags"] == 1 else M("%(count)s flags", count=value["flags"]))
+    if set(value) == {"hands"}:  # a day's hands, the director having ended it early
+        return ngettext("%(num)s hand in the day", "%(num)s hands in the day", value["hands"])
     if set(value) == {"moves"}:  # the director's moves: each table's destination
         if not value["moves"]:
             return gettext("no moves")

@@ -6,7 +6,7 @@ The event core's `/d/`, `/t/` and `/b/` views draw a drive's room, table phone a
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -84,6 +84,59 @@ def correct(event: Event) -> tuple[str, int]:
             "Deal %(deal)s at table %(table)s: North-South took %(tricks)s.", deal=deal, table=table, tricks=ns
         ),
     )
+
+
+@bp.route("/d/<token>/deals/<int:deal>/<int:table>", methods=["GET", "POST"])
+@director_of(drive_event.KEY)
+def correct_one(event: Event, deal: int, table: int) -> tuple[str, int] | BaseResponse:
+    """Correct (or enter for a table) one deal's N-S tricks by tapping them; the scores follow."""
+    drive_view = drive_event.view(event)
+    if not 1 <= table <= drive_view.tables or not 1 <= deal <= min(drive_view.deal, drive_view.drive.deals):
+        abort(
+            404,
+            description=gettext(
+                "There is no result to correct for deal %(deal)s at table %(table)s.", deal=deal, table=table
+            ),
+        )
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            drive_event.correct(event, deal, table, _int(request.form.get("tricks")))
+        except RuleErrors as e:
+            errors = errors_by_field(e)
+        else:
+            flash(
+                gettext(
+                    "Deal %(deal)s at table %(table)s: North-South took %(tricks)s.",
+                    deal=deal,
+                    table=table,
+                    tricks=request.form.get("tricks"),
+                )
+            )
+            return redirect(url_for("director.control", token=event.director_token))
+    return render_template(
+        "drive/correct.html",
+        drive_view=drive_view,
+        deal=deal,
+        table=table,
+        result=drive_view.results.get((deal, table)),
+        errors=errors,
+        form=request.form if request.method == "POST" else {},
+    ), 422 if errors else 200
+
+
+@bp.post("/t/<token>/deal/preview")
+def preview(token: str) -> tuple[str, int]:
+    """What the tapped tricks mean, before they are confirmed: nothing is recorded yet."""
+    table = table_for(token, drive_event.KEY)
+    deal, ns = _int(request.form.get("deal")), _int(request.form.get("tricks"))
+    try:
+        drive_event.check_entry(table.event, table.number, deal, ns)
+    except RuleErrors as e:
+        return render_table(table, 422, errors=errors_by_field(e))
+    except core.Conflict as c:
+        return render_table(table, 409, conflict=say(c.message))
+    return render_table(table, confirm={"deal": deal, "ns": ns, "ew": 13 - ns})
 
 
 @bp.post("/t/<token>/deal")

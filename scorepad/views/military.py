@@ -243,6 +243,24 @@ def moves(event: Event) -> tuple[str, int]:
     )
 
 
+@bp.post("/d/<token>/end-day")
+@director_of(military.KEY)
+def end_day(event: Event) -> tuple[str, int]:
+    """End the day after the hand in play, at the director's word."""
+    hand = whole_number(request.form.get("hand", ""), 4)
+    if hand is None:
+        return render_room(event, 422, {"end_day": gettext("The form lost its hand number: reload the page.")})
+    try:
+        military.end_day(event, hand)
+    except RuleErrors as e:
+        return render_room(event, 422, {"end_day": " ".join(errors_by_field(e).values())})
+    except core.Conflict as c:
+        return render_room(event, 409, {"end_day": say(c.message)})
+    return render_room(
+        event, notice=gettext("The day ends after hand %(hand)s: close it once every table is in.", hand=hand)
+    )
+
+
 @bp.route("/d/<token>/results/<int:hand>/<int:table>", methods=["GET", "POST"])
 @director_of(military.KEY)
 def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseResponse:

@@ -48,13 +48,21 @@ def test_a_twelve_player_drive_of_six_deals(
         phones.append(phone)
     expect(phones[0].locator(".orders-list")).to_contain_text("Ann")
     no_axe_violations(phones[0])
+    # Military's tap targets: 14 keys of at least 3.6rem (57.6 px) square, not radio chips
+    key = phones[0].get_by_role("button", name="8 tricks", exact=True).bounding_box()
+    assert key and key["height"] >= 57 and key["width"] >= 57, key
     for deal in range(1, 7):
         for table, phone in enumerate(phones, start=1):
             expect(phone.get_by_role("heading", name=re.compile(f"^Deal {deal} of 6"))).to_be_visible()
-            phone.get_by_role("group", name=re.compile("^Tricks North-South took")).get_by_text(
-                str(TRICKS[table]), exact=True
-            ).click()
-            phone.get_by_role("button", name=f"Record deal {deal}").click()
+            # the keypad as a Military table's: a tap, a preview, then Confirm
+            pad = phone.get_by_role("group", name=re.compile("^Tricks North-South took"))
+            pad.get_by_role("button", name=f"{TRICKS[table]} tricks", exact=True).click()
+            expect(phone.locator("form.confirm")).to_contain_text(
+                f"North-South took {TRICKS[table]}, East-West {13 - TRICKS[table]}."
+            )
+            if deal == 1 and table == 1:
+                phone.screenshot(path=str(screenshot_dir / "whist_drive-table-preview.png"), full_page=True)
+            phone.get_by_role("button", name=f"Confirm deal {deal}").click()
             if table < 3:
                 expect(phone.get_by_role("status")).to_contain_text(f"Deal {deal} recorded")
             else:  # the last table in: every phone moves on to the next deal (or the end) by itself
@@ -75,3 +83,11 @@ def test_a_twelve_player_drive_of_six_deals(
     assert projector.evaluate("window.__noReload") is True
     projector.screenshot(path=str(screenshot_dir / "whist_drive-projector-final.png"))
     no_axe_violations(projector)
+    # the director corrects a result by taps: the grid's cell opens the keypad, the recorded 8 chosen
+    director.get_by_role("link", name="Correct deal 1 at table 1: 8 tricks").click()
+    expect(director.get_by_role("radio", name="8")).to_be_checked()
+    no_axe_violations(director)
+    director.get_by_text("6", exact=True).click()
+    director.screenshot(path=str(screenshot_dir / "whist_drive-correct.png"), full_page=True)
+    director.get_by_role("button", name="Save the correction").click()
+    expect(director.get_by_role("status").first).to_contain_text("Deal 1 at table 1: North-South took 6.")

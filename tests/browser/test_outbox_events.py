@@ -275,13 +275,22 @@ def test_a_whist_drive_deal_recorded_offline_is_sent_once_and_said_recorded(
         tokens = [t.token for t in event.tables]
     page = open_table(phone, live_server, tokens[0])
 
+    # the keypad's tap only asks for the preview: back online, the preview, and not "recorded"
     phone.set_offline(True)
-    page.get_by_role("group", name=re.compile("^Tricks North-South took")).get_by_text("8", exact=True).click()
-    page.get_by_role("button", name="Record deal 1").click()
-    expect(page.locator(".outbox-note")).to_contain_text("Waiting to send: Record deal 1 (tapped at ")
+    page.get_by_role("button", name="8 tricks", exact=True).click()
+    expect(page.locator(".outbox-note")).to_contain_text("Waiting to send: 8 tricks (tapped at ")
+    phone.set_offline(False)
+    expect(page.locator(".outbox-bar")).to_have_text(not_recorded_yet("8 tricks"), timeout=scaled_ms(15000))
+    expect(page.locator("form.confirm")).to_contain_text("North-South took 8, East-West 5.")
+    with app.app_context():
+        assert db.session.scalars(db.select(ReportedResult)).all() == []
+    # its Confirm, tapped offline, is recorded once back online
+    phone.set_offline(True)
+    page.get_by_role("button", name="Confirm deal 1").click()
+    expect(page.locator(".outbox-note")).to_contain_text("Waiting to send: Confirm deal 1 (tapped at ")
 
     phone.set_offline(False)
-    expect(page.locator(".outbox-bar")).to_have_text(sent_once("Record deal 1"), timeout=scaled_ms(15000))
+    expect(page.locator(".outbox-bar")).to_have_text(sent_once("Confirm deal 1"), timeout=scaled_ms(15000))
     expect(page.get_by_role("heading", name="Deal 1 is recorded")).to_be_visible()
     with app.app_context():
         assert {(r.hand, r.table, r.tricks) for r in db.session.scalars(db.select(ReportedResult))} == {(1, 1, 8)}
@@ -296,8 +305,8 @@ def test_a_whist_drive_table_back_online_shows_the_deal_that_moved_on_meanwhile(
         event = drive.create("Village hall drive", [f"P{n}" for n in range(1, 13)], deals=6)
         tokens = [t.token for t in event.tables]
     page = open_table(phone, live_server, tokens[0])
-    page.get_by_role("group", name=re.compile("^Tricks North-South took")).get_by_text("8", exact=True).click()
-    page.get_by_role("button", name="Record deal 1").click()
+    page.get_by_role("button", name="8 tricks", exact=True).click()
+    page.get_by_role("button", name="Confirm deal 1").click()
     expect(page.get_by_role("heading", name="Deal 1 is recorded")).to_be_visible()
 
     phone.set_offline(True)
@@ -309,7 +318,7 @@ def test_a_whist_drive_table_back_online_shows_the_deal_that_moved_on_meanwhile(
 
     phone.set_offline(False)
     expect(page.get_by_role("heading", name=re.compile("^Deal 2 of 6"))).to_be_visible(timeout=scaled_ms(5000))
-    expect(page.get_by_role("button", name="Record deal 2")).to_be_visible()
+    expect(page.get_by_role("button", name="8 tricks", exact=True)).to_be_visible()
 
 
 def bid_whist_match(app: Flask, hands: int = 0) -> dict[str, Any]:

@@ -338,6 +338,14 @@ def test_a_bid_whist_bracket_of_16_fits_one_page(
         assert not re.search(r"\(\d+\)", side.text_content() or "")
         a, b = seed.bounding_box(), number.bounding_box()
         assert a and b and (a["y"] + a["height"] <= b["y"] or a["x"] + a["width"] <= b["x"]), (a, b)  # apart
+    # the seeds read from the back of the hall: the number 2.5 % of the screen's height (27 px at 1080p,
+    # as the notes under the standings), the word "seed" 2 % (they were 1.6 % and 1.3 %: 18 and 14 px)
+    seed_sizes = first.locator(".seed").evaluate_all(
+        "(els, h) => els.map(e => [parseFloat(getComputedStyle(e).fontSize) / h,"
+        " parseFloat(getComputedStyle(e.querySelector('.seed-word')).fontSize) / h])",
+        size["height"],
+    )
+    assert min(n for n, _ in seed_sizes) >= 0.025 and min(w for _, w in seed_sizes) >= 0.02, seed_sizes
     # the standings are paged, the bracket never: it is whole on its page
     standings = page.locator("table.standings-table")
     expect(standings).to_be_hidden()

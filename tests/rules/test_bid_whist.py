@@ -526,10 +526,17 @@ def test_a_round_of_four_hands_goes_to_the_side_with_more_points() -> None:
     sheet = VARIANT.score(make_setup(), [hand(1, 5, 11), hand(2, 4, 9, kind="no"), hand(3, 4, 10), hand(0, 6, 12)])
     assert totals(sheet) == [(0, 5), (0, 13), (0, 17), (6, 17)]
     assert sheet.finished and sheet.winners == (1,)
+    # one round: its points decide it, so they are the standings' number, the rounds won beside
     assert [(s.name, s.total, s.rank, s.detail) for s in sheet.standings] == [
-        ("Them", 1, 1, "1 round won, 17 points"),
-        ("Us", 0, 2, "0 rounds won, 6 points"),
+        ("Them", 17, 1, "1 round won"),
+        ("Us", 6, 2, "0 rounds won"),
     ]
+    playing = VARIANT.score(make_setup(), [hand(1, 5, 11)])
+    assert [(s.name, s.total, s.detail) for s in playing.standings] == [
+        ("Them", 5, "0 rounds won"),
+        ("Us", 0, "0 rounds won"),
+    ]
+    assert playing.standings_label == "" and sheet.standings_label == ""  # "Running totals", "Final totals"
     assert sheet.lines[-1].note.endswith("; the round to Them, 17-6")  # one round: not numbered
     assert sheet.summary == "Them win (Us v Them 0-1 in rounds, 6-17 in points)"
 
@@ -597,7 +604,11 @@ def test_a_boston_can_win_the_round_outright() -> None:
     assert state.next_round.dealer == 2  # the deal still passes left every hand
     finished = VARIANT.score(make_setup({"boston": "wins"}), hands)
     assert finished.finished and finished.winners == (0,)
-    assert [(s.name, s.total) for s in finished.standings] == [("Us", 1), ("Them", 0)]
+    # the Boston's side is first with fewer points: the round it won says why
+    assert [(s.name, s.total, s.detail) for s in finished.standings] == [
+        ("Us", 7, "1 round won"),
+        ("Them", 12, "0 rounds won"),
+    ]
 
 
 def test_without_the_option_a_boston_just_scores() -> None:

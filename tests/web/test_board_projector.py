@@ -49,3 +49,33 @@ def test_the_bracket_keeps_the_seed_and_the_team_number_apart(client: FlaskClien
             assert found is not None, side
             assert not re.search(r"\(\d+\)", found.group(3))  # the plain name: never "1 (3) Card Sharks"
         assert 'data-page="wide"' in page
+
+
+def test_a_bracket_match_has_one_name_on_every_page(client: FlaskClient, app: Flask) -> None:
+    """ "winner of Elite 8 · match 1" names the match the control room, the table and the bracket
+    call "Elite 8 · match 1" (the bracket said "winner of Elite 8 9", its running number)."""
+    from html import unescape
+
+    from scorepad.extensions import db
+    from scorepad.models import Event, EventMatch
+
+    public = bid_whist(app, teams=16, played=0)
+    with app.app_context():
+        event = db.session.query(Event).filter_by(public_id=public).one()
+        director = event.director_token
+        first = db.session.query(EventMatch).filter_by(event_id=event.id, stage="bracket", number=1).one()
+        sheet = first.game.scorer_token if first.game else ""
+    for url in (f"/b/{public}", f"/b/{public}/standings"):  # the projector; the phones' page, which prints
+        board = unescape(client.get(url).get_data(as_text=True))
+        names = re.findall(r'<p class="match-name muted">([^<]+)</p>', board)
+        assert names == [
+            *(f"Sweet 16 · match {n}" for n in range(1, 9)),
+            *(f"Elite 8 · match {n}" for n in range(1, 5)),
+            "Final Four · match 1",
+            "Final Four · match 2",
+        ]  # the final and the match for third place are alone at their level: their level names them
+        pointed = re.findall(r"(?:winner|loser) of ([^<]+)</span>", board)
+        assert pointed == names[:8] + names[8:12] + names[12:] * 2  # Elite 8, Final Four, final, third place
+    assert "Sweet 16 · match 1" in unescape(client.get(f"/g/{sheet}").get_data(as_text=True))
+    room = unescape(client.get(f"/d/{director}").get_data(as_text=True))
+    assert "Sweet 16 · match 1: " in room and "winner of Sweet 16 · match 1" in room

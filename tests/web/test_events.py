@@ -744,7 +744,9 @@ def test_closing_a_day_records_it_and_every_table_restarts_at_twelve(client: Fla
     page = text(client.get(f"/b/{public}/standings"))
     assert '<th scope="col" class="num">Day 1</th>' in page and '<th scope="col" class="num">Day 2</th>' in page
     assert "Hand 3 of 4 · day 2" in page
-    assert board_rows(page)["Kings"] == ["4", "9", "12", "21", "–"]  # rank, day 1, day 2, flags, loans
+    # rank, flags held at each day's close, loans, day 1, day 2, score
+    assert board_rows(page)["Kings"] == ["4", "21", "–", "9", "12", "21"]
+    assert "loans owed" not in page  # no table owes: no word on loans
     table = text(client.get(f"/t/{tokens[1]}"))
     assert flags_at_table(table) == 12 and "21 in all" in table and "day 2" in table
     play(client, app, token, 3, (10, 6, 6, 6))
@@ -873,8 +875,15 @@ def test_loans_auto_and_manual_are_shown_and_conserve_the_flags(client: FlaskCli
     public = snapshot(app, token)["public_id"]
     for url in (f"/b/{public}", f"/b/{public}/standings"):
         page = text(client.get(url))
-        assert '<th scope="col" class="num">Loans</th>' in page
-        assert board_rows(page) == {"Aces": ["1", "27", "–"], "Kings": ["2", "-3", "3"]}
+        # a table holds no fewer than 0 flags: its loans and the score that ranks it are apart, said
+        # plainly (the projector said "Flags -3")
+        assert re.search(
+            r'<th scope="col" class="num">Flags</th>\s*<th scope="col" class="num">Loans</th>\s*'
+            r'<th scope="col" class="num">Score</th>',
+            page,
+        )
+        assert board_rows(page) == {"Aces": ["1", "27", "–", "27"], "Kings": ["2", "0", "3", "-3"]}
+        assert "Score: the flags held less the loans owed. It decides the ranking." in page
     table = text(client.get(f"/t/{tokens[1]}"))
     assert flags_at_table(table) == 0 and "(owes 3)" in table
 
@@ -985,10 +994,10 @@ def test_projector_and_standings_show_the_live_board(client: FlaskClient, app: F
         assert response.status_code == 200
         assert "Hand 2 of 30" in page and "3 tables still playing" in page
         assert board_rows(page) == {
-            "Jacks": ["1", "14", "–"],
-            "Aces": ["2", "13", "–"],
-            "Queens": ["3", "12", "–"],
-            "Kings": ["4", "9", "–"],
+            "Jacks": ["1", "14", "–", "14"],
+            "Aces": ["2", "13", "–", "13"],
+            "Queens": ["3", "12", "–", "12"],
+            "Kings": ["4", "9", "–", "9"],
         }
         assert page.count('<span class="badge playing">playing</span>') == 3
     assert client.get("/b/nope").status_code == 404
@@ -1193,3 +1202,42 @@ def test_a_views_stamp_is_never_newer_than_its_results(app: Flask, monkeypatch: 
         view = events.view(event)
         assert injected and 2 in view.waiting  # drawn before table 2's result
         assert view.stamp == f"{event.revision} 1"  # so stamped before it too
+
+
+def test_the_director_ends_the_day_early_and_the_standings_say_so(client: FlaskClient, app: Flask) -> None:
+    """Play ends "at the conclusion of the pre-set pattern or at the direction of the leader": the
+    director ends the day after the hand in play (asked first); that hand then closes the day (or
+    ends the event on its last day), the standings say why, and a backup restores it so."""
+    from tests.web.test_backup import download, token_of, upload
+
+    token = create(client, preset="custom", days="10, 10", tables="2", teams="Aces\nKings")
+    play(client, app, token, 1, (8, 0))
+    room = text(client.get(f"/d/{token}"))
+    assert "End the day after hand 2" in room and "End the day after hand 2? The day" in room  # hx-confirm
+    assert client.post(f"/d/{token}/end-day", data={"hand": "1"}).status_code == 409  # a stale page
+    response = client.post(f"/d/{token}/end-day", data={"hand": "2"})
+    assert response.status_code == 200 and "The day ends after hand 2" in text(response)
+    room = text(client.get(f"/d/{token}"))
+    assert "Close day 1 (every table restarts at 12) and open hand 3" in room
+    assert "End the day after hand 2" not in room  # hand 2 is the day's last now
+    assert "10 hands in the day → 2 hands in the day" in room  # the audit trail
+    assert client.post(f"/d/{token}/end-day", data={"hand": "2"}).status_code == 422
+    play(client, app, token, 2, (0, 0))
+    public = snapshot(app, token)["public_id"]
+    note = "Day 1 ended early, after hand 2, at the director's word (10 hands were planned)."
+    page = text(client.get(f"/b/{public}"))
+    assert note in page and "Hand 3 of 12" in page, re.findall(r"board-note[^<]*<", page)
+    # day 2, its last: the event ends after hand 4, the projector's final screen says so
+    play(client, app, token, 3, (8, 0))
+    room = text(client.get(f"/d/{token}"))
+    assert "End the event after hand 4? The other hands are not played" in room
+    assert client.post(f"/d/{token}/end-day", data={"hand": "4"}).status_code == 200
+    play(client, app, token, 4, (0, 0))
+    board = text(client.get(f"/b/{public}"))
+    assert "Day 2 ended early, after hand 4, at the director's word (10 hands were planned)." in board
+    assert note in board and "wins with" in board
+    assert board_rows(board)["Kings"][0] == "1" and "Kings wins with 26 flags" in board
+    # a backup carries it: the restored event's standings say the same
+    restored = token_of(upload(client, download(client, token)))
+    again = snapshot(app, restored)["public_id"]
+    assert note in text(client.get(f"/b/{again}/standings"))

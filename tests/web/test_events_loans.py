@@ -126,7 +126,7 @@ def test_flags_given_back_are_recorded_and_keep_the_ledger_balanced(client: Flas
     room = text(client.get(f"/d/{token}"))
     assert "return · hand 8 · table 2" in room and "Flags given back (hand 8)" in room
     page = text(client.get(f"/b/{stored['public_id']}"))
-    assert board_rows(page) == {"Aces": ["1", "25", "–"], "Kings": ["2", "-1", "1"]}
+    assert board_rows(page) == {"Aces": ["1", "25", "–", "25"], "Kings": ["2", "0", "1", "-1"]}
     # the export carries the return, and the rules score it to the same flags
     assert client.post(f"/d/{token}/advance", data={"hand": "8"}).status_code == 200
     record = client.get(f"/b/{stored['public_id']}/event.json").get_json()
@@ -168,6 +168,9 @@ def test_the_loans_column_counts_every_days_loans(client: FlaskClient, app: Flas
     assert (kings.held, kings.owed, kings.loans, kings.day_loans) == (12, 0, 2, (2, 0))
     public = snapshot(app, token)["public_id"]
     for url in (f"/b/{public}", f"/b/{public}/standings"):
-        rows = board_rows(text(client.get(url)))
-        assert rows["Kings"] == ["2", "-2", "12", "10", "2"]  # rank, day 1, day 2, flags, loans
-        assert rows["Aces"] == ["1", "26", "12", "38", "–"]
+        page = text(client.get(url))
+        rows = board_rows(page)
+        # rank, flags held at each day's close (0 + 12), loans, day 1, day 2, score (flags - loans)
+        assert rows["Kings"] == ["2", "12", "2", "-2", "12", "10"]
+        assert rows["Aces"] == ["1", "38", "–", "26", "12", "38"]
+        assert "Score: the flags held less the loans owed. It decides the ranking." in page

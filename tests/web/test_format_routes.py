@@ -27,7 +27,7 @@ BID_WHIST_DIRECTOR = [
     "swap",
     "matches/1/close",
 ]
-DRIVE_DIRECTOR = ["deals/correct"]
+DRIVE_DIRECTOR = ["deals/correct", "deals/1/1"]
 
 
 def create_military(client: FlaskClient) -> str:
@@ -58,6 +58,7 @@ def test_club_routes_are_404_for_a_military_event(client: FlaskClient, app: Flas
         table = db.session.query(Event).filter_by(director_token=token).one().tables[0].token
     assert client.get(f"/t/{table}/setup").status_code == 404
     assert client.post(f"/t/{table}/deal", data={"deal": "1", "tricks": "7"}).status_code == 404
+    assert client.post(f"/t/{table}/deal/preview", data={"deal": "1", "tricks": "7"}).status_code == 404
 
 
 def test_military_table_routes_are_404_for_a_club_table(client: FlaskClient, app: Flask) -> None:

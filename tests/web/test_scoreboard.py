@@ -89,3 +89,28 @@ def test_no_board_for_games_of_more_than_two_sides(app: Flask, client: FlaskClie
         game = games.create({"variant": "nomination", "players": ["Ann", "Bob", "Cat"], "first_dealer": 0})
         token = game.scorer_token
     assert 'class="scoreboard"' not in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def test_a_bid_whist_round_in_play_shows_its_points_big_in_the_running_totals(app: Flask, client: FlaskClient) -> None:
+    """A round goes to the side with more points (rules/bid-whist.txt): in a game of one round (a
+    tournament's match) the running totals show the points big, the rounds won small beside them
+    (they showed 0 and 0 rounds won big, the points that decide it small)."""
+    from tests.web.test_tournament import hand
+
+    with app.app_context():
+        game = games.create(
+            {
+                "variant": "bid_whist",
+                "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+                "first_dealer": 0,
+            }
+        )
+        for number in (1, 2):
+            games.enter_hand(game, number, hand(number, 1))  # Them score 4 a hand, made or set
+        token = game.scorer_token
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    totals = page.split('id="totals"')[1].split("</section>")[0]
+    assert "Running totals" in totals and "Rounds won" not in totals
+    assert re.findall(
+        r'<span class="name">(\w+)</span>\s*<span class="total">(\d+)</span><small>([^<]*)</small>', totals
+    ) == [("Them", "8", "0 rounds won"), ("Us", "0", "0 rounds won")]

@@ -168,3 +168,40 @@ def test_the_drive_exports_its_players_results_seatings_and_scores(client: Flask
     # at table 1 N-S (A, C) took 4 after the correction: no odd trick; E-W (B, D) took 9: 3 odd tricks
     scores = {p["name"]: p["score"] for p in data["leaderboard"]}
     assert scores["A"] == 0 and scores["B"] == 3
+
+
+def test_a_tables_tap_is_previewed_before_it_is_recorded_and_the_director_corrects_by_taps(
+    client: FlaskClient, app: Flask
+) -> None:
+    """The drive's keypad as a Military table's: a tap shows what it means and records nothing until
+    Confirm; the control room's grid opens a result to correct by tapping (it had three typed boxes)."""
+    token = create(client)
+    t = tokens(app, token)
+    page = text(client.get(f"/t/{t[1]}"))
+    assert page.count('class="pad-key"') == 14 and 'type="radio"' not in page
+    response = client.post(f"/t/{t[1]}/deal/preview", data={"deal": "1", "tricks": "8"}, headers=HX)
+    shown = text(response)
+    assert response.status_code == 200 and "data-preview" in shown and "Check before you confirm" in shown
+    assert "North-South took <strong>8</strong>, East-West <strong>5</strong>." in shown
+    assert "Confirm deal 1" in shown and "hx-trigger" not in shown  # the preview waits for the players
+    with app.app_context():
+        assert db.session.query(ReportedResult).count() == 0
+    status, page = (lambda r: (r.status_code, text(r)))(
+        client.post(f"/t/{t[1]}/deal/preview", data={"deal": "1", "tricks": "14"}, headers=HX)
+    )
+    assert status == 422 and "0 to 13" in page
+    assert enter(client, t[1], 1, 8)[0] == 200  # Confirm posts the same tricks to the recording route
+    response = client.post(f"/t/{t[1]}/deal/preview", data={"deal": "1", "tricks": "9"}, headers=HX)
+    assert response.status_code == 409 and "already recorded: North-South took 8" in text(response)
+    # the director: no typed boxes; a cell opens the same keypad, as radio taps, the recorded value checked
+    room = text(client.get(f"/d/{token}"))
+    assert 'id="cr-deal"' not in room and 'aria-label="Correct deal 1 at table 1: 8 tricks"' in room
+    assert 'aria-label="Enter deal 1 at table 2"' in room
+    page = text(client.get(f"/d/{token}/deals/1/1"))
+    assert page.count("pad-key") == 14 and 'value="8" checked' in page
+    response = client.post(f"/d/{token}/deals/1/1", data={"tricks": "4"})
+    assert response.status_code == 302 and response.headers["Location"] == f"/d/{token}"
+    assert "Deal 1 at table 1: North-South took 4." in text(client.get(f"/d/{token}"))
+    response = client.post(f"/d/{token}/deals/1/1", data={})
+    assert response.status_code == 422 and "0 to 13" in text(response)
+    assert client.get(f"/d/{token}/deals/5/1").status_code == 404

@@ -248,9 +248,7 @@ class TournamentView:
     def match_label(self, number: int) -> str:
         if self.bracket_state is None:
             return M("Match %(number)s", number=number)
-        m = self.bracket_state.match(number)
-        same = [x for x in self.bracket_state.matches if x.level == m.level]
-        return m.level if len(same) == 1 else M("%(level)s · match %(number)s", level=m.level, number=same.index(m) + 1)
+        return self.bracket_state.name(number)
 
     def match_title(self, match: EventMatch) -> str:
         if match.stage == "round":
@@ -511,7 +509,7 @@ def _bracket(
             shown.append(
                 BracketMatch(
                     mt.number,
-                    name,
+                    state.name(mt.number),
                     (sides[0], sides[1]),
                     points.get(mt.number),
                     win,
@@ -528,13 +526,8 @@ def _bracket(
 def _placeholder(b: fmt.Bracket, m: fmt.Match, side: int) -> str:
     if m.feeds is None:
         return "?"
-    feeder = m.feeds[side]
-    label = b.match(feeder).level
-    return (
-        M("loser of %(level)s %(match)s", level=label, match=feeder)
-        if m.level == "Third place"
-        else M("winner of %(level)s %(match)s", level=label, match=feeder)
-    )
+    feeder = b.name(m.feeds[side])
+    return M("loser of %(match)s", match=feeder) if m.level == "Third place" else M("winner of %(match)s", match=feeder)
 
 
 def _drawn(event: Event, current_round: int) -> tuple[fmt.Draw, ...]:

@@ -24,12 +24,13 @@ from sqlalchemy import select
 
 from scorepad.events import core
 from scorepad.extensions import db
+from scorepad.formats import bid_whist_event as fmt
 from scorepad.games import service as games
 from scorepad.kept import Kept
 from scorepad.models import AuditEntry, Event, EventEntrant, EventMatch, Game, utcnow
 from scorepad.rules import bid_whist
 from scorepad.rules.base import RuleError, RuleErrors, ScoreSheet
-from scorepad.rules.errors import M, Message
+from scorepad.rules.errors import M
 from scorepad.rules.record import NAME_MAX
 
 VARIANT_KEY = bid_whist.VARIANT.key  # the variant every match's game plays
@@ -155,7 +156,7 @@ def open_match(
         real = {str(p).casefold() for p in sides[1 if home == GHOST else 0]["players"]}  # type: ignore[attr-defined]
         stand_ins = [n for n in (f"Ghost {i}" for i in range(1, 5)) if n.casefold() not in real][:2]
         sides[0 if home == GHOST else 1] = {"name": GHOST_NAME, "players": stand_ins}
-    title = f"{event.name}: {_stage_words(stage, number)}, table {table}"
+    title = f"{event.name}: {_stage_words(event, stage, number)}, table {table}"
     game = Game(
         variant=VARIANT_KEY,
         title=_clip(title, TITLE_LENGTH),
@@ -190,13 +191,17 @@ def _side(match: EventMatch, side: int, field: str) -> int:
     return number
 
 
-def _stage_words(stage: str, number: int) -> Message:
-    return M("round %(number)s", number=number) if stage == "round" else M("bracket match %(number)s", number=number)
+def _stage_words(event: Event, stage: str, number: int) -> str:
+    """Which match it is, in words: "round 2", or the bracket match's name ("Final Four · match 1")."""
+    if stage == "round":
+        return M("round %(number)s", number=number)
+    teams = sum(1 for e in event.entrants if len(e.players) == 2)
+    return fmt.match_name(fmt.playoff_size(teams, str(event.options.get("bracket", "auto"))), number)
 
 
-def stage_words(match: EventMatch) -> Message:
-    """Which match it is, in words: "round 2", "bracket match 5"."""
-    return _stage_words(match.stage, match.number)
+def stage_words(match: EventMatch) -> str:
+    """Which match it is, in words: "round 2", "Final Four · match 1"."""
+    return _stage_words(match.event, match.stage, match.number)
 
 
 _BY = {
@@ -297,7 +302,7 @@ def check_code(match: EventMatch, side: int, code: str) -> None:
                 new={"match": match.id, "side": side},
                 note=M(
                     "%(stage)s: a wrong code for %(team)s",
-                    stage=_stage_words(match.stage, match.number),
+                    stage=_stage_words(match.event, match.stage, match.number),
                     team=_clip(entrant.name, 60),
                 ),
             )
@@ -326,7 +331,7 @@ def lift_code_lock(match: EventMatch, side: int, actor: str = "director") -> Non
             new={"match": match.id, "side": side},
             note=M(
                 "%(stage)s: %(team)s may enter its team code again",
-                stage=_stage_words(match.stage, match.number),
+                stage=_stage_words(match.event, match.stage, match.number),
                 team=name,
             ),
         )
@@ -367,7 +372,7 @@ def sign(match: EventMatch, side: int, actor: str, by: str = "", code: str | Non
         match.sign_note = ""
     names = {e.number: e.name for e in match.event.entrants}
     who = names.get((match.home, match.away)[side]) or M("a team")
-    stage = _stage_words(match.stage, match.number)
+    stage = _stage_words(match.event, match.stage, match.number)
     match.event.audit.append(
         core.audit_entry(
             actor,
@@ -408,7 +413,7 @@ def _withdraw_signatures(game: Game, what: str) -> None:
             f"table {match.table}",
             "signature withdrawn",
             table=match.table,
-            note=M("%(stage)s: %(words)s", stage=_stage_words(match.stage, match.number), words=words),
+            note=M("%(stage)s: %(words)s", stage=_stage_words(match.event, match.stage, match.number), words=words),
         )
     )
 
@@ -432,7 +437,7 @@ def dispute(match: EventMatch, side: int, reason: str, actor: str) -> None:
             table=match.table,
             note=M(
                 "%(stage)s: %(reason)s",
-                stage=_stage_words(match.stage, match.number),
+                stage=_stage_words(match.event, match.stage, match.number),
                 reason=given or M("no reason given"),
             ),
         )
@@ -453,7 +458,7 @@ def close(match: EventMatch, actor: str = "director") -> None:
             actor,
             "closed",
             table=match.table,
-            note=M("%(stage)s: made final by the director", stage=_stage_words(match.stage, match.number)),
+            note=M("%(stage)s: made final by the director", stage=_stage_words(match.event, match.stage, match.number)),
         )
     )
     db.session.commit()
@@ -480,7 +485,7 @@ def reopen(match: EventMatch, actor: str = "director") -> None:
             actor,
             "reopened",
             table=match.table,
-            note=M("%(stage)s: reopened for a correction", stage=_stage_words(match.stage, match.number)),
+            note=M("%(stage)s: reopened for a correction", stage=_stage_words(match.event, match.stage, match.number)),
         )
     )
     db.session.commit()
