@@ -20,7 +20,9 @@ from scorepad.games import service as games
 from scorepad.games.results import PlayerResults
 from scorepad.models import Event
 from tests.web.test_backup import EVENTS
+from tests.web.test_events import HX
 from tests.web.test_games import _play_both_hands, start
+from tests.web.test_tournament_director import play_round, started
 
 
 def _event(token: str) -> Event:
@@ -180,3 +182,24 @@ def test_a_home_games_pages_follow_its_sheet_and_are_linked_from_the_finished_ga
             assert f'class="result-place">{ranks[seat].rank}' in body
     assert client.get(f"/w/{public_id}/p/{'a' * 10}").status_code == 404
     assert client.get(f"/w/{'x' * 32}/p/{links[0][0].rsplit('/', 1)[1]}").status_code == 404
+
+
+def test_hidden_standings_keep_the_unpublished_rounds_off_the_teams_pages(client: FlaskClient, app: Flask) -> None:
+    token = started(client, app, 4, rounds="2", hidden="on")
+    play_round(client, app, token, 1)
+    with app.app_context():
+        public_id = _event(token).public_id
+    index, links = _index_links(client, public_id)
+    assert len(links) == 4
+    for link in links:
+        page = client.get(link).get_data(as_text=True)
+        assert "not ranked yet" in page and "No hand played yet." in page
+    assert client.post(f"/d/{token}/publish", data={"round": "1"}, headers=HX).status_code == 200
+    with app.app_context():
+        event = _event(token)
+        pages = list(event_results.players(event).players)
+        _bid_whist(event, pages)
+    assert all(p.rank is not None and p.hands for p in pages)
+    assert client.get(links[0]).get_data(as_text=True).count('<tr><th scope="row">') == len(
+        next(p for p in pages if links[0].endswith(p.code)).hands
+    )

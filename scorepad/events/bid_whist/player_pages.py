@@ -1,6 +1,7 @@
 """Each team's own page of a tournament (issue 30, item 3): every hand of every match it played,
 at which table, against whom, what it scored, the match's running score, and its place in the
-standings the players see (the published ones while the director hides them), with its medal."""
+standings the players see, with its medal. While the director hides the standings, the pages
+show the published rounds' matches and places only, as the boards do."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ def players(event: Event) -> results.EventResults:
     order = sorted(view.views.values(), key=lambda v: (v.match.stage != "round", v.match.number, v.match.table))
     for mv in order:
         game = mv.match.game
-        if game is None:
-            continue
+        if game is None or (view.hide_standings and mv.match.stage == "round" and mv.match.number > view.published):
+            continue  # hidden standings: a round's sheets are told once the director publishes it
         sheet = games.view(game).sheet
         for side, number in enumerate((mv.match.home, mv.match.away)):
             if number not in played:
