@@ -1248,28 +1248,31 @@ def load_demo_event() -> Event | None:
 
 
 def players(event: Event) -> results.EventResults:
-    """Each team's own page: every complete hand, where its two pairs sat and against whom, the
-    flags it won or lost, its flags after it, and its place on the leaderboard."""
+    """Each team's own page: every complete hand (and the hand in play once every table is in, as
+    the leaderboard counts it), where its two pairs sat (the home pair at its own table) and
+    against whom, the flags it won or lost, its flags after it, and its place on the leaderboard."""
     military_view = view(event)
     setup = military_view.setup
     names = [t.name for t in setup.teams]
     rows = {row.team: row for row in military_view.board.rows}
+    sheet = military_view.sheet
+    if military_view.all_in and military_view.pending is not None:  # as the board: every table is in
+        sheet = military.VARIANT.score(setup, [*military_view.hands, military_view.pending])
     pages = []
     for team, named in enumerate(setup.teams):
         hands = []
-        for line in military_view.sheet.lines:
+        for line in sheet.lines:
             spec = line.spec
             cell = line.cells[team]
             if isinstance(spec, MilitaryRound) and spec.moves:
                 where = M(
-                    "%(home)s at home, table %(table)s · %(out)s away, table %(away)s",
+                    "%(home)s home · %(out)s at table %(away)s",
                     home=spec.home_pair,
-                    table=team + 1,
                     out=spec.out_pair,
                     away=spec.moves[team] + 1,
                 )
                 against = M(
-                    "%(visitors)s at home · %(hosts)s away",
+                    "%(visitors)s visiting · %(hosts)s hosting",
                     visitors=names[spec.arrivals[team]],
                     hosts=names[spec.moves[team]],
                 )

@@ -45,13 +45,16 @@ def _military(event: Event, pages: list[PlayerResults]) -> None:
     view = military.view(event)
     rows = {row.name: row for row in view.board.rows}
     names = [t.name for t in view.setup.teams]
+    lines = view.sheet.lines
     for team, page in enumerate(pages):
         assert (page.rank, page.total) == (rows[page.name].rank, rows[page.name].total)
-        assert [h.points for h in page.hands] == [line.cells[team].points for line in view.sheet.lines]
-        assert [h.total for h in page.hands] == [line.cells[team].total for line in view.sheet.lines]
-        first = view.sheet.lines[0].spec
+        assert [h.points for h in page.hands] == [line.cells[team].points for line in lines]
+        assert [h.total for h in page.hands] == [line.cells[team].total for line in lines]
+        if view.board.finished:
+            assert page.hands[-1].total == page.total
+        first = lines[0].spec
         assert str(page.hands[0].against) == (
-            f"{names[first.arrivals[team]]} at home · {names[first.moves[team]]} away"  # type: ignore[attr-defined]
+            f"{names[first.arrivals[team]]} visiting · {names[first.moves[team]]} hosting"  # type: ignore[attr-defined]
         )
 
 
@@ -203,3 +206,19 @@ def test_hidden_standings_keep_the_unpublished_rounds_off_the_teams_pages(client
     assert client.get(links[0]).get_data(as_text=True).count('<tr><th scope="row">') == len(
         next(p for p in pages if links[0].endswith(p.code)).hands
     )
+
+
+def test_a_military_teams_page_counts_the_hand_in_play_once_every_table_is_in(app: Flask) -> None:
+    with app.app_context():
+        event = military.create_event("Zone day", ["Aces", "Kings"], [2])
+        military.enter_result(event, 1, 1, 10, None, "table 1")
+        token = event.director_token
+        assert [len(p.hands) for p in event_results.players(event).players] == [0, 0]  # table 2 still playing
+    with app.app_context():  # a request of its own, as the table's phone's
+        event = _event(token)
+        military.enter_result(event, 2, 1, 7, None, "table 2")
+    with app.app_context():
+        event = _event(token)
+        rows = {row.name: row for row in military.view(event).board.rows}
+        for page in event_results.players(event).players:
+            assert len(page.hands) == 1 and page.hands[0].total == page.total == rows[page.name].total
