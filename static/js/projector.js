@@ -87,7 +87,7 @@
   /* Once the board says the event is over, the side's QR code is the players' own results. */
   function sideCode(root) {
     var over = !!root.querySelector("#board[data-final]");
-    var results = document.querySelector("[data-results-qr]"), standings = document.querySelector(".board-qr:not([data-results-qr])");
+    var results = document.querySelector("[data-results-qr]"), standings = document.querySelector(".board-qr");
     if (results && standings) { results.hidden = !over; standings.hidden = over; }
   }
 
