@@ -423,6 +423,15 @@ def short_link(code: str) -> BaseResponse:
     return redirect(url_for("games.watch", public_id=game.public_id), code=302)
 
 
+@bp.get("/s/<code>/<player>")
+def short_player_link(code: str, player: str) -> BaseResponse:
+    """A player's results by the game's short code, as the share screen links them: on to the page."""
+    game = games.by_short_code(code)
+    if game is None or results.game_player(games.view(game).sheet, game.public_id, player) is None:
+        abort(404, description=gettext("There is no player at this link. Open the game and choose a name."))
+    return redirect(url_for("games.player_results", public_id=game.public_id, player=player.lower()), code=302)
+
+
 # --------------------------------------------------------------------------- watching and exports
 
 

@@ -112,7 +112,7 @@ def test_a_finished_home_game_links_each_player_to_their_results_in_french(
     expect(links).to_have_count(len(columns))
     links.nth(1).click()
     expect(page.get_by_role("heading", name=columns[1], exact=True)).to_be_visible()
-    expect(page.locator(".result-facts")).to_contain_text("Place finale")
+    expect(page.locator(".result-facts")).to_contain_text("Classement final")
     expect(page.get_by_role("link", name="← Retour à la partie")).to_be_visible()
     fits(page)
     no_axe_violations(page)
