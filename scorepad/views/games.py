@@ -414,20 +414,17 @@ def share(token: str) -> str:
 
 @bp.get("/s/<code>")
 def short_link(code: str) -> BaseResponse:
-    """The short link of the share screen: on to the spectators' page."""
+    """The short link of the share screen: on to the spectators' page, or with `?player=<code>` to
+    that player's results (the share screen shows no other address of the game)."""
     game = games.by_short_code(code)
     if game is None:
         abort(
             404, description=gettext("There is no game at this link. It may have been deleted, or the code mistyped.")
         )
-    return redirect(url_for("games.watch", public_id=game.public_id), code=302)
-
-
-@bp.get("/s/<code>/<player>")
-def short_player_link(code: str, player: str) -> BaseResponse:
-    """A player's results by the game's short code, as the share screen links them: on to the page."""
-    game = games.by_short_code(code)
-    if game is None or results.game_player(games.view(game).sheet, game.public_id, player) is None:
+    player = request.args.get("player")
+    if player is None:
+        return redirect(url_for("games.watch", public_id=game.public_id), code=302)
+    if results.game_player(games.view(game).sheet, game.public_id, player) is None:
         abort(404, description=gettext("There is no player at this link. Open the game and choose a name."))
     return redirect(url_for("games.player_results", public_id=game.public_id, player=player.lower()), code=302)
 

@@ -177,10 +177,10 @@ def test_a_home_games_pages_follow_its_sheet_and_are_linked_from_the_finished_ga
     links = [re.findall(rf'href="(/w/{public_id}/p/[^"]+)"', page) for page in shown]
     assert len(links[0]) == len(sheet.columns) and links[1] == []
     # the share screen gives the game's short code alone: its players' links go by it, on to the pages
-    short = re.findall(r'href="(/s/[a-z0-9]{8}/([a-z0-9]{10}))"', shown[1])
+    short = re.findall(r'href="(/s/[a-z0-9]{8}\?player=([a-z0-9]{10}))"', shown[1])
     assert [f"/w/{public_id}/p/{player}" for _, player in short] == links[0]
     for link, _ in short:
-        assert client.get(link).headers["Location"] == f"/w/{public_id}/p/{link.rsplit('/', 1)[1]}"
+        assert client.get(link).headers["Location"] == f"/w/{public_id}/p/{link.rsplit('=', 1)[1]}"
     wrong = short[0][0][:-1] + ("b" if short[0][0][-1] != "b" else "c")
     assert client.get(wrong).status_code == 404
     ranks = {s.seat: s for s in sheet.standings}
