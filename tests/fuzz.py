@@ -27,7 +27,7 @@ from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
 from werkzeug.routing import Rule
 
-from scorepad.events import club, core, drive, military
+from scorepad.events import club, core, drive, military, results
 from scorepad.events.bid_whist import registration, writes
 from scorepad.extensions import db
 from scorepad.games import groups as kept
@@ -224,6 +224,8 @@ def build_world(app: Flask) -> World:
                 g=[g.scorer_token for g in played],
                 w=[g.public_id for g in played],
                 s=[games.short_code(g) for g in played],
+                # each player's results: the index's short link, then each page's code
+                r=[results.link_code(row), *(p.code for p in results.players(row).players)],
             )
         family = kept.create("Fuzz family")  # a group and its games: their links name the group
         played = [

@@ -9,7 +9,7 @@ table entered, and the club's ranking is derived from every table's sheet.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 
@@ -17,7 +17,7 @@ from scorepad.events import core
 from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
 from scorepad.formats.club_night import Row, TableStandings, progress, ranked_totals, ranking
-from scorepad.games import records
+from scorepad.games import records, results
 from scorepad.games import service as games
 from scorepad.games.entry import HOME_VARIANTS
 from scorepad.models import Event, EventTable, Game, utcnow
@@ -114,6 +114,11 @@ class ClubView:
     rows: tuple[Row, ...]
     tables: tuple[tuple[EventTable, Game | None, str], ...]  # table, its game, its progress words
     ranked_by_points: bool = False  # the variant's `club_ranked_by_points`: its caption says "most points"
+
+    @property
+    def finished(self) -> bool:
+        """Every table has played its game to the end: the ranking is final."""
+        return bool(self.tables) and all(g is not None and words == "finished" for _, g, words in self.tables)
 
     @property
     def playing(self) -> int:
@@ -222,6 +227,38 @@ def table_game(table: EventTable) -> Game | None:
     return db.session.get(Game, table.game_id) if table.game_id is not None else None
 
 
+def players(event: Event) -> results.EventResults:
+    """Each player's (or team's) own page: their table's game as the home-game page shows a column,
+    placed in the evening's ranking."""
+    club_view = view(event)
+    pages = []
+    for table, game, _ in club_view.tables:
+        if game is None:
+            continue
+        ranked = [row for row in club_view.rows if row.table == table.number]
+        for page in results.game_players(
+            games.view(game).sheet,
+            event.public_id,
+            key=f"game-{game.id}",
+            where=M("Table %(table)s", table=table.number),
+        ):
+            row = next((r for r in ranked if r.name == page.name), None)
+            if row is not None:
+                ranked.remove(row)
+            pages.append(
+                replace(
+                    page,
+                    rank=row.rank if row is not None else None,
+                    tied=row is not None and row.tied,
+                    of=len(club_view.rows),
+                    total=row.total if row is not None else page.total,
+                    total_words=row.detail if row is not None else page.total_words,
+                    finished=club_view.finished,
+                )
+            )
+    return results.EventResults(club_view.finished, tuple(pages))
+
+
 class _Club(OneView):
     """Club nights behind the registry (see `events.registry`)."""
 
@@ -241,6 +278,9 @@ class _Club(OneView):
     def check(self, event: Event) -> None:
         check_rows(event)
         super().check(event)
+
+    def players(self, event: Event) -> results.EventResults:
+        return players(event)
 
     def status(self, event: Event) -> str:
         club_view = view(event)

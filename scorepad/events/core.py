@@ -21,6 +21,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorepad import live
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin
+from scorepad.games.results import EventResults
 from scorepad.models import (
     CARD_CODE_LENGTH,
     DIRECTOR_CODE_LENGTH,
@@ -98,6 +99,10 @@ class EventFormat(Protocol):
     def forget(self, event_id: int, game_ids: Sequence[int]) -> None:
         """Drop what the format keeps per app under these row ids: a restore that was rolled back
         leaves ids that SQLite gives again, and a kept value must not answer for another event."""
+
+    def players(self, event: Event) -> EventResults:
+        """Each player's or team's own results page (issue 30): every hand, where, against whom,
+        what it scored, the running total and the place."""
 
     def game_signals(self, game: Game, orders: bool, ended: bool) -> Signals:
         """Which of the event's screens follow a committed change to one of its games (`orders`:

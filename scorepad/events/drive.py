@@ -18,9 +18,10 @@ from scorepad.events import core
 from scorepad.events.core import OneView
 from scorepad.extensions import db
 from scorepad.formats import drive as fmt
+from scorepad.games import results
 from scorepad.models import Event, EventDecision, EventEntrant, EventTable, ReportedResult, utcnow
 from scorepad.rules.base import RuleError, RuleErrors, quoted
-from scorepad.rules.errors import M, Message
+from scorepad.rules.errors import M, Message, joined
 
 KEY = "whist_drive"
 MAX_PLAYER = 40  # a player's name (an entrant's column holds 60, a Bid Whist team's name)
@@ -404,6 +405,56 @@ def export(event: Event) -> dict[str, object]:
     }
 
 
+def players(event: Event) -> results.EventResults:
+    """Each player's own page: every deal whose tables are all in (as the scores count them), the
+    table and seat, partner and opponents, the tricks and score, the running score and the place."""
+    drive_view = view(event)
+    setup, state = drive_view.drive, drive_view.state
+    complete = setup.deals if state.over else state.deal - 1
+    hands: dict[int, list[results.Played]] = {n: [] for n in range(1, len(setup.players) + 1)}
+    totals = dict.fromkeys(hands, 0)
+    for deal in range(1, complete + 1):
+        for t, four in enumerate(state.seating(deal)):
+            ns = drive_view.results[(deal, t + 1)]
+            for seat, player in enumerate(four):
+                took = ns if seat % 2 == 0 else fmt.TRICKS - ns
+                points = took if setup.scoring == "all" else max(0, took - 6)
+                totals[player] += points
+                name = setup.players
+                hands[player].append(
+                    results.Played(
+                        M("Deal %(deal)s · %(trump)s", deal=deal, trump=fmt.trump_words(setup, deal)),
+                        M("Table %(table)s, %(seat)s", table=t + 1, seat=fmt.SEATS[seat]),
+                        joined([name[four[(seat + 1) % 4] - 1], name[four[(seat + 3) % 4] - 1]]),
+                        points,
+                        M("1 trick taken") if took == 1 else M("%(count)s tricks taken", count=took),
+                        totals[player],
+                        name[four[(seat + 2) % 4] - 1],
+                    )
+                )
+    places = {p.number: p for p in drive_view.board}
+    prized = {p.number: prize for prize, winners in drive_view.prizes for p in winners}
+    return results.EventResults(
+        state.over,
+        tuple(
+            results.PlayerResults(
+                results.code(event.public_id, f"player-{number}"),
+                setup.players[number - 1],
+                (),
+                places[number].rank,
+                places[number].tied,
+                len(places),
+                places[number].score,
+                "",
+                tuple(played),
+                state.over,
+                prized.get(number, ""),
+            )
+            for number, played in hands.items()
+        ),
+    )
+
+
 class _Drive(OneView):
     """Whist drives behind the registry (see `events.registry`)."""
 
@@ -418,6 +469,9 @@ class _Drive(OneView):
     def check(self, event: Event) -> None:
         check_rows(event)
         super().check(event)
+
+    def players(self, event: Event) -> results.EventResults:
+        return players(event)
 
     def status(self, event: Event) -> str:
         drive_view = view(event)

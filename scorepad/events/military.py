@@ -21,6 +21,7 @@ from scorepad.events import core
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin, whole_number
 from scorepad.formats import military as fmt
+from scorepad.games import results
 from scorepad.kept import Kept
 from scorepad.models import (
     DayClose,
@@ -35,7 +36,7 @@ from scorepad.models import (
 )
 from scorepad.rules import military
 from scorepad.rules.base import RawHand, RuleError, RuleErrors, ScoreSheet, Setup, forget_derived
-from scorepad.rules.errors import M, Message
+from scorepad.rules.errors import M, Message, joined
 from scorepad.rules.military import MilitaryRound
 from scorepad.rules.record import NAME_MAX, parse_record
 
@@ -1322,6 +1323,63 @@ def load_demo_event() -> Event | None:
     return event
 
 
+def players(event: Event) -> results.EventResults:
+    """Each team's own page: every complete hand (and the hand in play once every table is in, as
+    the leaderboard counts it), where its two pairs sat (the home pair at its own table) and
+    against whom, the flags it won or lost, its flags after it, and its place on the leaderboard."""
+    military_view = view(event)
+    setup = military_view.setup
+    names = [t.name for t in setup.teams]
+    rows = {row.team: row for row in military_view.board.rows}
+    sheet = military_view.sheet
+    if military_view.all_in and military_view.pending is not None:  # as the board: every table is in
+        sheet = military.VARIANT.score(setup, [*military_view.hands, military_view.pending])
+    pages = []
+    for team, named in enumerate(setup.teams):
+        hands = []
+        for line in sheet.lines:
+            spec = line.spec
+            cell = line.cells[team]
+            if isinstance(spec, MilitaryRound) and spec.moves:
+                where = M(
+                    "%(home)s home · %(out)s at table %(away)s",
+                    home=spec.home_pair,
+                    out=spec.out_pair,
+                    away=spec.moves[team] + 1,
+                )
+                against = M(
+                    "%(visitors)s visiting · %(hosts)s hosting",
+                    visitors=names[spec.arrivals[team]],
+                    hosts=names[spec.moves[team]],
+                )
+                label = M("Hand %(number)s", number=line.number)
+            else:
+                playing = spec.playoff_teams if isinstance(spec, MilitaryRound) else ()
+                where, against = "", joined([names[t] for t in playing if t != team])
+                label = M("Playoff hand %(number)s", number=line.number)
+            hands.append(results.Played(label, where, against, cell.points, cell.detail, cell.total))
+        row = rows.get(team)
+        pages.append(
+            results.PlayerResults(
+                results.code(event.public_id, f"team-{team + 1}"),
+                named.name,
+                tuple(named.players),
+                row.rank if row is not None else None,
+                row is not None and sum(1 for r in rows.values() if r.rank == row.rank) > 1,
+                len(rows),
+                row.total if row is not None else 0,
+                _flags_total(row.total) if row is not None else "",
+                tuple(hands),
+                military_view.board.finished,
+            )
+        )
+    return results.EventResults(military_view.board.finished, tuple(pages))
+
+
+def _flags_total(total: int) -> str:
+    return M("1 flag") if total == 1 else M("%(count)s flags", count=total)
+
+
 class _Military(core.OneView):
     """Military Whist events behind the registry (see `events.registry`)."""
 
@@ -1351,6 +1409,9 @@ class _Military(core.OneView):
         found = _DERIVED.forget(event_id)
         if found is not None:
             forget_derived(found.setup, found.hands)
+
+    def players(self, event: Event) -> results.EventResults:
+        return players(event)
 
     def status(self, event: Event) -> str:
         military_view = view(event)

@@ -15,6 +15,7 @@ from markupsafe import Markup, escape
 from qrcode.image.svg import SvgPathImage
 
 from scorepad.games.entry import adapter_for
+from scorepad.games.results import PlayerResults, game_players
 from scorepad.i18n import say
 from scorepad.rules.base import OptionValue, RoundKind, ScoreSheet, Setup, Standing, Variant, describe_in_force
 from scorepad.rules.cards import Trump
@@ -226,6 +227,11 @@ def edit_template(view: GameView) -> str:
     return adapter_for(view.game.variant).edit_template
 
 
+def player_pages(view: GameView) -> list[PlayerResults]:
+    """Each column's own results page (its code and place), for the links under a game."""
+    return game_players(view.sheet, view.game.public_id)
+
+
 TEMPLATE_GLOBALS = {
     f.__name__: f
     for f in (
@@ -245,5 +251,6 @@ TEMPLATE_GLOBALS = {
         entry_template,
         edit_template,
         hand_facts,
+        player_pages,
     )
 }

@@ -6,17 +6,17 @@ the pages are drawn from the same versioned board, and a page subscribes to its 
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from markupsafe import Markup
 
 from scorepad import i18n, pushes
-from scorepad.events import core, timer
+from scorepad.events import core, results, timer
 from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
 from scorepad.pushes.boards import OWN_EVENT, STREAM_EVENTS, board_context, channel, render_board
-from scorepad.views.common import partial
+from scorepad.views.common import partial, share_url
 
 bp = Blueprint("board", __name__)
 
@@ -48,11 +48,13 @@ def clock(ms: int) -> str:
 
 def _page(public_id: str, page: str) -> str:
     """A board page (the fragment alone for htmx): the board in it is the versioned one."""
-    folder, context = board_context(_event(public_id))
+    event = _event(public_id)
+    folder, context = board_context(event)
     board = render_board(folder, context)
     if partial():
         return board.html
-    return render_template(f"{folder}/{page}", board_html=Markup(board.html), **context)
+    link = share_url(url_for("board.results_index", code=results.link_code(event)))
+    return render_template(f"{folder}/{page}", board_html=Markup(board.html), results_link=link, **context)
 
 
 def _event(public_id: str) -> Event:
@@ -114,3 +116,47 @@ def export_json(public_id: str) -> ResponseReturnValue:
     response = current_app.json.response(get_format(event.format).export(event))
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.json"'
     return response
+
+
+# --------------------------------------------------------------------------- each player's results
+
+
+def _results_event(code: str) -> Event:
+    event = results.by_link(code)
+    if event is None:
+        abort(404, description=gettext("There are no results at this link. Check the code, or scan the QR code again."))
+    return event
+
+
+@bp.get("/r/<code>")
+def results_index(code: str) -> str:
+    """Every player or team of the event, by name, each with a link to their own results."""
+    event = _results_event(code)
+    found = results.players(event)
+    return render_template(
+        "results/index.html",
+        event=event,
+        finished=found.finished,
+        pages=results.by_name(found.players),
+        code=results.link_code(event),
+        link=share_url(url_for("board.results_index", code=results.link_code(event))),
+    )
+
+
+@bp.get("/r/<code>/<player>")
+def results_player(code: str, player: str) -> str:
+    """One player's or team's results: every hand, where, against whom, what it scored, the place."""
+    event = _results_event(code)
+    page = results.player(event, player)
+    if page is None:
+        abort(
+            404,
+            description=gettext("There is no player at this link. Find your name in the list of the event's players."),
+        )
+    return render_template(
+        "results/player.html",
+        page=page,
+        title=event.name,
+        index_url=url_for("board.results_index", code=results.link_code(event)),
+        standings_url=url_for("board.standings", public_id=event.public_id),
+    )

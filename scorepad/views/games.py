@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from scorepad import i18n, pushes
 from scorepad.extensions import htmx
 from scorepad.games import card as cards
-from scorepad.games import groups, records, setup_form, sheets
+from scorepad.games import groups, records, results, setup_form, sheets
 from scorepad.games import service as games
 from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.presenters import hand_facts
@@ -414,13 +414,19 @@ def share(token: str) -> str:
 
 @bp.get("/s/<code>")
 def short_link(code: str) -> BaseResponse:
-    """The short link of the share screen: on to the spectators' page."""
+    """The short link of the share screen: on to the spectators' page, or with `?player=<code>` to
+    that player's results (the share screen shows no other address of the game)."""
     game = games.by_short_code(code)
     if game is None:
         abort(
             404, description=gettext("There is no game at this link. It may have been deleted, or the code mistyped.")
         )
-    return redirect(url_for("games.watch", public_id=game.public_id), code=302)
+    player = request.args.get("player")
+    if player is None:
+        return redirect(url_for("games.watch", public_id=game.public_id), code=302)
+    if results.game_player(games.view(game).sheet, game.public_id, player) is None:
+        abort(404, description=gettext("There is no player at this link. Open the game and choose a name."))
+    return redirect(url_for("games.player_results", public_id=game.public_id, player=player.lower()), code=302)
 
 
 # --------------------------------------------------------------------------- watching and exports
@@ -439,6 +445,23 @@ def watch(public_id: str) -> str:
     page catching up after a lost stream)."""
     template = "games/_live.html" if partial() else "games/watch.html"
     return render_template(template, gv=games.view(_public_game(public_id)), can_edit=False, watching=True)
+
+
+@bp.get("/w/<public_id>/p/<player>")
+def player_results(public_id: str, player: str) -> str:
+    """One player's or team's results in the game: every hand, what it scored, the running total, the place."""
+    game = _public_game(public_id)
+    page = results.game_player(games.view(game).sheet, game.public_id, player)
+    if page is None:
+        abort(404, description=gettext("There is no player at this link. Open the game and choose a name."))
+    return render_template(
+        "results/player.html",
+        page=page,
+        title=game.title or games.view(game).variant.name,
+        index_url=url_for("games.watch", public_id=game.public_id),
+        standings_url=None,
+        game_page=True,
+    )
 
 
 @bp.get("/w/<public_id>/events")

@@ -84,10 +84,18 @@
     for (var fit = 0.95; !fits(root) && fit >= 0.6; fit -= 0.05) el.style.setProperty("--fit", fit.toFixed(2));
   }
 
+  /* Once the board's status line says the event is over, the side's QR code is the players' own results. */
+  function sideCode(root) {
+    var over = !!root.querySelector("#board .board-status[data-final]");
+    var results = document.querySelector("[data-results-qr]"), standings = document.querySelector(".board-qr");
+    if (results && standings) { results.hidden = !over; standings.hidden = over; }
+  }
+
   /* Page the board anew; false when it changed shape (and starts again from its first page). */
   function layout() {
     var root = live();
     if (!root) return false;
+    sideCode(root);
     root.classList.remove("wide");
     flow = collect(root, true);
     show(0, 0);

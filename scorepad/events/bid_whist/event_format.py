@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from scorepad.events import core
-from scorepad.events.bid_whist import boards, derived, matches, restore_checks, tournament
+from scorepad.events.bid_whist import boards, derived, matches, player_pages, restore_checks, tournament
 from scorepad.events.bid_whist.export import export as export_event
 from scorepad.events.core import OneView, TablePage
+from scorepad.games.results import EventResults
 from scorepad.models import Event, EventEntrant, EventTable, Game
 
 
@@ -59,6 +60,9 @@ class _BidWhist(OneView):
 
     def forget(self, event_id: int, game_ids: Sequence[int]) -> None:
         matches.forget_outcomes(game_ids)
+
+    def players(self, event: Event) -> EventResults:
+        return player_pages.players(event)
 
     def status(self, event: Event) -> str:
         return derived.view(event).status_title
