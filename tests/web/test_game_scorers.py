@@ -118,17 +118,23 @@ def test_a_scorers_page_refreshes_when_the_other_phone_saves_a_hand(app: Flask, 
     response = client.get(f"/g/{token}/events")
     stream: Iterator[bytes] = iter(response.response)  # type: ignore[arg-type]
     assert next(stream) == b": connected\n\n"
+    watching = app.test_client().get(f"/w/{game_of(app, token).public_id}/events")  # a follower's page
+    followed: Iterator[bytes] = iter(watching.response)  # type: ignore[arg-type]
+    assert next(followed) == b": connected\n\n"
     bid_round_one(phone, link, (1, 1, 0, 1))
     assert post(phone, link, **RESULT)[0] == 200
 
-    def next_event() -> str:
+    def next_event(stream: Iterator[bytes] = stream) -> str:
         for _ in range(40):
             chunk = next(stream).decode()
             if not chunk.startswith(": ping"):
                 return chunk
         raise AssertionError("nothing pushed")
 
-    assert next_event().startswith("event: hands\n")
+    assert next_event().startswith("event: hands\n")  # a signal: the page fetches its own body
+    pushed = next_event(followed)  # the follower is given the hand the second phone saved
+    assert pushed.startswith("event: update\n") and 'id="hand-1"' in pushed
+    watching.close()
     fresh = client.get(f"/g/{token}?sheet={revision}", headers=HX)
     assert fresh.status_code == 200 and "Hand 2 of 2" in fresh.get_data(as_text=True)
     client.post(f"/g/{token}/scorers/1/revoke")
