@@ -5,9 +5,10 @@ announces it when it commits an entry, an undo or a correction); the hand in han
 shown to spectators, so a tap on it is announced to the game's event only.
 
 The game's scorers' pages (its own link's and the scorers' links', when it has some: issue 30,
-item 4) listen on the same channel for `hands` alone, a signal without a page: each fetches its
-own body in its own request (its link, its language). A scorer's link taken back is announced
-with `scorers`: only the signal goes, and the page of the link taken back hears it is.
+item 4) listen on a channel of their own (`scorers_channel`) for `hands`, a signal without a
+page: each fetches its own body in its own request (its link, its language). A scorer's link
+taken back is announced with `scorers`: only the signal goes, and the page of the link taken back
+hears it is.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ def channel(public_id: str) -> str:
     return f"game:{public_id}"
 
 
-SCORER_EVENTS = frozenset({"hands"})  # what a scorer's page takes from the channel
-SPECTATOR_EVENTS = frozenset({"update"})  # what a spectator's page takes
+def scorers_channel(public_id: str) -> str:
+    """The scorers' pages' channel: a kind no relay handler shows again (`live.Relay.refresh`), as
+    each page catches up by itself when its stream opens again (static/js/app.js)."""
+    return f"game-scorers:{public_id}"
 
 
 def show(public_id: str, data: Mapping[str, object], view: games.GameView | None = None) -> None:
@@ -34,10 +37,10 @@ def show(public_id: str, data: Mapping[str, object], view: games.GameView | None
     outside the spectators' requests (in the scorer's, or none): each stream's language is the one
     its page asked in when it subscribed."""
     name = channel(public_id)
-    live.broker().publish(name, "hands", "")  # the scorers' pages: each fetches its own body
+    live.broker().publish(scorers_channel(public_id), "hands", "")  # each scorer's page fetches its own body
     if data.get("scorers"):  # a scorer's link taken back: nothing the spectators see changed
         return
-    languages = live.broker().languages(name, SPECTATOR_EVENTS)
+    languages = live.broker().languages(name)
     if not languages:  # nobody watching here (most event tables): nothing to render
         return
     if view is None:

@@ -224,7 +224,7 @@ def scorer_events(token: str) -> Response:
     """Server-sent events for a scorer's page of a game scored from several phones: `hands` when its
     recorded hands change (the page fetches its body), or a scorer's link is taken back."""
     game = _scoring(token).game
-    return pushes.stream(spectators.channel(game.public_id), spectators.SCORER_EVENTS, language=i18n.chosen())
+    return pushes.stream(spectators.scorers_channel(game.public_id), language=i18n.chosen())
 
 
 def _adapter(game: Game) -> Adapter:
@@ -574,7 +574,7 @@ def events(public_id: str) -> Response:
     """Server-sent events: the live fragment after every change to the game."""
     game = _public_game(public_id)
     return pushes.stream(
-        spectators.channel(game.public_id), spectators.SPECTATOR_EVENTS, language=i18n.chosen()
+        spectators.channel(game.public_id), language=i18n.chosen()
     )  # the page's, from this request itself
 
 
