@@ -113,6 +113,28 @@ class Game(db.Model):  # type: ignore[name-defined]
     )
 
 
+SCORERS_MAX = 3  # scorers' links a home game has open at once (another phone each)
+SCORER_LINKS_MAX = 12  # scorers' links a game is ever given, those taken back included
+
+
+class GameScorer(db.Model):  # type: ignore[name-defined]
+    """A scorer's link of a home game (issue 30, item 4): another phone enters, undoes and corrects
+    hands with it, never shares, deletes or hands the game on. Taken back (`revoked_at`), the row
+    stays so that its link says scoring was handed back. Numbered per game, so two links made at
+    the same moment cannot both pass the caps: the second is refused by the unique key."""
+
+    __tablename__ = "game_scorer"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]  # 1 to SCORER_LINKS_MAX: "Scorer's link 2"
+    # "token" alone would name its unique key as the game's own scorer_token's: uq_game_scorer_token
+    link_token: Mapped[str] = mapped_column(String(48), unique=True, default=new_token)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
 class Hand(db.Model):  # type: ignore[name-defined]
     """One hand as entered: the raw entry, its number in the game, and when it was entered."""
 

@@ -23,7 +23,19 @@ from scorepad.extensions import db
 from scorepad.games import undo as undo_log
 from scorepad.games.derived import Derived, appended, derived, forget, outline
 from scorepad.games.records import record_of
-from scorepad.models import GAME_CODE_LENGTH, Game, Hand, new_short_code, typed_code, utcnow
+from scorepad.models import (
+    GAME_CODE_LENGTH,
+    SCORER_LINKS_MAX,
+    Game,
+    GameScorer,
+    Hand,
+    new_short_code,
+    typed_code,
+    utcnow,
+)
+from scorepad.models import (
+    SCORERS_MAX as SCORERS_MAX,
+)
 from scorepad.rules import get_variant
 from scorepad.rules.base import GameState, M, Message, RawHand, RuleError, RuleErrors, ScoreSheet, Setup, Variant
 from scorepad.rules.record import HANDS_MAX, Outline, parse_record
@@ -245,6 +257,118 @@ def short_code(game: Game) -> str:
         except IntegrityError:  # another game already has this code (or got it at this moment)
             db.session.rollback()
     return game.short_code
+
+
+# --------------------------------------------------------------------------- scorers' links
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """Who a scorer's page is served to: the game's own link (`scorer` None: it may also share the
+    game, hand scoring over and delete it), or a scorer's link of it (enter, undo and correct)."""
+
+    game: Game
+    scorer: GameScorer | None = None
+
+    @property
+    def token(self) -> str:
+        return self.scorer.link_token if self.scorer is not None else self.game.scorer_token
+
+
+class HandedBack(Exception):
+    """A scorer's link the game's owner took back: it answers, and never writes."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("This scorer's link was taken back.")
+        self.game = game
+
+
+_BY_SCORER_LINK = select(GameScorer).where(GameScorer.link_token == bindparam("token"))
+
+
+def scoring_by_token(token: str) -> Scoring | None:
+    """The game a scorer's page link opens: the game's own link, else a scorer's link of it (one
+    taken back raises HandedBack); None when no game has it."""
+    game = by_scorer_token(token)
+    if game is not None:
+        return Scoring(game)
+    scorer = db.session.scalars(_BY_SCORER_LINK, {"token": token}).first()
+    if scorer is None:
+        return None
+    game = db.session.get(Game, scorer.game_id)
+    if game is None:
+        return None
+    if scorer.revoked_at is not None:
+        raise HandedBack(game)
+    return Scoring(game, scorer)
+
+
+def scorers(game: Game) -> list[GameScorer]:
+    """The game's scorers' links still open, oldest first."""
+    return list(
+        db.session.scalars(
+            select(GameScorer)
+            .where(GameScorer.game_id == game.id, GameScorer.revoked_at.is_(None))
+            .order_by(GameScorer.number)
+        )
+    )
+
+
+def add_scorer(game: Game) -> GameScorer:
+    """A new scorer's link for another phone. At most SCORERS_MAX open at once and SCORER_LINKS_MAX
+    ever, counted before anything is written; two made at the same moment take the same number,
+    and the unique key refuses the second."""
+    _own_game(game, M("adding a scorer"))
+    made = db.session.scalars(select(GameScorer).where(GameScorer.game_id == game.id)).all()
+    if sum(1 for s in made if s.revoked_at is None) >= SCORERS_MAX:
+        raise RuleErrors(
+            [
+                RuleError(
+                    "scorer",
+                    M(
+                        "This game already has %(most)s scorers' links: take one back before adding another.",
+                        most=SCORERS_MAX,
+                    ),
+                )
+            ]
+        )
+    if len(made) >= SCORER_LINKS_MAX:
+        raise RuleErrors(
+            [
+                RuleError(
+                    "scorer",
+                    M(
+                        "This game has been given %(most)s scorers' links, as many as a game can: "
+                        "share one of those still open.",
+                        most=SCORER_LINKS_MAX,
+                    ),
+                )
+            ]
+        )
+    scorer = GameScorer(game_id=game.id, number=max((s.number for s in made), default=0) + 1)
+    db.session.add(scorer)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise RuleErrors(
+            [RuleError("scorer", M("Another scorer's link was made at the same moment: look at the list below."))]
+        ) from None
+    return scorer
+
+
+def scorer_of(game: Game, number: int) -> GameScorer | None:
+    """The game's open scorer's link numbered `number`."""
+    return next((s for s in scorers(game) if s.number == number), None)
+
+
+def revoke_scorer(game: Game, scorer: GameScorer) -> None:
+    """Take a scorer's link back: from now on it answers that scoring was handed back, and its page,
+    open on the other phone, hears it at once."""
+    if scorer.revoked_at is None:
+        scorer.revoked_at = utcnow()
+        db.session.commit()
+    live.announce("game", game.public_id, {"scorers": True})
 
 
 def set_pending(

@@ -1,7 +1,9 @@
 """Home games: start a game, enter hands by tapping, correct them, share a live read-only view.
 
 Two links per game: the scorer's (`/g/<scorer_token>`, may write) and the spectators'
-(`/w/<public_id>`, read-only, updated live by server-sent events).
+(`/w/<public_id>`, read-only, updated live by server-sent events). A home game's share page also
+makes scorers' links (`/g/<token>` too, a token of their own): another phone enters, undoes and
+corrects hands with one; only the game's own link shares, hands over, takes a link back or deletes.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     get_flashed_messages,
     redirect,
     render_template,
@@ -69,11 +72,54 @@ def hand_state(game: Game) -> str:
     return games.fingerprint(game)
 
 
-def _scorer_game(token: str) -> Game:
-    game = games.by_scorer_token(token)
-    if game is None:
+OWNER_ONLY = lazy_gettext(
+    "This is a scorer's link: it enters, undoes and corrects hands. Sharing the game, handing it over "
+    "and deleting it are for the phone that started it."
+)
+
+
+@bp.app_template_global("play_token")
+def play_token(game: Game) -> str:
+    """The link this scorer's page is served under: the game's own, or a scorer's link of it (whose
+    pages never show the game's own)."""
+    scoring: games.Scoring | None = g.get("scoring")
+    return scoring.token if scoring is not None and scoring.game.id == game.id else game.scorer_token
+
+
+@bp.app_template_global("scoring_helper")
+def scoring_helper() -> bool:
+    """Whether this page is served under a scorer's link (not the game's own)."""
+    scoring: games.Scoring | None = g.get("scoring")
+    return scoring is not None and scoring.scorer is not None
+
+
+def _handed_back(game: Game) -> BaseResponse:
+    """What a scorer's link taken back answers, to every request: a page that says so (a tap on its
+    page, an htmx request, reloads the page to show it)."""
+    response = Response(render_template("games/handed_back.html", game=game), status=410)
+    if htmx:
+        response.headers["HX-Refresh"] = "true"
+    return response
+
+
+def _scoring(token: str) -> games.Scoring:
+    """The game a scorer's page link opens: its own link, or a scorer's link of it."""
+    try:
+        scoring = games.scoring_by_token(token)
+    except games.HandedBack as e:
+        abort(_handed_back(e.game))
+    if scoring is None:
         abort(404, description=str(NO_GAME))
-    return game
+    g.scoring = scoring
+    return scoring
+
+
+def _scorer_game(token: str) -> Game:
+    """The game of its own scorer's link (a scorer's link of it is refused: 403)."""
+    scoring = _scoring(token)
+    if scoring.scorer is not None:
+        abort(403, description=str(OWNER_ONLY))
+    return scoring.game
 
 
 def remember_game(game: Game) -> None:
@@ -153,14 +199,32 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
 
 
 @bp.get("/g/<token>")
-def play(token: str) -> str:
-    """The scorer's page: the current hand, running totals, the sheet."""
-    game = _scorer_game(token)
-    remember_game(game)
+def play(token: str) -> str | BaseResponse:
+    """The scorer's page: the current hand, running totals, the sheet. Its live refresh (`sheet`:
+    the hands' revision it shows) is answered 204 while that is still what is recorded."""
+    scoring = _scoring(token)
+    game = scoring.game
+    if partial() and request.args.get("sheet") == str(game.hands_revision):
+        return Response(status=204)
+    if scoring.scorer is None:
+        remember_game(game)
     notice = " ".join(get_flashed_messages())
     return render_template(
-        "games/play.html", gv=games.view(game), can_edit=game.locked_at is None, errors={}, notice=notice
+        "games/play.html",
+        gv=games.view(game),
+        can_edit=game.locked_at is None,
+        errors={},
+        notice=notice,
+        shared=scoring.scorer is not None or bool(games.scorers(game)),
     )
+
+
+@bp.get("/g/<token>/events")
+def scorer_events(token: str) -> Response:
+    """Server-sent events for a scorer's page of a game scored from several phones: `hands` when its
+    recorded hands change (the page fetches its body), or a scorer's link is taken back."""
+    game = _scoring(token).game
+    return pushes.stream(spectators.scorers_channel(game.public_id), language=i18n.chosen())
 
 
 def _adapter(game: Game) -> Adapter:
@@ -222,9 +286,15 @@ def _body(
     if status == 200:
         if notice:
             flash(notice)
-        return redirect(url_for("games.play", token=game.scorer_token), code=303)
+        return redirect(url_for("games.play", token=play_token(game)), code=303)
     return render_template(
-        "games/play.html", gv=view, can_edit=game.locked_at is None, errors=errors, notice=notice, form=request.form
+        "games/play.html",
+        gv=view,
+        can_edit=game.locked_at is None,
+        errors=errors,
+        notice=notice,
+        form=request.form,
+        shared=scoring_helper() or bool(games.scorers(game)),
     ), status
 
 
@@ -266,7 +336,7 @@ def _stale_notice(game: Game, adapter: Adapter, action: str) -> str:
 @bp.post("/g/<token>/entry")
 def entry(token: str) -> BaseResponse | tuple[str, int]:
     """One action on the current hand: a trump, a bid, taking a bid back, or the result."""
-    game = _scorer_game(token)
+    game = _scoring(token).game
     adapter = _adapter(game)
     errors: dict[str, str] = {}
     notice = ""
@@ -304,7 +374,14 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
             keep_bar=same_hand,
         )
     except games.AlreadyRecorded as e:
-        notice = gettext("Hand %(number)s was already saved; it was not counted twice.", number=e.number)
+        if scoring_helper() or games.scorers(game):  # perhaps the other phone's: this one's hand was not counted
+            notice = gettext(
+                "Hand %(number)s was already saved, from another phone or by a second tap: this entry "
+                "was not counted. Check the hand in the sheet below, and correct it if it is wrong.",
+                number=e.number,
+            )
+        else:
+            notice = gettext("Hand %(number)s was already saved; it was not counted twice.", number=e.number)
         status = 409
     except games.StaleForm:
         notice = _stale_notice(game, adapter, action)
@@ -316,7 +393,7 @@ def entry(token: str) -> BaseResponse | tuple[str, int]:
 
 
 def _undo_or_redo(token: str, action: str) -> BaseResponse | tuple[str, int]:
-    game = _scorer_game(token)
+    game = _scoring(token).game
     adapter = _adapter(game)
     try:
         if "state" in request.form:
@@ -352,7 +429,7 @@ def redo(token: str) -> BaseResponse | tuple[str, int]:
 @bp.route("/g/<token>/hands/<int:number>", methods=["GET", "POST"])
 def edit_hand(token: str, number: int) -> str | BaseResponse | tuple[str, int]:
     """Correct a recorded hand; every later hand is re-scored."""
-    game = _scorer_game(token)
+    game = _scoring(token).game
     view = games.view(game)
     if not 1 <= number <= len(game.hands):
         abort(404, description=gettext("There is no hand %(number)s in this game.", number=number))
@@ -403,13 +480,64 @@ def rematch(token: str) -> BaseResponse:
     return redirect(url_for("games.play", token=new_game.scorer_token), code=303)
 
 
-@bp.get("/g/<token>/share")
-def share(token: str) -> str:
-    """A QR code and short link to the read-only live view, for the other phones."""
-    game = _scorer_game(token)
+@bp.app_template_global("shares_scoring")
+def _shares_scoring(game: Game) -> bool:
+    """Whether the game can be scored from other phones: a home game, of a variant entered here."""
+    return game.event_id is None and not game.is_demo and game.variant in HOME_VARIANTS
+
+
+def _share_page(game: Game, errors: dict[str, str] | None = None, status: int = 200) -> tuple[str, int]:
     code = games.short_code(game)
     url = share_url(url_for("games.short_link", code=code))
-    return render_template("games/share.html", gv=games.view(game), url=url, code=code)
+    links = (
+        [(s, share_url(url_for("games.play", token=s.link_token))) for s in games.scorers(game)]
+        if _shares_scoring(game)
+        else []
+    )
+    return render_template(
+        "games/share.html",
+        gv=games.view(game),
+        url=url,
+        code=code,
+        links=links,
+        most=games.SCORERS_MAX,
+        errors=errors or {},
+        notice=" ".join(get_flashed_messages()),
+    ), status
+
+
+@bp.get("/g/<token>/share")
+def share(token: str) -> tuple[str, int]:
+    """A QR code and short link to the read-only live view, for the other phones; for a home game,
+    the scorers' links that let another phone enter hands, and making or taking back one."""
+    return _share_page(_scorer_game(token))
+
+
+@bp.post("/g/<token>/scorers")
+def add_scorer(token: str) -> BaseResponse | tuple[str, int]:
+    """Make a scorer's link for another phone (at most `games.SCORERS_MAX` open at once)."""
+    game = _scorer_game(token)
+    if not _shares_scoring(game):
+        abort(409, description=gettext("This game's hands are entered from its own page only."))
+    try:
+        scorer = games.add_scorer(game)
+    except RuleErrors as e:
+        return _share_page(game, errors_by_field(e), 422)
+    return redirect(url_for("games.share", token=token, _anchor=f"scorer-{scorer.number}"), code=303)
+
+
+@bp.route("/g/<token>/scorers/<int:number>/revoke", methods=["GET", "POST"])
+def revoke_scorer(token: str, number: int) -> str | BaseResponse:
+    """Ask first; take the scorer's link back only on the confirming POST."""
+    game = _scorer_game(token)
+    scorer = games.scorer_of(game, number)
+    if scorer is None:
+        abort(404, description=gettext("There is no open scorer's link %(number)s in this game.", number=number))
+    if request.method == "POST":
+        games.revoke_scorer(game, scorer)
+        flash(gettext("Scorer's link %(number)s was taken back: it can no longer enter hands.", number=number))
+        return redirect(url_for("games.share", token=token), code=303)
+    return render_template("games/revoke_scorer.html", gv=games.view(game), scorer=scorer)
 
 
 @bp.get("/s/<code>")

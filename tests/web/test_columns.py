@@ -490,6 +490,7 @@ SERVER_MADE: dict[str, str] = {
     "game.public_id": "a random token (models.new_token, 32 characters)",
     "game.scorer_token": "a random token (models.new_token, 32 characters)",
     "game.short_code": "a random code of 8 characters (models.new_short_code)",
+    "game_scorer.link_token": "a random token (models.new_token, 32 characters)",
     "event.director_code": "a random code of 12 characters (models.new_director_code); a typed code is checked "
     "by core.typed_code (length and letters) before any query",
     "event_table.short_code": "a random code of 10 characters (models.new_card_code); typed ones as director_code",
@@ -669,6 +670,7 @@ USER_NUMBERS: dict[str, list[Number]] = {
 SERVER_COUNTED: dict[str, str] = {
     "event.current_hand": "the hand in play, counted by advancing (at most the schedule + playoffs)",
     "event.revision": "bumped by each change to the complete hands",
+    "game_scorer.number": "the game's scorers' links counted, at most models.SCORER_LINKS_MAX (games.add_scorer)",
     "event_table.number": "1 to 64, from the set-up's count of tables (whole_number, 2 digits)",
     "event_hand.number": "the hand opened by advancing",
     "event_loan.hand": "the hand in play",
