@@ -292,23 +292,6 @@ def by_print_token(token: str) -> Event | None:
     return by_public_id(public_id) if isinstance(public_id, str) else None
 
 
-def recent_events(limit: int = 10) -> list[tuple[Event, int]]:
-    """The latest events on this server, newest change first, each with its number of tables: one
-    grouped count, not each event's tables loaded (a list of other people's events costs the same
-    whatever they hold)."""
-    events = list(db.session.scalars(select(Event).order_by(Event.updated_at.desc()).limit(limit)))
-    counts: dict[int, int] = {}
-    if events:
-        counts = dict(
-            db.session.execute(
-                select(EventTable.event_id, func.count(EventTable.id))
-                .where(EventTable.event_id.in_([e.id for e in events]))
-                .group_by(EventTable.event_id)
-            ).all()
-        )
-    return [(e, counts.get(e.id, 0)) for e in events]
-
-
 def table_of(event: Event, table: int) -> EventTable:
     row = next((t for t in event.tables if t.number == table), None)
     if row is None:

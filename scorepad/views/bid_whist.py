@@ -116,6 +116,21 @@ def withdraw(event: Event, number: int) -> tuple[str, int]:
     )
 
 
+@bp.post("/d/<token>/rename")
+@director_of(tournament.KEY)
+def rename(event: Event) -> tuple[str, int]:
+    """Give a team (or a single player) a new name, at any stage."""
+    number = whole_number(request.form.get("number", ""))
+    if number is None:
+        return render_room(event, 422, {"rename": gettext("Choose the team to rename.")}, form=request.form)
+    name = " ".join(request.form.get("name", "").split())
+    return _act(
+        event,
+        lambda: registration.rename(event, number, name),
+        gettext("Number %(number)s is now called %(name)s.", number=number, name=name),
+    )
+
+
 @bp.post("/d/<token>/start")
 @director_of(tournament.KEY)
 def start(event: Event) -> tuple[str, int]:

@@ -16,7 +16,7 @@ from scorepad.events import core
 from scorepad.events.core import Event
 from scorepad.events.registry import get_format
 from scorepad.pushes.boards import OWN_EVENT, STREAM_EVENTS, board_context, channel, render_board
-from scorepad.views.common import partial
+from scorepad.views.common import no_event, partial
 
 bp = Blueprint("board", __name__)
 
@@ -33,7 +33,7 @@ def _page(public_id: str, page: str) -> str:
 def _event(public_id: str) -> Event:
     event = core.by_public_id(public_id)
     if event is None:
-        abort(404, description=gettext("There is no event at this link."))
+        abort(404, description=no_event())
     return event
 
 

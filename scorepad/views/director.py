@@ -32,14 +32,14 @@ from flask import (
 from flask_babel import format_datetime, gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import backup, core
+from scorepad.events import backup, core, lifecycle
 from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
 from scorepad.form_input import whole_number
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
 from scorepad.views.audit_trail import audit_action, audit_actor, audit_change, audit_note, audit_words, signed_by
-from scorepad.views.common import errors_by_field, format_name, partial, share_url
+from scorepad.views.common import errors_by_field, format_name, no_event, partial, share_url
 
 bp = Blueprint("director", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -169,7 +169,7 @@ def forget_event(token: str) -> bool:
 def _event(token: str) -> Event:
     event = core.by_director_token(token)
     if event is None:
-        abort(404, description=gettext("There is no event at this director's link."))
+        abort(404, description=no_event())
     return event
 
 
@@ -311,6 +311,45 @@ def control(token: str) -> BaseResponse | tuple[str, int]:
 def room(event: Event) -> tuple[str, int]:
     """The control room's live part, fetched again on every change."""
     return render_room(event)
+
+
+@bp.post("/d/<token>/archive")
+@director_only
+def archive(event: Event) -> BaseResponse | tuple[str, int]:
+    """Archive the event (off the home page's lists, its pages kept), or take it out of the archive."""
+    archived = request.form.get("archived") == "1"
+    try:
+        lifecycle.archive(event, archived)
+    except RuleErrors as e:
+        return render_room(event, 422, errors_by_field(e), form=request.form)
+    flash(
+        gettext(
+            "“%(event)s” is archived: it is off the home page's lists; its pages and links work as before, "
+            "and this control room can take it out of the archive.",
+            event=event.name,
+        )
+        if archived
+        else gettext("“%(event)s” is out of the archive: the home page lists it again.", event=event.name)
+    )
+    return redirect(url_for("director.control", token=event.director_token), code=303)
+
+
+@bp.route("/d/<token>/delete", methods=["GET", "POST"])
+@director_only
+def delete(event: Event) -> BaseResponse | tuple[str, int]:
+    """Delete the event for good, once its name is typed to confirm."""
+    if request.method == "GET":
+        return render_template("director/delete.html", event=event, errors={}, typed=""), 200
+    typed = request.form.get("confirm", "")
+    name = event.name
+    try:
+        lifecycle.delete(event, typed)
+    except RuleErrors as e:
+        return render_template("director/delete.html", event=event, errors=errors_by_field(e), typed=typed), 422
+    flash(
+        gettext("“%(event)s” is deleted, with everything entered in it. Its links no longer open anything.", event=name)
+    )
+    return redirect(url_for("home.index"), code=303)
 
 
 @bp.get("/d/<token>/audit")

@@ -1,0 +1,27 @@
+"""event archived: a director's archived event leaves the home page's lists and keeps its pages
+(issue 32, item 12); the events made before are not archived
+
+Revision ID: 0015
+Revises: 0014
+Create Date: 2026-11-27 15:50:00
+
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision = "0015"
+down_revision = "0014"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table("event", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("archived_at", sa.DateTime(), nullable=True))
+
+
+def downgrade():
+    with op.batch_alter_table("event", schema=None) as batch_op:
+        batch_op.drop_column("archived_at")
