@@ -266,6 +266,9 @@ class Event(db.Model):  # type: ignore[name-defined]
     started_at: Mapped[datetime | None] = mapped_column(default=None)
     # When the director archived it: off the home page's lists, its pages kept (None: not archived).
     archived_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The IANA zone its times are shown in ("America/Edmonton"), chosen at its creation; None (the
+    # events made before migration 0016): the server's, SCOREPAD_TZ else the machine's.
+    time_zone: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

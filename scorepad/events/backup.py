@@ -303,6 +303,19 @@ def said(value: object) -> object:
 said.may_be_missing = True  # type: ignore[attr-defined]
 
 
+def time_zone(value: object) -> object:
+    """The event's time zone: null (the server's), or an IANA name this server's zone database holds.
+    A backup made before events had one (migration 0016) has no key: null."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or core.zone_errors(value):
+        raise _Bad(M('must be null or a time zone\'s name, e.g. "America/Edmonton"'))
+    return value
+
+
+time_zone.may_be_missing = True  # type: ignore[attr-defined]
+
+
 # --------------------------------------------------------------------------- the file's sections
 
 
@@ -330,6 +343,7 @@ EVENT_FIELDS: dict[str, Check] = {
     "late_minutes": whole(1, 120),
     "current_hand": whole(0, HAND_MAX),
     "started_at": optional(moment),
+    "time_zone": time_zone,
     "created_at": moment,
     "updated_at": moment,
 }

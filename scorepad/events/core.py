@@ -4,9 +4,11 @@ writes its results through here; `registry.get_format(event.format)` finds it.""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
+import zoneinfo
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -193,10 +195,39 @@ class Conflict(Exception):
         self.result = result
 
 
-def setup_errors(name: str, pin: str, missing: str | Message) -> list[RuleError]:
+ZONE_MAX = 64  # Event.time_zone's column: the longest IANA name is 32 characters
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def time_zone(raw: str) -> str | None:
+    """The zone a set-up form gave, as typed (white space trimmed); None when left empty."""
+    return raw.strip() or None
+
+
+def zone_errors(zone: str | None) -> list[RuleError]:
+    """An event's time zone must be an IANA name the server's zone database holds (zoneinfo), such
+    as the director's browser sends ("America/Edmonton"); none is fine (the server's is used)."""
+    if zone is None or zone in _zones():
+        return []
+    return [
+        RuleError(
+            "time_zone",
+            M(
+                "that is not a time zone this server knows (the field shows what was sent): give a name "
+                "such as America/Edmonton or Europe/Paris, or leave it empty for the server's"
+            ),
+        )
+    ]
+
+
+def setup_errors(name: str, pin: str, missing: str | Message, zone: str | None = None) -> list[RuleError]:
     """What every format's set-up checks the same way: the event's name (`missing` says what to
-    give when it is empty) and the optional director's PIN."""
-    errors: list[RuleError] = []
+    give when it is empty), the optional director's PIN and the optional time zone."""
+    errors: list[RuleError] = zone_errors(zone)
     if not name:
         errors.append(RuleError("name", missing))
     elif len(name) > MAX_EVENT_NAME:

@@ -49,6 +49,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
                 made_scores=form.get("made_scores", "books"),
                 hidden=form.get("hidden") == "on",
                 pin=form.get("pin", "").strip(),
+                time_zone=core.time_zone(form.get("time_zone", "")),
             )
         except RuleErrors as e:
             return render_template(

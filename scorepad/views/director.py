@@ -30,6 +30,8 @@ from flask import (
     url_for,
 )
 from flask_babel import format_datetime, gettext
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad.events import backup, core, lifecycle
@@ -54,15 +56,21 @@ for _word in (audit_words, audit_change, audit_actor, audit_action, audit_note, 
     bp.add_app_template_global(_word)
 
 
-def _zone() -> tzinfo | None:
-    """The hall's time zone: SCOREPAD_TZ (config or environment, an IANA name such as
-    "America/Edmonton"), else the server's own (None: datetime.astimezone's local zone)."""
-    name = current_app.config.get("SCOREPAD_TZ") or os.environ.get("SCOREPAD_TZ")
-    if name:
-        try:
-            return ZoneInfo(str(name))
-        except (ZoneInfoNotFoundError, ValueError):
-            current_app.logger.warning("SCOREPAD_TZ=%r is not a known time zone: using the server's", name)
+def _server_zone_name() -> str:
+    return str(current_app.config.get("SCOREPAD_TZ") or os.environ.get("SCOREPAD_TZ") or "")
+
+
+def _zone(event: Event | None = None) -> tzinfo | None:
+    """The zone an event's times are shown in: its own (chosen at its creation, migration 0016),
+    else the server's, SCOREPAD_TZ (config or environment, an IANA name such as
+    "America/Edmonton"), else the machine's (None: datetime.astimezone's local zone)."""
+    for name, server in ((event.time_zone if event is not None else None, False), (_server_zone_name(), True)):
+        if name:
+            try:
+                return ZoneInfo(name)
+            except (ZoneInfoNotFoundError, ValueError):
+                if server:
+                    current_app.logger.warning("SCOREPAD_TZ=%r is not a known time zone: using the server's", name)
     return None
 
 
@@ -77,12 +85,23 @@ def iso_utc(moment: datetime) -> str:
 
 
 @bp.app_template_filter("local_time")
-def local_time(moment: datetime, with_day: bool = False) -> str:
-    """The moment in the hall's time zone, labelled with the zone: "14:03:22 MDT" ("Sat 02 May 14:03:22 MDT",
-    the day in the reader's language)."""
-    local = _utc(moment).astimezone(_zone())
+@pass_context
+def local_time(context: Context, moment: datetime, with_day: bool = False, short: bool = False) -> str:
+    """The moment in the zone of the page's `event` (`_zone`), labelled with the zone: "14:03:22 MDT"
+    ("Sat 02 May 14:03:22 MDT", the day in the reader's language); `short`: "14:03", the zone said
+    once on the page (`zone_name`)."""
+    event = context.get("event")
+    local = _utc(moment).astimezone(_zone(event if isinstance(event, Event) else None))
+    if short:
+        return local.strftime("%H:%M")
     day = format_datetime(local, "EEE dd MMM ", rebase=False) if with_day else ""  # the reader's day names
     return (day + local.strftime("%H:%M:%S %Z")).strip()
+
+
+@bp.app_template_global()
+def zone_name(event: Event) -> str:
+    """The zone an event's times are in, as a page says it once: "America/Edmonton"."""
+    return event.time_zone or _server_zone_name() or gettext("the server's time zone")
 
 
 # --------------------------------------------------------------------------- access

@@ -32,15 +32,29 @@ MAX_TEAMS = 256
 NUMBERS_MAX = 10_000  # numbers given in one event (a withdrawn one is never given again): a backup's bound
 
 
-def create(name: str, format_key: str, options: dict[str, object], pin: str = "", late_minutes: int = 20) -> Event:
+def create(
+    name: str,
+    format_key: str,
+    options: dict[str, object],
+    pin: str = "",
+    late_minutes: int = 20,
+    time_zone: str | None = None,
+) -> Event:
     """An event of a tournament format, open for registration; RuleErrors name the bad fields."""
     name = name.strip()
-    errors = core.setup_errors(name, pin, M("give the event a name, e.g. 'Senior Olympics Bid Whist'"))
+    errors = core.setup_errors(name, pin, M("give the event a name, e.g. 'Senior Olympics Bid Whist'"), time_zone)
     if not 1 <= late_minutes <= 120:
         errors.append(RuleError("late_minutes", M("a table counts as late after 1 to 120 minutes")))
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=format_key, options=dict(options), late_minutes=late_minutes, current_hand=0)
+    event = Event(
+        name=name,
+        format=format_key,
+        options=dict(options),
+        late_minutes=late_minutes,
+        current_hand=0,
+        time_zone=time_zone,
+    )
     core.apply_pin(event, pin)
     db.session.add(event)
     db.session.commit()
