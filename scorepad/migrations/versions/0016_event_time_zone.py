@@ -24,5 +24,7 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table("event", schema=None) as batch_op:
+    # SQLite drops the column in place (3.35+): a copied table would be dropped, and the foreign
+    # keys' ON DELETE CASCADE would take every event's rows with it
+    with op.batch_alter_table("event", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("time_zone")
