@@ -150,6 +150,8 @@ def import_event_command(file: Path, ask_pin: bool, url: str) -> None:
     except backup.BackupError as e:
         _fail([f"{file}: {problem}" for problem in e.problems])
     base = url.rstrip("/")
+    if event.copy_of is not None:
+        click.echo(f"This server already has {event.copy_of!r}: the backup is restored as a separate copy.")
     click.echo(f"Restored {event.name!r} as a new event. Its links (the old ones do not work here):")
     click.echo(f"  director (keep it private): {base}/d/{event.director_token}")
     if event.recovery_code:

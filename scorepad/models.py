@@ -272,6 +272,8 @@ class Event(db.Model):  # type: ignore[name-defined]
     pin_recovery: Mapped[str | None] = mapped_column(String(64), default=None)  # SHA-256 of the recovery code
     # The recovery code itself, on the object only for the request that made it (to be shown once).
     recovery_code: ClassVar[str | None] = None
+    # A restored backup's event that this server already held: the original's name (events/backup.py).
+    copy_of: ClassVar[str | None] = None
     name: Mapped[str] = mapped_column(String(120))
     format: Mapped[str] = mapped_column(String(30), default="military")
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -284,6 +286,11 @@ class Event(db.Model):  # type: ignore[name-defined]
     is_demo: Mapped[bool] = mapped_column(default=False)
     # When the director started play: registration is closed from then on (Bid Whist, whist drive).
     started_at: Mapped[datetime | None] = mapped_column(default=None)
+    # When the director archived it: off the home page's lists, its pages kept (None: not archived).
+    archived_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The IANA zone its times are shown in ("America/Edmonton"), chosen at its creation; None (the
+    # events made before migration 0018): the server's, SCOREPAD_TZ else the machine's.
+    time_zone: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

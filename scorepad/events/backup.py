@@ -304,6 +304,19 @@ def said(value: object) -> object:
 said.may_be_missing = True  # type: ignore[attr-defined]
 
 
+def time_zone(value: object) -> object:
+    """The event's time zone: null (the server's), or an IANA name this server's zone database holds.
+    A backup made before events had one (migration 0018) has no key: null."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or core.zone_errors(value):
+        raise _Bad(M('must be null or a time zone\'s name, e.g. "America/Edmonton"'))
+    return value
+
+
+time_zone.may_be_missing = True  # type: ignore[attr-defined]
+
+
 # --------------------------------------------------------------------------- the file's sections
 
 
@@ -331,6 +344,7 @@ EVENT_FIELDS: dict[str, Check] = {
     "late_minutes": whole(1, 120),
     "current_hand": whole(0, HAND_MAX),
     "started_at": optional(moment),
+    "time_zone": time_zone,
     "created_at": moment,
     "updated_at": moment,
 }
@@ -494,6 +508,7 @@ LEFT_OUT: dict[str, str] = {
     "event.pin_tries_since": "as pin_tries",
     "event.revision": "this server's key for its cached standings: starts again at 0",
     "event.is_demo": "a restored event is an event of its own, never the server's demo",
+    "event.archived_at": "a restored event is a new event on the home page's list: archived or not is this server's",
     "event_table.token": "a secret link (the table's QR code): the restore makes a new one",
     "event_table.short_code": "the short link on the table's card (as secret as the token): the restore makes a new one",
     "event_table.token_issued_at": "when the token was issued: the new token is issued at the restore",
@@ -1012,17 +1027,21 @@ def _game_problems(game: dict[str, Any]) -> list[Message]:
 
 # --------------------------------------------------------------------------- restore
 
+COPY = "copy"  # what a restored copy's name says it is, in English (the command line's)
 
-def restore(data: object, *, pin: str = "", actor: str = "director") -> Event:
+
+def restore(data: object, *, pin: str = "", actor: str = "director", copy: str = COPY) -> Event:
     """A new event from a backup, with new links and `pin` (none when empty), in one transaction.
 
     BackupError names every problem found; nothing is written then. The recovery code of a new
-    PIN is on the event as `recovery_code`, to be shown once (core.apply_pin)."""
+    PIN is on the event as `recovery_code`, to be shown once (core.apply_pin). A backup of an event
+    this server already holds is restored as a copy named so (`copy`: the word, in the restorer's
+    language; see `_copy_of`)."""
     _check_pin(pin)
-    return _write(_read(data), pin, actor)
+    return _write(_read(data), pin, actor, copy=copy)
 
 
-def restore_file(raw: bytes, *, pin: str = "", actor: str = "director") -> Event:
+def restore_file(raw: bytes, *, pin: str = "", actor: str = "director", copy: str = COPY) -> Event:
     """`restore` of a backup file's bytes (the restore page's upload): the file read and checked
     (`read_file`, the heavy part: a 64-table event of 500 hands is seconds of CPU) off the worker's
     loop and before this request touches the database (scorepad/offload.py), then written.
@@ -1033,8 +1052,8 @@ def restore_file(raw: bytes, *, pin: str = "", actor: str = "director") -> Event
     write transaction, holding up the loop and every writer waiting on SQLite's lock."""
     _check_pin(pin)
     if offload.off_loop():
-        return _write(offload.run(read_and_rehearse, raw, limit_bytes()), pin, actor, rehearsed=True)
-    return _write(offload.run(read_file, raw, limit_bytes()), pin, actor)
+        return _write(offload.run(read_and_rehearse, raw, limit_bytes()), pin, actor, rehearsed=True, copy=copy)
+    return _write(offload.run(read_file, raw, limit_bytes()), pin, actor, copy=copy)
 
 
 def read_file(raw: bytes, limit: int) -> _Plan:
@@ -1094,7 +1113,24 @@ def _match_ids(event: Event, matches: Sequence[Mapping[str, Any]]) -> dict[int, 
     return {i: written.get((m["stage"], m["number"], m["table"])) for i, m in enumerate(matches, start=1)}
 
 
-def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: bool = True) -> Event:
+def _copy_of(event: Event, copy: str) -> None:
+    """A backup of an event already on this server (the same format, created at the same moment:
+    restored before, or never deleted) becomes a copy that says so in its name, "Zone 3 (copy)",
+    "(copy 2)" for the next, so a list of events never shows the same one twice; the original is
+    left as it is. `event.copy_of` keeps the original's name for the restore's notice."""
+    same = db.session.scalars(
+        select(Event.name)
+        .where(Event.format == event.format, Event.created_at == event.created_at, Event.id != event.id)
+        .order_by(Event.id)
+    ).all()
+    if not same:
+        return
+    suffix = f" ({copy})" if len(same) == 1 else f" ({copy} {len(same)})"
+    event.copy_of = same[0]
+    event.name = event.name[: core.MAX_EVENT_NAME - len(suffix)].rstrip() + suffix
+
+
+def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: bool = True, copy: str = COPY) -> Event:
     """The plan's rows in one transaction, derived by the event's format before the commit
     (`rehearsed`: the helper did so in its scratch database already, `read_and_rehearse`; `commit`
     False: a rehearsal, rolled back).
@@ -1111,6 +1147,8 @@ def _write(plan: _Plan, pin: str, actor: str, rehearsed: bool = False, commit: b
     try:
         db.session.add(event)
         db.session.flush()
+        if commit:
+            _copy_of(event, copy)
         for raw in plan.games:
             game = Game(event_id=event.id, **{k: v for k, v in raw.items() if k != "hands"})
             games.append(game)

@@ -29,10 +29,11 @@ KEY = "club"
 DEFAULT_VARIANT = "nomination"  # the set-up page's first choice, and the variant of an event that names none
 
 
-def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
-    """A club night of `variant` at `tables` tables, each with its own QR code."""
+def create(name: str, variant: str, tables: int, pin: str = "", time_zone: str | None = None) -> Event:
+    """A club night of `variant` at `tables` tables, each with its own QR code; its times shown in
+    `time_zone` (an IANA name; None: the server's)."""
     name = name.strip()
-    errors = core.setup_errors(name, pin, M("give the evening a name, e.g. 'Tuesday Nomination'"))
+    errors = core.setup_errors(name, pin, M("give the evening a name, e.g. 'Tuesday Nomination'"), time_zone)
     if variant not in HOME_VARIANTS:
         names = ", ".join(get_variant(k).name for k in HOME_VARIANTS)
         errors.append(RuleError("variant", M("choose the game the tables play: %(names)s", names=names)))
@@ -40,7 +41,14 @@ def create(name: str, variant: str, tables: int, pin: str = "") -> Event:
         errors.append(RuleError("tables", M("a club night has 1 to 64 tables")))
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=KEY, options={"variant": variant}, current_hand=1, started_at=utcnow())
+    event = Event(
+        name=name,
+        format=KEY,
+        options={"variant": variant},
+        current_hand=1,
+        started_at=utcnow(),
+        time_zone=time_zone,
+    )
     event.tables = [EventTable(number=n, team="") for n in range(1, tables + 1)]
     core.apply_pin(event, pin)
     db.session.add(event)

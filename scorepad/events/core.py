@@ -4,9 +4,11 @@ writes its results through here; `registry.get_format(event.format)` finds it.""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
+import zoneinfo
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -204,10 +206,39 @@ class Conflict(Exception):
         self.result = result
 
 
-def setup_errors(name: str, pin: str, missing: str | Message) -> list[RuleError]:
+ZONE_MAX = 64  # Event.time_zone's column: the longest IANA name is 32 characters
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def time_zone(raw: str) -> str | None:
+    """The zone a set-up form gave, as typed (white space trimmed); None when left empty."""
+    return raw.strip() or None
+
+
+def zone_errors(zone: str | None) -> list[RuleError]:
+    """An event's time zone must be an IANA name the server's zone database holds (zoneinfo), such
+    as the director's browser sends ("America/Edmonton"); none is fine (the server's is used)."""
+    if zone is None or zone in _zones():
+        return []
+    return [
+        RuleError(
+            "time_zone",
+            M(
+                "that is not a time zone this server knows (the field shows what was sent): give a name "
+                "such as America/Edmonton or Europe/Paris, or leave it empty for the server's"
+            ),
+        )
+    ]
+
+
+def setup_errors(name: str, pin: str, missing: str | Message, zone: str | None = None) -> list[RuleError]:
     """What every format's set-up checks the same way: the event's name (`missing` says what to
-    give when it is empty) and the optional director's PIN."""
-    errors: list[RuleError] = []
+    give when it is empty), the optional director's PIN and the optional time zone."""
+    errors: list[RuleError] = zone_errors(zone)
     if not name:
         errors.append(RuleError("name", missing))
     elif len(name) > MAX_EVENT_NAME:
@@ -301,23 +332,6 @@ def by_print_token(token: str) -> Event | None:
     except BadSignature:
         return None
     return by_public_id(public_id) if isinstance(public_id, str) else None
-
-
-def recent_events(limit: int = 10) -> list[tuple[Event, int]]:
-    """The latest events on this server, newest change first, each with its number of tables: one
-    grouped count, not each event's tables loaded (a list of other people's events costs the same
-    whatever they hold)."""
-    events = list(db.session.scalars(select(Event).order_by(Event.updated_at.desc()).limit(limit)))
-    counts: dict[int, int] = {}
-    if events:
-        counts = dict(
-            db.session.execute(
-                select(EventTable.event_id, func.count(EventTable.id))
-                .where(EventTable.event_id.in_([e.id for e in events]))
-                .group_by(EventTable.event_id)
-            ).all()
-        )
-    return [(e, counts.get(e.id, 0)) for e in events]
 
 
 def table_of(event: Event, table: int) -> EventTable:

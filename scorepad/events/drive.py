@@ -38,10 +38,12 @@ def create(
     movement: str = "progressive",
     top: str = "stay",
     pin: str = "",
+    time_zone: str | None = None,
 ) -> Event:
-    """A whist drive ready to play: tables for the players, four to a table, deal 1 in play."""
+    """A whist drive ready to play: tables for the players, four to a table, deal 1 in play; its
+    times shown in `time_zone` (an IANA name; None: the server's)."""
     name = name.strip()
-    errors = core.setup_errors(name, pin, M("give the drive a name, e.g. 'Village hall whist drive'"))
+    errors = core.setup_errors(name, pin, M("give the drive a name, e.g. 'Village hall whist drive'"), time_zone)
     names = [" ".join(p.split()) for p in players if p.strip()]
     if any(len(n) > MAX_PLAYER for n in names):
         errors.append(
@@ -57,6 +59,7 @@ def create(
     event = Event(
         name=name,
         format=KEY,
+        time_zone=time_zone,
         started_at=utcnow(),
         current_hand=1,
         options={

@@ -573,11 +573,13 @@ def create_event(
     late_minutes: int = 12,
     pin: str = "",
     players: Sequence[Sequence[str]] | None = None,
+    time_zone: str | None = None,
 ) -> Event:
-    """Set up an event; RuleErrors name the bad fields (name, teams.N, options.days, pin)."""
+    """Set up an event; RuleErrors name the bad fields (name, teams.N, options.days, pin,
+    time_zone: the IANA zone its times are shown in, None for the server's)."""
     name = " ".join(name.split())
     names = [" ".join(t.split()) or f"Table {i + 1}" for i, t in enumerate(teams)]
-    errors = _name_errors(name, names, players or [[]] * len(names))
+    errors = _name_errors(name, names, players or [[]] * len(names)) + core.zone_errors(time_zone)
     if pin and not valid_pin(pin):
         errors.append(RuleError("pin", M("the PIN is 4 to 8 digits (or leave it empty)")))
     if not 1 <= late_minutes <= 120:
@@ -601,6 +603,7 @@ def create_event(
         options=parsed.setup.options.as_json(),
         auto_advance=auto_advance,
         late_minutes=late_minutes,
+        time_zone=time_zone,
     )
     event.tables = [
         EventTable(number=i + 1, team=t.name, players=list(t.players)) for i, t in enumerate(parsed.setup.teams)

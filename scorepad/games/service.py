@@ -107,6 +107,20 @@ def _announce(game: Game, sheet: bool = True, orders: bool = False, view: GameVi
             hook(game, Change(sheet, orders, view))
 
 
+def rename_side(game: Game, side: int, name: str) -> None:
+    """Give a side of the game a new name (its event renamed the team that plays it): not
+    committed, the event commits it with its own change and then calls `renamed`. Only the name:
+    the hands, and so every score, stay as they are."""
+    teams = [dict(t) for t in game.teams]
+    teams[side]["name"] = name
+    game.teams = teams
+
+
+def renamed(game: Game) -> None:
+    """Tell the game's spectators that its sides' names changed (committed by its event)."""
+    live.announce("game", game.public_id, {})
+
+
 def _sheet_changing(game: Game, what: str) -> None:
     if game.event_id is not None:
         for hook in SHEET_CHANGING:

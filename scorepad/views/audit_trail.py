@@ -59,6 +59,8 @@ ACTIONS = {  # every action the services write (events/*.py); English reads the 
     "game started": lazy_gettext("game started"),
     "table cleared": lazy_gettext("table cleared"),
     "renamed": lazy_gettext("renamed"),
+    "archived": lazy_gettext("archived"),
+    "unarchived": lazy_gettext("taken out of the archive"),
     "team code unlocked": lazy_gettext("team code unlocked"),
     "hand taken back": lazy_gettext("hand taken back"),
 }
@@ -166,6 +168,8 @@ def audit_words(value: dict[str, Any] | None) -> str:
                 bye=_numbers(value["bye"]),
             )
         return gettext("teams %(teams)s, winner %(winner)s", teams=_numbers(value["teams"]), winner=value["winner"])
+    if set(value) == {"name"}:  # a team or a player renamed
+        return f"“{value['name']}”"
     if set(value) == {"flags"}:  # a loan, or flags given back
         return say(M("1 flag") if value["flags"] == 1 else M("%(count)s flags", count=value["flags"]))
     if set(value) == {"hands"}:  # a day's hands, the director having ended it early

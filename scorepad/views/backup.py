@@ -58,11 +58,24 @@ def restore() -> tuple[str, int] | BaseResponse:
         return _form(422, {"backup": NO_FILE})
     raw = upload.stream.read(backup.limit_bytes() + 1)
     try:
-        event = backup.restore_file(raw, pin=request.form.get("pin", "").strip())
+        event = backup.restore_file(
+            raw,
+            pin=request.form.get("pin", "").strip(),
+            copy=gettext("copy"),  # a copy's name says so in the restorer's words: "Zone 3 (copie)"
+        )
     except backup.BackupError as e:
         message = _words(e) if e.field == "backup" else gettext("The PIN is 4 to 8 digits (or leave it empty).")
         return _form(413 if e.too_large else 422, {e.field: message})
     unlock_for(event)
+    if event.copy_of is not None:
+        flash(
+            gettext(
+                "This server already has “%(original)s”: the backup was restored as a separate copy, "
+                "“%(copy)s”, with links of its own. Both are kept; archive or delete the one you do not need.",
+                original=event.copy_of,
+                copy=event.name,
+            )
+        )
     flash(
         gettext(
             "Event restored from the backup. This page is its new director's link: bookmark it and share it "

@@ -49,6 +49,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
                 made_scores=form.get("made_scores", "books"),
                 hidden=form.get("hidden") == "on",
                 pin=form.get("pin", "").strip(),
+                time_zone=core.time_zone(form.get("time_zone", "")),
             )
         except RuleErrors as e:
             return render_template(
@@ -113,6 +114,21 @@ def withdraw(event: Event, number: int) -> tuple[str, int]:
     """Remove a registration before the start."""
     return _act(
         event, lambda: registration.withdraw(event, number), gettext("Number %(number)s withdrew.", number=number)
+    )
+
+
+@bp.post("/d/<token>/rename")
+@director_of(tournament.KEY)
+def rename(event: Event) -> tuple[str, int]:
+    """Give a team (or a single player) a new name, at any stage."""
+    number = whole_number(request.form.get("number", ""))
+    if number is None:
+        return render_room(event, 422, {"rename": gettext("Choose the team to rename.")}, form=request.form)
+    name = " ".join(request.form.get("name", "").split())
+    return _act(
+        event,
+        lambda: registration.rename(event, number, name),
+        gettext("Number %(number)s is now called %(name)s.", number=number, name=name),
     )
 
 

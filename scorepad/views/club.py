@@ -14,7 +14,7 @@ from flask_babel import gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import club
+from scorepad.events import club, core
 from scorepad.events.core import Event
 from scorepad.extensions import htmx
 from scorepad.form_input import whole_number
@@ -32,13 +32,19 @@ bp = Blueprint("club", __name__)
 @bp.route("/events/new/club", methods=["GET", "POST"])
 def new() -> str | BaseResponse | tuple[str, int]:
     """Set up a club night: the variant every table plays, the number of tables."""
-    form = {"name": "", "variant": club.DEFAULT_VARIANT, "tables": "6", "pin": ""}
+    form = {"name": "", "variant": club.DEFAULT_VARIANT, "tables": "6", "pin": "", "time_zone": ""}
     variants = [get_variant(k) for k in HOME_VARIANTS]
     if request.method == "POST":
         form.update({k: v for k, v in request.form.items() if k != "csrf_token"})
         try:
             tables = whole_number(form.get("tables", "").strip(), 2) or 0
-            event = club.create(form.get("name", ""), form.get("variant", ""), tables, form.get("pin", "").strip())
+            event = club.create(
+                form.get("name", ""),
+                form.get("variant", ""),
+                tables,
+                form.get("pin", "").strip(),
+                time_zone=core.time_zone(form.get("time_zone", "")),
+            )
         except RuleErrors as e:
             return render_template("club/new.html", form=form, variants=variants, errors=errors_by_field(e)), 422
         unlock_for(event)

@@ -60,3 +60,12 @@ FORMAT_TITLES = (lazy_gettext("Whist drive"), lazy_gettext("Club night"), lazy_g
 def format_name(title: str) -> str:
     """An event format's name (its English `title`) in the reader's language."""
     return gettext(title)
+
+
+def no_event() -> str:
+    """The refusal of an event's link that opens nothing (the director's, the board's): a deleted
+    event's links answer so, in words a player holding an old link understands."""
+    return gettext(
+        "There is no event at this link. Its director may have deleted it (a deleted event's pages and "
+        "links are gone for good), or the link is mistyped: check it against its card or ask the director."
+    )

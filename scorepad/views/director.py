@@ -30,16 +30,18 @@ from flask import (
     url_for,
 )
 from flask_babel import format_datetime, gettext
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import backup, core, timer
+from scorepad.events import backup, core, lifecycle, timer
 from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
 from scorepad.form_input import whole_number
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
 from scorepad.views.audit_trail import audit_action, audit_actor, audit_change, audit_note, audit_words, signed_by
-from scorepad.views.common import errors_by_field, format_name, partial, share_url
+from scorepad.views.common import errors_by_field, format_name, no_event, partial, share_url
 
 bp = Blueprint("director", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -54,15 +56,21 @@ for _word in (audit_words, audit_change, audit_actor, audit_action, audit_note, 
     bp.add_app_template_global(_word)
 
 
-def _zone() -> tzinfo | None:
-    """The hall's time zone: SCOREPAD_TZ (config or environment, an IANA name such as
-    "America/Edmonton"), else the server's own (None: datetime.astimezone's local zone)."""
-    name = current_app.config.get("SCOREPAD_TZ") or os.environ.get("SCOREPAD_TZ")
-    if name:
-        try:
-            return ZoneInfo(str(name))
-        except (ZoneInfoNotFoundError, ValueError):
-            current_app.logger.warning("SCOREPAD_TZ=%r is not a known time zone: using the server's", name)
+def _server_zone_name() -> str:
+    return str(current_app.config.get("SCOREPAD_TZ") or os.environ.get("SCOREPAD_TZ") or "")
+
+
+def _zone(event: Event | None = None) -> tzinfo | None:
+    """The zone an event's times are shown in: its own (chosen at its creation, migration 0018),
+    else the server's, SCOREPAD_TZ (config or environment, an IANA name such as
+    "America/Edmonton"), else the machine's (None: datetime.astimezone's local zone)."""
+    for name, server in ((event.time_zone if event is not None else None, False), (_server_zone_name(), True)):
+        if name:
+            try:
+                return ZoneInfo(name)
+            except (ZoneInfoNotFoundError, ValueError):
+                if server:
+                    current_app.logger.warning("SCOREPAD_TZ=%r is not a known time zone: using the server's", name)
     return None
 
 
@@ -77,12 +85,23 @@ def iso_utc(moment: datetime) -> str:
 
 
 @bp.app_template_filter("local_time")
-def local_time(moment: datetime, with_day: bool = False) -> str:
-    """The moment in the hall's time zone, labelled with the zone: "14:03:22 MDT" ("Sat 02 May 14:03:22 MDT",
-    the day in the reader's language)."""
-    local = _utc(moment).astimezone(_zone())
+@pass_context
+def local_time(context: Context, moment: datetime, with_day: bool = False, short: bool = False) -> str:
+    """The moment in the zone of the page's `event` (`_zone`), labelled with the zone: "14:03:22 MDT"
+    ("Sat 02 May 14:03:22 MDT", the day in the reader's language); `short`: "14:03", the zone said
+    once on the page (`zone_name`)."""
+    event = context.get("event")
+    local = _utc(moment).astimezone(_zone(event if isinstance(event, Event) else None))
+    if short:
+        return local.strftime("%H:%M")
     day = format_datetime(local, "EEE dd MMM ", rebase=False) if with_day else ""  # the reader's day names
     return (day + local.strftime("%H:%M:%S %Z")).strip()
+
+
+@bp.app_template_global()
+def zone_name(event: Event) -> str:
+    """The zone an event's times are in, as a page says it once: "America/Edmonton"."""
+    return event.time_zone or _server_zone_name() or gettext("the server's time zone")
 
 
 # --------------------------------------------------------------------------- access
@@ -169,7 +188,7 @@ def forget_event(token: str) -> bool:
 def _event(token: str) -> Event:
     event = core.by_director_token(token)
     if event is None:
-        abort(404, description=gettext("There is no event at this director's link."))
+        abort(404, description=no_event())
     return event
 
 
@@ -317,6 +336,45 @@ def control(token: str) -> BaseResponse | tuple[str, int]:
 def room(event: Event) -> tuple[str, int]:
     """The control room's live part, fetched again on every change."""
     return render_room(event)
+
+
+@bp.post("/d/<token>/archive")
+@director_only
+def archive(event: Event) -> BaseResponse | tuple[str, int]:
+    """Archive the event (off the home page's lists, its pages kept), or take it out of the archive."""
+    archived = request.form.get("archived") == "1"
+    try:
+        lifecycle.archive(event, archived)
+    except RuleErrors as e:
+        return render_room(event, 422, errors_by_field(e), form=request.form)
+    flash(
+        gettext(
+            "“%(event)s” is archived: it is off the home page's lists; its pages and links work as before, "
+            "and this control room can take it out of the archive.",
+            event=event.name,
+        )
+        if archived
+        else gettext("“%(event)s” is out of the archive: the home page lists it again.", event=event.name)
+    )
+    return redirect(url_for("director.control", token=event.director_token), code=303)
+
+
+@bp.route("/d/<token>/delete", methods=["GET", "POST"])
+@director_only
+def delete(event: Event) -> BaseResponse | tuple[str, int]:
+    """Delete the event for good, once its name is typed to confirm."""
+    if request.method == "GET":
+        return render_template("director/delete.html", event=event, errors={}, typed=""), 200
+    typed = request.form.get("confirm", "")
+    name = event.name
+    try:
+        lifecycle.delete(event, typed)
+    except RuleErrors as e:
+        return render_template("director/delete.html", event=event, errors=errors_by_field(e), typed=typed), 422
+    flash(
+        gettext("“%(event)s” is deleted, with everything entered in it. Its links no longer open anything.", event=name)
+    )
+    return redirect(url_for("home.index"), code=303)
 
 
 @bp.get("/d/<token>/audit")

@@ -41,6 +41,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
         "movement": "progressive",
         "top": "stay",
         "pin": "",
+        "time_zone": "",
     }
     if request.method == "POST":
         form.update({k: v for k, v in request.form.items() if k != "csrf_token"})
@@ -55,6 +56,7 @@ def new() -> str | BaseResponse | tuple[str, int]:
                 movement=form["movement"],
                 top=form["top"],
                 pin=form.get("pin", "").strip(),
+                time_zone=core.time_zone(form.get("time_zone", "")),
             )
         except RuleErrors as e:
             return render_template("drive/new.html", form=form, errors=errors_by_field(e)), 422

@@ -91,10 +91,12 @@ def form_page(
 
 @bp.get("/")
 def index() -> BaseResponse:
-    """This browser's games (in progress, finished) and events, the other games and events on this
-    server, a way to start either, and the variants' scoring. Only this browser's games are derived
-    (their totals, whose turn): the others are listed from their rows, so the page costs the same
-    whatever other visitors posted."""
+    """This browser's games (in progress, finished) and events (those it created or opened; the
+    archived ones apart, folded), the other games on this server, a way to start either, and the
+    variants' scoring. Other people's events are never listed: a hall's phones reach an event by its
+    cards and its projector's QR code. Only this browser's games are derived (their totals, whose
+    turn): the others are listed from their rows, so the page costs the same whatever other visitors
+    posted."""
     tokens = list(session.get(MY_GAMES, []))
     own = [games.outlined(g) for g in games.by_scorer_tokens(tokens)]  # an imported game: from its check
     others = [(g, get_variant(g.variant).name) for g in games.recent_others(but=tokens)]
@@ -109,8 +111,8 @@ def index() -> BaseResponse:
             finished=[g for g in own if g.outline.over],
             others=others,
             samples=not own and not others and records.has_demo_games(),  # said where "No games yet" is
-            my_events=my_events,
-            recent_events=[(e, format_name(get_format(e.format).title), tables) for e, tables in core.recent_events()],
+            my_events=[e for e in my_events if e.event.archived_at is None],
+            archived_events=[e for e in my_events if e.event.archived_at is not None],
             my_groups=groups,
             errors={},
             problems=[],

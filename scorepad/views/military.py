@@ -92,6 +92,7 @@ def _parse_setup(form: dict[str, str]) -> dict[str, Any]:
         "auto_advance": form.get("auto_advance") == "on",
         "late_minutes": late,
         "pin": form.get("pin", ""),
+        "time_zone": core.time_zone(form.get("time_zone", "")),
     }
 
 

@@ -27,7 +27,7 @@ def table_for(token: str, key: str | None = None) -> EventTable:
             404,
             description=gettext(
                 "This table link is not valid any more: the director may have printed a "
-                "new QR code. Scan the card on your table again, or ask the director."
+                "new QR code, or deleted the event. Scan the card on your table again, or ask the director."
             ),
         )
     if key is not None and table.event.format != key:

@@ -390,6 +390,15 @@ function restoreChoices() {
 document.addEventListener("input", function (event) { updateCounts(); seatLabel(event.target); clearErrors(event.target); });
 document.addEventListener("change", function (event) { keepChoices(event.target); updateCounts(); });
 document.addEventListener("DOMContentLoaded", function () { restoreChoices(); updateCounts(); seatLabels(); });
+/* An event's set-up form: its time zone is this device's unless the director typed another (the
+   server checks the name; a refused form comes back with what was typed, left as it is). */
+document.addEventListener("DOMContentLoaded", function () {
+  var zone = "";
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { zone = ""; }
+  document.querySelectorAll("input[data-browser-zone]").forEach(function (input) {
+    if (!input.value && zone) input.value = zone;
+  });
+});
 document.addEventListener("htmx:afterSwap", function () { restoreChoices(); updateCounts(); seatLabels(); });
 
 /* Events: print button, confirmations, a live panel that waits while the director types in it. */

@@ -81,12 +81,16 @@ def enter(app: Flask, token: str, hands: list[dict[str, object]]) -> None:
 
 def test_home_page_names_each_event_by_its_format(app: Flask, live_server: str, phone: BrowserContext) -> None:
     with app.app_context():
-        drive.create("Village hall drive", [f"P{n}" for n in range(1, 9)])
-        writes.create("Senior Olympics Bid Whist")
-        military.create_event("Club day", ["Aces", "Kings", "Queens", "Jacks"], [4])
+        tokens = [
+            drive.create("Village hall drive", [f"P{n}" for n in range(1, 9)]).director_token,
+            writes.create("Senior Olympics Bid Whist").director_token,
+            military.create_event("Club day", ["Aces", "Kings", "Queens", "Jacks"], [4]).director_token,
+        ]
     page = phone.new_page()
+    for token in tokens:  # opened by their director's links: this phone's own events (issue 32, item 12)
+        page.goto(f"{live_server}/d/{token}")
     page.goto(live_server + "/")
-    cards = page.get_by_role("region", name="Events", exact=True).get_by_role("listitem")
+    cards = page.get_by_role("region", name="Your events", exact=True).get_by_role("listitem")
     expect(cards.filter(has_text="Village hall drive")).to_contain_text("Whist drive · 2 tables")
     expect(cards.filter(has_text="Senior Olympics Bid Whist")).to_contain_text("Bid Whist tournament")
     expect(cards.filter(has_text="Club day")).to_contain_text("Military Whist · 4 tables")

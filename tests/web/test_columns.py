@@ -319,6 +319,17 @@ USER_TEXT: dict[str, list[Typed | Built]] = {
         Built("a club night's table game is titled '<the event's name>: table N'", _club_table_game, 110),
         Built("a Bid Whist match's game is titled '<the event's name>: round N, table N'", _tournament_match_game, 110),
     ],
+    "event.time_zone": [
+        Typed(
+            "the time zone on an event's set-up (its browser's by default; one of the server's zone names)",
+            lambda client, app, ctx, v: client.post("/events/new", data=_military_form(time_zone=v)),
+            0,
+            "That is not a time zone this server knows (the field shows what was sent): give a name such as "
+            "America/Edmonton or Europe/Paris, or leave it empty for the server's",
+            "time_zone",
+            choice="America/Argentina/ComodRivadavia",  # the longest IANA name (32 characters)
+        ),
+    ],
     "event.name": [
         Typed(
             "a Military Whist event's set-up (/events/new)",

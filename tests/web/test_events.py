@@ -304,7 +304,7 @@ def test_unknown_director_token_is_404(client: FlaskClient, app: Flask) -> None:
     ]:
         response = getattr(client, method)(url, data={"hand": "1", "table": "1", "flags": "1", "tricks": "7"})
         assert response.status_code == 404, url
-        assert "There is no event at this director's link." in text(response)
+        assert "There is no event at this link. Its director may have deleted it" in text(response)
     assert snapshot(app, token) == before
 
 
@@ -396,7 +396,7 @@ def test_director_actions_refuse_a_table_token(client: FlaskClient, app: Flask) 
     ]:
         response = table_phone.post(url, data=data)
         assert response.status_code == 404, url
-        assert "There is no event at this director's link." in text(response)
+        assert "There is no event at this link. Its director may have deleted it" in text(response)
     assert table_phone.get(f"/d/{tokens[0]}").status_code == 404
     # the director's token is no table link either
     status, _ = enter(table_phone, token, 1, 7)

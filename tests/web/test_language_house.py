@@ -259,10 +259,13 @@ def test_the_audit_trail_s_values_in_french(app: Flask) -> None:
 def test_a_day_closed_is_dated_in_the_reader_s_language(app: Flask) -> None:
     app.config["SCOREPAD_TZ"] = "UTC"
     moment = datetime(2026, 5, 2, 14, 3, 22)
+    page = {}  # a page's context with no event: the server's zone
+
     with app.test_request_context("/"):
-        assert local_time(moment, True) == "Sat 02 May 14:03:22 UTC" and local_time(moment) == "14:03:22 UTC"
+        assert local_time(page, moment, True) == "Sat 02 May 14:03:22 UTC"
+        assert local_time(page, moment) == "14:03:22 UTC"
     with app.test_request_context("/", headers=FR):
-        assert local_time(moment, True) == "sam. 02 mai 14:03:22 UTC"
+        assert local_time(page, moment, True) == "sam. 02 mai 14:03:22 UTC"
 
 
 def test_an_imported_record_s_problems_in_spanish(client: FlaskClient) -> None:

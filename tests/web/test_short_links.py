@@ -109,7 +109,7 @@ def test_a_wrong_directors_short_link_is_the_wrong_links_404(app: Flask, client:
     for wrong in (one_off(code), code[:-1], code + "2", "2" * DIRECTOR_CODE_LENGTH):
         response = client.get(f"/d/{wrong}")
         assert response.status_code == unknown.status_code == 404
-        assert "There is no event at this director's link." in text(response)
+        assert "There is no event at this link. Its director may have deleted it" in text(response)
         assert main_of(response) == main_of(unknown)  # nothing tells a near miss from a wild guess
 
 

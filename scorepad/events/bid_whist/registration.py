@@ -15,7 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from scorepad.events import core
+from scorepad.events.bid_whist import matches
 from scorepad.extensions import db
+from scorepad.games import service as games
 from scorepad.models import Event, EventEntrant, utcnow
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.errors import M, Message
@@ -30,15 +32,29 @@ MAX_TEAMS = 256
 NUMBERS_MAX = 10_000  # numbers given in one event (a withdrawn one is never given again): a backup's bound
 
 
-def create(name: str, format_key: str, options: dict[str, object], pin: str = "", late_minutes: int = 20) -> Event:
+def create(
+    name: str,
+    format_key: str,
+    options: dict[str, object],
+    pin: str = "",
+    late_minutes: int = 20,
+    time_zone: str | None = None,
+) -> Event:
     """An event of a tournament format, open for registration; RuleErrors name the bad fields."""
     name = name.strip()
-    errors = core.setup_errors(name, pin, M("give the event a name, e.g. 'Senior Olympics Bid Whist'"))
+    errors = core.setup_errors(name, pin, M("give the event a name, e.g. 'Senior Olympics Bid Whist'"), time_zone)
     if not 1 <= late_minutes <= 120:
         errors.append(RuleError("late_minutes", M("a table counts as late after 1 to 120 minutes")))
     if errors:
         raise RuleErrors(errors)
-    event = Event(name=name, format=format_key, options=dict(options), late_minutes=late_minutes, current_hand=0)
+    event = Event(
+        name=name,
+        format=format_key,
+        options=dict(options),
+        late_minutes=late_minutes,
+        current_hand=0,
+        time_zone=time_zone,
+    )
     core.apply_pin(event, pin)
     db.session.add(event)
     db.session.commit()
@@ -304,6 +320,53 @@ def withdraw(event: Event, number: int) -> None:
     )
     db.session.commit()
     core.announce(event, CHANGED)
+
+
+RENAMED = "renamed"
+
+
+def rename(event: Event, number: int, name: str, actor: str = "director") -> EventEntrant:
+    """Give entrant `number` a new name, at any stage: a team its team name, a single player waiting
+    for a partner their own name. The number, the draws and every score stay as they are; the
+    sheets of its matches show the new name; audited "old → new"."""
+    entrant = next((e for e in event.entrants if e.number == number), None)
+    if entrant is None:
+        raise RuleErrors([RuleError("rename", M("there is no entrant number %(number)s", number=number))])
+    single = entrant.players == [entrant.name]
+    field = "rename"
+    new = _clean(
+        name, field, M("the player's name") if single else M("the team's name"), MAX_PLAYER if single else MAX_NAME
+    )
+    old = entrant.name
+    if new == old:
+        raise RuleErrors([RuleError(field, M("that is already its name: type the new one"))])
+    _taken(event, new, field, but=entrant)
+    if single and new.casefold() != old.casefold() and (errors := _playing(event, new, field)):
+        raise RuleErrors(errors)
+    entrant.name = new
+    if single:
+        entrant.players = [new]
+    renamed = []
+    for match in event.matches:
+        if match.game is not None and number in (match.home, match.away):
+            side = 0 if match.home == number else 1
+            games.rename_side(match.game, side, str(matches.team_record(entrant, number)["name"]))
+            renamed.append(match.game)
+    event.audit.append(
+        core.audit_entry(
+            actor,
+            RENAMED,
+            old={"name": old},
+            new={"name": new},
+            note=M("number %(number)s", number=number),
+        )
+    )
+    event.revision += 1
+    db.session.commit()
+    core.announce(event, CHANGED)
+    for game in renamed:
+        games.renamed(game)
+    return entrant
 
 
 def entrant_by_token(token: str) -> EventEntrant | None:

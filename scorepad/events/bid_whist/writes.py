@@ -26,8 +26,9 @@ def create(
     made_scores: str = "books",
     hidden: bool = False,
     pin: str = "",
+    time_zone: str | None = None,
 ) -> Event:
-    """A Bid Whist tournament open for registration."""
+    """A Bid Whist tournament open for registration (its times shown in `time_zone`)."""
     errors: list[RuleError] = []
     if not 1 <= rounds <= 8:
         errors.append(RuleError("rounds", M("play 1 to 8 preliminary rounds (the document plays 3)")))
@@ -47,6 +48,7 @@ def create(
                 "seed": secrets.token_hex(8),
             },
             pin,
+            time_zone=time_zone,
         )
     except RuleErrors as e:
         raise RuleErrors(errors + list(e.errors)) from None
