@@ -415,7 +415,8 @@ function editing(panel) {
   var active = document.activeElement;
   if (active && panel.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) return true;
   // a section opened (or closed) by a tap, e.g. a table's "A revoke?": drawn open it says data-drawn-open
-  if (Array.prototype.some.call(panel.querySelectorAll("details"), function (d) {
+  // (a part folded away to keep the page short, data-fold, is no edit: it stays as tapped, below)
+  if (Array.prototype.some.call(panel.querySelectorAll("details:not([data-fold])"), function (d) {
     return d.open !== d.hasAttribute("data-drawn-open");
   })) return true;
   return Array.prototype.some.call(panel.querySelectorAll("input:not([type=hidden]), textarea, select"), function (f) {
@@ -482,6 +483,29 @@ document.addEventListener("htmx:beforeRequest", function (event) {
     panel.querySelectorAll(BOXES).forEach(function (b, i) {
       if (at[i]) { b.scrollLeft = at[i][0]; b.scrollTop = at[i][1]; }
     });
+  });
+})();
+
+/* A part of a live panel folded away (details data-fold, drawn open with data-drawn-open) stays as the
+   director tapped it when the panel is drawn again; its id names what it shows, so a new round's
+   list is drawn as the page says. */
+(function () {
+  var tapped = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var target = e.detail.target;
+    tapped = null;
+    if (!target || !target.querySelectorAll) return;
+    target.querySelectorAll("details[data-fold][id]").forEach(function (d) {
+      if (d.open !== d.hasAttribute("data-drawn-open")) (tapped = tapped || {})[d.id] = d.open;
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!tapped) return;
+    Object.keys(tapped).forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && d.hasAttribute("data-fold")) d.open = tapped[id];
+    });
+    tapped = null;
   });
 })();
 

@@ -155,3 +155,49 @@ def test_an_eight_team_tournament_from_registration_to_medals(
     assert projector.evaluate("window.__noReload") is True
     projector.screenshot(path=str(screenshot_dir / "bid_whist_event-projector-medals.png"))
     no_axe_violations(projector)
+
+
+def test_the_control_room_folds_a_finished_round_and_keeps_a_tapped_fold_open(
+    app: Flask, live_server: str, browser: Browser
+) -> None:
+    """Eight teams, two rounds played, on a 390 px phone: the finished round's sheets, the seats and
+    the draw are folded (the page about half as tall as unfolded), the button that draws round 3 in
+    view; the draw opened by a tap stays open when the room is drawn again, and the new round's
+    sheets come open. In French too."""
+    from scorepad.events.bid_whist import registration, writes
+    from scorepad.games import service as games
+    from tests.web.test_tournament import hand
+
+    with app.app_context():
+        event = writes.create("Senior Olympics Bid Whist", rounds=3)
+        for name, one, two in TEAMS:
+            registration.register_team(event, name, [one, two])
+        event.options = {**event.options, "seed": "b0"}
+        db.session.commit()
+        writes.start(event)
+        for number in (1, 2):
+            for m in [m for m in event.matches if m.stage == "round" and m.number == number]:
+                assert m.game is not None
+                for n in range(1, 5):
+                    games.enter_hand(m.game, n, hand(n, 0 if m.home < m.away else 1))
+                writes.close_match(event, m)
+            if number == 1:
+                writes.advance(event)
+        token = event.director_token
+    director = browser.new_context(**PHONE).new_page()
+    director.goto(f"{live_server}/d/{token}")
+    tables = director.locator("#tables-title + details")
+    expect(tables.locator("summary")).to_have_text("Round 2: all sheets final")
+    expect(tables).not_to_have_attribute("open", "")
+    expect(tables.locator("tr")).to_have_count(1 + 4)  # folded, not gone
+    expect(director.get_by_role("button", name="Draw round 3")).to_be_visible()
+    assert director.evaluate("document.documentElement.scrollHeight") < 3200  # 4,913 px unfolded
+    draw = director.locator("details:has(#draw-title)")
+    draw.locator("summary").click()
+    expect(draw.get_by_text("Round 2 drawn in this order")).to_be_visible()
+    director.get_by_role("button", name="Draw round 3").click()
+    expect(draw.get_by_text("Round 3 drawn in this order")).to_be_visible()  # still open, drawn again
+    expect(tables.locator("summary")).to_have_text("Round 3: 4 sheets open")
+    expect(tables.get_by_role("row").nth(1)).to_be_visible()
+    director.get_by_role("button", name="Français").click()
+    expect(tables.locator("summary")).to_have_text("Tour 3 : 4 feuilles ouvertes")

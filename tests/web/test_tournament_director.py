@@ -435,3 +435,39 @@ def test_the_tournament_exports_its_entrants_draws_matches_and_decisions(client:
     assert all(m["winner"] == (m["home"], m["away"])[lower_wins(m)] for m in prelim)
     assert [d["kind"] for d in data["decisions"]] == ["cut"]
     assert len(list(data["bracket"])) == 8 and len(data["standings"]) == 9
+
+
+def test_a_finished_rounds_sheets_fold_away_and_the_round_in_play_stays_open(client: FlaskClient, app: Flask) -> None:
+    """The control room stays short on a phone: once every sheet of a round is final, its match list
+    folds into a closed <details> (the button that draws the next round stays outside it); the next
+    round's list is open. The seats and the draw are folded too, a tap away."""
+
+    def tables_of(room: str) -> tuple[str | None, str, str]:
+        section = re.search(r'<section aria-labelledby="tables-title">.*?</section>', room)
+        assert section is not None
+        fold = re.search(
+            r'<details class="fold matches" data-fold id="[\w-]+"\s*(open)?[^>]*> <summary>([^<]*)</summary>',
+            section[0],
+        )
+        assert fold is not None, section[0]
+        return fold[1], fold[2], section[0]
+
+    token = started(client, app, 8)
+    play_round(client, app, token, 1)
+    assert client.post(f"/d/{token}/next-round", data={"stage": "1"}, headers=HX).status_code == 200
+    play_round(client, app, token, 2)
+    room = text(client.get(f"/d/{token}"))
+    opened, summary, section = tables_of(room)
+    assert (opened, summary) == (None, "Round 2: all sheets final")
+    assert section.count("</tr>") == 1 + 4 and section.count(">final</span>") == 4  # every match still there
+    status = re.search(r'<section class="room-status".*?</section>', room)
+    assert status is not None and "Draw round 3" in status[0] and "<details" not in status[0]
+    for fold, title in (("seats-2", "seats-title"), ("draw", "draw-title")):
+        assert f'<details class="fold" data-fold id="fold-{fold}"> <summary><h2 id="{title}">' in room
+
+    assert client.post(f"/d/{token}/next-round", data={"stage": "2"}, headers=HX).status_code == 200
+    opened, summary, _ = tables_of(text(client.get(f"/d/{token}")))
+    assert (opened, summary) == ("open", "Round 3: 4 sheets open")
+    client.set_cookie("lang", "fr")
+    opened, summary, _ = tables_of(text(client.get(f"/d/{token}")))
+    assert (opened, summary) == ("open", "Tour 3 : 4 feuilles ouvertes")
