@@ -110,6 +110,11 @@ class EventFormat(Protocol):
         """Which of the event's screens follow a committed change to one of its games (`orders`:
         hands already recorded changed; `ended`: the hand saved ended the game)."""
 
+    def table_stamp(self, table: EventTable) -> str | None:
+        """What the table's panel was drawn from, read without deriving anything: a panel fetched
+        again with the stamp it shows (`?since=`) is answered 204 while it is the same, so a table
+        asking every few seconds while it waits costs a query, not a page. None: no such stamp."""
+
 
 @dataclass(frozen=True)
 class Signals:
@@ -165,6 +170,9 @@ class OneView:
     def game_signals(self, game: Game, orders: bool, ended: bool) -> Signals:
         """A game's change concerns the whole event (its boards, its control room)."""
         return Signals(orders=orders)
+
+    def table_stamp(self, table: EventTable) -> str | None:
+        return None
 
     def check(self, event: Event) -> None:
         """Derive what the control room, the boards and the export show (a format adds its own

@@ -404,19 +404,21 @@ def _results_in(event: Event) -> int:
     )
 
 
-def _stamp(event: Event) -> str:
+def stamp(event: Event) -> str:
+    """The event as a table's panel shows it: every write moves its revision (core.audit), and a
+    result reported comes in beside it."""
     return f"{event.revision} {_results_in(event)}"
 
 
 def _view(event: Event) -> MilitaryView:
-    stamp = _stamp(event)  # first: see MilitaryView.stamp
+    drawn = stamp(event)  # first: see MilitaryView.stamp
     setup = setup_of(event)
     scheduled = military.scheduled_hands(setup)
     derived = _derived(event, setup)
-    in_play = _in_play(event, stamp, setup, derived, scheduled)
+    in_play = _in_play(event, drawn, setup, derived, scheduled)
     board = in_play.board
     return MilitaryView(
-        event, setup, derived.hands, in_play.pending, board.hand, board, derived.sheet, scheduled, stamp
+        event, setup, derived.hands, in_play.pending, board.hand, board, derived.sheet, scheduled, drawn
     )
 
 
@@ -1415,6 +1417,9 @@ class _Military(core.OneView):
 
     def players(self, event: Event) -> results.EventResults:
         return players(event)
+
+    def table_stamp(self, table: EventTable) -> str | None:
+        return stamp(table.event)
 
     def status(self, event: Event) -> str:
         military_view = view(event)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from scorepad.events import core
@@ -71,5 +71,12 @@ def table(token: str) -> Any:
 
 @bp.get("/t/<token>/panel")
 def panel(token: str) -> Any:
-    """The panel alone, fetched again whenever the event changes (the director advanced, a correction)."""
+    """The panel alone, fetched again whenever the event changes (the director advanced, a correction).
+    Asked with the stamp it shows (`?since=`, a waiting table's regular check), it is answered 204,
+    and not drawn, while nothing changed (htmx swaps nothing on a 204)."""
+    since = request.args.get("since")
+    if since is not None:
+        table = table_for(token)
+        if since == get_format(table.event.format).table_stamp(table):
+            return "", 204
     return _open(token)

@@ -138,6 +138,31 @@ def panel_root(page: str) -> str:
     return found.group(0)
 
 
+def test_a_waiting_tables_check_is_answered_204_until_something_changed(client: FlaskClient, app: Flask) -> None:
+    """A table that reported asks every 5 s with the stamp it shows; while the event is as it was the
+    answer is an empty 204 (the panel is not drawn), and a new result elsewhere brings the panel."""
+    token = create(client)
+    tokens = table_tokens(app, token)
+    playing = panel_root(client.get(f"/t/{tokens[0]}").get_data(as_text=True))
+    assert "since=" not in playing and "every 5s" not in playing  # still to report: no check
+    status, answer = enter(client, tokens[0], 1, 7)
+    assert status == 200
+    root = panel_root(answer)
+    assert "every 5s" in root
+    url = html.unescape(re.search(r'hx-get="([^"]+)"', root).group(1))  # type: ignore[union-attr]
+    stamp = re.search(r'data-stamp="([^"]+)"', root).group(1)  # type: ignore[union-attr]
+    assert url.startswith(f"/t/{tokens[0]}/panel?since=") and stamp.replace(" ", "+") in url
+    unchanged = client.get(url, headers=HX)
+    assert unchanged.status_code == 204 and unchanged.get_data() == b""
+    assert enter(app.test_client(), tokens[1], 1, 6)[0] == 200  # another table reports
+    changed = client.get(url, headers=HX)
+    assert changed.status_code == 200
+    newer = re.search(r'data-stamp="([^"]+)"', panel_root(text(changed))).group(1)  # type: ignore[union-attr]
+    assert newer != stamp
+    assert client.get(f"/t/{tokens[0]}/panel?since=0+0", headers=HX).status_code == 200  # another stamp: drawn
+    assert client.get("/t/not-a-table/panel?since=0+0", headers=HX).status_code == 404
+
+
 def test_the_phone_panel_refreshes_on_results_but_never_over_a_confirm_screen(client: FlaskClient, app: Flask) -> None:
     token = create(client)
     tokens = table_tokens(app, token)
