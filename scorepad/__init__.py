@@ -26,7 +26,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build an app; `config` overrides the environment (tests pass an in-memory database)."""
     from flask import Flask
 
-    from scorepad import commands, data_folder, i18n, idempotency, live, live_pg, offload, pushes, security, views
+    from scorepad import (
+        commands,
+        data_folder,
+        i18n,
+        idempotency,
+        live,
+        live_pg,
+        offload,
+        pushes,
+        security,
+        templating,
+        views,
+    )
     from scorepad import config as settings
     from scorepad.extensions import compress, csrf, db, htmx, migrate
 
@@ -41,6 +53,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    templating.init_app(app)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PACKAGE_DIR / "migrations"), render_as_batch=True)
     htmx.init_app(app)

@@ -224,6 +224,13 @@ def _note_games_written(session: Session, context: object) -> None:
             written[str(game.id)] = -1
 
 
+def written(game_id: int, revision: int) -> None:
+    """A game written by a statement of its own, not flushed by the ORM (a tap: games/service.py),
+    noted as `_note_games_written` notes those flushed."""
+    if has_request_context() and g.get("idempotency_key") is not None:
+        g.setdefault("idempotency_written", {})[str(game_id)] = revision
+
+
 @event.listens_for(Session, "before_commit")
 def _mark_recorded(session: Session) -> None:
     """In the transaction of the request's first commit: its key's changes are now in. (Marked again

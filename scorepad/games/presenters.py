@@ -5,19 +5,27 @@ They only present what the rules engine derived; none of them computes a score.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import qrcode
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from markupsafe import Markup, escape
 from qrcode.image.svg import SvgPathImage
 
 from scorepad.games.entry import adapter_for
 from scorepad.games.results import PlayerResults, game_players
-from scorepad.i18n import say
-from scorepad.rules.base import OptionValue, RoundKind, ScoreSheet, Setup, Standing, Variant, describe_in_force
+from scorepad.i18n import catalogue, ngettext, say
+from scorepad.i18n import gettext as _
+from scorepad.rules.base import (
+    Line,
+    OptionValue,
+    RoundKind,
+    ScoreSheet,
+    Setup,
+    Standing,
+    Variant,
+    describe_in_force,
+)
 from scorepad.rules.cards import Trump
 
 if TYPE_CHECKING:
@@ -232,6 +240,26 @@ def player_pages(view: GameView) -> list[PlayerResults]:
     return game_players(view.sheet, view.game.public_id)
 
 
+_ROWS_KEPT = 8192  # sheet rows kept drawn: 25 hands of a few hundred games, in three languages
+_rows: dict[tuple[int, object, str | None, bool], tuple[Line, Markup]] = {}
+
+
+def kept_row(line: Line, edit_url: str | None, says_result: bool, caller: Callable[[], str]) -> Markup:
+    """A score sheet's row as `caller` draws it, drawn once for the very same line object (the sheet
+    a game keeps under its hands' revision, games/derived.py), language, Edit link and result mark:
+    the rows of a sheet at hand 25 were half of opening its page (profiled), and they change only
+    when the hands do, which gives a new sheet."""
+    key = (id(line), catalogue(), edit_url, says_result)
+    found = _rows.get(key)
+    if found is not None and found[0] is line:
+        return found[1]
+    drawn = Markup(caller())
+    if len(_rows) >= _ROWS_KEPT:
+        _rows.clear()
+    _rows[key] = (line, drawn)
+    return drawn
+
+
 TEMPLATE_GLOBALS = {
     f.__name__: f
     for f in (
@@ -252,5 +280,6 @@ TEMPLATE_GLOBALS = {
         edit_template,
         hand_facts,
         player_pages,
+        kept_row,
     )
 }

@@ -13,12 +13,14 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import instance_state, set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from scorepad import live
+from scorepad import idempotency, live
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
 from scorepad.games.derived import Derived, appended, derived, forget, outline
@@ -413,14 +415,73 @@ def _set_pending(
         raise RuleErrors([RuleError("hand", M("The game is over: no more hands can be entered."))])
     state = current.variant.state(current.setup, current.hands, pending)  # raises on an illegal bid
     before, after = (dict(game.pending) if game.pending else None), (dict(pending) if pending else None)
+    undo, redo = game.undo_log, game.redo_log
     if before != after:
-        step = undo_log.Step(what or M("the last entry"), before, after)
-        game.undo_log = undo_log.pushed(game.undo_log, step)
+        undo = undo_log.pushed(undo, undo_log.Step(what or M("the last entry"), before, after))
         if not redoing:
-            game.redo_log = None
-    game.pending = after
-    _commit_tap(game, row_only=True)
+            redo = None
+    _write_tap(game, after, undo, redo)
     return replace(current, state=state)
+
+
+_GAME = Game.__table__
+# A tap's write: the game's row alone, on the condition of the revision it read (as the ORM's
+# version counter does), built once. Through the ORM, the unit of work's flush of this one row was
+# 85 % of a tap's write and an eighth of the tap's CPU (profiled).
+_TAP = (
+    _GAME.update()
+    .where(_GAME.c.id == bindparam("b_id"), _GAME.c.revision == bindparam("b_revision"))
+    .values(
+        pending=bindparam("b_pending", type_=_GAME.c.pending.type),
+        undo_log=bindparam("b_undo", type_=_GAME.c.undo_log.type),
+        redo_log=bindparam("b_redo", type_=_GAME.c.redo_log.type),
+        revision=bindparam("b_next"),
+        updated_at=bindparam("b_now", type_=_GAME.c.updated_at.type),
+    )
+)
+
+
+def _write_tap(
+    game: Game,
+    pending: dict[str, Any] | None,
+    undo: list[dict[str, Any]] | None,
+    redo: list[dict[str, Any]] | None,
+) -> None:
+    """Commit the hand in hand and its undo steps, refused as a stale form when another request
+    changed the game since it was read (as `_commit_tap`). The loaded game is given the values
+    written, as committed, so nothing is read again after the commit but `updated_at` (as the
+    database keeps it: no time zone on SQLite), and only if asked for. A game already changed in
+    this session (a redo's log) goes through the ORM, which writes those changes too."""
+    if instance_state(game).modified:
+        game.pending, game.undo_log, game.redo_log = pending, undo, redo
+        _commit_tap(game, row_only=True)
+        return
+    session = db.session()
+    revision = game.revision
+    done = session.execute(
+        _TAP,
+        {
+            "b_id": game.id,
+            "b_revision": revision,
+            "b_pending": pending,
+            "b_undo": undo,
+            "b_redo": redo,
+            "b_next": revision + 1,
+            "b_now": utcnow(),
+        },
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        raise StaleForm()
+    idempotency.written(game.id, revision + 1)
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
+    for key, value in (("pending", pending), ("undo_log", undo), ("redo_log", redo), ("revision", revision + 1)):
+        set_committed_value(game, key, value)
+    session.expire(game, ["updated_at"])
 
 
 def fingerprint(game: Game) -> str:
@@ -528,19 +589,19 @@ def _recorded(game: Game, step: undo_log.Step) -> RawHand | None:
 def _undo_step(game: Game) -> undo_log.Step | None:
     """The tap Undo would take back, when the log fits what is stored (None: nothing, or a game from
     before the log)."""
-    log = undo_log.steps(game.undo_log)
-    if not log:
+    step = undo_log.last(game.undo_log)
+    if step is None:
         return None
     last_hand = hand_count(game) or None
-    return log[-1] if undo_log.fits_undo(log[-1], game.pending, last_hand, _recorded(game, log[-1])) else None
+    return step if undo_log.fits_undo(step, game.pending, last_hand, _recorded(game, step)) else None
 
 
 def _redo_step(game: Game) -> undo_log.Step | None:
     """The tap Redo would make again (None: nothing to redo)."""
-    log = undo_log.steps(game.redo_log)
-    if not log:
+    step = undo_log.last(game.redo_log)
+    if step is None:
         return None
-    return log[-1] if undo_log.fits_redo(log[-1], game.pending, hand_count(game), _recorded(game, log[-1])) else None
+    return step if undo_log.fits_redo(step, game.pending, hand_count(game), _recorded(game, step)) else None
 
 
 def next_undo(game: Game) -> str | None:

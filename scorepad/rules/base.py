@@ -485,6 +485,30 @@ def derived_once(derive: Callable[..., _Derivation]) -> Callable[..., _Derivatio
     return once
 
 
+_Read = TypeVar("_Read")
+
+
+def per_setup(read: Callable[[Setup], _Read]) -> Callable[[Setup], _Read]:
+    """Keep what `read(setup)` gave for the very same set-up object, as `derived_once` keeps a
+    derivation: a game's set-up is read (its options checked, its schedule built) several times a
+    tap, from the one `Setup` games/derived.py keeps per game. Errors are not kept."""
+    kept: dict[int, tuple[Setup, _Read]] = {}
+    _KEPT_DERIVATIONS.append(kept)  # type: ignore[arg-type]
+
+    @functools.wraps(read)
+    def once(setup: Setup) -> _Read:
+        found = kept.get(id(setup))
+        if found is not None and found[0] is setup:
+            return found[1]
+        result = read(setup)
+        if len(kept) >= DERIVED_KEPT:
+            kept.clear()
+        kept[id(setup)] = (setup, result)
+        return result
+
+    return once
+
+
 # --------------------------------------------------------------------------- the protocol
 
 

@@ -34,6 +34,7 @@ from scorepad.rules.base import (
     joined,
     key_field,
     leaders,
+    per_setup,
     quoted,
     rank,
     resolve_options,
@@ -212,6 +213,7 @@ def _first_bidder(spec: RoundSpec) -> int:
     return spec.first_bidder
 
 
+@per_setup
 def make_plan(setup: Setup) -> Plan:
     """Check the set-up (options included, re-checked here) and read it; RuleErrors otherwise."""
     errors = ErrorCollector()

@@ -541,3 +541,28 @@ def test_a_variants_statistics_count_what_its_facts_name(key: str) -> None:
             counted |= set(counts)
     named = {f.count for f in variant.stats.facts} | {f.out_of for f in variant.stats.facts if f.out_of}
     assert named <= counted, f"{key} never counts {sorted(named - counted)}"
+
+
+def test_a_set_up_is_read_once_per_object_and_never_kept_when_refused() -> None:
+    """`per_setup` hands back what it read for the very same set-up object; another object, even an
+    equal one, is read anew, and a set-up refused is refused again (nothing kept)."""
+    from scorepad.rules.base import M, Options, Setup, per_setup
+
+    reads: list[Setup] = []
+
+    @per_setup
+    def read(setup: Setup) -> tuple[str, ...]:
+        reads.append(setup)
+        if not setup.players:
+            raise RuleErrors([RuleError("players", M("no players"))])
+        return tuple(setup.players)
+
+    one = Setup("nomination", Options({}), ("Ann", "Bob", "Cat"))
+    assert read(one) is read(one) and len(reads) == 1
+    equal = Setup("nomination", Options({}), ("Ann", "Bob", "Cat"))
+    assert read(equal) == read(one) and len(reads) == 2
+    empty = Setup("nomination", Options({}))
+    for _ in range(2):
+        with pytest.raises(RuleErrors):
+            read(empty)
+    assert len(reads) == 4

@@ -374,6 +374,35 @@ def test_a_correction_rescores_everything_after_it(app: Flask, client: FlaskClie
     assert {s.name: s.total for s in sheet.standings} == {"Ann": 2, "Bob": 21, "Cat": 1, "Dan": 11}
 
 
+def _rows(page: str) -> str:
+    found = re.search(r'<tbody id="sheet-rows">(.*?)</tbody>', page, re.S)
+    assert found, page
+    return found.group(1)
+
+
+def test_a_sheets_rows_drawn_once_follow_the_language_the_link_and_a_correction(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The rows of a kept sheet are drawn once and given again (presenters.kept_row), never across
+    what changes them: the reader's language, the Edit links (a spectator has none), the hands."""
+    token = start(client)
+    _play_both_hands(client, token)
+    first = _rows(client.get(f"/g/{token}").get_data(as_text=True))
+    assert first.count(">Edit<") == 2 and "1 card" in first
+    assert _rows(client.get(f"/g/{token}").get_data(as_text=True)) == first  # the same, given again
+    french = _rows(client.get(f"/g/{token}", headers={"Accept-Language": "fr"}).get_data(as_text=True))
+    assert ">Éditer<" in french and "1 carte" in french and ">Edit<" not in french
+    public_id = game_of(app, token).public_id
+    watched = _rows(client.get(f"/w/{public_id}").get_data(as_text=True))
+    assert "Edit" not in watched and token not in watched and "1 card" in watched
+    assert token in first  # the scorer's rows link to its own correction pages
+    corrected = {"trump": "S", "bids.0": "1", "bids.1": "1", "bids.2": "1", "bids.3": "0"}
+    corrected |= {"tricks.0": "2", "tricks.1": "1", "tricks.2": "0", "tricks.3": "1"}
+    assert client.post(f"/g/{token}/hands/1", data=corrected).status_code == 303
+    after = _rows(client.get(f"/g/{token}").get_data(as_text=True))
+    assert after != first and '<span class="total">11</span>' in after  # Bob's 11 after hand 1, as corrected
+
+
 def test_a_bad_correction_is_refused_beside_the_field(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     _play_both_hands(client, token)

@@ -147,3 +147,22 @@ def test_an_error_page_reads_in_the_browser_language(client: FlaskClient) -> Non
     )
     page = response.get_data(as_text=True)
     assert response.status_code == 413 and "Cette demande est trop grande" in page and "(64 Ko au plus)" in page
+
+
+def test_words_follow_a_language_drawn_mid_request(app: Flask) -> None:
+    """A push is drawn once per language watching, within one request: each drawing reads in its own
+    language, and the request's own words come back after it (the catalogue is looked up once per
+    request and language, never kept across them)."""
+    from flask import render_template_string
+
+    from scorepad.i18n import gettext, speaking
+
+    with app.test_request_context("/", headers={"Accept-Language": "fr"}):
+        assert gettext("Close") == "Fermer" and render_template_string("{{ _('Close') }}") == "Fermer"
+        with speaking("es"):
+            assert gettext("Close") == "Cerrar" and render_template_string("{{ _('Close') }}") == "Cerrar"
+        with speaking("en"):
+            assert render_template_string("{{ _('Close') }}") == "Close"
+        assert gettext("Close") == "Fermer" and render_template_string("{{ _('Close') }}") == "Fermer"
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        assert gettext("Close") == "Cerrar"
