@@ -5,10 +5,14 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
+import time
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+
+from scorepad.views import pwa
 
 
 def test_manifest_names_the_app_and_its_icons(client: FlaskClient) -> None:
@@ -67,12 +71,17 @@ def test_static_urls_carry_a_hash_of_the_file(app: Flask, client: FlaskClient) -
         assert response.status_code == 200
 
 
-def test_a_changed_file_gets_a_new_url_and_a_new_worker_cache(app: Flask, client: FlaskClient, tmp_path: Path) -> None:
+def test_a_changed_file_gets_a_new_url_and_a_new_worker_cache(
+    app: Flask, client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within a couple of seconds of the change (the file is looked at again every RESTAT_SECONDS)."""
     static = tmp_path / "static"
     shutil.copytree(app.static_folder or "static", static)
     app.static_folder = str(static)
     page, worker = client.get("/").get_data(as_text=True), client.get("/sw.js").get_data(as_text=True)
     (static / "css" / "app.css").write_text("body { color: red; }\n", encoding="utf-8")
+    later = time.monotonic() + pwa.RESTAT_SECONDS + 0.1
+    monkeypatch.setattr(pwa.time, "monotonic", lambda: later)
     page_after, worker_after = client.get("/").get_data(as_text=True), client.get("/sw.js").get_data(as_text=True)
     url = re.compile(r"/static/css/app\.css\?v=\w+")
     assert url.findall(page) and url.findall(page) != url.findall(page_after)
