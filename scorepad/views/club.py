@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import format_percent, gettext
+from flask_babel import format_percent, get_locale, gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -34,7 +34,9 @@ bp = Blueprint("club", __name__)
 def place_score(share: Fraction) -> str:
     """A place score in the reader's form, to a tenth of a percent so that unequal scores read
     unequal (9/14 is 64.3%, 15/23 is 65.2%)."""
-    return format_percent(float(share), "#,##0.#%")
+    whole = get_locale().percent_formats[None].pattern  # "#,##0%"; French "#,##0\u00a0%"
+    head, _, tail = whole.rpartition("0")
+    return format_percent(float(share), f"{head}0.#{tail}")
 
 
 @bp.route("/events/new/club", methods=["GET", "POST"])

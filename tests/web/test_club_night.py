@@ -316,7 +316,15 @@ def test_a_night_ranked_by_place_score_puts_every_variant_in_one_list(client: Fl
     one = client.post(f"/t/{tokens[1]}/setup?variant=nomination", data=form).headers["Location"].rsplit("/", 1)[1]
     two = client.post(f"/t/{tokens[2]}/setup?variant=whist", data=whist_form()).headers["Location"].rsplit("/", 1)[1]
     enter(app, one, {"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]})
-    enter(app, two, {"tricks": [13, 0], "trump": "H"})
+    with app.app_context():
+        subscription = live.broker().subscribe(f"event:{public_id(app, token)}", frozenset({"board"}))
+    try:
+        enter(app, two, {"tricks": [13, 0], "trump": "H"})
+        pushed = subscription.queue.get(timeout=scaled(3))  # the screens get the place scores live
+        assert "Ranked by place score across variants" in pushed.data and "66.7%" in pushed.data
+    finally:
+        with app.app_context():
+            live.broker().unsubscribe(subscription)
     standings = text(client.get(f"/b/{public_id(app, token)}/standings"))
     assert "Ranked by place score across variants" in standings
     # Nomination's 4 players: Bob beats 3 of 3 (100%), Ann 2 (66.7%), Dan 1 (33.3%), Cat 0;
