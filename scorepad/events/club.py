@@ -5,8 +5,9 @@ home-game set-up for that variant (players' names, options, first dealer), then 
 scoring page. Or the director lets each table choose among several variants (options
 `{"variants": [...], "ranking": "variant" | "place"}` instead of `{"variant": ...}`): the table's
 first page asks which, and the ranking is per variant or by place score
-(`formats/club_night.py`), as the director chose. Each game is an ordinary home game linked to the event: its hands are what the
-table entered, and the club's ranking is derived from every table's sheet.
+(`formats/club_night.py`), as the director chose. Each game is an ordinary home game linked to
+the event: its hands are what the table entered, and the club's ranking is derived from every
+table's sheet.
 """
 
 from __future__ import annotations

@@ -296,7 +296,7 @@ def test_each_table_chooses_its_game_and_the_ranking_is_within_each_variant(clie
     enter(app, two_token, {"tricks": [13, 0], "trump": "H"})
     board = text(client.get(f"/b/{public_id(app, token)}"))
     assert "Ranked within each variant" in board
-    sections = re.findall(r'<h3 class="ranking-variant">([^<]+)</h3>', board)
+    sections = re.findall(r'<caption class="ranking-variant">([^<]+)</caption>', board)
     assert sections == ["Nomination Whist", "Whist"]
     found = re.findall(r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th>', board)
     assert found == [("1", "Bob"), ("2", "Ann"), ("3", "Dan"), ("4", "Cat"), ("1", "Aces"), ("2", "Kings")]
