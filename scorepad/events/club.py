@@ -2,13 +2,17 @@
 
 The director picks the variant and the number of tables; each table's QR code opens the
 home-game set-up for that variant (players' names, options, first dealer), then that game's
-scoring page. Each game is an ordinary home game linked to the event: its hands are what the
-table entered, and the club's ranking is derived from every table's sheet.
+scoring page. Or the director lets each table choose among several variants (options
+`{"variants": [...], "ranking": "variant" | "place"}` instead of `{"variant": ...}`): the table's
+first page asks which, and the ranking is per variant or by place score
+(`formats/club_night.py`), as the director chose. Each game is an ordinary home game linked to
+the event: its hands are what the table entered, and the club's ranking is derived from every
+table's sheet.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from sqlalchemy import select
@@ -16,7 +20,16 @@ from sqlalchemy import select
 from scorepad.events import core
 from scorepad.events.core import OneView, TablePage
 from scorepad.extensions import db
-from scorepad.formats.club_night import Row, TableStandings, progress, ranked_totals, ranking
+from scorepad.formats.club_night import (
+    Row,
+    Section,
+    TableStandings,
+    by_place,
+    by_variant,
+    progress,
+    ranked_totals,
+    ranking,
+)
 from scorepad.games import records, results
 from scorepad.games import service as games
 from scorepad.games.entry import HOME_VARIANTS
@@ -27,14 +40,33 @@ from scorepad.rules.errors import M, joined
 
 KEY = "club"
 DEFAULT_VARIANT = "nomination"  # the set-up page's first choice, and the variant of an event that names none
+CHOOSE = "choose"  # the set-up's choice "each table chooses", in place of a variant
+RANKINGS = ("variant", "place")  # within each variant; by place score across variants
 
 
-def create(name: str, variant: str, tables: int, pin: str = "", time_zone: str | None = None) -> Event:
+def create(
+    name: str,
+    variant: str,
+    tables: int,
+    pin: str = "",
+    time_zone: str | None = None,
+    variants: Sequence[str] = (),
+    ranking: str = "variant",
+) -> Event:
     """A club night of `variant` at `tables` tables, each with its own QR code; its times shown in
-    `time_zone` (an IANA name; None: the server's)."""
+    `time_zone` (an IANA name; None: the server's). With `variant` CHOOSE, each table chooses one
+    of `variants` (two or more), ranked as `ranking` says (one of RANKINGS)."""
     name = name.strip()
     errors = core.setup_errors(name, pin, M("give the evening a name, e.g. 'Tuesday Nomination'"), time_zone)
-    if variant not in HOME_VARIANTS:
+    options: dict[str, object] = {"variant": variant}
+    if variant == CHOOSE:
+        chosen = [k for k in HOME_VARIANTS if k in variants]
+        options = {"variants": chosen, "ranking": ranking}
+        if len(chosen) < 2 or len(chosen) != len(set(variants)):
+            errors.append(RuleError("variants", M("tick two games or more for the tables to choose from")))
+        if ranking not in RANKINGS:
+            errors.append(RuleError("ranking", M("choose how the tables of different games are ranked")))
+    elif variant not in HOME_VARIANTS:
         names = ", ".join(get_variant(k).name for k in HOME_VARIANTS)
         errors.append(RuleError("variant", M("choose the game the tables play: %(names)s", names=names)))
     if not 1 <= tables <= 64:
@@ -44,7 +76,7 @@ def create(name: str, variant: str, tables: int, pin: str = "", time_zone: str |
     event = Event(
         name=name,
         format=KEY,
-        options={"variant": variant},
+        options=options,
         current_hand=1,
         started_at=utcnow(),
         time_zone=time_zone,
@@ -57,7 +89,25 @@ def create(name: str, variant: str, tables: int, pin: str = "", time_zone: str |
 
 
 def variant_of(event: Event) -> str:
-    return str(event.options.get("variant", DEFAULT_VARIANT))
+    """The evening's variant (a night where each table chooses: the first it offers)."""
+    return str(event.options.get("variant", variants_of(event)[0]))
+
+
+def variants_of(event: Event) -> tuple[str, ...]:
+    """The variants a table may play: the evening's one, or those each table chooses from."""
+    chosen = event.options.get("variants")
+    if isinstance(chosen, list) and chosen:
+        return tuple(str(k) for k in chosen)
+    return (str(event.options.get("variant", DEFAULT_VARIANT)),)
+
+
+def tables_choose(event: Event) -> bool:
+    return "variants" in event.options
+
+
+def ranking_of(event: Event) -> str:
+    """How the ranking reads: "one" (a single variant), "variant" or "place" (see RANKINGS)."""
+    return str(event.options.get("ranking", "variant")) if tables_choose(event) else "one"
 
 
 def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
@@ -67,6 +117,8 @@ def start_game(table: EventTable, record: Mapping[str, object]) -> Game:
             [RuleError("game", M("table %(table)s is already playing: open its game", table=table.number))]
         )
     event = table.event
+    if record.get("variant") not in variants_of(event):
+        raise RuleErrors([RuleError("variant", M("choose one of the evening's games"))])
     title = f"{event.name}: table {table.number}"
     title = title if len(title) <= 120 else f"{event.name[:100]}…: table {table.number}"  # Game.title's column
     game = games.create({**record, "title": title})
@@ -122,6 +174,8 @@ class ClubView:
     rows: tuple[Row, ...]
     tables: tuple[tuple[EventTable, Game | None, str], ...]  # table, its game, its progress words
     ranked_by_points: bool = False  # the variant's `club_ranked_by_points`: its caption says "most points"
+    ranked: str = "one"  # `ranking_of`: one variant, within each variant, or by place score across them
+    sections: tuple[tuple[Section, object, bool], ...] = ()  # "variant": each's ranking, name, by points
 
     @property
     def finished(self) -> bool:
@@ -155,16 +209,37 @@ def view(event: Event) -> ClubView:
             gv.variant.round_count(gv.setup),
             gv.sheet.finished,
             tuple(by_seat[i].detail if i in by_seat else "" for i in range(len(names))),
+            game.variant,
         )
         standings.append(entry)
         shown.append((table, game, progress(entry)))
-    variant = get_variant(variant_of(event))
-    return ClubView(event, variant.name, ranking(standings), tuple(shown), variant.club_ranked_by_points)
+    ranked = ranking_of(event)
+    if ranked == "one":
+        variant = get_variant(variant_of(event))
+        return ClubView(event, variant.name, ranking(standings), tuple(shown), variant.club_ranked_by_points)
+    name = joined([get_variant(k).name for k in variants_of(event)])
+    if ranked == "place":
+        return ClubView(event, name, by_place(standings), tuple(shown), ranked=ranked)
+    sections = tuple(
+        (s, get_variant(s.variant).name, get_variant(s.variant).club_ranked_by_points) for s in by_variant(standings)
+    )
+    rows = tuple(r for s, _, _ in sections for r in s.rows)
+    return ClubView(event, name, rows, tuple(shown), ranked=ranked, sections=sections)
 
 
 def check_rows(event: Event) -> None:
     """RuleErrors unless the rows are what a club night's play leaves (a restored backup, see
     events/backup.py): its variant, one of the home games, played by every game of the evening."""
+    offered = event.options.get("variants")
+    chosen_well = (
+        set(event.options) == {"variants", "ranking"}
+        and isinstance(offered, list)
+        and len(offered) >= 2
+        and all(k in HOME_VARIANTS for k in offered)
+        and len(set(offered)) == len(offered)
+        and event.options.get("ranking") in RANKINGS
+    )
+    one_well = set(event.options) == {"variant"} and variant_of(event) in HOME_VARIANTS
     errors = (
         [
             RuleError(
@@ -172,7 +247,7 @@ def check_rows(event: Event) -> None:
                 M("a club night's only option is its variant, one of %(variants)s", variants=", ".join(HOME_VARIANTS)),
             )
         ]
-        if set(event.options) != {"variant"} or variant_of(event) not in HOME_VARIANTS
+        if not (one_well or chosen_well)
         else []
     )
     errors += core.unused(
@@ -185,11 +260,11 @@ def check_rows(event: Event) -> None:
                 "game %(number)s is %(variant)s, but the evening plays %(evening)s",
                 number=i,
                 variant=g.variant,
-                evening=variant_of(event),
+                evening=joined(list(variants_of(event))),
             ),
         )
         for i, g in enumerate(core.games_of(event), start=1)
-        if g.variant != variant_of(event)
+        if g.variant not in variants_of(event)
     ]
     if errors:
         raise RuleErrors(errors)
@@ -201,11 +276,13 @@ def export(event: Event) -> dict[str, object]:
     club_view = view(event)
     at_tables = {t.game_id for t in event.tables if t.game_id is not None}
     every = db.session.scalars(select(Game).where(Game.event_id == event.id).order_by(Game.id)).all()
+    chosen = {"variants": list(variants_of(event)), "ranked_by": club_view.ranked} if tables_choose(event) else {}
     return {
         "scorepad_event": 1,
         "format": KEY,
         "name": event.name,
         "variant": variant_of(event),
+        **chosen,
         "tables": [
             {"number": t.number, "progress": words, "game": records.record_of(g) if g is not None else None}
             for t, g, words in club_view.tables
@@ -220,6 +297,8 @@ def export(event: Event) -> dict[str, object]:
                 "total": r.total,
                 "detail": r.detail,
                 "progress": r.progress,
+                **({"variant": r.variant} if chosen else {}),
+                **({"place_score": float(r.share)} if r.share is not None else {}),
             }
             for r in club_view.rows
         ],
@@ -258,7 +337,7 @@ def players(event: Event) -> results.EventResults:
                     page,
                     rank=row.rank if row is not None else None,
                     tied=row is not None and row.tied,
-                    of=len(club_view.rows),
+                    of=sum(1 for r in club_view.rows if club_view.ranked != "variant" or r.variant == game.variant),
                     total=row.total if row is not None else page.total,
                     total_words=row.detail if row is not None else page.total_words,
                     finished=club_view.finished,

@@ -10,6 +10,14 @@ Nomination and Australian), except for a variant whose `Variant.club_ranked_by_p
 otherwise, Bid Whist: its tournament standing counts rounds won first, which says nothing across
 tables after a hand or two (8-0 after two hands would be 0-0), so Bid Whist teams are ranked by
 their points, with their rounds won shown beside them.
+
+A night where each table chooses its variant is ranked one of two ways, as the director chose:
+within each variant (`by_variant`: a ranking as above per variant, since a Whist total of games
+and a Nomination total of points cannot be compared), or all together by place (`by_place`).
+A player's place score is the share of the other players (or teams) of their own variant that
+they are ahead of, a tie counting half: first of their variant is 100%, last 0%, whatever the
+variant's scale. It is how bridge clubs compare pairs who played different boards (match points),
+it asks nothing of a variant's scoring, and a night of one variant ranks exactly as by totals.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from scorepad.rules import get_variant
 from scorepad.rules.errors import M
@@ -38,6 +47,7 @@ class TableStandings:
     scheduled: int | None  # hands in the whole game, when fixed (None: played to a target)
     finished: bool
     details: tuple[str, ...] = ()  # the table's own standing in words, e.g. "1 round won, 8 points"
+    variant: str = ""  # the variant's key: a night where each table chooses is ranked by it
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,16 @@ class Row:
     total: int
     progress: str  # "hand 7 of 23", "finished", "7 hands"
     detail: str = ""
+    variant: str = ""
+    share: Fraction | None = None  # the place score (`by_place`): the share of the variant's others beaten
+
+
+@dataclass(frozen=True)
+class Section:
+    """One variant's own ranking, on a night where each table chooses its variant."""
+
+    variant: str
+    rows: tuple[Row, ...]
 
 
 def progress(t: TableStandings) -> str:
@@ -75,5 +95,46 @@ def ranking(tables: Sequence[TableStandings]) -> tuple[Row, ...]:
     for position, (total, table, seat, t) in enumerate(entries):
         rank = rows[-1].rank if rows and rows[-1].total == total else position + 1
         detail = t.details[seat] if seat < len(t.details) else ""
-        rows.append(Row(rank, counts[total] > 1, t.names[seat], table, total, progress(t), detail))
+        rows.append(Row(rank, counts[total] > 1, t.names[seat], table, total, progress(t), detail, t.variant))
+    return tuple(rows)
+
+
+def by_variant(tables: Sequence[TableStandings]) -> tuple[Section, ...]:
+    """A ranking per variant, the variants in the order of the first table playing each."""
+    first: dict[str, int] = {}
+    for t in sorted(tables, key=lambda t: t.table):
+        first.setdefault(t.variant, t.table)
+    return tuple(Section(v, ranking([t for t in tables if t.variant == v])) for v in first)
+
+
+def place_share(total: int, field: Sequence[int]) -> Fraction:
+    """The share of the others in `field` (every total of the variant, `total` among them) that
+    `total` is ahead of, a tie counting half; alone in its variant, a half (ahead of no one, behind
+    no one)."""
+    others = len(field) - 1
+    if others < 1:
+        return Fraction(1, 2)
+    below = sum(1 for other in field if other < total)
+    level = sum(1 for other in field if other == total) - 1
+    return Fraction(2 * below + level, 2 * others)
+
+
+def by_place(tables: Sequence[TableStandings]) -> tuple[Row, ...]:
+    """Everyone across the tables and variants, best place score first (see the module's
+    docstring); equal scores share a rank, then the table's number and the seat order them."""
+    fields: dict[str, list[int]] = {}
+    for t in tables:
+        fields.setdefault(t.variant, []).extend(t.totals[: len(t.names)])
+    entries = [
+        (place_share(t.totals[i], fields[t.variant]), t.table, i, t) for t in tables for i in range(len(t.names))
+    ]
+    entries.sort(key=lambda e: (-e[0], e[1], e[2]))
+    counts = Counter(e[0] for e in entries)
+    rows: list[Row] = []
+    for position, (share, _, seat, t) in enumerate(entries):
+        rank = rows[-1].rank if rows and rows[-1].share == share else position + 1
+        detail = t.details[seat] if seat < len(t.details) else ""
+        rows.append(
+            Row(rank, counts[share] > 1, t.names[seat], t.table, t.totals[seat], progress(t), detail, t.variant, share)
+        )
     return tuple(rows)

@@ -7,10 +7,11 @@ set-up the first time and the game's scoring page after that. The event core's `
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import format_percent, get_locale, gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -29,13 +30,32 @@ from scorepad.views.tables import table_for
 bp = Blueprint("club", __name__)
 
 
+@bp.app_template_filter("place_score")
+def place_score(share: Fraction) -> str:
+    """A place score in the reader's form, to a tenth of a percent so that unequal scores read
+    unequal (9/14 is 64.3%, 15/23 is 65.2%)."""
+    whole = get_locale().percent_formats[None].pattern  # "#,##0%"; French "#,##0\u00a0%"
+    head, _, tail = whole.rpartition("0")
+    return format_percent(float(share), f"{head}0.#{tail}")
+
+
 @bp.route("/events/new/club", methods=["GET", "POST"])
 def new() -> str | BaseResponse | tuple[str, int]:
-    """Set up a club night: the variant every table plays, the number of tables."""
-    form = {"name": "", "variant": club.DEFAULT_VARIANT, "tables": "6", "pin": "", "time_zone": ""}
+    """Set up a club night: the variant every table plays (or those each table chooses from, and
+    how they are ranked), the number of tables."""
+    form: dict[str, Any] = {
+        "name": "",
+        "variant": club.DEFAULT_VARIANT,
+        "tables": "6",
+        "pin": "",
+        "time_zone": "",
+        "variants": list(HOME_VARIANTS),
+        "ranking": "variant",
+    }
     variants = [get_variant(k) for k in HOME_VARIANTS]
     if request.method == "POST":
-        form.update({k: v for k, v in request.form.items() if k != "csrf_token"})
+        form.update({k: v for k, v in request.form.items() if k not in ("csrf_token", "variants")})
+        form["variants"] = request.form.getlist("variants")
         try:
             tables = whole_number(form.get("tables", "").strip(), 2) or 0
             event = club.create(
@@ -44,6 +64,8 @@ def new() -> str | BaseResponse | tuple[str, int]:
                 tables,
                 form.get("pin", "").strip(),
                 time_zone=core.time_zone(form.get("time_zone", "")),
+                variants=form["variants"],
+                ranking=form.get("ranking", ""),
             )
         except RuleErrors as e:
             return render_template("club/new.html", form=form, variants=variants, errors=errors_by_field(e)), 422
@@ -74,12 +96,19 @@ def clear(event: Event, table: int) -> tuple[str, int]:
 
 @bp.route("/t/<token>/setup", methods=["GET", "POST"])
 def setup(token: str) -> Any:
-    """The home-game set-up for this table's game (players, options, first dealer)."""
+    """The home-game set-up for this table's game (players, options, first dealer); first, on a
+    night where each table chooses, its variant (`?variant=`)."""
     table = table_for(token, club.KEY)
     game = club.table_game(table)
     if game is not None:  # the table plays already: back to its game
         return redirect(url_for("games.play", token=game.scorer_token), code=303)
-    variant = get_variant(club.variant_of(table.event))
+    offered = club.variants_of(table.event)
+    key = request.args.get("variant", "") if club.tables_choose(table.event) else offered[0]
+    if key not in offered:  # the table chooses its game first
+        chosen = [get_variant(k) for k in offered]
+        status = 422 if key else 200
+        return render_template("club/choose.html", table=table, variants=chosen, token=token, wrong=bool(key)), status
+    variant = get_variant(key)
     form = setup_form.SetupForm.from_request(variant, request.form if request.method == "POST" else None)
     errors: dict[str, str] = {}
     if request.method == "POST" and request.form.get("action") == "start":
@@ -98,7 +127,8 @@ def setup(token: str) -> Any:
         errors=errors,
         recent=[],
         table=table,
-        setup_action=url_for("club.setup", token=token),
+        setup_action=url_for("club.setup", token=token, variant=key if club.tables_choose(table.event) else None),
+        choose_again=url_for("club.setup", token=token) if club.tables_choose(table.event) else None,
     )
     template = "games/_setup_form.html" if partial() else "club/setup.html"
     return render_template(template, **context), (422 if errors else 200)

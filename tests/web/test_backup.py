@@ -183,6 +183,25 @@ def club_night(client: FlaskClient, app: Flask) -> str:
     return token
 
 
+def club_night_of_two_games(client: FlaskClient, app: Flask) -> str:
+    """Each table chooses: a Nomination table (one hand in) and a Whist table (its game over),
+    ranked by place score."""
+    from tests.web.test_club_night import choose_night, whist_form
+    from tests.web.test_games import nomination_form
+
+    token = choose_night(client, "place")
+    tables = club_tables(app, token)
+    nomination = client.post(f"/t/{tables[1]}/setup?variant=nomination", data=nomination_form())
+    whist = client.post(f"/t/{tables[2]}/setup?variant=whist", data=whist_form())
+    with app.app_context():
+        first = games.by_scorer_token(nomination.headers["Location"].rsplit("/", 1)[1])
+        second = games.by_scorer_token(whist.headers["Location"].rsplit("/", 1)[1])
+        assert first is not None and second is not None
+        games.enter_hand(first, 1, {"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]})
+        games.enter_hand(second, 1, {"trump": "H", "tricks": [13, 0]})
+    return token
+
+
 EVENTS: dict[str, Callable[[FlaskClient, Flask], str]] = {
     "military-playoff": military_playoff,
     "military-loans": military_loans,
@@ -190,6 +209,7 @@ EVENTS: dict[str, Callable[[FlaskClient, Flask], str]] = {
     "bid-whist-registration": tournament_registration,
     "whist-drive": whist_drive,
     "club-night": club_night,
+    "club-night-of-two-games": club_night_of_two_games,
 }
 
 

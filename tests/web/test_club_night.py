@@ -239,3 +239,108 @@ def test_a_tap_that_changes_nothing_on_the_board_wakes_no_board(client: FlaskCli
     finally:
         with app.app_context():
             live.broker().unsubscribe(subscription)
+
+
+def whist_form(**extra: str) -> dict[str, str]:
+    """Whist in partnerships, one game to 5 points (no rubber): one deal of 13 tricks to 0 ends it."""
+    names = {f"name.{i}": n for i, n in enumerate(("Ivy", "Jo", "Kim", "Lou"))}
+    return {"team.0": "Aces", "team.1": "Kings", **names, "opt.target": "5", "opt.trumps": "turned", "action": "start"}
+
+
+def choose_night(client: FlaskClient, ranking: str, variants: tuple[str, ...] = ("nomination", "whist")) -> str:
+    return create(client, name="Mixed Tuesday", variant="choose", tables="2", ranking=ranking, variants=list(variants))  # type: ignore[arg-type]
+
+
+def test_a_night_where_tables_choose_needs_two_games_and_a_ranking(client: FlaskClient, app: Flask) -> None:
+    data = {"name": "Mixed", "variant": "choose", "tables": "2", "variants": ["whist"], "ranking": "best"}
+    response = client.post("/events/new/club", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_error(page, "variants") == "Tick two games or more for the tables to choose from"
+    assert field_error(page, "ranking") == "Choose how the tables of different games are ranked"
+    with app.app_context():
+        assert db.session.query(Event).count() == 0
+
+
+def test_each_table_chooses_its_game_and_the_ranking_is_within_each_variant(client: FlaskClient, app: Flask) -> None:
+    token = choose_night(client, "variant")
+    tokens = table_tokens(app, token)
+    with app.app_context():
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        assert event.options == {"variants": ["whist", "nomination"], "ranking": "variant"}
+    chooser = text(client.get(f"/t/{tokens[1]}/setup"))
+    assert "Which game does this table play?" in chooser and "Who is playing" not in chooser
+    assert f'href="/t/{tokens[1]}/setup?variant=whist"' in chooser and "variant=bid_whist" not in chooser
+    refused = client.get(f"/t/{tokens[1]}/setup?variant=bid_whist")
+    assert refused.status_code == 422 and "That game is not one of this evening's" in refused.get_data(as_text=True)
+    # a game the evening does not offer is refused even when posted straight to the set-up
+    assert client.post(f"/t/{tokens[1]}/setup?variant=military", data=nomination_form()).status_code == 422
+
+    form = {**nomination_form(), **{f"name.{i}": n for i, n in enumerate(("Ann", "Bob", "Cat", "Dan"))}}
+    assert "Who is playing Nomination Whist" in text(client.get(f"/t/{tokens[1]}/setup?variant=nomination"))
+    one = client.post(f"/t/{tokens[1]}/setup?variant=nomination", data=form).headers["Location"].rsplit("/", 1)[1]
+    page = text(client.get(f"/t/{tokens[2]}/setup?variant=whist"))
+    assert "Who is playing Whist at this table?" in page and "Points for game" in page  # Whist's own options
+    two = client.post(f"/t/{tokens[2]}/setup?variant=whist", data=whist_form())
+    assert two.status_code == 303, two.get_data(as_text=True)
+    two_token = two.headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        assert [g.variant for g in (games.by_scorer_token(one), games.by_scorer_token(two_token))] == [
+            "nomination",
+            "whist",
+        ]
+
+    # Nomination (RULES-NOTES: tricks, plus 10 for a bid made): Ann 1+10, Bob 2+10, Cat 1, Dan 0+10
+    enter(app, one, {"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]})
+    # Whist: the Aces take all 13 tricks, 7 odd tricks: game (5 points) and the game is over
+    enter(app, two_token, {"tricks": [13, 0], "trump": "H"})
+    board = text(client.get(f"/b/{public_id(app, token)}"))
+    assert "Ranked within each variant" in board
+    sections = re.findall(r'<caption class="ranking-variant">([^<]+)</caption>', board)
+    assert sections == ["Nomination Whist", "Whist"]
+    found = re.findall(r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th>', board)
+    assert found == [("1", "Bob"), ("2", "Ann"), ("3", "Dan"), ("4", "Cat"), ("1", "Aces"), ("2", "Kings")]
+    with app.app_context():
+        from scorepad.events import club
+
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        club.FORMAT.check(event)  # a backup of it restores: its rows are what such a night leaves
+        exported = club.export(event)
+        assert exported["variants"] == ["whist", "nomination"] and exported["ranked_by"] == "variant"
+
+
+def test_a_night_ranked_by_place_score_puts_every_variant_in_one_list(client: FlaskClient, app: Flask) -> None:
+    token = choose_night(client, "place")
+    tokens = table_tokens(app, token)
+    form = {**nomination_form(), **{f"name.{i}": n for i, n in enumerate(("Ann", "Bob", "Cat", "Dan"))}}
+    one = client.post(f"/t/{tokens[1]}/setup?variant=nomination", data=form).headers["Location"].rsplit("/", 1)[1]
+    two = client.post(f"/t/{tokens[2]}/setup?variant=whist", data=whist_form()).headers["Location"].rsplit("/", 1)[1]
+    enter(app, one, {"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]})
+    with app.app_context():
+        subscription = live.broker().subscribe(f"event:{public_id(app, token)}", frozenset({"board"}))
+    try:
+        enter(app, two, {"tricks": [13, 0], "trump": "H"})
+        pushed = subscription.queue.get(timeout=scaled(3))  # the screens get the place scores live
+        assert "Ranked by place score across variants" in pushed.data and "66.7%" in pushed.data
+    finally:
+        with app.app_context():
+            live.broker().unsubscribe(subscription)
+    standings = text(client.get(f"/b/{public_id(app, token)}/standings"))
+    assert "Ranked by place score across variants" in standings
+    # Nomination's 4 players: Bob beats 3 of 3 (100%), Ann 2 (66.7%), Dan 1 (33.3%), Cat 0;
+    # Whist's 2 teams: the Aces beat the Kings (100%)
+    found = re.findall(
+        r'<td class="num rank">(\d+=?)</td><th scope="row" class="team">(\w+)</th> '
+        r'<td class="num">\d</td><td class="num total">([\d.]+%)</td><td>([\w ]+)</td>',
+        standings,
+    )
+    assert found == [
+        ("1=", "Bob", "100%", "Nomination Whist"),
+        ("1=", "Aces", "100%", "Whist"),
+        ("3", "Ann", "66.7%", "Nomination Whist"),
+        ("4", "Dan", "33.3%", "Nomination Whist"),
+        ("5=", "Cat", "0%", "Nomination Whist"),
+        ("5=", "Kings", "0%", "Whist"),
+    ]
+    french = text(client.get(f"/b/{public_id(app, token)}/standings", headers={"Accept-Language": "fr"}))
+    assert "66,7" in french and "Ranked by" not in french
