@@ -21,6 +21,7 @@ from scorepad.games import groups
 from scorepad.models import ClubEvent, Event, GroupPlayer
 from tests.web.test_backup import EVENTS, download, token_of
 from tests.web.test_events import HX, field_error, text
+from tests.web.test_events import create as create_military
 from tests.web.test_groups import make_group
 from tests.web.test_tournament_registration import create, entrants, register
 
@@ -201,3 +202,31 @@ def test_a_restored_backup_links_its_players_to_a_club_on_request(client: FlaskC
         assert roster.club_of(event) == found
     room = text(client.get(f"/d/{restored}"))
     assert f"{len(named)} names were new and joined the club" in room
+
+
+def test_a_military_events_names_page_offers_the_members_and_asks_about_a_near_name(
+    client: FlaskClient, app: Flask
+) -> None:
+    group = make_group(client, "Tuesday Club")
+    with app.app_context():
+        found = groups.by_token(group)
+        assert found is not None
+        db.session.add(GroupPlayer(group_id=found.id, name="John Smith", key=groups.key_of("John Smith")))
+        db.session.commit()
+    token = create_military(client, preset="custom", days="2", tables="2", teams="Aces\nKings")
+    assert client.post(f"/d/{token}/club", data={"club": group}).status_code == 303
+    page = text(client.get(f"/d/{token}/setup"))
+    assert 'id="player-1-A" name="player.1.A" value="" autocomplete="off" list="club-members"' in page
+    assert '<datalist id="club-members"><option value="John Smith"></option></datalist>' in page
+    form = {"name": "Zone 3", "team.1": "Aces", "team.2": "Kings"}
+    form |= {f"player.1.{letter}": name for letter, name in zip("ABXY", ("Jon Smith", "Ann", "Bob", "Cat"))}
+    response = client.post(f"/d/{token}/setup", data=form)
+    assert response.status_code == 422
+    assert field_error(text(response), "teams-0-players-0").endswith("Did you mean “John Smith”?")
+    assert members(app, group) == ["John Smith"]
+    response = client.post(f"/d/{token}/setup", data={**form, "pick.teams.0.players.0": "John Smith"})
+    assert response.status_code == 302, text(response)
+    assert members(app, group) == ["Ann", "Bob", "Cat", "John Smith"]
+    with app.app_context():
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        assert event.tables[0].players == ["John Smith", "Ann", "Bob", "Cat"]
