@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from playwright.sync_api import Browser, expect
@@ -22,7 +23,7 @@ def fits(page: object) -> bool:
 
 
 def test_a_director_registers_a_clubs_members_and_a_new_one_in_english_then_french(
-    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path
+    app: Flask, live_server: str, browser: Browser, screenshot_dir: Path, no_axe_violations: Any
 ) -> None:
     with app.app_context():
         club = groups.create("Tuesday Club")
@@ -51,6 +52,7 @@ def test_a_director_registers_a_clubs_members_and_a_new_one_in_english_then_fren
         "“Jon Smith” is not a member of Tuesday Club. Did you mean “John Smith”?"
     )
     assert fits(page)
+    no_axe_violations(page)
     page.screenshot(path=str(screenshot_dir / "club-roster-near.png"), full_page=True)
     page.get_by_role("button", name="Yes, John Smith").click()
     expect(page.locator("table.entrants")).to_contain_text("Zoé Martin & John Smith")
