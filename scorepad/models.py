@@ -247,6 +247,18 @@ class GameSeat(db.Model):  # type: ignore[name-defined]
     player_id: Mapped[int] = mapped_column(ForeignKey("group_player.id", ondelete="CASCADE"), index=True)
 
 
+class ClubEvent(db.Model):  # type: ignore[name-defined]
+    """An event whose players come from a group's members, its club roster (issue 30, item 2): the
+    director links it with the group's link or code. One club an event; a row of its own, so the
+    event's row, its backup and the game record know nothing of groups. Table `club_event`."""
+
+    __tablename__ = "club_event"
+
+    event_id: Mapped[int] = mapped_column(ForeignKey("event.id", ondelete="CASCADE"), primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("player_group.id", ondelete="CASCADE"), index=True)
+    linked_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 # --------------------------------------------------------------------------- events
 
 

@@ -8,7 +8,7 @@ with the change applied before anything is committed, so the flag ledger can nev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import NamedTuple
@@ -17,7 +17,7 @@ from flask import g
 from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorepad.events import core
+from scorepad.events import core, roster
 from scorepad.extensions import db
 from scorepad.form_input import valid_pin, whole_number
 from scorepad.formats import military as fmt
@@ -658,11 +658,18 @@ def _new_errors(found: Sequence[RuleError], more: RuleErrors) -> list[RuleError]
 
 
 def rename(
-    event: Event, name: str, teams: Sequence[str], players: Sequence[Sequence[str]], actor: str = "director"
+    event: Event,
+    name: str,
+    teams: Sequence[str],
+    players: Sequence[Sequence[str]],
+    actor: str = "director",
+    new_members: Collection[str] = (),
 ) -> None:
     """Change the event's name, the teams' names and their players (A, B, X, Y, or none); audited.
 
     Only names: the tables, the schedule and every result stay as they are, so nothing is re-scored.
+    At a club's event, a player's name new to the club becomes a member (`roster.enrol`:
+    `new_members`, the fields whose names close to a member's are new people).
     """
     name = " ".join(name.split())
     names = [" ".join(t.split()) for t in teams]
@@ -710,6 +717,11 @@ def rename(
     new: dict[str, object] = {"name": name, "teams": names, "players": fours}
     if old == new:
         raise RuleErrors([RuleError("name", M("nothing changed: every name is as it was"))])
+    roster.enrol(
+        event,
+        [(f"teams.{i}.players.{j}", player) for i, four in enumerate(fours) for j, player in enumerate(four)],
+        new_members,
+    )
     event.name = name
     for table, team, four in zip(event.tables, names, fours):
         table.team, table.players = team, four

@@ -174,6 +174,11 @@ def games_played(group: Group) -> dict[int, int]:
     return dict(rows)
 
 
+def find(group: Group, name: str) -> GroupPlayer | None:
+    """The player this name is in the group (see `_find`): a club's roster asks it of an event's names."""
+    return _find(group, name)
+
+
 def _find(group: Group, name: str) -> GroupPlayer | None:
     """The player this name is in the group: their name or a spelling merged into them, any case."""
     row = db.session.scalars(

@@ -11,12 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext, lazy_gettext, ngettext
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import backup
+from scorepad.events import backup, club_history, roster
 from scorepad.i18n import say
+from scorepad.rules.base import RuleErrors
+from scorepad.views.common import errors_by_field
 from scorepad.views.director import unlock_for
 
 bp = Blueprint("backup", __name__)
@@ -32,8 +34,12 @@ def _backup_sized(endpoint: str | None, values: dict[str, Any] | None) -> None:
         request.max_content_length = backup.limit_bytes() + FORM_KB * 1024
 
 
-def _form(status: int, errors: dict[str, str] | None = None) -> tuple[str, int]:
-    return render_template("backup/restore.html", errors=errors or {}, max_kb=backup.limit_bytes() // 1024), status
+def _form(status: int, errors: dict[str, str] | None = None, club: str = "") -> tuple[str, int]:
+    """The restore form (`club`: the club's link as typed, kept when something else is refused; the
+    form is not read here, as a request past the size limit must not be)."""
+    return render_template(
+        "backup/restore.html", errors=errors or {}, max_kb=backup.limit_bytes() // 1024, club=club
+    ), status
 
 
 @bp.errorhandler(RequestEntityTooLarge)
@@ -54,9 +60,15 @@ def restore() -> tuple[str, int] | BaseResponse:
     if request.method == "GET":
         return _form(200)
     upload = request.files.get("backup")
+    club = request.form.get("club", "").strip()
     if upload is None or not upload.filename:
-        return _form(422, {"backup": NO_FILE})
+        return _form(422, {"backup": NO_FILE}, club[:300])
     raw = upload.stream.read(backup.limit_bytes() + 1)
+    if club:  # checked before anything is restored: a mistyped link restores nothing
+        try:
+            roster.group_of_link(club)
+        except RuleErrors as e:
+            return _form(422, errors_by_field(e), club[:300])
     try:
         event = backup.restore_file(
             raw,
@@ -65,8 +77,18 @@ def restore() -> tuple[str, int] | BaseResponse:
         )
     except backup.BackupError as e:
         message = _words(e) if e.field == "backup" else gettext("The PIN is 4 to 8 digits (or leave it empty).")
-        return _form(413 if e.too_large else 422, {e.field: message})
+        return _form(413 if e.too_large else 422, {e.field: message}, club[:300])
     unlock_for(event)
+    if club:
+        group, added = roster.link(event, club, club_history.players_named(event))
+        flash(
+            ngettext(
+                "Its players are linked to the roster of “%(club)s”: %(num)s name was new and joined the club.",
+                "Its players are linked to the roster of “%(club)s”: %(num)s names were new and joined the club.",
+                added,
+                club=group.name,
+            )
+        )
     if event.copy_of is not None:
         flash(
             gettext(

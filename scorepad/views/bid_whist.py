@@ -14,7 +14,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import core
+from scorepad.events import core, roster
 from scorepad.events.bid_whist import derived, matches, registration, tournament, writes
 from scorepad.events.core import Event, EventEntrant
 from scorepad.form_input import whole_number
@@ -72,25 +72,34 @@ def new() -> str | BaseResponse | tuple[str, int]:
 def _act(event: Event, action: Any, notice: str) -> tuple[str, int]:
     try:
         action()
+    except roster.NearMembers as e:
+        return render_room(event, 422, errors_by_field(e), form=request.form, near=e.near)
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e), form=request.form)
     return render_room(event, notice=notice)
+
+
+def _named(field: str) -> str:
+    """A registration's name as typed, or the club's member picked for it ("Did you mean …? Yes")."""
+    return request.form.get(f"pick.{field}") or request.form.get(field, "")
 
 
 @bp.post("/d/<token>/register")
 @director_of(tournament.KEY)
 def register(event: Event) -> tuple[str, int]:
     """Register a team of two (or, with only one player, a single player to pair)."""
-    team, one, two = request.form.get("team", ""), request.form.get("player1", ""), request.form.get("player2", "")
+    team, one, two = request.form.get("team", ""), _named("player1"), _named("player2")
+    new_members = request.form.getlist("new_member")
     if request.form.get("kind") == "single":
+        single = _named("single")
         return _act(
             event,
-            lambda: registration.register_single(event, request.form.get("single", "")),
-            gettext(
-                "%(name)s is registered as a single player.", name=" ".join(request.form.get("single", "").split())
-            ),
+            lambda: registration.register_single(event, single, new_members),
+            gettext("%(name)s is registered as a single player.", name=" ".join(single.split())),
         )
-    return _act(event, lambda: registration.register_team(event, team, [one, two]), gettext("Team registered."))
+    return _act(
+        event, lambda: registration.register_team(event, team, [one, two], new_members), gettext("Team registered.")
+    )
 
 
 @bp.post("/d/<token>/pair")

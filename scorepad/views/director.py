@@ -34,7 +34,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import backup, core, lifecycle, timer
+from scorepad.events import backup, core, lifecycle, roster, timer
 from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
 from scorepad.form_input import whole_number
@@ -280,11 +280,14 @@ def render_room(
     notice: str = "",
     form: Any = None,
     timer_errors: dict[str, str] | None = None,
+    near: dict[str, str] | None = None,
 ) -> tuple[str, int]:
     """The event's control room, drawn by its format (the live part alone for htmx); the notice
-    given, else the flashed ones; a refused form comes back with its values."""
+    given, else the flashed ones; a refused form comes back with its values (and `near`: the club's
+    member each near name may be, `roster.NearMembers`)."""
     fmt = get_format(event.format)
     page = "_room.html" if partial() else "control.html"
+    club = roster.club_of(event)
     notices = [notice] if notice else list(get_flashed_messages())
     recovery = None if partial() else _recovery_code(event)
     links = {} if partial() else _links_to_self(event)
@@ -298,6 +301,9 @@ def render_room(
         form=form or {},
         recovery_code=recovery,
         timer_errors=timer_errors or {},
+        club=club,
+        members=roster.members(club) if club is not None else [],
+        near=near or {},
         **links,
     ), status
 
@@ -357,6 +363,32 @@ def archive(event: Event) -> BaseResponse | tuple[str, int]:
         else gettext("“%(event)s” is out of the archive: the home page lists it again.", event=event.name)
     )
     return redirect(url_for("director.control", token=event.director_token), code=303)
+
+
+@bp.post("/d/<token>/club")
+@director_only
+def club(event: Event) -> BaseResponse | tuple[str, int]:
+    """Link the event to a club's roster (the group's link or code), or take it off (`unlink`)."""
+    if request.form.get("unlink"):
+        group = roster.unlink(event)
+        if group is not None:
+            flash(
+                gettext(
+                    "The event no longer uses the roster of “%(club)s”; its members stay in the group.", club=group.name
+                )
+            )
+        return redirect(url_for("director.control", token=event.director_token) + "#club-title", code=303)
+    try:
+        group, _ = roster.link(event, request.form.get("club", ""))
+    except RuleErrors as e:
+        return render_room(event, 422, errors_by_field(e), form=request.form)
+    flash(
+        gettext(
+            "The registration offers the members of “%(club)s” now; a new name typed there joins the club.",
+            club=group.name,
+        )
+    )
+    return redirect(url_for("director.control", token=event.director_token) + "#club-title", code=303)
 
 
 @bp.route("/d/<token>/delete", methods=["GET", "POST"])

@@ -7,12 +7,14 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 from flask_babel import format_decimal, format_percent, gettext, lazy_gettext
 
+from scorepad.events import club_history
 from scorepad.form_input import whole_number
 from scorepad.games import group_stats, groups
 from scorepad.games import stats_presenters as show
 from scorepad.games.groups import Group, GroupPlayer
 from scorepad.rules import get_variant
 from scorepad.rules.stats import SeasonRow
+from scorepad.views.common import format_name
 
 bp = Blueprint("group_stats", __name__)
 NO_PLAYER = lazy_gettext("There is no such player in this group (they may have been merged into another).")
@@ -66,6 +68,9 @@ def player(token: str, player_id: int) -> tuple[str, int]:
     people = groups.players(group)
     page = _figures(group).player(person.id)
     charts = {v: show.results_chart(points) for v, points in page.results.items()}
+    seasons: dict[int, list[club_history.MemberEvent]] = {}
+    for played in club_history.member_events(group, person):
+        seasons.setdefault(played.when.year, []).append(played)
     return render_template(
         "group_stats/player.html",
         group=group,
@@ -75,6 +80,8 @@ def player(token: str, player_id: int) -> tuple[str, int]:
         people=people,
         facts=show.shown_facts,
         aliases=groups.aliases(group).get(person.id, []),
+        seasons=seasons,
+        format_name=format_name,
     ), 200
 
 

@@ -17,7 +17,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import core, military
+from scorepad.events import core, military, roster
 from scorepad.events.core import Event
 from scorepad.form_input import whole_number
 from scorepad.formats.military import PRESETS
@@ -308,16 +308,32 @@ def correct(event: Event, hand: int, table: int) -> tuple[str, int] | BaseRespon
 def setup(event: Event) -> tuple[str, int] | BaseResponse:
     """Rename the event, its teams and their players (A, B, X, Y); the QR cards and boards follow."""
     tables = event.tables
+    club = roster.club_of(event)
+    listed = {"club": club, "members": roster.members(club) if club is not None else []}
     if request.method == "POST":
         form = request.form
         names = [form.get(f"team.{t.number}", "") for t in tables]
-        players = [[form.get(f"player.{t.number}.{letter}", "") for letter in LETTERS] for t in tables]
+        players = [
+            [  # the club's member picked for a name ("Did you mean …? Yes"), else the name typed
+                form.get(f"pick.teams.{i}.players.{j}") or form.get(f"player.{t.number}.{letter}", "")
+                for j, letter in enumerate(LETTERS)
+            ]
+            for i, t in enumerate(tables)
+        ]
+        near: dict[str, str] = {}
         try:
-            military.rename(event, form.get("name", ""), names, players)
+            military.rename(event, form.get("name", ""), names, players, new_members=form.getlist("new_member"))
         except RuleErrors as e:
+            near = e.near if isinstance(e, roster.NearMembers) else {}
             errors = {k.removesuffix(".name"): v for k, v in errors_by_field(e).items()}
             return render_template(
-                "military/setup.html", event=event, form=form, errors=errors, max_name=military.MAX_NAME
+                "military/setup.html",
+                event=event,
+                form=form,
+                errors=errors,
+                max_name=military.MAX_NAME,
+                near=near,
+                **listed,
             ), 422
         flash(gettext("Names saved: the QR cards, the phones and the boards show them now."))
         return redirect(url_for("director.control", token=event.director_token))
@@ -326,7 +342,9 @@ def setup(event: Event) -> tuple[str, int] | BaseResponse:
         current[f"team.{t.number}"] = t.team
         for letter, player in zip(LETTERS, t.players):
             current[f"player.{t.number}.{letter}"] = player
-    return render_template("military/setup.html", event=event, form=current, errors={}, max_name=military.MAX_NAME), 200
+    return render_template(
+        "military/setup.html", event=event, form=current, errors={}, max_name=military.MAX_NAME, near={}, **listed
+    ), 200
 
 
 # --------------------------------------------------------------------------- a table's phone

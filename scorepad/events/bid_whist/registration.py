@@ -9,12 +9,12 @@ duration of the tournament"). Registration closes when the director starts the e
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from scorepad.events import core
+from scorepad.events import core, roster
 from scorepad.events.bid_whist import matches
 from scorepad.extensions import db
 from scorepad.games import service as games
@@ -180,14 +180,15 @@ def _numbered(register: Callable[[], EventEntrant]) -> EventEntrant:
     return register()
 
 
-def register_team(event: Event, name: str, players: Sequence[str]) -> EventEntrant:
-    """Register a team of two; its number is the next free one."""
-    entrant = _numbered(lambda: _register_team(event, name, players))
+def register_team(event: Event, name: str, players: Sequence[str], new_members: Collection[str] = ()) -> EventEntrant:
+    """Register a team of two; its number is the next free one. At a club's event, a name new to the
+    club becomes a member (`roster.enrol`: `new_members`, the fields whose near names are new people)."""
+    entrant = _numbered(lambda: _register_team(event, name, players, new_members))
     core.announce(event, CHANGED)
     return entrant
 
 
-def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntrant:
+def _register_team(event: Event, name: str, players: Sequence[str], new_members: Collection[str]) -> EventEntrant:
     _open(event)
     _room(event, "team")
     errors: list[RuleError] = []
@@ -211,6 +212,7 @@ def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntr
         errors.append(RuleError("player2", M("the two players have the same name: give each their own")))
     if errors:
         raise RuleErrors(errors)
+    roster.enrol(event, [(f"player{i + 1}", player) for i, player in enumerate(cleaned)], new_members)
     entrant = EventEntrant(number=number, name=team, players=cleaned)
     event.entrants.append(entrant)
     _issue(event, number)
@@ -231,20 +233,22 @@ def _register_team(event: Event, name: str, players: Sequence[str]) -> EventEntr
     return entrant
 
 
-def register_single(event: Event, player: str) -> EventEntrant:
-    """Register a player without a partner: the director pairs singles into teams before the start."""
-    entrant = _numbered(lambda: _register_single(event, player))
+def register_single(event: Event, player: str, new_members: Collection[str] = ()) -> EventEntrant:
+    """Register a player without a partner: the director pairs singles into teams before the start
+    (a name new to a club's event's club becomes a member, as `register_team` says)."""
+    entrant = _numbered(lambda: _register_single(event, player, new_members))
     core.announce(event, CHANGED)
     return entrant
 
 
-def _register_single(event: Event, player: str) -> EventEntrant:
+def _register_single(event: Event, player: str, new_members: Collection[str]) -> EventEntrant:
     _open(event)
     _room(event, "single", single=True)
     name = _clean(player, "single", M("the player's name"), MAX_PLAYER)
     _taken(event, name, "single")
     if errors := _playing(event, name, "single"):
         raise RuleErrors(errors)
+    roster.enrol(event, [("single", name)], new_members)
     number = _next_number(event)
     entrant = EventEntrant(number=number, name=name, players=[name])
     event.entrants.append(entrant)
