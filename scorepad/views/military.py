@@ -309,7 +309,9 @@ def setup(event: Event) -> tuple[str, int] | BaseResponse:
     """Rename the event, its teams and their players (A, B, X, Y); the QR cards and boards follow."""
     tables = event.tables
     club = roster.club_of(event)
-    listed = {"club": club, "members": roster.members(club) if club is not None else []}
+    listed = dict(
+        club=club, members=roster.members(club) if club is not None else []
+    )  # the roster's club, not a format
     if request.method == "POST":
         form = request.form
         names = [form.get(f"team.{t.number}", "") for t in tables]
