@@ -564,6 +564,17 @@ class EventDecision(db.Model):  # type: ignore[name-defined]
 # --------------------------------------------------------------------------- replays
 
 
+class DeletedLink(db.Model):  # type: ignore[name-defined]
+    """A link of an event its director deleted (events/lifecycle.py): a digest of it, not the link,
+    so that the link answers "deleted by its director" (410) rather than "not found" (404), while
+    nothing of the event is kept. Table `deleted_link`."""
+
+    __tablename__ = "deleted_link"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 in hex
+    deleted_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class IdempotentRequest(db.Model):  # type: ignore[name-defined]
     """A write sent with an `Idempotency-Key` header, and the answer it got: the same key again (a
     phone re-sending a tap whose answer it never heard) gets that answer back, and nothing is done

@@ -245,6 +245,47 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
     core.announce(event, core.Signals(orders=True))
 
 
+RENAMED = "renamed"
+
+
+def rename(event: Event, number: int, name: str, actor: str = "director") -> EventEntrant:
+    """Give player `number` a new name, at any stage: the seats, the results and every score stay
+    as they are (they are kept by number), every page shows the new name; audited "old → new"."""
+    player = next((e for e in event.entrants if e.number == number), None)
+    if player is None:
+        raise RuleErrors([RuleError("rename", M("choose the player to rename"))])
+    new = " ".join(name.split())
+    if not new:
+        raise RuleErrors([RuleError("rename", M("give the player's new name"))])
+    if len(new) > MAX_PLAYER:
+        raise RuleErrors(
+            [RuleError("rename", M("a player's name is too long: at most %(most)s characters", most=MAX_PLAYER))]
+        )
+    old = player.name
+    if new == old:
+        raise RuleErrors([RuleError("rename", M("that is already their name: type the new one"))])
+    other = next((e for e in event.entrants if e is not player and e.name.casefold() == new.casefold()), None)
+    if other is not None:
+        raise RuleErrors(
+            [
+                RuleError(
+                    "rename",
+                    M(
+                        "%(name)s is already player %(number)s's name: give each their own, e.g. with an "
+                        "initial (%(name)s B.)",
+                        name=other.name,
+                        number=other.number,
+                    ),
+                )
+            ]
+        )
+    player.name, player.players = new, [new]
+    core.audit(event, actor, RENAMED, old={"name": old}, new={"name": new}, note=M("player %(number)s", number=number))
+    db.session.commit()
+    core.announce(event, core.Signals(orders=True))  # the table phones name the players at each seat
+    return player
+
+
 _OPTIONS = {"deals": int, "per_change": int, "scoring": str, "nt_fifth": bool, "movement": str, "top": str}
 _MUST_BE: dict[type, Callable[[str], Message]] = {  # an option of the wrong kind, in words
     int: lambda option: M("%(option)s must be a whole number", option=option),

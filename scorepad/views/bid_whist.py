@@ -21,7 +21,7 @@ from scorepad.form_input import whole_number
 from scorepad.games import service as games
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
-from scorepad.views.common import device, errors_by_field
+from scorepad.views.common import device, errors_by_field, not_found
 from scorepad.views.director import director_of, render_room, unlock_for
 
 bp = Blueprint("bid_whist", __name__)
@@ -379,7 +379,7 @@ def _entrant(token: str) -> EventEntrant:
     """The tournament team whose card carries `token` (a whist drive's players have no team page)."""
     entrant = registration.entrant_by_token(token)
     if entrant is None or entrant.event.format != tournament.KEY:
-        abort(404, description=gettext("This team link is not valid. Ask the director for your team's card."))
+        not_found(token, gettext("This team link is not valid. Ask the director for your team's card."))
     return entrant
 
 

@@ -16,7 +16,7 @@ from scorepad.events import core, results, timer
 from scorepad.events.core import Event, Game
 from scorepad.events.registry import get_format
 from scorepad.pushes.boards import OWN_EVENT, STREAM_EVENTS, board_context, channel, render_board
-from scorepad.views.common import no_event, partial, share_url
+from scorepad.views.common import no_event, not_found, partial, share_url
 
 bp = Blueprint("board", __name__)
 
@@ -60,7 +60,7 @@ def _page(public_id: str, page: str) -> str:
 def _event(public_id: str) -> Event:
     event = core.by_public_id(public_id)
     if event is None:
-        abort(404, description=no_event())
+        not_found(public_id, no_event())
     return event
 
 
@@ -124,7 +124,7 @@ def export_json(public_id: str) -> ResponseReturnValue:
 def _results_event(code: str) -> Event:
     event = results.by_link(code)
     if event is None:
-        abort(404, description=gettext("There are no results at this link. Check the code, or scan the QR code again."))
+        not_found(code, gettext("There are no results at this link. Check the code, or scan the QR code again."))
     return event
 
 

@@ -4,12 +4,14 @@ whether a request wants a page or only the swapped part."""
 from __future__ import annotations
 
 import secrets
+from typing import NoReturn
 from urllib.parse import urlsplit
 
-from flask import request, session
+from flask import abort, make_response, render_template, request, session
 from flask_babel import gettext, lazy_gettext
 
 from scorepad import network
+from scorepad.events import lifecycle
 from scorepad.extensions import htmx
 from scorepad.i18n import say
 from scorepad.rules.base import RuleError, RuleErrors
@@ -60,6 +62,23 @@ FORMAT_TITLES = (lazy_gettext("Whist drive"), lazy_gettext("Club night"), lazy_g
 def format_name(title: str) -> str:
     """An event format's name (its English `title`) in the reader's language."""
     return gettext(title)
+
+
+def not_found(link: str, description: str) -> NoReturn:
+    """The refusal of an event's link that opens nothing: 410 with words saying so when the link was
+    an event's its director deleted (`lifecycle.was_deleted`), else 404 with `description`."""
+    if lifecycle.was_deleted(link):
+        page = render_template(
+            "errors/error.html",
+            code=410,
+            title=gettext("This event was deleted"),
+            message=gettext(
+                "Its director deleted this event, with everything entered in it: its pages and links are "
+                "gone for good. Ask the director if you need its results."
+            ),
+        )
+        abort(make_response(page, 410))
+    abort(404, description=description)
 
 
 def no_event() -> str:

@@ -41,7 +41,7 @@ from scorepad.form_input import whole_number
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
 from scorepad.views.audit_trail import audit_action, audit_actor, audit_change, audit_note, audit_words, signed_by
-from scorepad.views.common import errors_by_field, format_name, no_event, partial, share_url
+from scorepad.views.common import errors_by_field, format_name, no_event, not_found, partial, share_url
 
 bp = Blueprint("director", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -188,7 +188,7 @@ def forget_event(token: str) -> bool:
 def _event(token: str) -> Event:
     event = core.by_director_token(token)
     if event is None:
-        abort(404, description=no_event())
+        not_found(token, no_event())
     return event
 
 

@@ -88,6 +88,18 @@ def correct(event: Event) -> tuple[str, int]:
     )
 
 
+@bp.post("/d/<token>/players/rename")
+@director_of(drive_event.KEY)
+def rename(event: Event) -> tuple[str, int]:
+    """Give a player a new name, at any stage: the seats and scores stay."""
+    number, name = _int(request.form.get("number")), " ".join(request.form.get("name", "").split())
+    try:
+        drive_event.rename(event, number, name)
+    except RuleErrors as e:
+        return render_room(event, 422, errors_by_field(e), form=request.form)
+    return render_room(event, notice=gettext("Player %(number)s is now called %(name)s.", number=number, name=name))
+
+
 @bp.route("/d/<token>/deals/<int:deal>/<int:table>", methods=["GET", "POST"])
 @director_of(drive_event.KEY)
 def correct_one(event: Event, deal: int, table: int) -> tuple[str, int] | BaseResponse:

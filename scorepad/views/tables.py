@@ -14,7 +14,7 @@ from flask_babel import gettext
 from scorepad.events import core
 from scorepad.events.core import EventTable, TablePage
 from scorepad.events.registry import get_format
-from scorepad.views.common import partial
+from scorepad.views.common import not_found, partial
 
 bp = Blueprint("tables", __name__)
 
@@ -23,9 +23,9 @@ def table_for(token: str, key: str | None = None) -> EventTable:
     """The table whose QR code carries `token` (of an event of format `key`, when given), else 404."""
     table = core.table_by_token(token)
     if table is None:
-        abort(
-            404,
-            description=gettext(
+        not_found(
+            token,
+            gettext(
                 "This table link is not valid any more: the director may have printed a "
                 "new QR code, or deleted the event. Scan the card on your table again, or ask the director."
             ),

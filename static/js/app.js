@@ -107,7 +107,11 @@ function refreshAsPushed(panel) {
 // opening the next hand, was lost with it; the table would wait for the next one (issue 32, item 5).
 (function () {
   function catchUp(source) {
-    if (source.dataset.refreshUrl) htmx.ajax("GET", source.dataset.refreshUrl, { target: source, swap: "innerHTML" });
+    // the stream's own box, or the boxes its pushes swap (the projector's board, beside its timer)
+    var swapped = source.dataset.refreshUrl ? [source] : source.querySelectorAll("[sse-swap][data-refresh-url]");
+    Array.prototype.forEach.call(swapped, function (box) {
+      htmx.ajax("GET", box.dataset.refreshUrl, { target: box, swap: "innerHTML" });
+    });
     source.querySelectorAll('[hx-trigger^="sse:"]').forEach(function (el) {
       refreshAsPushed(el);
     });
@@ -166,8 +170,10 @@ function refreshAsPushed(panel) {
     names(root).forEach(function (name) {
       if (heard[name]) return;
       heard[name] = true;
-      slot.__sseSource.addEventListener(name, function () {
-        slot.__pushedAt = performance.now();
+      slot.__sseSource.addEventListener(name, function (m) {
+        // when the push arrived, not now: htmx's own listener on this message ran first and sent the
+        // panel's fetch already, which is no older than the push it answers
+        slot.__pushedAt = m.timeStamp || performance.now();
         if (name !== "changed") slot.__urgentAt = slot.__pushedAt;  // new orders: never held by a refresh gap
       });
     });
@@ -226,8 +232,8 @@ function refreshAsPushed(panel) {
     live.dispatchEvent(new CustomEvent("board:patched", { bubbles: true }));
   }
   document.addEventListener("htmx:sseOpen", function (e) {
-    var live = e.target;
-    if (live.id !== "board-live" || !e.detail || !e.detail.source) return;
+    var live = e.target.id === "board-live" ? e.target : e.target.querySelector("#board-live");
+    if (!live || !e.detail || !e.detail.source) return;
     e.detail.source.addEventListener("patch", function (m) { apply(live, m.data); });
   });
 })();
@@ -461,6 +467,35 @@ document.addEventListener("htmx:beforeRequest", function (event) {
     event.preventDefault();
   }
 });
+/* A field being typed in a live panel that a push draws again (the round timer's minutes: the clock
+   beside it must follow the push) keeps what is typed, its focus and caret: the refresh is swapped in
+   around it. Only a refresh: an action's answer (the field saved, or refused beside it) is drawn as sent. */
+(function () {
+  var typed = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var target = e.detail.target;
+    typed = null;
+    if (!target || !target.hasAttribute || !target.hasAttribute("data-keep-typing") || !isRefresh(e.detail)) return;
+    target.querySelectorAll("input[id]:not([type=hidden])").forEach(function (f) {
+      var focused = document.activeElement === f;
+      if (!focused && f.value === f.defaultValue) return;
+      (typed = typed || []).push({ id: f.id, value: f.value, focused: focused, start: f.selectionStart, end: f.selectionEnd });
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var fields = typed;
+    typed = null;
+    (fields || []).forEach(function (was) {
+      var f = document.getElementById(was.id);
+      if (!f) return;
+      f.value = was.value;
+      if (!was.focused) return;
+      f.focus();
+      try { f.setSelectionRange(was.start, was.end); } catch (err) { /* a field without a caret */ }
+    });
+  });
+})();
+
 /* A live panel drawn again (a control room's refresh, a standings push) keeps the scroll of its wide
    boxes: a director who scrolled across to hand 20 or to a table's column is not sent back to the
    first column by every refresh. */

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
-from scorepad.events import timer
+from scorepad.events import core, timer
 from tests.browser.conftest import PHONE, PROJECTOR
 from tests.web.test_club_night import public_id
 from tests.web.test_events import create, table_tokens
@@ -105,3 +105,59 @@ def test_a_director_times_a_hand_and_a_table_and_the_projector_follow(
     table.screenshot(path=str(screenshot_dir / "round-timer-table-390-fr-up.png"), full_page=True)
     projector.screenshot(path=str(screenshot_dir / "round-timer-projector-1080p-up.png"))
     director.screenshot(path=str(screenshot_dir / "round-timer-control-room-390.png"), full_page=True)
+
+
+def test_one_stream_one_fetch_a_change_and_the_minutes_being_typed_are_kept(
+    app: Flask, live_server: str, browser: Browser
+) -> None:
+    """The projector follows the timer on its board's own stream (it opened a second one); each
+    timer change makes a page fetch its timer once (it was twice); and the director's minutes being
+    typed stay as typed when a change from elsewhere redraws the timer panel (they were lost)."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    with app.test_client() as client:
+        token = create(client, tables="2", teams="Aces\nKings")
+    app.config["WTF_CSRF_ENABLED"] = True
+    table_link, public = table_tokens(app, token)[0], public_id(app, token)
+
+    def change(action: Callable[[Any], None]) -> None:  # as from the director's other device
+        with app.app_context():
+            action(core.by_public_id(public))
+
+    change(lambda event: timer.set_minutes(event, "10"))
+    pages, asked = {}, {}
+    for name, size, path in (
+        ("projector", PROJECTOR, f"/b/{public}"),
+        ("table", PHONE, f"/t/{table_link}"),
+        ("director", PHONE, f"/d/{token}"),
+    ):
+        page = browser.new_context(**size).new_page()
+        asked[name] = []
+        page.on("request", lambda request, log=asked[name]: log.append(request.url.split("?")[0]))
+        page.goto(f"{live_server}{path}")
+        pages[name] = page
+    streams = [url for url in asked["projector"] if url.endswith(f"/b/{public}/events")]
+    assert len(streams) == 1, streams
+    for page in pages.values():
+        page.wait_for_function("document.querySelectorAll('[sse-connect]').length > 0")
+    pages["director"].wait_for_timeout(500)  # every stream open before the change
+
+    for log in asked.values():
+        log.clear()
+    change(timer.start)
+    for page in pages.values():
+        expect(page.locator("#round-timer .timer-label")).to_have_text("Time left in this hand")
+    pages["director"].wait_for_timeout(1000)  # a second fetch would have gone by now
+    timer_url = {"projector": f"/b/{public}/timer", "table": f"/b/{public}/timer", "director": f"/d/{token}/timer"}
+    for name, log in asked.items():
+        assert log.count(f"{live_server}{timer_url[name]}") == 1, (name, log)
+
+    director = pages["director"]
+    minutes = director.get_by_label("Minutes per hand")
+    minutes.fill("2")  # being typed, not saved yet, when the timer is paused from elsewhere
+    change(timer.pause)
+    expect(director.locator("#round-timer .timer-label")).to_have_text("Timer paused")
+    expect(director.get_by_label("Minutes per hand")).to_have_value("2")
+    expect(director.get_by_label("Minutes per hand")).to_be_focused()
+    director.keyboard.type("5")
+    director.locator("#timer-panel").get_by_role("button", name="Save").click()
+    expect(director.get_by_role("button", name="Start again (25 min)")).to_be_visible()

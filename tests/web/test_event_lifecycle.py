@@ -1,6 +1,6 @@
 """Issue 32, item 12: a director can archive an event (off the home page's lists, every page kept,
-and back) and delete a test event (after typing its name; its links then answer 404 with words
-saying why); the home page lists only this browser's events; a backup restored where its event
+and back) and delete a test event (after typing its name; its links then answer 410 Gone with
+words saying its director deleted it, unknown links 404 as before); the home page lists only this browser's events; a backup restored where its event
 already is comes in as a copy that says so; and a Bid Whist team can be renamed, audited "old →
 new" with who and when, every page showing the new name.
 """
@@ -12,6 +12,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events.results import link_code
 from scorepad.extensions import db
 from scorepad.models import AuditEntry, Event, Game
 from tests.web.test_backup import download, token_of, upload
@@ -69,7 +70,7 @@ def test_the_home_page_lists_no_other_browsers_events(app: Flask, client: FlaskC
     assert "Someone else's test" not in page and "No events on this browser yet." in page
 
 
-def test_a_delete_asks_for_the_name_then_every_link_answers_404(app: Flask, client: FlaskClient) -> None:
+def test_a_delete_asks_for_the_name_then_every_link_answers_410_gone(app: Flask, client: FlaskClient) -> None:
     token = create_tournament(client, name="Practice run", rounds="1")
     for n in (1, 2):
         client.post(
@@ -78,8 +79,9 @@ def test_a_delete_asks_for_the_name_then_every_link_answers_404(app: Flask, clie
     assert client.post(f"/d/{token}/start", headers=HX).status_code == 200
     with app.app_context():
         event = db.session.scalars(db.select(Event).where(Event.director_token == token)).one()
-        public_id, table = event.public_id, event.tables[0].token
-        team = event.entrants[0].token
+        public_id, table, table_code = event.public_id, event.tables[0].token, event.tables[0].short_code
+        team, team_code, director_code = event.entrants[0].token, event.entrants[0].short_code, event.director_code
+        results_code = link_code(event)
         assert db.session.scalar(db.select(db.func.count(Game.id)).where(Game.event_id == event.id)) == 1
     asked = client.get(f"/d/{token}/delete")
     assert asked.status_code == 200
@@ -96,12 +98,32 @@ def test_a_delete_asks_for_the_name_then_every_link_answers_404(app: Flask, clie
     assert done.status_code == 303 and done.headers["Location"] == "/"
     page = home(client)
     assert "“Practice run” is deleted" in page and "Practice run</strong>" not in page
-    for link in (f"/d/{token}", f"/b/{public_id}", f"/b/{public_id}/standings", f"/t/{table}", f"/team/{team}"):
+    links = [
+        f"/d/{token}",  # the director's
+        f"/d/{token}/room",
+        f"/d/{str(director_code).upper()}",  # its short link, as typed
+        f"/b/{public_id}",  # the board's
+        f"/b/{public_id}/standings",
+        f"/b/{public_id}/events",  # the stream's
+        f"/b/{public_id}/events?only=changed,timer",
+        f"/t/{table}",  # a table's
+        f"/t/{table_code}",
+        f"/team/{team}",
+        f"/team/{team_code}",
+        f"/r/{results_code}",
+    ]
+    for link in links:
         gone = client.get(link)
-        assert gone.status_code == 404, link
-    assert "Its director may have deleted it" in text(client.get(f"/d/{token}"))
-    assert "Its director may have deleted it" in text(client.get(f"/b/{public_id}"))
-    assert "or deleted the event" in text(client.get(f"/t/{table}"))
+        assert gone.status_code == 410, link
+        assert "<h1>This event was deleted</h1>" in text(gone), link
+        assert "Its director deleted this event, with everything entered in it" in text(gone), link
+    assert client.post(f"/d/{token}/start", headers=HX).status_code == 410  # a form left open on a phone
+    assert client.post(f"/t/{table}/result", data={"hand": "1", "tricks": "7"}).status_code == 410
+    for unknown in (f"/d/{token[:-1]}x", f"/b/{public_id[:-1]}x", f"/b/{public_id[:-1]}x/events", f"/t/{table[:-1]}x"):
+        assert client.get(unknown).status_code == 404, unknown  # a link no event ever had
+    client.set_cookie("lang", "fr")
+    french = client.get(f"/b/{public_id}/standings")
+    assert french.status_code == 410 and "<h1>Cet événement a été supprimé</h1>" in text(french)
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count(Game.id))) == 0  # its games went with it
         assert db.session.scalar(db.select(db.func.count(AuditEntry.id))) == 0

@@ -27,7 +27,7 @@ BID_WHIST_DIRECTOR = [
     "swap",
     "matches/1/close",
 ]
-DRIVE_DIRECTOR = ["deals/correct", "deals/1/1"]
+DRIVE_DIRECTOR = ["deals/correct", "deals/1/1", "players/rename"]
 
 
 def create_military(client: FlaskClient) -> str:

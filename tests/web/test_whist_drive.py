@@ -205,3 +205,39 @@ def test_a_tables_tap_is_previewed_before_it_is_recorded_and_the_director_correc
     response = client.post(f"/d/{token}/deals/1/1", data={})
     assert response.status_code == 422 and "0 to 13" in text(response)
     assert client.get(f"/d/{token}/deals/5/1").status_code == 404
+
+
+def test_the_director_renames_a_player_audited_and_every_page_follows(client: FlaskClient, app: Flask) -> None:
+    """Issue 32, item 12: a drive's player renamed as Bid Whist teams and Military players are: a name
+    another player has or too long is refused beside the field; the scores stay, kept by number."""
+    token = create(client)
+    t = tokens(app, token)
+    for table, ns in ((1, 8), (2, 5), (3, 7)):
+        assert enter(client, t[table], 1, ns)[0] == 200
+
+    def rename(number: str, name: str) -> tuple[int, str]:
+        response = client.post(f"/d/{token}/players/rename", data={"number": number, "name": name}, headers=HX)
+        return response.status_code, text(response)
+
+    status, page = rename("1", "b")
+    assert status == 422 and field_error(page, "rename") == (
+        "B is already player 2's name: give each their own, e.g. with an initial (B B.)"
+    )
+    assert 'value="b"' in page  # the typed name kept in its field
+    assert rename("1", "x" * 41)[0] == 422 and "at most 40 characters" in rename("1", "x" * 41)[1]
+    assert field_error(rename("1", "  ")[1], "rename") == "Give the player's new name"
+    assert field_error(rename("1", "A")[1], "rename") == "That is already their name: type the new one"
+    assert rename("99", "Zed")[0] == 422
+    status, page = rename("1", " Ann  Smith ")
+    assert status == 200 and "Player 1 is now called Ann Smith." in page
+    assert re.search(r"\d\d:\d\d</time> director: renamed: “A” → “Ann Smith” · player 1", page), page
+    board = client.get(f"/b/{public(app, token)}").get_data(as_text=True)
+    assert '<th scope="row" class="team">Ann Smith</th><td class="num total">2</td>' in board
+    assert "Table 1: N Ann Smith, E C, S F, W H" in words(client.get(f"/b/{public(app, token)}"))
+    assert "Ann Smith: stay at table 1, sit North" in text(client.get(f"/t/{t[1]}"))
+    with app.app_context():
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        assert [e.players for e in event.entrants][:2] == [["Ann Smith"], ["B"]]
+    client.set_cookie("lang", "fr")
+    french = text(client.get(f"/d/{token}"))
+    assert "directeur : renommé: “A” → “Ann Smith” · le joueur 1" in french and "Renommer un joueur" in french
