@@ -61,6 +61,13 @@ MESSAGES = {
         "it. Tap again once it has gone (it is sent as soon as the connection is back)."
     ),
     "waiting": N_("Waiting to send: %(label)s (tapped at %(time)s). It is sent by itself when the connection is back."),
+    "waiting-mark": N_("waiting"),  # beside a bid or tricks kept on the phone
+    "next-hand-after": N_("The next hand can be entered once this one has been sent."),
+    "take-back-waiting": N_("Take back the last tap still waiting"),
+    "hand-refused": N_('Not applied: your entry "%(label)s" (tapped at %(time)s): %(words)s'),
+    "drop-held": N_("Drop these taps and go on from the hand as recorded"),
+    "drop-refused": N_("Go on from the hand as recorded"),
+    "drop-confirm": N_("Drop the taps kept on this phone? They were not recorded."),
     "not-sent-offline": N_(
         "Not sent: this phone is offline, so nothing was saved. What you entered is still here: "
         "send it again once the connection is back."
@@ -78,6 +85,16 @@ PLURALS = {
     "offline-waiting": ngettext(
         "Offline since %(since)s · %(count)s entry waiting to send (first: %(label)s, tapped at %(time)s).",
         "Offline since %(since)s · %(count)s entries waiting to send (first: %(label)s, tapped at %(time)s).",
+    ),
+    "hand-kept": ngettext(  # a hand the phone goes on with, offline
+        "Waiting to send: %(labels)s (tapped at %(time)s). It is sent by itself when the connection is back: "
+        "go on with the hand.",
+        "Waiting to send, in order: %(labels)s (the first tapped at %(time)s). They are sent by themselves when "
+        "the connection is back: go on with the hand.",
+    ),
+    "held-taps": ngettext(
+        "It is followed by %(count)s tap kept on this phone and not sent, as it depends on it: %(labels)s.",
+        "It is followed by %(count)s taps kept on this phone and not sent, as they depend on it: %(labels)s.",
     ),
 }
 

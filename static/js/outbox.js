@@ -9,7 +9,14 @@
 // has seen with its first answer and never applies it twice (scorepad/idempotency.py).
 //
 // While an entry waits, the next write waits too, and the page says why: the next bid or hand
-// depends on the one before, which only the server can check. When a waiting entry is refused
+// depends on the one before, which only the server can check. Except on a hand the page carries the
+// rest of (its plan, `data-offline-hand`: a Nomination or Australian hand; issue 31, item 3): there
+// the phone goes on with the hand by itself, each tap kept in order behind the first, shown as chosen
+// and marked waiting, and sent in order when the connection is back. Each names the player and the
+// hand it is for, so the server refuses one that no longer fits (scorepad/games/entry/bids_tricks.py);
+// the first refused stops the hand's taps after it: it is said beside the hand with the taps kept
+// behind it, never sent, until the scorer drops them. A Save (Whist, Bid Whist: the hand is one
+// form) is shown as chosen and waiting, and the next hand is entered once it is sent. When a waiting entry is refused
 // (another phone entered that hand meanwhile), the server's words say what is recorded and what
 // was not applied, and the page is redrawn from what the server kept; so do they when an entry was
 // recorded on its first try but its game changed since (an undo: `Idempotent-Changed`). Once the
@@ -38,6 +45,8 @@
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
   }
+  // What waits to be sent: not the taps held behind a refused one (they wait for the scorer).
+  function waiting() { return load().filter(function (i) { return !i.held; }); }
   function save(items) {
     try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { /* storage full or off: nothing to do */ }
   }
@@ -51,7 +60,7 @@
     var log = loadSent();
     if (log.some(function (i) { return i.key === item.key; })) return;  // another page sent it too: its answer counts
     log = log.concat([{ key: item.key, label: item.label, at: item.at, ok: ok, words: words, changed: !!changed,
-                        recorded: !!recorded }]).slice(-10);
+                        recorded: !!recorded, hand: item.hand, step: item.step }]).slice(-40);
     try { localStorage.setItem(SENT, JSON.stringify(log)); } catch (e) { /* storage off */ }
   }
   function forgetSent() {
@@ -96,7 +105,7 @@
   function bar() {
     var el = document.querySelector(".outbox-bar");
     if (!el) return;
-    var items = load(), copy = savedCopy(), since = offlineSince();
+    var items = waiting(), copy = savedCopy(), since = offlineSince();
     var news = loadSent().filter(function (i) { return i.ok && !oldNews[i.key]; });
     var sent = news.filter(function (i) { return i.recorded; });
     var unrecorded = news.filter(function (i) { return !i.recorded; });
@@ -176,6 +185,7 @@
     }).then(function (html) {
       var main = document.querySelector("#main");
       if (main && window.htmx) htmx.swap(main, html, { swapStyle: "outerHTML" }, { select: "#main" });
+      drawHand();
       if (savedCopy()) {  // no longer the copy: the server's page
         delete document.body.dataset.savedAt;
         markOnline();
@@ -205,13 +215,13 @@
   var copyTimer = null;
   function refreshCopy() {
     clearTimeout(copyTimer);
-    if (!savedCopy() || load().length) return;  // waiting entries redraw the page once they are sent
+    if (!savedCopy() || waiting().length) return;  // waiting entries redraw the page once they are sent
     redraw(function (done) { if (!done) copyTimer = setTimeout(refreshCopy, COPY_RETRY); });
   }
 
   function schedule() {
     clearTimeout(timer);
-    if (!load().length) return;
+    if (!waiting().length) return;
     timer = setTimeout(flush, delay);
     delay = Math.min(delay * 2, MAX_DELAY);
   }
@@ -219,7 +229,7 @@
   function flush() {
     clearTimeout(timer);
     if (leaving) return;
-    var items = load();
+    var items = waiting();
     if (sending || !items.length) { bar(); return; }
     sending = true;
     var item = items[0];
@@ -236,18 +246,26 @@
           schedule();
           return;
         }
-        save(load().filter(function (i) { return i.key !== item.key; }));
         markOnline();
         delay = FIRST_DELAY;
         // recorded when it first arrived, but the game changed since: the server says what stands now
         var changed = res.r.ok && res.r.headers.get("Idempotent-Changed") === "true";
         var ok = res.r.ok && !changed, recorded = ok && res.r.headers.get("Idempotent-Recorded") === "true";
+        var words = ok ? "" : serverWords(res.r.status, res.text);
+        if (!ok && item.hand) {  // a tap of a hand entered offline: it and the hand's taps after it stay, held
+          save(load().map(function (i) {
+            if (i.key === item.key) return Object.assign({}, i, { held: true, refused: words });
+            return i.hand === item.hand ? Object.assign({}, i, { held: true }) : i;
+          }));
+        } else {
+          save(load().filter(function (i) { return i.key !== item.key; }));
+        }
         // a preview (nothing recorded yet) goes where it was asked for, when it is the last to go
-        var shown = ok && !recorded && !load().length && showAnswer(item, res.text);
+        var shown = ok && !recorded && !waiting().length && showAnswer(item, res.text);
         if (shown) shownHere[item.key] = true;
-        logSent(item, ok, ok ? "" : serverWords(res.r.status, res.text), changed, recorded);
+        logSent(item, ok, words, changed, recorded);
         tell();
-        if (load().length) {
+        if (waiting().length) {
           flush();
         } else if (shown) {
           bar();  // the page shows the server's answer: a redraw would take it away
@@ -268,7 +286,7 @@
       if (told[i.key]) return;
       told[i.key] = true;
       if (i.changed) say(tr("changed-since", "Your entry \"%(label)s\" (tapped at %(time)s): %(words)s", { label: i.label, time: clock(i.at), words: i.words }));
-      else if (!i.ok) say(tr("not-applied", "Your entry \"%(label)s\" (tapped at %(time)s) was not applied: %(words)s", { label: i.label, time: clock(i.at), words: i.words }));
+      else if (!i.ok && !i.hand) say(tr("not-applied", "Your entry \"%(label)s\" (tapped at %(time)s) was not applied: %(words)s", { label: i.label, time: clock(i.at), words: i.words }));
     });
   }
 
@@ -282,7 +300,7 @@
   // Another page of the app on this phone changed the outbox: it sent what waited, or a new entry
   // was made there.
   function count(json) {
-    try { return (JSON.parse(json || "[]") || []).length; } catch (e) { return 0; }
+    try { return (JSON.parse(json || "[]") || []).filter(function (i) { return !i.held; }).length; } catch (e) { return 0; }
   }
   window.addEventListener("storage", function (event) {
     if (event.key !== STORE && event.key !== SENT && event.key !== null) return;
@@ -291,6 +309,7 @@
       settled();
     } else {
       bar();
+      drawHand();
     }
   });
 
@@ -304,7 +323,8 @@
       copyTimer = setTimeout(refreshCopy, COPY_RETRY);
     }
     bar();
-    if (load().length) flush();
+    drawHand();
+    if (waiting().length) flush();
   });
 
   document.addEventListener("htmx:configRequest", function (event) {
@@ -320,10 +340,276 @@
       forgetSent();
       bar();
     }
-    if (!load().length) return;
+    var items = waiting();
+    if (!items.length) return;
     event.preventDefault();
-    note(event.detail.elt, "wait", tr("not-sent-yet", "Not sent yet: your entry \"%(label)s\" is still waiting to be sent, and this one depends on it. Tap again once it has gone (it is sent as soon as the connection is back).", { label: load()[0].label }));
+    note(event.detail.elt, "wait", tr("not-sent-yet", "Not sent yet: your entry \"%(label)s\" is still waiting to be sent, and this one depends on it. Tap again once it has gone (it is sent as soon as the connection is back).", { label: items[0].label }));
     flush();
+  });
+
+  // ---- The rest of a hand entered with no connection (issue 31, item 3) ----
+  // The page's plan of the hand in hand (templates/games/entry/_bids_tricks.html); null elsewhere.
+  function planOf() {
+    var el = document.querySelector("#hand-panel [data-offline-hand]");
+    if (!el) return null;
+    try { return JSON.parse(el.getAttribute("data-offline-hand")); } catch (e) { return null; }
+  }
+  function param(params, name) {
+    var found = params.filter(function (p) { return p[0] === name; })[0];
+    return found ? found[1] : null;
+  }
+  function stepOf(params) {  // what a tap of the hand does, as the phone replays it
+    var action = param(params, "action"), seat = parseInt(param(params, "seat"), 10);
+    if (action === "trump") return { kind: "trump", value: param(params, "trump") };
+    if (action === "bid") return { kind: "bid", seat: seat, value: parseInt(param(params, "bid"), 10) };
+    if (action === "tricks") return { kind: "tricks", seat: seat, value: parseInt(param(params, "tricks"), 10) };
+    if (action === "result") return { kind: "result" };
+    return null;
+  }
+  function none(v) { return v === null || v === undefined; }
+  function total(values) { return values.reduce(function (a, v) { return a + (none(v) ? 0 : v); }, 0); }
+  // One player's tricks; the rest is filled in as the server does (only one player left, or no tricks).
+  function takeTricks(plan, tricks, seat, value) {
+    tricks[seat] = value;
+    var missing = [];
+    tricks.forEach(function (t, s) { if (none(t)) missing.push(s); });
+    var rest = plan.c - total(tricks);
+    if (missing.length === 1 || (missing.length && rest === 0)) {
+      missing.forEach(function (s) { tricks[s] = missing.length === 1 ? rest : 0; });
+    }
+  }
+  // The hand as the page drew it, with the taps sent since (the page is not redrawn between them) and
+  // those waiting; each value says whether it is waiting.
+  function handNow(plan, items) {
+    var h = { trump: plan.tr.length ? null : "", bids: plan.bd ? plan.bd.slice() : null,
+              tricks: plan.tk.slice(), saved: false, waitingBids: {}, waitingTricks: {} };
+    var sent = loadSent().filter(function (i) { return i.ok && i.hand === plan.id; });
+    sent.concat(items).forEach(function (i) {
+      var s = i.step, queued = items.indexOf(i) >= 0;
+      if (!s) return;
+      if (s.kind === "trump") h.trump = s.value;
+      else if (s.kind === "bid" && h.bids) { h.bids[s.seat] = s.value; if (queued) h.waitingBids[s.seat] = true; }
+      else if (s.kind === "tricks") {
+        var before = h.tricks.slice();
+        takeTricks(plan, h.tricks, s.seat, s.value);
+        if (queued) h.tricks.forEach(function (t, seat) { if (none(before[seat]) && !none(t)) h.waitingTricks[seat] = true; });
+      } else if (s.kind === "result") h.saved = true;
+    });
+    return h;
+  }
+  function nextStep(plan, h) {
+    if (h.saved) return { kind: "done" };
+    if (h.trump === null) return { kind: "trump" };
+    if (h.bids) {
+      var bidding = plan.o.filter(function (s) { return none(h.bids[s]); });
+      if (bidding.length) {
+        var earlier = plan.o.filter(function (s) { return !none(h.bids[s]); }).map(function (s) { return h.bids[s]; });
+        var forbidden = plan.c - total(earlier);
+        var hooked = plan.hk && bidding.length === 1 && forbidden >= 0 && forbidden <= plan.c;
+        return { kind: "bid", seat: bidding[0], forbidden: hooked ? forbidden : null };
+      }
+    }
+    var to = plan.o.filter(function (s) { return none(h.tricks[s]); })[0];
+    if (to !== undefined) return { kind: "tricks", seat: to, left: plan.c - total(h.tricks) };
+    return { kind: "result" };
+  }
+  function fill(text, n) { return String(text).split("{n}").join(String(n)); }
+  function make(tag, className, text) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+  // "Bids: Bob 1 · Cat 2 (waiting) ..." as the page shows the bids so far, the waiting ones marked.
+  function soFar(title, plan, values, marked) {
+    var p = make("p", "offline-so-far");
+    p.appendChild(make("span", "k", title));
+    plan.o.forEach(function (s) {
+      if (none(values[s])) return;
+      var tag = make("span", "bid-tag" + (marked[s] ? " waiting" : ""), plan.s[s].n + " ");
+      tag.appendChild(make("strong", "", String(values[s])));
+      if (marked[s]) tag.appendChild(make("span", "waiting-mark", " · " + tr("waiting-mark", "waiting")));
+      p.appendChild(tag);
+    });
+    return p;
+  }
+  function chips(legendHtml, choices) {  // choices: [value, label, aria-label, disabled]
+    var set = make("fieldset", "chips big");
+    var legend = make("legend");
+    legend.innerHTML = legendHtml;  // the server's own words, escaped there (a name in <strong>)
+    set.appendChild(legend);
+    choices.forEach(function (c) {
+      var b = make("button", "chip", c[1]);
+      b.type = "button";
+      b.dataset.offlineTap = c[0];
+      if (c[2]) b.setAttribute("aria-label", c[2]);
+      if (c[3]) b.disabled = true;
+      set.appendChild(b);
+    });
+    return set;
+  }
+  function range(n) { var out = []; for (var i = 0; i <= n; i++) out.push(i); return out; }
+
+  // The hand in hand drawn from the plan and the taps kept on this phone, in place of the server's
+  // controls (kept, hidden, until nothing waits); true when it is so drawn.
+  function drawHand() {
+    var panel = document.getElementById("hand-panel"), plan = planOf();
+    var held = load().filter(function (i) { return i.held && i.page === here(); });
+    var items = plan ? waiting().filter(function (i) { return i.hand === plan.id; }) : [];
+    var old = panel && panel.querySelector(".offline-hand");
+    if (old) old.remove();
+    if (!panel) return false;
+    var local = items.length && plan && items.every(function (i) { return i.step; });
+    Array.prototype.forEach.call(panel.children, function (el) {
+      if (el.matches("h2, #hand-facts, .round-note, [data-offline-hand]")) return;
+      // the phone's own hand replaces the server's; a refusal leaves what is recorded in view, not its controls
+      if (local || (held.length && (el.matches("form, details") || el.querySelector("button")))) {
+        if (!el.hidden) { el.hidden = true; el.dataset.offlineHidden = ""; }
+      } else if (el.hasAttribute("data-offline-hidden")) {
+        el.hidden = false;
+        delete el.dataset.offlineHidden;
+      }
+    });
+    if (!local && !held.length) return false;
+    var box = make("div", "offline-hand");
+    panel.appendChild(box);
+    if (held.length) drawHeld(box, held);
+    if (local) drawSteps(box, plan, items);
+    return true;
+  }
+
+  function drawSteps(box, plan, items) {
+    var h = handNow(plan, items), step = nextStep(plan, h), w = plan.w;
+    box.appendChild(make("p", "outbox-note", tr("hand-kept", ["Waiting to send: %(labels)s (tapped at %(time)s). It is sent by itself when the connection is back: go on with the hand.",
+      "Waiting to send, in order: %(labels)s (the first tapped at %(time)s). They are sent by themselves when the connection is back: go on with the hand."],
+      { count: items.length, labels: items.map(function (i) { return i.label; }).join(", "), time: clock(items[0].at) })));
+    box.lastChild.setAttribute("role", "status");
+    box.lastChild.dataset.kind = "waiting";
+    if (h.bids) box.appendChild(soFar(w.bd, plan, h.bids, h.waitingBids));
+    if (h.tricks.some(function (t) { return !none(t); })) box.appendChild(soFar(w.tk, plan, h.tricks, h.waitingTricks));
+    var seat = plan.s[step.seat];
+    if (step.kind === "trump") {
+      box.appendChild(chips(w.tr, plan.tr.map(function (t) { return [t[0], t[1]]; })));
+    } else if (step.kind === "bid") {
+      box.appendChild(chips(seat.bl, range(plan.c).map(function (b) {
+        return b === step.forbidden ? [b, String(b), fill(w.na, b), true] : [b, String(b), fill(seat.b, b)];
+      })));
+      if (step.forbidden !== null) box.appendChild(make("p", "hint", fill(seat.f, step.forbidden)));
+    } else if (step.kind === "tricks") {
+      var bid = h.bids ? h.bids[step.seat] : null;
+      box.appendChild(chips(none(bid) ? seat.tl : String(seat.tlb).split("{b}").join(String(bid)),
+        range(step.left).map(function (n) { return [n, String(n), fill(seat.t, n)]; })));
+      box.appendChild(make("p", "hint", fill(w.lf, step.left)));
+    } else if (step.kind === "result") {
+      var save = make("button", "primary", w.sv);
+      save.type = "button";
+      save.dataset.offlineTap = "save";
+      box.appendChild(save);
+    } else {
+      box.appendChild(make("p", "callout", tr("next-hand-after", "The next hand can be entered once this one has been sent.")));
+    }
+    // the same value just tapped stays disabled for the rest of the guard, as app.js does after a swap
+    var left = lastTap ? guardMs() - (Date.now() - lastTap.at) : 0;
+    if (left > 0) {
+      Array.prototype.forEach.call(box.querySelectorAll("[data-offline-tap]"), function (b) {
+        if (b.disabled || b.dataset.offlineTap !== lastTap.value) return;
+        b.disabled = true;
+        b.classList.add("held");
+        setTimeout(function () { b.disabled = false; b.classList.remove("held"); }, left);
+      });
+    }
+    if (items.length > (sending ? 1 : 0)) {
+      var back = make("button", "secondary", tr("take-back-waiting", "Take back the last tap still waiting"));
+      back.type = "button";
+      back.dataset.offlineBack = "";
+      box.appendChild(back);
+    }
+  }
+
+  // The hand's first tap the server refused, its words, and the taps kept behind it: never sent.
+  function drawHeld(box, held) {
+    var refused = held.filter(function (i) { return i.refused; })[0];
+    var p = make("p", "outbox-note", refused
+      ? tr("hand-refused", "Not applied: your entry \"%(label)s\" (tapped at %(time)s): %(words)s", { label: refused.label, time: clock(refused.at), words: refused.refused })
+      : "");
+    p.setAttribute("role", "alert");
+    p.dataset.kind = "refused";
+    box.appendChild(p);
+    var rest = held.filter(function (i) { return !i.refused; });
+    if (rest.length) {
+      box.appendChild(make("p", "", tr("held-taps", ["It is followed by %(count)s tap kept on this phone and not sent, as it depends on it: %(labels)s.",
+        "It is followed by %(count)s taps kept on this phone and not sent, as they depend on it: %(labels)s."],
+        { count: rest.length, labels: rest.map(function (i) { return i.label; }).join(", ") })));
+    }
+    var drop = make("button", "secondary", rest.length ? tr("drop-held", "Drop these taps and go on from the hand as recorded")
+      : tr("drop-refused", "Go on from the hand as recorded"));
+    drop.type = "button";
+    drop.dataset.offlineDrop = "";
+    box.appendChild(drop);
+  }
+
+  function tapNow(plan, value) {  // a tap of the hand drawn by the phone: kept, after those waiting
+    var items = waiting().filter(function (i) { return i.hand === plan.id; });
+    var h = handNow(plan, items), step = nextStep(plan, h), seat = plan.s[step.seat], label, params;
+    if (step.kind === "trump") {
+      var chosen = plan.tr.filter(function (t) { return t[0] === value; })[0];
+      if (!chosen) return;
+      params = [["action", "trump"], ["trump", value]];
+      label = chosen[1];
+    } else if (step.kind === "bid" || step.kind === "tricks") {
+      var n = parseInt(value, 10);
+      params = step.kind === "bid" ? [["action", "bid"], ["seat", String(step.seat)], ["bid", String(n)]]
+        : [["action", "tricks"], ["seat", String(step.seat)], ["tricks", String(n)]];
+      label = fill(step.kind === "bid" ? seat.b : seat.t, n);
+    } else if (step.kind === "result" && value === "save") {
+      params = [["action", "result"]].concat(h.tricks.map(function (t, s) { return ["tricks." + s, String(t)]; }));
+      label = plan.w.sv;
+    } else {
+      return;
+    }
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    var item = { key: newKey(), url: plan.u, verb: "post", params: params.concat([["number", String(plan.no)]]),
+                 csrf: meta ? meta.content : "", label: label, at: Date.now(), page: here(), target: "", swap: "innerHTML",
+                 hand: plan.id, step: stepOf(params), local: true };
+    save(load().concat([item]));
+    drawHand();
+    bar();
+    if (!sending) { delay = FIRST_DELAY; schedule(); }
+  }
+
+  // A hand's Save kept on this phone: the hand as chosen, marked waiting, and the next hand said to wait.
+  function keptForm(form) {
+    form.classList.add("waiting");
+    Array.prototype.forEach.call(form.querySelectorAll("fieldset, button"), function (el) { el.disabled = true; });
+  }
+
+  var lastTap = null;  // a shaky second tap is one tap (issue 31, item 2): the same value again too soon
+  function guardMs() {
+    var body = document.getElementById("play-body");
+    return parseInt(body && body.dataset.tapGuardMs, 10) || 0;
+  }
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest && event.target.closest("[data-offline-tap], [data-offline-back], [data-offline-drop]");
+    if (!target || !target.closest(".offline-hand")) return;
+    var plan = planOf();
+    if (target.hasAttribute("data-offline-tap")) {
+      var now = Date.now(), value = target.dataset.offlineTap;
+      if (lastTap && lastTap.value === value && now - lastTap.at < guardMs()) return;
+      lastTap = { value: value, at: now };
+      if (plan) tapNow(plan, value);
+    } else if (target.hasAttribute("data-offline-back")) {  // the last tap of the hand that is still on this phone
+      var mine = waiting().filter(function (i) { return plan && i.hand === plan.id; });
+      var last = mine[mine.length - 1];
+      if (!last || (sending && waiting()[0].key === last.key)) return;
+      save(load().filter(function (i) { return i.key !== last.key; }));
+      drawHand();
+      bar();
+    } else if (!load().some(function (i) { return i.held && !i.refused && i.page === here(); }) ||
+               window.confirm(tr("drop-confirm", "Drop the taps kept on this phone? They were not recorded."))) {
+      save(load().filter(function (i) { return !(i.held && i.page === here()); }));
+      drawHand();
+      bar();
+    }
   });
 
   function keep(event) {
@@ -337,11 +623,22 @@
                  csrf: config.headers["X-CSRFToken"] || "", label: label(d), at: Date.now(), page: here(),
                  target: d.target && d.target.id ? "#" + CSS.escape(d.target.id) : "",
                  swap: ((swapper && swapper.getAttribute("hx-swap")) || htmx.config.defaultSwapStyle || "innerHTML").split(/\s+/)[0] };
+    var plan = d.elt && d.elt.closest && d.elt.closest("#hand-panel") ? planOf() : null;
+    var form = d.elt && d.elt.closest && d.elt.closest("#hand-panel form");
+    if (plan) {  // a tap of the hand in hand: the phone goes on with the hand from it
+      item.hand = plan.id;
+      item.step = stepOf(params);
+    } else if (form && param(params, "action") === "result") {  // a hand's Save (Whist, Bid Whist)
+      item.hand = here() + "#" + param(params, "number");
+    }
     var items = load();
     if (!items.some(function (i) { return i.key === item.key; })) items.push(item);
     save(items);
     markOffline();
-    note(d.elt, "waiting", tr("waiting", "Waiting to send: %(label)s (tapped at %(time)s). It is sent by itself when the connection is back.", { label: item.label, time: clock(item.at) }));
+    if (drawHand()) { bar(); delay = FIRST_DELAY; schedule(); return; }
+    note(d.elt, "waiting", tr("waiting", "Waiting to send: %(label)s (tapped at %(time)s). It is sent by itself when the connection is back.", { label: item.label, time: clock(item.at) }) +
+      (item.hand && form ? " " + tr("next-hand-after", "The next hand can be entered once this one has been sent.") : ""));
+    if (item.hand && form) keptForm(form);
     bar();
     delay = FIRST_DELAY;
     schedule();
@@ -350,14 +647,14 @@
   document.addEventListener("htmx:timeout", keep);
 
   window.addEventListener("online", function () {
-    if (!load().length && !savedCopy()) markOnline();  // nothing waits: the offline spell is over
+    if (!waiting().length && !savedCopy()) markOnline();  // nothing waits: the offline spell is over
     delay = FIRST_DELAY;
     flush();
     refreshCopy();
   });
   // Any answer from the server ends an offline spell (unless entries still wait: their sending does).
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status && !load().length) markOnline();
+    if (event.detail.xhr && event.detail.xhr.status && !waiting().length) markOnline();
   });
   window.addEventListener("offline", function () { markOffline(); bar(); });
   // A page on its way out (a reload, a link) sends nothing more: its answer would be lost with it,
@@ -368,7 +665,7 @@
     clearTimeout(timer);
     setTimeout(function () { leaving = false; schedule(); }, 5000);
   });
-  document.addEventListener("visibilitychange", function () { if (!document.hidden && load().length) flush(); });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden && waiting().length) flush(); });
 
   // A plain form (no htmx: correcting a hand, signing a sheet) is not kept in the outbox. With no
   // connection it is not sent at all, and the page says so beside it, the form still as filled
@@ -402,6 +699,7 @@
     } catch (e) { /* a worker being replaced: the next change sends it */ }
   }
   document.addEventListener("htmx:afterSettle", function () {
+    drawHand();  // a second scorer's redraw brings the server's controls: the phone's own taps stay in front
     if (Object.keys(shownHere).length) bar();  // a preview shown from the outbox may have gone: say so
     clearTimeout(copyDelay);
     copyDelay = setTimeout(sendCopy, 300);

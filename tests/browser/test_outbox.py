@@ -77,12 +77,9 @@ def test_a_bid_tapped_offline_waits_and_is_sent_once_when_the_connection_is_back
     expect(page.locator(".outbox-note")).to_contain_text("Waiting to send: Bob bids 0 (tapped at ")
     bar = page.locator(".outbox-bar")
     expect(bar).to_contain_text(re.compile(r"Offline since \d\d:\d\d · 1 entry waiting to send \(first: Bob bids 0"))
-    # any other write depends on this one: the page says why it must wait, and sends nothing
-    page.get_by_role("button", name="Bob bids 1").click()
-    expect(page.locator('.outbox-note[data-kind="wait"]')).to_contain_text(
-        'Not sent yet: your entry "Bob bids 0" is still waiting'
-    )
-    expect(page.locator('.outbox-note[data-kind="waiting"]')).to_contain_text("Waiting to send: Bob bids 0")
+    # the hand goes on on the phone (issue 31, item 3): Bob's bid shown as waiting, Cat's asked
+    expect(page.locator(".offline-hand .bid-tag.waiting")).to_have_text("Bob 0 · waiting")
+    expect(page.locator(".offline-hand").get_by_role("button", name="Cat bids 1")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / "outbox-waiting.png"), full_page=True)
     assert bids(app, token) is None
 
@@ -200,10 +197,9 @@ def test_a_waiting_tap_meets_another_phones_entry_and_the_player_sees_both(
     expect(other.locator(".bids-so-far")).to_contain_text("Bob 1")
 
     context.set_offline(False)
-    box = page.locator(".request-error")
-    expect(box).to_contain_text('Your entry "Bob bids 0" (tapped at ')
-    expect(box).to_contain_text("was not applied")
-    expect(box).to_contain_text("1")  # what is recorded, beside what was refused
+    box = page.locator('#hand-panel [data-kind="refused"]')  # said beside the hand (issue 31, item 3)
+    expect(box).to_contain_text('your entry "Bob bids 0" (tapped at ')
+    expect(box).to_contain_text("Bob's bid of 1 is recorded; your bid of 0 for Bob was not applied.")
     expect(page.locator(".bids-so-far")).to_contain_text("Bob 1")  # redrawn from what the server kept
     page.screenshot(path=str(screenshot_dir / "outbox-conflict.png"), full_page=True)
     assert bids(app, token) == [1]

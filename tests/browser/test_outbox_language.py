@@ -1,5 +1,5 @@
 """Issue 15: what the scripts write reads in the page's language. A French phone loses the Wi-Fi mid-hand:
-the note beside the bid, the outbox bar and the note of a second tap are French, from the page's data
+the note beside the bid, the outbox bar and the hand the phone goes on with are French, from the page's data
 block (no catalogue fetched: the bar works offline), and once the connection is back so is the bar."""
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def test_the_outbox_speaks_french_on_a_french_page(
     page.get_by_role("button", name="Bob annonce 0").click()
     expect(page.locator(".outbox-note")).to_have_text(
         re.compile(
-            r"^En attente d’envoi\u00a0: Bob annonce 0 \(touché à \d\d:\d\d\)\. Elle part d’elle-même quand la connexion revient\.$"
+            r"^En attente d’envoi\u00a0: Bob annonce 0 \(touché à \d\d:\d\d\)\. Elle part d’elle-même quand la connexion "
+            r"revient\u00a0: continuez la donne\.$"
         )
     )
     bar = page.locator(".outbox-bar")
@@ -41,10 +42,9 @@ def test_the_outbox_speaks_french_on_a_french_page(
             r"Elles partent d’elles-mêmes quand la connexion revient\.$"
         )
     )
-    page.get_by_role("button", name="Bob annonce 1").click()
-    expect(page.locator('.outbox-note[data-kind="wait"]')).to_contain_text(
-        "Pas encore envoyé\u00a0: votre saisie «\u00a0Bob annonce 0\u00a0» attend toujours d’être envoyée"
-    )
+    # the hand goes on on the phone (issue 31, item 3), in French too
+    expect(page.locator(".offline-hand .bid-tag.waiting")).to_have_text("Bob 0 · en attente")
+    expect(page.locator(".offline-hand").get_by_role("button", name="Cat annonce 1")).to_be_visible()
     page.screenshot(path=str(screenshot_dir / "outbox-waiting-fr.png"), full_page=True)
     assert bids(app, token) is None
 

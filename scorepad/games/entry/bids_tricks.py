@@ -6,12 +6,14 @@ so a refresh or a second phone shows exactly where the bidding stands.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from scorepad.form_input import whole_number
 from scorepad.games.entry.base import Complete, Pending, form_int, form_ints, whose
-from scorepad.rules.base import M, RawHand, RoundKind, RuleError, RuleErrors
+from scorepad.games.service import StaleForm
+from scorepad.rules import nomination
+from scorepad.rules.base import M, RawHand, RoundKind, RuleError, RuleErrors, Setup
 from scorepad.rules.cards import Trump
 
 if TYPE_CHECKING:
@@ -26,14 +28,17 @@ def _remote(view: GameView) -> bool:
 
 class BidsAndTricks:
     """`trump_override`: the schedule's trump of a round may be changed by the scorer (Australian
-    Whist, RULES-NOTES: a round played in another trump), on the hand and on the correction page."""
+    Whist, RULES-NOTES: a round played in another trump), on the hand and on the correction page.
+    `hook`: whether the hook rule binds the last bidder of a round of so many cards (the phone's
+    offline entry of a hand needs it to grey out the one bid refused, static/js/outbox.js)."""
 
     template = "games/entry/_bids_tricks.html"
     edit_template = "games/entry/_bids_tricks_edit.html"
     home_defaults: Mapping[str, str] = {}
 
-    def __init__(self, trump_override: bool = False) -> None:
+    def __init__(self, hook: Callable[[Setup, int], bool], trump_override: bool = False) -> None:
         self.trump_override = trump_override
+        self.hook = hook
 
     def context(self, view: GameView) -> dict[str, object]:
         """The bids so far in bidding order, and why a value is refused to the last bidder."""
@@ -68,6 +73,8 @@ class BidsAndTricks:
             "tricks_made": [(s, tricks[s]) for s in order if tricks[s] is not None],
             "tricks_to": to_tap,
             "tricks_left": left,
+            "bidding_order": order,
+            "hook": spec is not None and self.hook(view.setup, spec.cards),
         }
 
     def apply(self, view: GameView, action: str, form: Mapping[str, str]) -> Pending | Complete:
@@ -85,6 +92,10 @@ class BidsAndTricks:
             seat = view.state.to_act
             if seat is None:
                 raise RuleErrors([RuleError("bids", M("all the bids are in: enter the tricks"))])
+            if "seat" in form and whole_number(form["seat"]) != seat:
+                # a bid meant for another player (one tapped offline, after a bid that was refused or
+                # made meanwhile on another phone): never recorded as this player's
+                raise StaleForm()
             bid = form_int(form, "bid", f"bids.{seat}", whose(players[seat], "bid"), 0, spec.cards)
             bids = list(pending.get("bids") or [])
             bids += [None] * (len(players) - len(bids))
@@ -112,8 +123,10 @@ class BidsAndTricks:
             raise RuleErrors([RuleError("tricks", M("this screen cannot do that now: reload the page"))])
         tricks = _tricks_so_far(pending, len(players))
         seat = whole_number(form.get("seat") or "")
-        if seat is None or seat >= len(players) or tricks[seat] is not None:
+        if seat is None or seat >= len(players):
             raise RuleErrors([RuleError("tricks", M("this screen is out of date: reload the page"))])
+        if tricks[seat] is not None:  # entered meanwhile: said as what is recorded (`refused`)
+            raise StaleForm()
         left = spec.cards - sum(t for t in tricks if t is not None)
         tricks[seat] = form_int(form, "tricks", f"tricks.{seat}", whose(players[seat], "tricks"), 0, left)
         what = M("%(name)s's tricks: %(tricks)s", name=players[seat], tricks=tricks[seat])
@@ -242,5 +255,5 @@ def _without_last_bid(
     return rest or None, last
 
 
-ADAPTER = BidsAndTricks()
-AUSTRALIAN = BidsAndTricks(trump_override=True)
+ADAPTER = BidsAndTricks(lambda setup, cards: nomination.make_plan(setup).hook(cards))
+AUSTRALIAN = BidsAndTricks(lambda setup, cards: True, trump_override=True)  # the hook binds every round
