@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from urllib.parse import urlsplit
 
 from flask import Flask
 from playwright.sync_api import Browser, Page, Request, expect
@@ -22,7 +23,7 @@ def counting(page: Page, path: str) -> list[float]:
     seen: list[float] = []
 
     def note(request: Request) -> None:
-        if request.method == "GET" and request.url.endswith(path):
+        if request.method == "GET" and urlsplit(request.url).path.endswith(path):  # with or without a query
             seen.append(request.timing["startTime"])
 
     page.on("request", note)
