@@ -20,6 +20,8 @@ from scorepad.extensions import db
 from scorepad.games import groups
 from scorepad.models import ClubEvent, Event, GroupPlayer
 from tests.web.test_backup import EVENTS, download, token_of
+from tests.web.test_club_night import create as create_club_night
+from tests.web.test_club_night import table_tokens
 from tests.web.test_events import HX, field_error, text
 from tests.web.test_events import create as create_military
 from tests.web.test_groups import make_group
@@ -263,3 +265,22 @@ def test_a_drives_rename_offers_the_members_and_asks_about_a_near_name(client: F
     with app.app_context():
         event = db.session.query(Event).filter_by(director_token=token).one()
         assert [e.name for e in event.entrants][:4] == ["John Smith", "Jon Smith", "Ann Lee", "D"]
+
+
+def test_a_club_nights_table_set_up_offers_the_members(client: FlaskClient, app: Flask) -> None:
+    group = make_group(client, "Tuesday Club")
+    with app.app_context():
+        found = groups.by_token(group)
+        assert found is not None
+        for name in ("Zoé Martin", "John Smith"):
+            db.session.add(GroupPlayer(group_id=found.id, name=name, key=groups.key_of(name)))
+        db.session.commit()
+    token = create_club_night(client)
+    table = table_tokens(app, token)[1]
+    assert "<datalist" not in text(client.get(f"/t/{table}/setup"))
+    assert client.post(f"/d/{token}/club", data={"club": group}).status_code == 303
+    page = text(client.get(f"/t/{table}/setup"))
+    assert page.count('list="recent-names"') == 4  # each player's field, by the datalist below
+    assert '<datalist id="recent-names"><option value="John Smith"><option value="Zoé Martin"></datalist>' in page
+    assert "Tuesday Club:</span>" in page
+    assert group not in page  # the table's phone is no way into the group
