@@ -9,12 +9,12 @@ by then, so a later correction re-scores the deal without moving anybody again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
 
-from scorepad.events import core
+from scorepad.events import core, roster
 from scorepad.events.core import OneView
 from scorepad.extensions import db
 from scorepad.formats import drive as fmt
@@ -248,9 +248,13 @@ def correct(event: Event, deal: int, table: int, ns: int, actor: str = "director
 RENAMED = "renamed"
 
 
-def rename(event: Event, number: int, name: str, actor: str = "director") -> EventEntrant:
+def rename(
+    event: Event, number: int, name: str, actor: str = "director", new_members: Collection[str] = ()
+) -> EventEntrant:
     """Give player `number` a new name, at any stage: the seats, the results and every score stay
-    as they are (they are kept by number), every page shows the new name; audited "old → new"."""
+    as they are (they are kept by number), every page shows the new name; audited "old → new".
+    At a club's drive a name new to the club becomes a member (`roster.enrol`: `new_members` holds
+    "rename" once the director said a name close to a member's is a new person)."""
     player = next((e for e in event.entrants if e.number == number), None)
     if player is None:
         raise RuleErrors([RuleError("rename", M("choose the player to rename"))])
@@ -279,6 +283,7 @@ def rename(event: Event, number: int, name: str, actor: str = "director") -> Eve
                 )
             ]
         )
+    roster.enrol(event, [("rename", new)], new_members)
     player.name, player.players = new, [new]
     core.audit(event, actor, RENAMED, old={"name": old}, new={"name": new}, note=M("player %(number)s", number=number))
     db.session.commit()

@@ -15,7 +15,7 @@ from flask_babel import format_percent, get_locale, gettext
 from flask_htmx import make_response as htmx_response
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import club, core
+from scorepad.events import club, core, roster
 from scorepad.events.core import Event
 from scorepad.extensions import htmx
 from scorepad.form_input import whole_number
@@ -121,11 +121,14 @@ def setup(token: str) -> Any:
             return htmx_response("", redirect=target) if htmx else redirect(target, code=303)
     elif request.method == "POST":
         form.apply(request.form.get("action", ""))
+    roster_group = roster.club_of(table.event)  # a linked club: the players' fields offer its members
     context = dict(
         variant=variant,
         form=form,
         errors=errors,
         recent=[],
+        roster_club=roster_group,
+        offered=roster.members(roster_group) if roster_group is not None else [],
         table=table,
         setup_action=url_for("club.setup", token=token, variant=key if club.tables_choose(table.event) else None),
         choose_again=url_for("club.setup", token=token) if club.tables_choose(table.event) else None,

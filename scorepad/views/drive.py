@@ -10,7 +10,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorepad.events import core
+from scorepad.events import core, roster
 from scorepad.events import drive as drive_event
 from scorepad.events.core import Event
 from scorepad.i18n import say
@@ -91,10 +91,14 @@ def correct(event: Event) -> tuple[str, int]:
 @bp.post("/d/<token>/players/rename")
 @director_of(drive_event.KEY)
 def rename(event: Event) -> tuple[str, int]:
-    """Give a player a new name, at any stage: the seats and scores stay."""
-    number, name = _int(request.form.get("number")), " ".join(request.form.get("name", "").split())
+    """Give a player a new name, at any stage: the seats and scores stay. The name typed, or the
+    club's member picked for it ("Did you mean …? Yes")."""
+    number = _int(request.form.get("number"))
+    name = " ".join((request.form.get("pick.rename") or request.form.get("name", "")).split())
     try:
-        drive_event.rename(event, number, name)
+        drive_event.rename(event, number, name, new_members=request.form.getlist("new_member"))
+    except roster.NearMembers as e:
+        return render_room(event, 422, errors_by_field(e), form=request.form, near=e.near)
     except RuleErrors as e:
         return render_room(event, 422, errors_by_field(e), form=request.form)
     return render_room(event, notice=gettext("Player %(number)s is now called %(name)s.", number=number, name=name))

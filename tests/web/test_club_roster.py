@@ -20,10 +20,13 @@ from scorepad.extensions import db
 from scorepad.games import groups
 from scorepad.models import ClubEvent, Event, GroupPlayer
 from tests.web.test_backup import EVENTS, download, token_of
+from tests.web.test_club_night import create as create_club_night
+from tests.web.test_club_night import table_tokens
 from tests.web.test_events import HX, field_error, text
 from tests.web.test_events import create as create_military
 from tests.web.test_groups import make_group
 from tests.web.test_tournament_registration import create, entrants, register
+from tests.web.test_whist_drive import create as create_drive
 
 
 def members(app: Flask, token: str) -> list[str]:
@@ -230,3 +233,54 @@ def test_a_military_events_names_page_offers_the_members_and_asks_about_a_near_n
     with app.app_context():
         event = db.session.query(Event).filter_by(director_token=token).one()
         assert event.tables[0].players == ["John Smith", "Ann", "Bob", "Cat"]
+
+
+def test_a_drives_rename_offers_the_members_and_asks_about_a_near_name(client: FlaskClient, app: Flask) -> None:
+    group = make_group(client, "Tuesday Club")
+    with app.app_context():
+        found = groups.by_token(group)
+        assert found is not None
+        db.session.add(GroupPlayer(group_id=found.id, name="John Smith", key=groups.key_of("John Smith")))
+        db.session.commit()
+    token = create_drive(client)
+    assert client.post(f"/d/{token}/club", data={"club": group}).status_code == 303
+    room = text(client.get(f"/d/{token}"))
+    assert 'id="rn-name" name="name" list="club-members"' in room
+    assert '<datalist id="club-members"><option value="John Smith"></option></datalist>' in room
+
+    def rename(**form: str) -> tuple[int, str]:
+        response = client.post(f"/d/{token}/players/rename", data=form, headers=HX)
+        return response.status_code, text(response)
+
+    status, page = rename(number="1", name="Jon Smith")
+    assert status == 422
+    assert field_error(page, "rename") == "“Jon Smith” is not a member of Tuesday Club. Did you mean “John Smith”?"
+    assert '<button type="submit" name="pick.rename" value="John Smith"' in page
+    assert '<button type="submit" name="new_member" value="rename"' in page
+    assert members(app, group) == ["John Smith"]
+    assert rename(number="1", name="Jon Smith", **{"pick.rename": "John Smith"})[0] == 200  # "Yes, John Smith"
+    assert rename(number="2", name="Jon Smith", new_member="rename")[0] == 200  # "No, a new member"
+    assert rename(number="3", name="Ann Lee")[0] == 200  # a new name, near nobody: joins
+    assert members(app, group) == ["Ann Lee", "John Smith", "Jon Smith"]
+    with app.app_context():
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        assert [e.name for e in event.entrants][:4] == ["John Smith", "Jon Smith", "Ann Lee", "D"]
+
+
+def test_a_club_nights_table_set_up_offers_the_members(client: FlaskClient, app: Flask) -> None:
+    group = make_group(client, "Tuesday Club")
+    with app.app_context():
+        found = groups.by_token(group)
+        assert found is not None
+        for name in ("Zoé Martin", "John Smith"):
+            db.session.add(GroupPlayer(group_id=found.id, name=name, key=groups.key_of(name)))
+        db.session.commit()
+    token = create_club_night(client)
+    table = table_tokens(app, token)[1]
+    assert "<datalist" not in text(client.get(f"/t/{table}/setup"))
+    assert client.post(f"/d/{token}/club", data={"club": group}).status_code == 303
+    page = text(client.get(f"/t/{table}/setup"))
+    assert page.count('list="recent-names"') == 4  # each player's field, by the datalist below
+    assert '<datalist id="recent-names"><option value="John Smith"><option value="Zoé Martin"></datalist>' in page
+    assert "Tuesday Club:</span>" in page
+    assert group not in page  # the table's phone is no way into the group
