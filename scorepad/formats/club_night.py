@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from scorepad.rules import get_variant
 from scorepad.rules.errors import M
@@ -88,15 +89,31 @@ def ranking(tables: Sequence[TableStandings]) -> tuple[Row, ...]:
 
     Within a tie, the order is the table's number, then the seat, so the list does not jump about.
     """
-    entries = [(t.totals[i], t.table, i, t) for t in tables for i in range(len(t.names))]
-    entries.sort(key=lambda e: (-e[0], e[1], e[2]))
-    counts = Counter(e[0] for e in entries)
-    rows: list[Row] = []
-    for position, (total, table, seat, t) in enumerate(entries):
-        rank = rows[-1].rank if rows and rows[-1].total == total else position + 1
-        detail = t.details[seat] if seat < len(t.details) else ""
-        rows.append(Row(rank, counts[total] > 1, t.names[seat], table, total, progress(t), detail, t.variant))
-    return tuple(rows)
+    return tuple(
+        Row(rank, tied, t.names[seat], t.table, t.totals[seat], progress(t), _detail(t, seat), t.variant)
+        for rank, tied, _, t, seat in _ranked([(t.totals[i], t, i) for t in tables for i in range(len(t.names))])
+    )
+
+
+_Score = TypeVar("_Score", int, Fraction)
+
+
+def _ranked(
+    scored: Sequence[tuple[_Score, TableStandings, int]],
+) -> list[tuple[int, bool, _Score, TableStandings, int]]:
+    """(rank, tied, score, table, seat) for each (score, table, seat), the best score first; equal
+    scores share a rank (1, 1, 3), the table's number and then the seat ordering them."""
+    entries = sorted(scored, key=lambda e: (-e[0], e[1].table, e[2]))
+    counts = Counter(score for score, _, _ in entries)
+    ranked: list[tuple[int, bool, _Score, TableStandings, int]] = []
+    for position, (score, t, seat) in enumerate(entries):
+        rank = ranked[-1][0] if ranked and ranked[-1][2] == score else position + 1
+        ranked.append((rank, counts[score] > 1, score, t, seat))
+    return ranked
+
+
+def _detail(t: TableStandings, seat: int) -> str:
+    return t.details[seat] if seat < len(t.details) else ""
 
 
 def by_variant(tables: Sequence[TableStandings]) -> tuple[Section, ...]:
@@ -125,16 +142,8 @@ def by_place(tables: Sequence[TableStandings]) -> tuple[Row, ...]:
     fields: dict[str, list[int]] = {}
     for t in tables:
         fields.setdefault(t.variant, []).extend(t.totals[: len(t.names)])
-    entries = [
-        (place_share(t.totals[i], fields[t.variant]), t.table, i, t) for t in tables for i in range(len(t.names))
-    ]
-    entries.sort(key=lambda e: (-e[0], e[1], e[2]))
-    counts = Counter(e[0] for e in entries)
-    rows: list[Row] = []
-    for position, (share, _, seat, t) in enumerate(entries):
-        rank = rows[-1].rank if rows and rows[-1].share == share else position + 1
-        detail = t.details[seat] if seat < len(t.details) else ""
-        rows.append(
-            Row(rank, counts[share] > 1, t.names[seat], t.table, t.totals[seat], progress(t), detail, t.variant, share)
-        )
-    return tuple(rows)
+    shares = [(place_share(t.totals[i], fields[t.variant]), t, i) for t in tables for i in range(len(t.names))]
+    return tuple(
+        Row(rank, tied, t.names[seat], t.table, t.totals[seat], progress(t), _detail(t, seat), t.variant, share)
+        for rank, tied, share, t, seat in _ranked(shares)
+    )
