@@ -334,12 +334,18 @@ def print_token(event: Event) -> str:
     return URLSafeSerializer(current_app.secret_key, salt=PRINT_SALT).dumps(event.public_id)
 
 
-def by_print_token(token: str) -> Event | None:
+def print_token_public_id(token: str) -> str | None:
+    """The public id a printable sheet's address was made for (its event may be gone since)."""
     try:
         public_id = URLSafeSerializer(current_app.secret_key, salt=PRINT_SALT).loads(token)
     except BadSignature:
         return None
-    return by_public_id(public_id) if isinstance(public_id, str) else None
+    return public_id if isinstance(public_id, str) else None
+
+
+def by_print_token(token: str) -> Event | None:
+    public_id = print_token_public_id(token)
+    return by_public_id(public_id) if public_id is not None else None
 
 
 def table_of(event: Event, table: int) -> EventTable:

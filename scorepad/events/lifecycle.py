@@ -64,8 +64,8 @@ def delete(event: Event, typed: str) -> None:
     """Delete the event and everything in it for good: its tables, results, entrants, audit trail and
     the games played at it (and so those games' places in any group). `typed` must be the event's
     name (`confirms`), else RuleErrors on `confirm` and nothing is deleted. Its links answer 410,
-    "deleted by its director", from then on (`was_deleted`); the pages open on it hear the change
-    and find it gone."""
+    "deleted by its director", from then on (`was_deleted`), its matches' game links too; the pages
+    open on it hear the change and find it gone."""
     if not confirms(event, typed):
         raise RuleErrors(
             [
@@ -79,10 +79,15 @@ def delete(event: Event, typed: str) -> None:
             ]
         )
     event_id = event.id
-    game_ids = list(db.session.scalars(select(Game.id).where(Game.event_id == event_id)))
+    played = db.session.execute(
+        select(Game.id, Game.scorer_token, Game.public_id, Game.short_code).where(Game.event_id == event_id)
+    ).all()
+    game_ids = [game.id for game in played]
     if game_ids:  # the database's ON DELETE CASCADE takes their hands and group links with them
         db.session.execute(delete_rows(Game).where(Game.id.in_(game_ids)))
-    db.session.add_all(DeletedLink(digest=_digest(link)) for link in sorted(set(_links(event))))
+    # the games' links too: a match's score page, its watchers' page, its code to type
+    links = set(_links(event)) | {link for game in played for link in game[1:] if link}
+    db.session.add_all(DeletedLink(digest=_digest(link)) for link in sorted(links))
     db.session.delete(event)
     db.session.commit()
     for fmt in all_formats():  # an id SQLite gives again must not find what was kept for this one

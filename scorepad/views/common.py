@@ -67,6 +67,12 @@ def format_name(title: str) -> str:
 def not_found(link: str, description: str) -> NoReturn:
     """The refusal of an event's link that opens nothing: 410 with words saying so when the link was
     an event's its director deleted (`lifecycle.was_deleted`), else 404 with `description`."""
+    gone_if_deleted(link)
+    abort(404, description=description)
+
+
+def gone_if_deleted(link: str) -> None:
+    """The 410 page "this event was deleted" when `link` was one of an event its director deleted."""
     if lifecycle.was_deleted(link):
         page = render_template(
             "errors/error.html",
@@ -78,7 +84,6 @@ def not_found(link: str, description: str) -> NoReturn:
             ),
         )
         abort(make_response(page, 410))
-    abort(404, description=description)
 
 
 def no_event() -> str:

@@ -41,7 +41,7 @@ from scorepad.form_input import whole_number
 from scorepad.i18n import say
 from scorepad.rules.base import RuleErrors
 from scorepad.views.audit_trail import audit_action, audit_actor, audit_change, audit_note, audit_words, signed_by
-from scorepad.views.common import errors_by_field, format_name, no_event, not_found, partial, share_url
+from scorepad.views.common import errors_by_field, format_name, gone_if_deleted, no_event, not_found, partial, share_url
 
 bp = Blueprint("director", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -549,6 +549,8 @@ def print_sheet(token: str) -> str:  # sent no-store, as every page of secret li
     print the page's address in the footer, and these sheets lie on the tables. So it opens only in
     the browser that came from the control room: the address printed opens nothing anywhere else."""
     event = core.by_print_token(token)
+    if event is None and (public_id := core.print_token_public_id(token)) is not None:
+        gone_if_deleted(public_id)
     if event is None or not directs_here(event):
         abort(
             403,

@@ -43,7 +43,7 @@ from scorepad.pushes import spectators
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
 from scorepad.rules.record import GAMES_MAX
-from scorepad.views.common import device, errors_by_field, partial, share_url
+from scorepad.views.common import device, errors_by_field, not_found, partial, share_url
 from scorepad.views.director import directs
 
 bp = Blueprint("games", __name__)
@@ -109,7 +109,7 @@ def _scoring(token: str) -> games.Scoring:
     except games.HandedBack as e:
         abort(_handed_back(e.game))
     if scoring is None:
-        abort(404, description=str(NO_GAME))
+        not_found(token, str(NO_GAME))  # 410 for a match of an event since deleted
     g.scoring = scoring
     return scoring
 
@@ -563,7 +563,7 @@ def short_link(code: str) -> BaseResponse:
 def _public_game(public_id: str) -> Game:
     game = games.by_public_id(public_id)
     if game is None:
-        abort(404, description=str(NO_GAME))
+        not_found(public_id, str(NO_GAME))
     return game
 
 

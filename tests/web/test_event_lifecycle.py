@@ -12,6 +12,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events import core
 from scorepad.events.results import link_code
 from scorepad.extensions import db
 from scorepad.models import AuditEntry, Event, Game
@@ -82,7 +83,8 @@ def test_a_delete_asks_for_the_name_then_every_link_answers_410_gone(app: Flask,
         public_id, table, table_code = event.public_id, event.tables[0].token, event.tables[0].short_code
         team, team_code, director_code = event.entrants[0].token, event.entrants[0].short_code, event.director_code
         results_code = link_code(event)
-        assert db.session.scalar(db.select(db.func.count(Game.id)).where(Game.event_id == event.id)) == 1
+        match = db.session.scalars(db.select(Game).where(Game.event_id == event.id)).one()
+        scorer, watched, sheet = match.scorer_token, match.public_id, core.print_token(event)
     asked = client.get(f"/d/{token}/delete")
     assert asked.status_code == 200
     assert "Delete “Practice run”?" in text(asked) and "Type the event's name to confirm: Practice run" in text(asked)
@@ -111,6 +113,9 @@ def test_a_delete_asks_for_the_name_then_every_link_answers_410_gone(app: Flask,
         f"/team/{team}",
         f"/team/{team_code}",
         f"/r/{results_code}",
+        f"/g/{scorer}",  # its match's score page, and the page its watchers follow
+        f"/w/{watched}",
+        f"/qr/{sheet}",  # the printed QR sheet's address
     ]
     for link in links:
         gone = client.get(link)
@@ -119,7 +124,8 @@ def test_a_delete_asks_for_the_name_then_every_link_answers_410_gone(app: Flask,
         assert "Its director deleted this event, with everything entered in it" in text(gone), link
     assert client.post(f"/d/{token}/start", headers=HX).status_code == 410  # a form left open on a phone
     assert client.post(f"/t/{table}/result", data={"hand": "1", "tricks": "7"}).status_code == 410
-    for unknown in (f"/d/{token[:-1]}x", f"/b/{public_id[:-1]}x", f"/b/{public_id[:-1]}x/events", f"/t/{table[:-1]}x"):
+    never = (f"/d/{token[:-1]}x", f"/b/{public_id[:-1]}x", f"/b/{public_id[:-1]}x/events", f"/t/{table[:-1]}x")
+    for unknown in (*never, f"/g/{scorer[:-1]}x", f"/w/{watched[:-1]}x"):
         assert client.get(unknown).status_code == 404, unknown  # a link no event ever had
     client.set_cookie("lang", "fr")
     french = client.get(f"/b/{public_id}/standings")
