@@ -40,7 +40,12 @@ def all_formats() -> tuple[EventFormat, ...]:
 
 def _game_changed(game: games.Game, change: games.Change) -> None:
     """A change committed to a game played at an event: the event's screens hear of it, as its
-    format says (a tournament's round match concerns its own table's pages)."""
+    format says (a tournament's round match concerns its own table's pages). A tap on the hand in
+    hand (a call, a bid, a trump: neither the recorded hands nor the orders) is on no page of the
+    event: its screens are not told, and a 64-table tournament's taps do not each cost the event's
+    row, a "changed" to every room and the board's fingerprint (the push found the board unchanged)."""
+    if not (change.sheet or change.orders):
+        return
     event = core.event_of(game)
     if event is None:
         return

@@ -123,8 +123,7 @@ def test_an_entry_at_a_table_reaches_the_club_board_live(client: FlaskClient, ap
         channel = f"event:{public_id(app, token)}"
         subscription = live.broker().subscribe(channel, frozenset({"board"}))
     try:
-        form = {"number": "1", "action": "trump", "trump": "H"}
-        assert client.post(f"/g/{scorer}/entry", data=form, headers=HX).status_code in (200, 422)
+        enter(app, scorer, {"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]})
         message = subscription.queue.get(timeout=scaled(3))
         assert message.event == "board" and "Ann" in message.data
     finally:
@@ -225,17 +224,20 @@ def test_a_bid_whist_club_ranking_counts_points_not_rounds() -> None:
 
 
 def test_a_tap_that_changes_nothing_on_the_board_wakes_no_board(client: FlaskClient, app: Flask) -> None:
-    """Issue 17, item 5: a bid changes no total, so the boards' screens are not sent the same board again."""
+    """Issue 17, item 5: a trump or a bid changes no total, so the boards' screens are not sent the same
+    board again; nor are the event's other pages (the rooms, the tables) told of it (issue 28)."""
     token = create(client)
     scorer = start_table(client, table_tokens(app, token)[1], ("Ann", "Bob", "Cat", "Dan"))
     with app.app_context():
-        subscription = live.broker().subscribe(f"event:{public_id(app, token)}", frozenset({"board"}))
+        subscription = live.broker().subscribe(f"event:{public_id(app, token)}", frozenset({"board", "changed"}))
     try:
-        assert client.post(f"/g/{scorer}/entry", data={"action": "trump", "trump": "H"}, headers=HX).status_code == 200
-        assert subscription.queue.get(timeout=scaled(3)).event == "board"  # the first push: nothing was sent before
+        enter(app, scorer, {"trump": "H", "bids": [1, 2, 0, 0], "tricks": [1, 2, 1, 0]})  # a saved hand: told
+        heard = {subscription.queue.get(timeout=scaled(3)).event for _ in range(2)}
+        assert heard == {"changed", "board"}
+        assert client.post(f"/g/{scorer}/entry", data={"action": "trump", "trump": "S"}, headers=HX).status_code == 200
         assert client.post(f"/g/{scorer}/entry", data={"action": "bid", "bid": "0"}, headers=HX).status_code == 200
         time.sleep(0.5)  # past the push window
-        assert subscription.queue.empty(), "the same board was pushed again"
+        assert subscription.queue.empty(), "a tap on the hand in hand was pushed"
     finally:
         with app.app_context():
             live.broker().unsubscribe(subscription)
