@@ -52,15 +52,17 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 # when the rest is nearly done ends the run alone: these start first, one process each in turn.
 LONG = (
     "test_event_bid_whist.py::test_an_eight_team_tournament_from_registration_to_medals",
-    "test_projector.py::test_the_projector_keeps_working_through_a_long_evening",
-    "test_events.py::test_the_provincial_games_from_set_up_to_winner",
-    "test_event_military.py::test_a_day_of_military_whist",
-    "test_game_australian.py::test_a_whole_australian_whist_game_for_four",
     "test_operations.py::test_backup_and_restore_round_trip_a_database_with_games_and_an_event",
-    "test_print.py::test_after_a_bracket_of_32_the_standings_of_64_teams_are_whole_on_one_page",
-    "test_spectator.py::test_a_spectator_follows_a_nomination_game_live",
-    "test_event_pages_fit.py::test_every_event_page_fits_a_phone_at_both_text_sizes",
+    "test_event_military.py::test_a_day_of_military_whist",
     "test_operations.py::test_a_missing_postgresql_database_is_one_line_and_init_postgres_makes_it",
+    "test_game_australian.py::test_a_whole_australian_whist_game_for_four",
+    "test_events.py::test_the_provincial_games_from_set_up_to_winner",
+    "test_spectator.py::test_a_spectator_follows_a_nomination_game_live",
+    "test_offload.py::test_off_the_loop_a_restore_is_derived_by_its_format_in_the_helper_alone",
+    "test_whist_drive.py::test_a_forty_player_drive_of_24_deals_runs_to_the_prizes",
+    "test_projector.py::test_the_projector_keeps_working_through_a_long_evening",
+    "test_print.py::test_after_a_bracket_of_32_the_standings_of_64_teams_are_whole_on_one_page",
+    "test_event_pages_fit.py::test_every_event_page_fits_a_phone_at_both_text_sizes",
 )
 
 
