@@ -124,8 +124,12 @@ def test_a_delete_asks_for_the_name_then_every_link_answers_410_gone(app: Flask,
         assert "Its director deleted this event, with everything entered in it" in text(gone), link
     assert client.post(f"/d/{token}/start", headers=HX).status_code == 410  # a form left open on a phone
     assert client.post(f"/t/{table}/result", data={"hand": "1", "tricks": "7"}).status_code == 410
-    never = (f"/d/{token[:-1]}x", f"/b/{public_id[:-1]}x", f"/b/{public_id[:-1]}x/events", f"/t/{table[:-1]}x")
-    for unknown in (*never, f"/g/{scorer[:-1]}x", f"/w/{watched[:-1]}x"):
+
+    def other(link: str) -> str:  # a link no event ever had: its last letter changed (any case)
+        return link[:-1] + ("y" if link[-1].lower() == "x" else "x")
+
+    never = (f"/d/{other(token)}", f"/b/{other(public_id)}", f"/b/{other(public_id)}/events", f"/t/{other(table)}")
+    for unknown in (*never, f"/g/{other(scorer)}", f"/w/{other(watched)}"):
         assert client.get(unknown).status_code == 404, unknown  # a link no event ever had
     client.set_cookie("lang", "fr")
     french = client.get(f"/b/{public_id}/standings")
