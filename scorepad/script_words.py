@@ -68,6 +68,9 @@ MESSAGES = {
     "drop-held": N_("Drop these taps and go on from the hand as recorded"),
     "drop-refused": N_("Go on from the hand as recorded"),
     "drop-confirm": N_("Drop the taps kept on this phone? They were not recorded."),
+    "undo-waiting": N_("Undo the last tap still waiting: %(label)s"),  # Undo while taps wait on the phone
+    "taken-back": N_('Taken back: "%(label)s", which had not been sent.'),
+    "redo-off": N_("Redo comes back once the taps waiting on this phone have been sent."),
     "not-sent-offline": N_(
         "Not sent: this phone is offline, so nothing was saved. What you entered is still here: "
         "send it again once the connection is back."

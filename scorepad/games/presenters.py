@@ -28,7 +28,9 @@ from scorepad.rules.base import (
     Variant,
     describe_in_force,
 )
-from scorepad.rules.cards import Trump
+from scorepad.rules.bid_whist import ALL_CALLS, SEATS
+from scorepad.rules.cards import SUITS, Trump
+from scorepad.rules.errors import M
 
 if TYPE_CHECKING:
     from scorepad.games.service import GameView
@@ -308,6 +310,76 @@ def _offline_words(
     return seats, words
 
 
+def offline_auction(view: GameView, seats: Sequence[str], post: str) -> dict[str, object] | None:
+    """The rest of a Bid Whist hand as a phone with no connection enters it (static/js/outbox.js, which
+    names these keys; templates/games/entry/_bid_whist.html): the auction so far, who calls first and
+    deals, what four passes do, and the words. None when the hand has no auction to go on from."""
+    spec = view.state.next_round
+    if spec is None or spec.first_bidder is None:
+        return None
+    raw = (view.game.pending or {}).get("auction") or []
+    auction = ["pass" if c is None else f"{c['bid']}-{c['kind']}" for c in raw]
+    if view.state.step != "bids" and len(auction) != SEATS:
+        return None
+    teams = tuple(seat_team(view, seat) for seat in range(SEATS))
+    return {
+        "k": "bw",
+        "id": f"{view.game.public_id}:{spec.number}",
+        "no": spec.number,
+        "u": post,
+        "fb": spec.first_bidder,
+        "dl": spec.dealer,
+        "ap": view.setup.options.get_str("all_pass"),
+        "au": auction,
+        **_auction_words(catalogue(), tuple(seats), teams, spec.dealer, spec.number),
+    }
+
+
+@lru_cache(maxsize=256)
+def _auction_words(
+    _language: NullTranslations, seats: tuple[str, ...], teams: tuple[str, ...], dealer: int, number: int
+) -> dict[str, object]:
+    """`offline_auction`'s words in the language being drawn in (whose catalogue is `_language`): "h" keys
+    are markup (names escaped), the others plain text; "{c}" stands for a call, "{n}" for a number."""
+    return {
+        "s": [
+            {
+                "n": name,
+                "hcl": _("<strong>%(player)s</strong>’s call", player=escape(name)),
+                "bd": say(M("%(player)s's bid of %(call)s", player=name, call="{c}")),
+                "ps": say(M("%(player)s's pass", player=name)),
+                "hwon": _(
+                    "<strong>%(player)s</strong> won the bid: <strong>%(bid)s</strong>.", player=escape(name), bid="{c}"
+                ),
+                "hnd": escape(_("%(team)s need %(books)s books (the kitty counts as one).", team=team, books="{n}")),
+                "hbk": escape(_("Books taken by %(team)s, kitty included", team=team)),
+                "bk": _("%(team)s took %(books)s books", team=team, books="{n}"),
+            }
+            for name, team in zip(seats, teams, strict=True)
+        ],
+        "cl": [[f"{c.bid}-{c.kind.value}", say(c.said())] for c in ALL_CALLS],
+        "w": {
+            "ps": _("Pass"),
+            "ca": _("Calls:"),
+            "hi": _("Plain = uptown (high wins), Special = downtown (low wins), No = no trumps."),
+            "fc": say(M("%(dealer)s deals and must bid when the other three pass", dealer=seats[dealer])),
+            "rd": say(
+                M(
+                    "All four passed: the cards are thrown in and %(dealer)s deals again. "
+                    "Enter the calls of the new deal.",
+                    dealer=seats[dealer],
+                )
+            ),
+            "dc": _("The bidder declares"),
+            "dr": [["uptown", _("Uptown (high wins)")], ["downtown", _("Downtown (low wins)")]],
+            "tn": _("Trumps named (optional)"),
+            "tr": [[t.value, trump_label(t)] for t in SUITS],
+            "nt": trump_label(Trump.NO_TRUMPS),
+            "sv": _("Save hand %(number)s", number=number),
+        },
+    }
+
+
 TEMPLATE_GLOBALS = {
     f.__name__: f
     for f in (
@@ -330,5 +402,6 @@ TEMPLATE_GLOBALS = {
         player_pages,
         kept_row,
         offline_words,
+        offline_auction,
     )
 }

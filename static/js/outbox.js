@@ -41,12 +41,17 @@
   var UNSAFE = { post: true, put: true, patch: true, delete: true };
   var FIRST_DELAY = 2000, MAX_DELAY = 30000, COPY_RETRY = 10000;
   var delay = FIRST_DELAY, timer = null, sending = false, told = {}, oldNews = {}, shownHere = {};
+  // the taps sent that the page's own hand already shows (it was drawn by the server after them)
+  var drawnWith = {};
+  function markDrawn() { loadSent().forEach(function (i) { drawnWith[i.key] = true; }); }
 
   function load() {
     try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
   }
   // What waits to be sent: not the taps held behind a refused one (they wait for the scorer).
-  function waiting() { return load().filter(function (i) { return !i.held; }); }
+  // A choice of a hand's Save kept on the phone (a Bid Whist declaration or books: `draft`) is sent
+  // with that Save, never alone.
+  function waiting() { return load().filter(function (i) { return !i.held && !i.draft; }); }
   function save(items) {
     try { localStorage.setItem(STORE, JSON.stringify(items)); } catch (e) { /* storage full or off: nothing to do */ }
   }
@@ -143,6 +148,7 @@
     }
     el.textContent = text;
     el.hidden = !text;
+    undoRedo();
   }
 
   function note(elt, kind, text) {  // beside what was tapped: what waits, and why another tap must wait
@@ -185,6 +191,7 @@
     }).then(function (html) {
       var main = document.querySelector("#main");
       if (main && window.htmx) htmx.swap(main, html, { swapStyle: "outerHTML" }, { select: "#main" });
+      markDrawn();
       drawHand();
       if (savedCopy()) {  // no longer the copy: the server's page
         delete document.body.dataset.savedAt;
@@ -257,8 +264,10 @@
             if (i.key === item.key) return Object.assign({}, i, { held: true, refused: words });
             return i.hand === item.hand ? Object.assign({}, i, { held: true }) : i;
           }));
-        } else {
-          save(load().filter(function (i) { return i.key !== item.key; }));
+        } else {  // sent: a Save's choices kept on the phone go with it
+          save(load().filter(function (i) {
+            return i.key !== item.key && !(i.draft && ok && i.hand === item.hand && item.step && item.step.kind === "result");
+          }));
         }
         // a preview (nothing recorded yet) goes where it was asked for, when it is the last to go
         var shown = ok && !recorded && !waiting().length && showAnswer(item, res.text);
@@ -300,7 +309,7 @@
   // Another page of the app on this phone changed the outbox: it sent what waited, or a new entry
   // was made there.
   function count(json) {
-    try { return (JSON.parse(json || "[]") || []).filter(function (i) { return !i.held; }).length; } catch (e) { return 0; }
+    try { return (JSON.parse(json || "[]") || []).filter(function (i) { return !i.held && !i.draft; }).length; } catch (e) { return 0; }
   }
   window.addEventListener("storage", function (event) {
     if (event.key !== STORE && event.key !== SENT && event.key !== null) return;
@@ -315,7 +324,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     if (!window.htmx) return;
-    loadSent().forEach(function (i) { told[i.key] = oldNews[i.key] = true; });  // before this page: old news
+    loadSent().forEach(function (i) { told[i.key] = oldNews[i.key] = drawnWith[i.key] = true; });  // before this page: old news
     // A request that hangs on weak Wi-Fi ends, and goes to the outbox, instead of spinning for ever.
     htmx.config.timeout = 15000;
     if (savedCopy()) {  // the service worker's copy: the server could not be reached
@@ -336,15 +345,25 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
     if (!config || !UNSAFE[config.verb]) return;
-    if (loadSent().length) {  // a new entry: what was sent before is old news
+    var undoRedoForm = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("#play-body form.undo, #play-body form.redo");
+    var mine = tapsHere(), last = mine[mine.length - 1];
+    if (undoRedoForm && last) {  // Undo takes back the last tap still waiting; Redo waits for them
+      event.preventDefault();
+      if (undoRedoForm.classList.contains("undo") && takeBack(last)) {
+        note(undoRedoForm, "undo", tr("taken-back", "Taken back: \"%(label)s\", which had not been sent.", { label: last.label }));
+        return;
+      }
+      if (undoRedoForm.classList.contains("redo")) return;
+    }
+    var items = waiting();
+    if (items.length) {  // what was sent meanwhile is kept: the hand the phone draws goes on from it
+      event.preventDefault();
+      note(event.detail.elt, "wait", tr("not-sent-yet", "Not sent yet: your entry \"%(label)s\" is still waiting to be sent, and this one depends on it. Tap again once it has gone (it is sent as soon as the connection is back).", { label: items[0].label }));
+      flush();
+    } else if (loadSent().length) {  // a new entry: what was sent before is old news
       forgetSent();
       bar();
     }
-    var items = waiting();
-    if (!items.length) return;
-    event.preventDefault();
-    note(event.detail.elt, "wait", tr("not-sent-yet", "Not sent yet: your entry \"%(label)s\" is still waiting to be sent, and this one depends on it. Tap again once it has gone (it is sent as soon as the connection is back).", { label: items[0].label }));
-    flush();
   });
 
   // ---- The rest of a hand entered with no connection (issue 31, item 3) ----
@@ -363,7 +382,8 @@
     if (action === "trump") return { kind: "trump", value: param(params, "trump") };
     if (action === "bid") return { kind: "bid", seat: seat, value: parseInt(param(params, "bid"), 10) };
     if (action === "tricks") return { kind: "tricks", seat: seat, value: parseInt(param(params, "tricks"), 10) };
-    if (action === "result") return { kind: "result" };
+    if (action === "call") return { kind: "call", position: parseInt(param(params, "position"), 10), value: param(params, "call") };
+    if (action === "result") return { kind: "result", declare: param(params, "trump") || param(params, "direction"), books: param(params, "books") };
     return null;
   }
   function none(v) { return v === null || v === undefined; }
@@ -382,12 +402,12 @@
   // those waiting; each value says whether it is waiting.
   function handNow(plan, items) {
     var h = { trump: plan.tr.length ? null : "", bids: plan.bd ? plan.bd.slice() : null,
-              tricks: plan.tk.slice(), saved: false, waitingBids: {}, waitingTricks: {} };
-    var sent = loadSent().filter(function (i) { return i.ok && i.hand === plan.id; });
+              tricks: plan.tk.slice(), saved: false, waitingBids: {}, waitingTricks: {}, trumpWaiting: false };
+    var sent = loadSent().filter(function (i) { return i.ok && i.hand === plan.id && !drawnWith[i.key]; });
     sent.concat(items).forEach(function (i) {
       var s = i.step, queued = items.indexOf(i) >= 0;
       if (!s) return;
-      if (s.kind === "trump") h.trump = s.value;
+      if (s.kind === "trump") { h.trump = s.value; h.trumpWaiting = queued; }
       else if (s.kind === "bid" && h.bids) { h.bids[s.seat] = s.value; if (queued) h.waitingBids[s.seat] = true; }
       else if (s.kind === "tricks") {
         var before = h.tricks.slice();
@@ -455,11 +475,14 @@
   function drawHand() {
     var panel = document.getElementById("hand-panel"), plan = planOf();
     var held = load().filter(function (i) { return i.held && i.page === here(); });
-    var items = plan ? waiting().filter(function (i) { return i.hand === plan.id; }) : [];
+    if (panel && load().some(function (i) { return stale(i, plan); })) save(load().filter(function (i) { return !stale(i, plan); }));
+    var items = plan ? handTaps(plan) : [];
     var old = panel && panel.querySelector(".offline-hand");
     if (old) old.remove();
+    undoRedo();
+    var local = panel && items.length && plan && items.every(function (i) { return i.step; });
+    showTrump(local ? plan : null, items);
     if (!panel) return false;
-    var local = items.length && plan && items.every(function (i) { return i.step; });
     Array.prototype.forEach.call(panel.children, function (el) {
       if (el.matches("h2, #hand-facts, .round-note, [data-offline-hand]")) return;
       // the phone's own hand replaces the server's; a refusal leaves what is recorded in view, not its controls
@@ -478,13 +501,23 @@
     return true;
   }
 
-  function drawSteps(box, plan, items) {
-    var h = handNow(plan, items), step = nextStep(plan, h), w = plan.w;
+  // The taps of the hand in hand kept on this phone, in order (a Save's choices too), not those held.
+  function handTaps(plan) { return load().filter(function (i) { return !i.held && i.hand === plan.id; }); }
+  // A Save's choice kept for a hand this page no longer has in hand (saved, or the page moved on).
+  function stale(i, plan) { return i.draft && !i.held && i.page === here() && (!plan || i.hand !== plan.id); }
+
+  function keptNote(box, items) {
     box.appendChild(make("p", "outbox-note", tr("hand-kept", ["Waiting to send: %(labels)s (tapped at %(time)s). It is sent by itself when the connection is back: go on with the hand.",
       "Waiting to send, in order: %(labels)s (the first tapped at %(time)s). They are sent by themselves when the connection is back: go on with the hand."],
       { count: items.length, labels: items.map(function (i) { return i.label; }).join(", "), time: clock(items[0].at) })));
     box.lastChild.setAttribute("role", "status");
     box.lastChild.dataset.kind = "waiting";
+  }
+
+  function drawSteps(box, plan, items) {
+    if (plan.k === "bw") { drawAuction(box, plan, items); return; }
+    var h = handNow(plan, items), step = nextStep(plan, h), w = plan.w;
+    keptNote(box, items);
     if (h.bids) box.appendChild(soFar(w.bd, plan, h.bids, h.waitingBids));
     if (h.tricks.some(function (t) { return !none(t); })) box.appendChild(soFar(w.tk, plan, h.tricks, h.waitingTricks));
     var seat = plan.s[step.seat];
@@ -508,6 +541,10 @@
     } else {
       box.appendChild(make("p", "callout", tr("next-hand-after", "The next hand can be entered once this one has been sent.")));
     }
+    drawTail(box, items);
+  }
+
+  function drawTail(box, items) {
     // the same value just tapped stays disabled for the rest of the guard, as app.js does after a swap
     var left = lastTap ? guardMs() - (Date.now() - lastTap.at) : 0;
     if (left > 0) {
@@ -549,7 +586,8 @@
   }
 
   function tapNow(plan, value) {  // a tap of the hand drawn by the phone: kept, after those waiting
-    var items = waiting().filter(function (i) { return i.hand === plan.id; });
+    if (plan.k === "bw") { tapAuction(plan, value); return; }
+    var items = handTaps(plan);
     var h = handNow(plan, items), step = nextStep(plan, h), seat = plan.s[step.seat], label, params;
     if (step.kind === "trump") {
       var chosen = plan.tr.filter(function (t) { return t[0] === value; })[0];
@@ -567,14 +605,249 @@
     } else {
       return;
     }
+    enqueue(plan, params, label);
+  }
+
+  // A tap kept after the hand's others; a draft (a choice of the Save to come) is kept, never sent alone.
+  function enqueue(plan, params, label, draft) {
     var meta = document.querySelector('meta[name="csrf-token"]');
-    var item = { key: newKey(), url: plan.u, verb: "post", params: params.concat([["number", String(plan.no)]]),
+    var item = { key: newKey(), url: plan.u, verb: "post", params: draft ? [] : params.concat([["number", String(plan.no)]]),
                  csrf: meta ? meta.content : "", label: label, at: Date.now(), page: here(), target: "", swap: "innerHTML",
-                 hand: plan.id, step: stepOf(params), local: true };
-    save(load().concat([item]));
+                 hand: plan.id, step: draft || stepOf(params), local: true };
+    if (draft) item.draft = true;
+    save(load().filter(function (i) {  // a new choice of the same kind replaces the one before
+      return !(draft && i.draft && !i.held && i.hand === plan.id && i.step.kind === draft.kind);
+    }).concat([item]));
     drawHand();
     bar();
-    if (!sending) { delay = FIRST_DELAY; schedule(); }
+    if (!draft && !sending) { delay = FIRST_DELAY; schedule(); }
+  }
+
+  // ---- Bid Whist: the auction call by call, then the winner's declaration, the books and Save ----
+  // The phone checks a call as the rules do (scorepad/rules/bid_whist.py): one round from left of the
+  // dealer, each bid outranking the last (only a No takes out a trump bid of the same number), the
+  // dealer made to bid after three passes or, by the option, four passes throwing the cards in.
+  function level(value) {  // 4 = 4 Special < 4 No < 5 ... (Call.level)
+    var parts = String(value).split("-");
+    return 2 * parseInt(parts[0], 10) + (parts[1] === "no" ? 1 : 0);
+  }
+  function callWords(plan, value) {
+    if (value === "pass") return plan.w.ps;
+    var found = plan.cl.filter(function (c) { return c[0] === value; })[0];
+    return found ? found[1] : String(value);
+  }
+  function esc(text) { var d = document.createElement("div"); d.textContent = text; return d.innerHTML; }
+  function auctionNow(plan, items) {
+    var h = { calls: plan.au.slice(), waitingCalls: {}, declare: null, declareWaiting: false, books: null,
+              booksWaiting: false, saved: false, redealt: false };
+    var sent = loadSent().filter(function (i) { return i.ok && i.hand === plan.id && !drawnWith[i.key]; });
+    sent.concat(items).forEach(function (i) {
+      var s = i.step, queued = items.indexOf(i) >= 0;
+      if (!s) return;
+      if (s.kind === "call") {
+        h.calls.push(s.value);
+        if (queued) h.waitingCalls[h.calls.length - 1] = true;
+        h.redealt = false;
+        if (h.calls.length === 4 && plan.ap === "redeal" && h.calls.every(function (c) { return c === "pass"; })) {
+          h.calls = [];  // the cards thrown in: the same dealer deals again
+          h.waitingCalls = {};
+          h.redealt = true;
+        }
+      } else if (s.kind === "declare" || (s.kind === "result" && s.declare)) {
+        h.declare = s.kind === "result" ? s.declare : s.value;
+        h.declareWaiting = queued;
+      }
+      if (s.kind === "books" || (s.kind === "result" && s.books)) {
+        h.books = s.kind === "result" ? s.books : s.value;
+        h.booksWaiting = queued;
+      }
+      if (s.kind === "result") h.saved = true;
+    });
+    return h;
+  }
+  function winning(plan, h) {  // the last bid made, and its seat
+    var won = null;
+    h.calls.forEach(function (c, p) { if (c !== "pass") won = { call: c, seat: (plan.fb + p) % 4, no: c.split("-")[1] === "no" }; });
+    return won;
+  }
+  function auctionStep(plan, h) {
+    if (h.saved) return { kind: "done" };
+    var won = winning(plan, h), n = h.calls.length;
+    if (n < 4) {
+      var seat = (plan.fb + n) % 4;
+      return { kind: "call", position: n, seat: seat,
+               legal: plan.cl.filter(function (c) { return !won || level(c[0]) > level(won.call); }),
+               canPass: !(seat === plan.dl && !won && plan.ap === "dealer") };
+    }
+    return won ? { kind: "declare", won: won } : { kind: "done" };
+  }
+  function drawAuction(box, plan, items) {
+    var h = auctionNow(plan, items), step = auctionStep(plan, h), w = plan.w;
+    keptNote(box, items);
+    if (h.calls.length) {
+      var calls = h.calls.map(function (c) { return callWords(plan, c); });
+      var order = calls.map(function (c, p) { return (plan.fb + p) % 4; }), values = {}, marked = {};
+      order.forEach(function (seat, p) { values[seat] = calls[p]; if (h.waitingCalls[p]) marked[seat] = true; });
+      box.appendChild(soFar(w.ca, { o: order, s: plan.s }, values, marked));
+    }
+    if (h.redealt) box.appendChild(make("p", "callout", w.rd));
+    if (step.kind === "call") {
+      var set = chips(plan.s[step.seat].hcl, []);
+      set.className = "calls";
+      if (step.canPass) set.appendChild(chipRow([["pass", w.ps]]));
+      var rows = {};
+      step.legal.forEach(function (c) { var n = c[0].split("-")[0]; (rows[n] = rows[n] || []).push(c); });
+      Object.keys(rows).sort().forEach(function (n) { set.appendChild(chipRow(rows[n])); });
+      box.appendChild(set);
+      if (!step.canPass) box.appendChild(make("p", "hint", w.fc));
+      box.appendChild(make("p", "hint", w.hi));
+    } else if (step.kind === "declare") {
+      var seat = plan.s[step.won.seat], said = callWords(plan, step.won.call);
+      var callout = make("p", "callout");
+      callout.innerHTML = seat.hwon.split("{c}").join(esc(said)) + " " + fill(seat.hnd, 6 + parseInt(step.won.call, 10));
+      box.appendChild(callout);
+      box.appendChild(chosen(chips(step.won.no ? esc(w.dc) : esc(w.tn), (step.won.no ? w.dr : w.tr).map(function (d) {
+        return ["d:" + d[0], d[1]];
+      })), "d:" + h.declare, h.declareWaiting));
+      var books = [];
+      for (var b = 1; b <= 13; b++) books.push(["b:" + b, String(b)]);
+      box.appendChild(chosen(chips(seat.hbk, books), "b:" + h.books, h.booksWaiting));
+      var save = make("button", "primary", w.sv);
+      save.type = "button";
+      save.dataset.offlineTap = "save";
+      save.disabled = !h.books || (step.won.no && !h.declare);
+      box.appendChild(save);
+    } else {
+      var won = winning(plan, h);
+      if (won && h.saved) box.appendChild(saved(plan, won, h));
+      box.appendChild(make("p", "callout", tr("next-hand-after", "The next hand can be entered once this one has been sent.")));
+    }
+    drawTail(box, items);
+  }
+  // A Save waiting: the declaration and the books it sends, as chosen.
+  function saved(plan, won, h) {
+    var p = make("p", "offline-so-far");
+    var said = (won.no ? plan.w.dr : plan.w.tr).filter(function (d) { return d[0] === h.declare; })[0];
+    [said && said[1], h.books && fill(plan.s[won.seat].bk, h.books)].forEach(function (text, n) {
+      if (!text) return;
+      var queued = n ? h.booksWaiting : h.declareWaiting;
+      var tag = make("span", "bid-tag" + (queued ? " waiting" : ""), text);
+      if (queued) tag.appendChild(make("span", "waiting-mark", " · " + tr("waiting-mark", "waiting")));
+      p.appendChild(tag);
+    });
+    return p;
+  }
+  function chipRow(choices) {
+    var row = make("div", "chips");
+    choices.forEach(function (c) {
+      var b = make("button", "chip", c[1]);
+      b.type = "button";
+      b.dataset.offlineTap = c[0];
+      row.appendChild(b);
+    });
+    return row;
+  }
+  function chosen(set, value, queued) {  // the choice made on this phone: pressed, and marked waiting
+    set.className = "chips";  // as the page's own form draws them
+    Array.prototype.forEach.call(set.querySelectorAll("[data-offline-tap]"), function (b) {
+      if (/^d:[HDCS]$/.test(b.dataset.offlineTap)) b.classList.add("suit-" + b.dataset.offlineTap.slice(2));
+      var on = b.dataset.offlineTap === value;
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      if (on && queued) b.appendChild(make("span", "waiting-mark", " · " + tr("waiting-mark", "waiting")));
+    });
+    return set;
+  }
+  function tapAuction(plan, value) {
+    var h = auctionNow(plan, handTaps(plan)), step = auctionStep(plan, h), w = plan.w;
+    if (step.kind === "call") {
+      var seat = plan.s[step.seat];
+      if (value === "pass" ? !step.canPass : !step.legal.some(function (c) { return c[0] === value; })) return;
+      enqueue(plan, [["action", "call"], ["call", value], ["position", String(step.position)]],
+        value === "pass" ? seat.ps : seat.bd.split("{c}").join(callWords(plan, value)));
+    } else if (step.kind === "declare") {
+      var kind = value.slice(0, 2), v = value.slice(2);
+      if (kind === "d:") {
+        var found = (step.won.no ? w.dr : w.tr).filter(function (d) { return d[0] === v; })[0];
+        if (found) enqueue(plan, [], found[1], { kind: "declare", value: v });
+      } else if (kind === "b:" && parseInt(v, 10) >= 1 && parseInt(v, 10) <= 13) {
+        enqueue(plan, [], fill(plan.s[step.won.seat].bk, v), { kind: "books", value: v });
+      } else if (value === "save" && h.books && (h.declare || !step.won.no)) {
+        var params = [["action", "result"]];
+        if (h.declare) params.push([step.won.no ? "direction" : "trump", h.declare]);
+        enqueue(plan, params.concat([["books", h.books]]), w.sv);
+      }
+    }
+  }
+
+  // The trump chosen on this phone in the hand's facts, marked waiting until it is sent, as the page
+  // would show it once recorded; the server's words back when the phone no longer draws the hand.
+  function showTrump(plan, items) {
+    var v = document.querySelector('#hand-facts [data-fact="trump"] .v');
+    if (!v) return;
+    var said = null, queued = false;
+    if (plan && plan.k === "bw") {
+      var h = auctionNow(plan, items), won = h.calls.length === 4 ? winning(plan, h) : null;
+      if (won && won.no) {
+        said = plan.w.nt;
+        queued = Object.keys(h.waitingCalls).length > 0;
+      } else if (won && h.declare) {
+        said = (plan.w.tr.filter(function (t) { return t[0] === h.declare; })[0] || [])[1];
+        queued = h.declareWaiting;
+      }
+    } else if (plan && plan.tr.length) {
+      var hand = handNow(plan, items);
+      said = hand.trump ? (plan.tr.filter(function (t) { return t[0] === hand.trump; })[0] || [])[1] : null;
+      queued = hand.trumpWaiting;
+    }
+    if (said) {
+      if (!v.hasAttribute("data-offline-was")) v.dataset.offlineWas = v.textContent;
+      v.textContent = said;
+      if (queued) v.appendChild(make("span", "waiting-mark", " · " + tr("waiting-mark", "waiting")));
+    } else if (v.hasAttribute("data-offline-was")) {
+      v.textContent = v.dataset.offlineWas;
+      delete v.dataset.offlineWas;
+    }
+  }
+
+  // Take back a tap still waiting on this phone (never one being sent): true when it is taken back.
+  function takeBack(item) {
+    if (!item || (sending && !item.draft && waiting()[0] && waiting()[0].key === item.key)) return false;
+    save(load().filter(function (i) { return i.key !== item.key; }));
+    var form = !item.step && document.querySelector("#hand-panel form.waiting");
+    if (form) {  // a Whist or Bid Whist Save kept as chosen: the form is the scorer's again
+      form.classList.remove("waiting");
+      Array.prototype.forEach.call(form.querySelectorAll("fieldset, button"), function (el) { el.disabled = false; });
+      var kept = form.parentNode.querySelector('.outbox-note[data-kind="waiting"]');
+      if (kept) kept.remove();
+    }
+    drawHand();
+    bar();
+    return true;
+  }
+  // What Undo takes back while taps of this page wait: the last of them, not the server's last step.
+  function tapsHere() { return load().filter(function (i) { return !i.held && i.page === here(); }); }
+  // Undo names the last tap still waiting, and Redo is off (it would redo a step of the hand as the
+  // server has it, behind the taps entered here): the buttons say so while taps wait.
+  function undoRedo() {
+    var taps = tapsHere(), last = taps[taps.length - 1];
+    var undo = document.querySelector("#play-body form.undo button"), redo = document.querySelector("#play-body form.redo button");
+    if (undo && last) {
+      if (!undo.hasAttribute("data-offline-was")) undo.dataset.offlineWas = undo.textContent;
+      undo.textContent = "↶ " + tr("undo-waiting", "Undo the last tap still waiting: %(label)s", { label: last.label });
+    } else if (undo && undo.hasAttribute("data-offline-was")) {
+      undo.textContent = undo.dataset.offlineWas;
+      delete undo.dataset.offlineWas;
+    }
+    if (redo && last) {
+      redo.disabled = true;
+      redo.dataset.offlineOff = "";
+      note(redo, "redo-off", tr("redo-off", "Redo comes back once the taps waiting on this phone have been sent."));
+    } else if (redo && redo.hasAttribute("data-offline-off")) {
+      redo.disabled = false;
+      delete redo.dataset.offlineOff;
+      var said = redo.form.parentNode.querySelector('.outbox-note[data-kind="redo-off"]');
+      if (said) said.remove();
+    }
   }
 
   // A hand's Save kept on this phone: the hand as chosen, marked waiting, and the next hand said to wait.
@@ -598,12 +871,8 @@
       lastTap = { value: value, at: now };
       if (plan) tapNow(plan, value);
     } else if (target.hasAttribute("data-offline-back")) {  // the last tap of the hand that is still on this phone
-      var mine = waiting().filter(function (i) { return plan && i.hand === plan.id; });
-      var last = mine[mine.length - 1];
-      if (!last || (sending && waiting()[0].key === last.key)) return;
-      save(load().filter(function (i) { return i.key !== last.key; }));
-      drawHand();
-      bar();
+      var mine = plan ? handTaps(plan) : [];
+      takeBack(mine[mine.length - 1]);
     } else if (!load().some(function (i) { return i.held && !i.refused && i.page === here(); }) ||
                window.confirm(tr("drop-confirm", "Drop the taps kept on this phone? They were not recorded."))) {
       save(load().filter(function (i) { return !(i.held && i.page === here()); }));
@@ -698,7 +967,9 @@
       worker.postMessage({ type: "keep-copy", url: window.location.href, html: "<!doctype html>\n" + root.outerHTML });
     } catch (e) { /* a worker being replaced: the next change sends it */ }
   }
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.querySelector && (target.id === "hand-panel" || target.querySelector("#hand-panel"))) markDrawn();  // the server's hand, as it is now
     drawHand();  // a second scorer's redraw brings the server's controls: the phone's own taps stay in front
     if (Object.keys(shownHere).length) bar();  // a preview shown from the outbox may have gone: say so
     clearTimeout(copyDelay);

@@ -58,6 +58,7 @@ def test_a_whole_nomination_hand_entered_offline_is_sent_in_order_once(
     context.set_offline(True)
     page.get_by_role("button", name="♠ Spades").click()  # the first tap: it cannot be sent
     hand = page.locator(".offline-hand")
+    expect(page.locator("#hand-facts")).to_contain_text("Trump ♠ Spades · waiting")  # in the hand's facts too
     for name, bid in (("Bob", 1), ("Cat", 1), ("Dan", 0)):  # the hand goes on, on the phone
         hand.get_by_role("button", name=f"{name} bids {bid}", exact=True).click()
     # the hook binds Ann, last to bid: 4 - (1 + 1 + 0) = 2 is refused her, with the reason
@@ -184,4 +185,76 @@ def test_a_whist_hand_saved_offline_is_shown_waiting_then_recorded_once(
     expect(page.get_by_role("heading", name=re.compile("^Hand 2"))).to_be_visible(timeout=scaled_ms(15000))
     expect(page.locator(".outbox-bar")).to_contain_text('your entry "Save hand 1"')
     assert recorded(app, token)[0] == [{"tricks": [8, 5], "trump": "H"}]
+    context.close()
+
+
+def test_a_whole_bid_whist_hand_entered_offline_with_undo_is_sent_in_order_once(
+    app: Flask, live_server: str, lan_browser: Browser, screenshot_dir: Path
+) -> None:
+    """The auction call by call (only calls that outrank the last offered), the winner's trump shown in
+    the hand's facts, the books and Save, all waiting; Undo takes back the last tap still waiting, not
+    the server's last step, and Redo waits for the taps."""
+    with app.app_context():
+        token = games.create(
+            {
+                "variant": "bid_whist",
+                "first_dealer": 0,  # Ann deals: Bob, Cat, Dan, Ann call in that order
+                "options": {"play_to": "points"},
+                "teams": [{"name": "Us", "players": ["Ann", "Cat"]}, {"name": "Them", "players": ["Bob", "Dan"]}],
+            }
+        ).scorer_token
+    context = lan_browser.new_context(**PHONE)
+    page = context.new_page()
+    open_game(page, lan(live_server), token)
+    calls = page.locator("fieldset.calls")
+    for tap, said in (("4", "Bob 4"), ("Pass", "Cat Pass")):  # online: Bob's 4 and Cat's pass, then Undo
+        calls.get_by_role("button", name=tap, exact=True).click()
+        expect(page.locator(".bids-so-far")).to_contain_text(said)
+    page.get_by_role("button", name="↶ Undo last entry: Cat's pass").click()
+    redo = page.get_by_role("button", name="↷ Redo: Cat's pass")
+    expect(redo).to_be_enabled()
+    before = len(keys(app))
+
+    context.set_offline(True)
+    calls.get_by_role("button", name="Pass", exact=True).click()  # Cat's pass again: it cannot be sent
+    hand = page.locator(".offline-hand")
+    expect(hand.get_by_role("group", name="Dan’s call")).to_be_visible()
+    expect(hand.get_by_role("button", name="4 Special", exact=True)).to_have_count(0)  # does not take out a 4
+    expect(page.locator(".bids-so-far")).to_be_hidden()  # the phone's own calls so far stand in its place
+    hand.get_by_role("button", name="5", exact=True).click()
+    hand.get_by_role("button", name="6", exact=True).click()  # a slip: Ann passes
+    undo = page.get_by_role("button", name="↶ Undo the last tap still waiting: Ann's bid of 6")
+    expect(redo).to_be_disabled()
+    expect(page.locator("#play-body")).to_contain_text(
+        "Redo comes back once the taps waiting on this phone have been sent."
+    )
+    undo.click()
+    expect(page.locator("#play-body")).to_contain_text('Taken back: "Ann\'s bid of 6", which had not been sent.')
+    hand.get_by_role("group", name="Ann’s call").get_by_role("button", name="Pass", exact=True).click()
+    expect(hand).to_contain_text("Dan won the bid: 5. Them need 11 books (the kitty counts as one).")
+    hand.get_by_role("button", name="♥ Hearts").click()
+    facts = page.locator("#hand-facts")
+    expect(facts).to_contain_text("Trump ♥ Hearts · waiting")  # the trump chosen, in the hand's facts
+    hand.get_by_role("group", name="Books taken by Them, kitty included").get_by_role("button", name="11").click()
+    hand.get_by_role("button", name="Save hand 1").click()
+    expect(hand.locator(".offline-so-far .bid-tag")).to_have_text(
+        ["Bob 4", "Cat Pass · waiting", "Dan 5 · waiting", "Ann Pass · waiting", "♥ Hearts · waiting"]
+        + ["Them took 11 books · waiting"]  # the calls, then what the Save sends
+    )
+    expect(hand).to_contain_text("The next hand can be entered once this one has been sent.")
+    expect(page.get_by_role("button", name="↶ Undo the last tap still waiting: Save hand 1")).to_be_visible()
+    expect(page.locator(".outbox-bar")).to_contain_text("4 entries waiting to send (first: Pass")
+    page.screenshot(path=str(screenshot_dir / "offline-hand-bid-whist.png"), full_page=True)
+    assert recorded(app, token) == ([], {"auction": [{"bid": 4, "kind": "plain"}]})  # nothing more reached the server
+
+    context.set_offline(False)
+    expect(page.get_by_role("heading", name=re.compile("^Hand 2"))).to_be_visible(timeout=scaled_ms(15000))
+    expect(page.locator(".outbox-bar")).to_contain_text(re.compile(r"^Back online: 4 entries .* recorded once\."))
+    expect(facts).not_to_contain_text("waiting")
+    play = {"bid": 4, "kind": "plain"}, None, {"bid": 5, "kind": "plain"}, None
+    hands, pending = recorded(app, token)
+    assert pending is None
+    assert hands == [{"auction": list(play), "bidder": 3, "bid": 5, "kind": "plain", "trump": "H", "books": 11}]
+    sent = keys(app)[before:]
+    assert len(sent) == 4 and all(status == 200 for _key, status in sent)  # each once
     context.close()

@@ -12,7 +12,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.test_games import bid_round_one, game_of, hands_of, post, start
+from tests.web.test_games import bid_round_one, bid_whist_game, game_of, hands_of, post, start
 
 
 def plan_of(client: FlaskClient, token: str) -> dict[str, object]:
@@ -70,3 +70,16 @@ def test_a_queued_bid_for_a_hand_saved_meanwhile_is_refused(app: Flask, client: 
     status, answer = post(client, token, action="bid", seat="2", bid="0", number="1")  # hand 1's, saved meanwhile
     assert status == 409 and "Hand 1 was already saved" in answer
     assert len(hands_of(app, token)) == 1 and game_of(app, token).pending is None
+
+
+def test_a_queued_bid_whist_call_no_longer_in_turn_is_refused(app: Flask, client: FlaskClient) -> None:
+    """A call queued offline names its place in the auction and its hand, not the page's state: made
+    meanwhile on another phone, Bob's call is not given to Cat."""
+    token = bid_whist_game(client)  # Ann deals: Bob, Cat, Dan, Ann call in that order
+    assert post(client, token, action="call", call="4-plain", position="0")[0] == 200  # from another phone
+    status, answer = post(client, token, action="call", call="5-no", position="0", number="1")
+    assert status == 409
+    assert "Bob&#39;s bid of 4 is recorded; your bid of 5 No for Bob was not applied." in answer
+    assert game_of(app, token).pending == {"auction": [{"bid": 4, "kind": "plain"}]}
+    assert post(client, token, action="call", call="pass", position="1", number="1")[0] == 200  # Cat's, in turn
+    assert game_of(app, token).pending == {"auction": [{"bid": 4, "kind": "plain"}, None]}

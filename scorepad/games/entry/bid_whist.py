@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from scorepad.form_input import whole_number
 from scorepad.games.entry.base import Complete, Pending, form_int
+from scorepad.games.service import StaleForm
 from scorepad.rules.base import RawHand, RuleError, RuleErrors
 from scorepad.rules.bid_whist import SEATS, Call, Kind, auction_winner, legal_calls, seat_names
 from scorepad.rules.cards import SUITS
@@ -97,6 +98,10 @@ class BidWhistEntry:
         pending = dict(view.game.pending or {})
         calls = _calls(pending.get("auction"))
         if action == "call":
+            if "position" in form and whole_number(form["position"]) != len(calls):
+                # a call meant for another place in the auction (one tapped offline, after a call that was
+                # refused or made meanwhile on another phone): never recorded as the next bidder's
+                raise StaleForm()
             if len(calls) >= SEATS:
                 raise RuleErrors([RuleError("auction", M("the bidding is over: enter the books"))])
             calls.append(_parse_call(form.get("call")))
