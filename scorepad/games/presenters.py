@@ -276,16 +276,20 @@ def offline_words(players: Sequence[str], cards: int, number: int) -> tuple[list
 def _offline_words(
     language: NullTranslations, players: tuple[str, ...], cards: int, number: int
 ) -> tuple[list[dict[str, str]], dict[str, str]]:
-    # as a template's autoescaped gettext (the values escaped), in `language`; named so the catalogue finds the words
+    # in `language`, named so the catalogue finds the words: plain text for the phone to set as text
+    # (a label, a hint), or, for the legends it sets as markup, as a template says them (values escaped)
     def _(template: str, **values: object) -> str:
+        return language.ugettext(template) % values
+
+    def markup(template: str, **values: object) -> str:
         return str(Markup(language.ugettext(template)) % values)
 
     seats = [
         {
             "n": name,
-            "bl": _("<strong>%(name)s</strong>’s bid", name=name),
-            "tl": _("<strong>%(name)s</strong>’s tricks", name=name),
-            "tlb": _("<strong>%(name)s</strong>’s tricks (bid %(bid)s)", name=name, bid="{b}"),
+            "bl": markup("<strong>%(name)s</strong>’s bid", name=name),
+            "tl": markup("<strong>%(name)s</strong>’s tricks", name=name),
+            "tlb": markup("<strong>%(name)s</strong>’s tricks (bid %(bid)s)", name=name, bid="{b}"),
             "b": _("%(name)s bids %(bid)s", name=name, bid="{n}"),
             "t": _("%(name)s took %(tricks)s", name=name, tricks="{n}"),
             "f": _(
@@ -298,7 +302,7 @@ def _offline_words(
         for name in players
     ]
     words = {
-        "tr": _("Which trump was turned up?"),
+        "tr": markup("Which trump was turned up?"),
         "bd": _("Bids:"),
         "tk": _("Tricks:"),
         "sv": _("Save hand %(number)s", number=number),

@@ -83,3 +83,15 @@ def test_a_queued_bid_whist_call_no_longer_in_turn_is_refused(app: Flask, client
     assert game_of(app, token).pending == {"auction": [{"bid": 4, "kind": "plain"}]}
     assert post(client, token, action="call", call="pass", position="1", number="1")[0] == 200  # Cat's, in turn
     assert game_of(app, token).pending == {"auction": [{"bid": 4, "kind": "plain"}, None]}
+
+
+def test_the_phones_words_are_text_where_it_shows_text_and_markup_where_it_shows_markup(client: FlaskClient) -> None:
+    """A name with an ampersand or an apostrophe reads as typed on the chips and hints the phone draws
+    offline (it sets them as text), and escaped in the legends (it sets those as markup)."""
+    from tests.web.test_games import nomination_form
+
+    token = start(client, form=nomination_form(**{"name.1": "Bo & Jo's"}))
+    seat = plan_of(client, token)["s"][1]  # type: ignore[index]
+    assert seat["n"] == "Bo & Jo's" and seat["b"] == "Bo & Jo's bids {n}" and seat["t"] == "Bo & Jo's took {n}"
+    assert seat["f"].startswith("Bo & Jo's bids last")
+    assert seat["bl"] == "<strong>Bo &amp; Jo&#39;s</strong>’s bid"
