@@ -207,12 +207,16 @@ function refreshAsPushed(panel) {
 // changed (its status line, the rows whose place changed hands), each put in place by its id, and
 // only onto the version of the board it was made from: a board drawn elsewhere, or a lost message,
 // fetches the whole board instead (data-refresh-url). The projector pages and slides rows around it.
+// A push that comes while that fetch is on its way may be newer than the board it brings back: the
+// board is fetched once more when it lands, never left as it was before the push.
 (function () {
   function refresh(live) {
-    if (live.dataset.refreshing || !live.dataset.refreshUrl) return;
+    if (!live.dataset.refreshUrl) return;
+    if (live.dataset.refreshing) { live.dataset.again = "1"; return; }
     live.dataset.refreshing = "1";
     htmx.ajax("GET", live.dataset.refreshUrl, { target: live, swap: "innerHTML" }).finally(function () {
       delete live.dataset.refreshing;
+      if (live.dataset.again) { delete live.dataset.again; refresh(live); }
     });
   }
   function apply(live, text) {
@@ -235,6 +239,9 @@ function refreshAsPushed(panel) {
     var live = e.target.id === "board-live" ? e.target : e.target.querySelector("#board-live");
     if (!live || !e.detail || !e.detail.source) return;
     e.detail.source.addEventListener("patch", function (m) { apply(live, m.data); });
+    e.detail.source.addEventListener("board", function () {  // a whole board, swapped by htmx
+      if (live.dataset.refreshing) live.dataset.again = "1";
+    });
   });
 })();
 

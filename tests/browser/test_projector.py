@@ -114,6 +114,51 @@ def test_the_projector_keeps_working_through_a_long_evening(app: Flask, live_ser
     assert 2 <= turns <= 6, turns
 
 
+def test_a_push_that_comes_while_the_board_is_fetched_whole_is_not_lost(
+    app: Flask, live_server: str, browser: Browser
+) -> None:
+    """A board that cannot take a patch (a message lost) fetches the whole board; a push that comes
+    before that answer lands can be newer than the board it brings, so the board is fetched again,
+    not left a result behind until the next push (seen as a projector stuck on "1 table still
+    playing" after the last result of a round, on a loaded machine)."""
+    with app.app_context():
+        event = events.create_event("Fetch race", [f"Team {t + 1}" for t in range(4)], [4])
+        public = event.public_id
+    page = browser.new_context(**PROJECTOR).new_page()
+    held: list[tuple[Any, Any]] = []
+
+    def hold_the_first_fetch(route: Any) -> None:  # answered with the board as it is now, but later
+        if route.request.headers.get("hx-request") and not held:
+            held.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf"/b/{public}$"), hold_the_first_fetch)
+    page.goto(f"{live_server}/b/{public}")
+    expect(page.locator(".board-status")).to_contain_text("4 tables still playing")
+    stream_open(app, public)
+
+    def report(table: int) -> None:
+        with app.app_context():
+            found = core.by_public_id(public)
+            assert found is not None
+            events.enter_result(found, table, 1, 7, None, f"table {table}")
+
+    report(1)  # the first push: the whole board
+    expect(page.locator(".board-status")).to_contain_text("3 tables still playing")
+    page.evaluate("document.querySelector('#board').dataset.version = 'lost'")  # as after a lost message
+    report(2)  # its patch does not fit the board shown: the whole board is fetched (and held)
+    deadline = time.monotonic() + scaled(10)
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the board was not fetched whole"
+    report(3)  # pushed while that fetch is on its way
+    page.wait_for_timeout(scaled_ms(1000))
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the board with two results of three
+    expect(page.locator(".board-status")).to_contain_text("1 table still playing", timeout=scaled_ms(5000))
+
+
 def publish_now(app: Flask, event: Any) -> None:
     from scorepad.events import core
 
