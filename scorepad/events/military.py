@@ -216,8 +216,14 @@ def _in_play(event: Event, stamp: str, setup: Setup, derived: _Derived, schedule
     def derive(_: _InPlay | None) -> _InPlay:
         pending = pending_now()
         moves = pending.get("moves") if pending else None
+        settled = _settled(setup, derived.rows, pending)[0] if pending and len(derived.rows) < scheduled else None
         board = fmt.board_from(
-            setup, derived.rows, derived.sheet, pending, [m - 1 for m in moves] if isinstance(moves, list) else None
+            setup,
+            derived.rows,
+            derived.sheet,
+            pending,
+            [m - 1 for m in moves] if isinstance(moves, list) else None,
+            settled,
         )
         return _InPlay(derived, pending, board)
 
@@ -422,13 +428,66 @@ def _view(event: Event) -> MilitaryView:
     )
 
 
-def flags_held(military_view: MilitaryView, table: int, pending: RawHand) -> tuple[int, int]:
-    """Table `table`'s team's flags held now and once `pending` (the hand in play with one more
-    result) is in: what its phone's header says before and after the result is confirmed, so the
-    preview and the header agree (both count the flags its visitors already won elsewhere)."""
-    rows = _derived(military_view.event, military_view.setup).rows
-    after = military.settle_next(military_view.setup, rows, pending)[0]  # the board's "held" with `pending` in
-    return military_view.rank_of(table).held, after.held[table - 1]
+@dataclass(frozen=True)
+class Preview:
+    """What a table's tapped result would do, before it is confirmed: the rules' preview of its
+    result, and its team's flags held now and once the result is in (what its phone's header says
+    before and after, so the two agree: both count the flags its visitors already won elsewhere)."""
+
+    shown: military.TablePreview
+    held: tuple[int, int]
+
+
+def preview(military_view: MilitaryView, table: int, hand: int, tricks: int, revoke: str | None) -> Preview:
+    """Table `table`'s (from 1) result for `hand`, previewed on the hand in play as far as it is in:
+    the hand is settled once, for the preview and the flags held after it. core.Conflict when `hand`
+    is not the hand in play, the schedule is over or the table's result is in already."""
+    current = military_view.event.current_hand
+    if hand < current:
+        raise core.Conflict(
+            M("Hand %(hand)s is over: the director has opened hand %(current)s.", hand=hand, current=current)
+        )
+    if military_view.spec is None:  # a page drawn before the last hand closed
+        raise core.Conflict(M("The schedule is over"))
+    if hand > current:
+        raise core.Conflict(
+            M("Hand %(hand)s is not open yet: hand %(current)s is in play.", hand=hand, current=current)
+        )
+    pending = dict(military_view.pending or {})
+    results = list(pending.get("results") or [None] * military_view.tables)  # type: ignore[call-overload]
+    if results[table - 1] is not None:
+        existing = military_view.result(hand, table)
+        raise core.Conflict(
+            M(
+                "Hand %(hand)s is already recorded: the visitors took %(tricks)s tricks.",
+                hand=hand,
+                tricks=existing.tricks if existing else "?",
+            ),
+            existing,
+        )
+    results[table - 1] = {"tricks": tricks, "revoke": revoke}
+    row = _settled(
+        military_view.setup, _derived(military_view.event, military_view.setup).rows, {**pending, "results": results}
+    )[0]
+    shown = military.table_previews(military_view.setup, row)[table - 1]
+    assert shown is not None  # the table's result is in the row just settled
+    return Preview(shown, (military_view.rank_of(table).held, row.held[table - 1]))
+
+
+def _settled(
+    setup: Setup, rows: tuple[military.LedgerRow, ...], pending: RawHand
+) -> tuple[military.LedgerRow, list[RuleError]]:
+    """`military.settle_next`, once per request for one hand as far as it is in: an entry's check
+    before its commit and the board drawn after it settle the same hand on the same complete hands
+    (a pure function of them: the same rows object and an equal hand give the same row)."""
+    memo: dict[int, tuple[Setup, tuple[military.LedgerRow, ...], RawHand, tuple[military.LedgerRow, list[RuleError]]]]
+    memo = g.setdefault("scorepad_military_settled", {})
+    found = memo.get(id(rows))
+    if found is not None and found[0] is setup and found[1] is rows and found[2] == pending:
+        return found[3]
+    settled = military.settle_next(setup, rows, pending)
+    memo[id(rows)] = (setup, rows, pending, settled)
+    return settled
 
 
 # Built once: a table's every request reads its result, and building the statement cost more than running it
@@ -842,7 +901,7 @@ def _commit_entry(event: Event, table: int | None = None) -> None:
     db.session.flush()
     setup = setup_of(event)
     try:
-        row, problems = military.settle_next(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
+        row, problems = _settled(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
         if problems:
             raise RuleErrors(problems)
     except RuleErrors:

@@ -96,3 +96,43 @@ def test_the_board_of_the_hand_in_play_is_drawn_once_for_every_phone_between_two
     for table, panel in enumerate(panels):  # each phone's header says what the board says
         assert f"<strong>{held[table]}</strong> flags held" in panel
     assert sorted(held.values()) != [12, 12, 12, 12]  # the entry moved flags
+
+
+def test_a_preview_and_a_result_each_settle_the_hand_in_play_once(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: a preview settles the hand with the tapped result once, for what it would do and
+    the flags held after it; a result settles it once, for its check and the board drawn after it."""
+    settled: list[int] = []
+    settle = rules._settle
+
+    def counted(setup: Any, spec: Any, *args: Any) -> Any:
+        settled.append(spec.number)
+        return settle(setup, spec, *args)
+
+    monkeypatch.setattr(rules, "_settle", counted)
+    with app.app_context():
+        event = military.create_event("Settled", ["Aces", "Kings", "Queens", "Jacks"], [4])
+        military.enter_result(event, 1, 1, 9, None, "table 1")
+        token = event.tables[1].token
+    assert client.get(f"/t/{token}/panel", headers=HX).status_code == 200  # the board with table 1 in, kept
+    settled.clear()
+    preview = client.post(f"/t/{token}/preview", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
+    assert preview.status_code == 200 and "Confirm hand 1" in preview.get_data(as_text=True)
+    assert settled == [1]
+    settled.clear()
+    entry = client.post(f"/t/{token}/result", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
+    assert entry.status_code == 200 and "Hand 1 recorded." in entry.get_data(as_text=True)
+    assert settled == [1]
+
+
+def test_a_preview_sent_after_the_schedule_is_over_is_refused_not_an_error(app: Flask, client: FlaskClient) -> None:
+    """A phone still showing the last hand's keypad after it closed (a tap replayed from its outbox)."""
+    with app.app_context():
+        event = military.create_event("Over", ["Aces", "Kings"], [1])
+        for table in (1, 2):
+            military.enter_result(event, table, 1, 7, None, f"table {table}")
+        military.advance(event, hand=1)
+        token = event.tables[0].token
+    preview = client.post(f"/t/{token}/preview", data={"hand": "2", "tricks": "7", "revoke": "none"}, headers=HX)
+    assert preview.status_code == 409 and "The schedule is over" in preview.get_data(as_text=True)
