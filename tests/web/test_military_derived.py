@@ -5,13 +5,16 @@ their derivation; the director correcting an earlier result changes them, and th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event as sa_event
 
 from scorepad.events import core, military
+from scorepad.extensions import db
 from scorepad.rules import military as rules
 
 HX = {"HX-Request": "true"}
@@ -136,3 +139,46 @@ def test_a_preview_sent_after_the_schedule_is_over_is_refused_not_an_error(app: 
         token = event.tables[0].token
     preview = client.post(f"/t/{token}/preview", data={"hand": "2", "tricks": "7", "revoke": "none"}, headers=HX)
     assert preview.status_code == 409 and "The schedule is over" in preview.get_data(as_text=True)
+
+
+@pytest.fixture
+def queries(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements the app runs while the test holds the list."""
+    seen: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa_event.listen(engine, "before_cursor_execute", record)
+    yield seen
+    sa_event.remove(engine, "before_cursor_execute", record)
+
+
+def test_a_tables_panel_preview_and_result_read_the_hand_in_play_once(
+    app: Flask, client: FlaskClient, queries: list[str]
+) -> None:
+    """Issue 28: a phone's panel and preview read the table (with its event) and the hand in play's
+    results, which give the view's stamp, the board and the table's own result; a result adds its
+    write, its check and the event and table read again after the commit. No count of the event's
+    results, no row of the table's own, no read of the result before it is written (the unique
+    key refuses a second one)."""
+    with app.app_context():
+        event = military.create_event("Queries", ["Aces", "Kings", "Queens", "Jacks"], [4])
+        military.enter_result(event, 1, 1, 9, None, "table 1")
+        tokens = [t.token for t in event.tables]
+    client.get(f"/t/{tokens[0]}/panel", headers=HX)  # the board with table 1 in, kept
+    queries.clear()
+    recorded = client.get(f"/t/{tokens[0]}/panel", headers=HX).get_data(as_text=True)
+    assert "Hand 1 is recorded" in recorded and "Waiting for 3 more tables" in recorded
+    assert len(queries) == 2, queries
+    queries.clear()
+    preview = client.post(f"/t/{tokens[1]}/preview", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
+    assert preview.status_code == 200 and len(queries) == 2, queries
+    queries.clear()
+    entry = client.post(f"/t/{tokens[1]}/result", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
+    assert "Waiting for 2 more tables" in entry.get_data(as_text=True)
+    assert len([q for q in queries if q.lstrip().upper().startswith(("SELECT", "INSERT"))]) == 6, queries
+    again = client.post(f"/t/{tokens[1]}/result", data={"hand": "1", "tricks": "5", "revoke": "none"}, headers=HX)
+    assert again.status_code == 409 and "the visitors took 8" in again.get_data(as_text=True)
