@@ -73,14 +73,18 @@ def _record(event: Event, hands: Sequence[RawHand]) -> dict[str, object]:
     }
 
 
-def _result_facts(event: Event, hand: int | None = None) -> list[tuple[int, int, int, str | None]]:
+ResultFact = tuple[int, int, int, str | None]  # (hand, table, tricks, revoke)
+_FACTS = select(ReportedResult.hand, ReportedResult.table, ReportedResult.tricks, ReportedResult.revoke).where(
+    ReportedResult.event_id == bindparam("event")
+)
+_HAND_FACTS = _FACTS.where(ReportedResult.hand == bindparam("hand"))  # built once: every phone's request reads it
+
+
+def _result_facts(event: Event, hand: int | None = None) -> list[ResultFact]:
     """(hand, table, tricks, revoke) of the event's results (of one hand), straight from the database."""
-    query = select(ReportedResult.hand, ReportedResult.table, ReportedResult.tricks, ReportedResult.revoke).where(
-        ReportedResult.event_id == event.id
-    )
-    if hand is not None:
-        query = query.where(ReportedResult.hand == hand)
-    return [(h, t, k, r) for h, t, k, r in db.session.execute(query)]
+    if hand is None:
+        return [(h, t, k, r) for h, t, k, r in db.session.execute(_FACTS, {"event": event.id})]
+    return [(h, t, k, r) for h, t, k, r in db.session.execute(_HAND_FACTS, {"event": event.id, "hand": hand})]
 
 
 Extras = tuple[dict[int, list[int]], dict[int, list[tuple[int, int]]]]
@@ -201,23 +205,36 @@ def _derived(event: Event, setup: Setup) -> _Derived:
 @dataclass(frozen=True)
 class _InPlay:
     """The hand in play as far as it is in, and the board it gives, kept per view stamp (revision
-    and results in): every phone's panel, preview and page reads them, and between two entries
-    they are the same for the whole hall."""
+    and the hand's results in): every phone's panel, preview and page reads them, and between two
+    entries they are the same for the whole hall."""
 
     derived: _Derived  # the complete hands it was drawn on
     pending: RawHand | None
     board: fmt.Board
 
 
-def _in_play(event: Event, stamp: str, setup: Setup, derived: _Derived, scheduled: int) -> _InPlay:
+def _in_play(
+    event: Event, stamp: str, setup: Setup, derived: _Derived, scheduled: int, facts: Sequence[ResultFact]
+) -> _InPlay:
+    """`facts`: the hand in play's results, read with the stamp (one query for both)."""
+
     def pending_now() -> RawHand | None:
         return raw_hand(event, event.current_hand) if event.current_hand <= scheduled else None
 
     def derive(_: _InPlay | None) -> _InPlay:
-        pending = pending_now()
+        in_play = event.current_hand <= scheduled
+        pending = (
+            _hand_entry(len(setup.teams), event.current_hand, facts, *_committed_extras(event)) if in_play else None
+        )
         moves = pending.get("moves") if pending else None
+        settled = _settled(setup, derived.rows, pending)[0] if pending and len(derived.rows) < scheduled else None
         board = fmt.board_from(
-            setup, derived.rows, derived.sheet, pending, [m - 1 for m in moves] if isinstance(moves, list) else None
+            setup,
+            derived.rows,
+            derived.sheet,
+            pending,
+            [m - 1 for m in moves] if isinstance(moves, list) else None,
+            settled,
         )
         return _InPlay(derived, pending, board)
 
@@ -228,7 +245,7 @@ def _in_play(event: Event, stamp: str, setup: Setup, derived: _Derived, schedule
         revision, hand = db.session.execute(
             select(Event.revision, Event.current_hand).where(Event.id == event.id)
         ).one()
-        return (f"{revision} {_results_in(event)}", hand)
+        return (f"{revision} {_results_in(event, hand)}", hand)
 
     return _IN_PLAY.get(
         event.id, (stamp, event.current_hand), derive, stamp_now=stamp_now, derived_from_now=derived_from_now
@@ -238,6 +255,15 @@ def _in_play(event: Event, stamp: str, setup: Setup, derived: _Derived, schedule
 def record_of(event: Event) -> dict[str, object]:
     """The whole event as a game record (the export format `scorepad score` reads)."""
     return _record(event, raw_hands(event))
+
+
+class Reported(NamedTuple):
+    """A table's result for the hand in play, as the view holds it."""
+
+    hand: int
+    table: int
+    tricks: int
+    revoke: str | None
 
 
 class GridCell(NamedTuple):
@@ -259,7 +285,7 @@ class MilitaryView:
     board: fmt.Board
     sheet: ScoreSheet
     scheduled: int
-    # "revision results", read before anything else of the view: a live panel drops a refresh that
+    # "revision results" (the hand in play's), read with them before anything else of the view: a live panel drops a refresh that
     # is not newer than what it shows, so the stamp must never be newer than the view's results
     # (SQLite reads each query afresh: a result committed between the two reads would give a panel
     # stamped "all in" that still says "waiting for 1 more table", and every later refresh would be
@@ -305,6 +331,16 @@ class MilitaryView:
         """Table `table`'s (from 1) report for `hand`."""
         return _result_row(self.event, hand, table)
 
+    def reported(self, table: int) -> Reported | None:
+        """Table `table`'s (from 1) result for the hand in play, from the results the view shows:
+        its panel says "recorded" and "waiting for n more tables" from the same read, and reads no
+        row of its own."""
+        results = (self.pending or {}).get("results")
+        found = results[table - 1] if self.spec is not None and isinstance(results, list) else None
+        if not isinstance(found, dict):
+            return None
+        return Reported(self.spec.number, table, found["tricks"], found["revoke"])  # type: ignore[union-attr]
+
     def grid(self) -> dict[tuple[int, int], GridCell]:
         """Every result so far by (hand, table), for the control room: its tricks and revoke, read in
         one query (a 64-table room at hand 25 holds 1,600 of them, redrawn after every entry)."""
@@ -341,7 +377,7 @@ class MilitaryView:
         """Scheduled hand `hand` with the moves it was played with."""
         return fmt.hand_spec(self.setup, hand, _moves(self.event, hand))
 
-    def flag_words(self, result: ReportedResult) -> str:
+    def flag_words(self, result: ReportedResult | Reported) -> str:
         """What a recorded result did, in the table's words ("visitors take 1 flag")."""
         spec = self.spec_of(result.hand)
         outcome = military.table_outcome(
@@ -396,39 +432,99 @@ def view(event: Event) -> MilitaryView:
     return found
 
 
-def _results_in(event: Event) -> int:
-    """How many results the event holds, as stored now."""
-    return (
-        db.session.scalar(select(func.count()).select_from(ReportedResult).where(ReportedResult.event_id == event.id))
-        or 0
-    )
+def _results_in(event: Event, hand: int) -> int:
+    """How many results hand `hand` of the event holds, as stored now."""
+    return db.session.execute(_RESULTS_IN, {"event": event.id, "hand": hand}).scalar_one()
+
+
+# Built once: every request of a table's phone reads the stamp
+_RESULTS_IN = (
+    select(func.count())
+    .select_from(ReportedResult)
+    .where(ReportedResult.event_id == bindparam("event"), ReportedResult.hand == bindparam("hand"))
+)
 
 
 def stamp(event: Event) -> str:
-    """The event as a table's panel shows it: every write moves its revision (core.audit), and a
-    result reported comes in beside it."""
-    return f"{event.revision} {_results_in(event)}"
+    """The event as a table's panel shows it: every write moves its revision (core.audit) but a
+    result of the hand in play, which comes in beside it (a result of any other hand is a
+    correction, which moves the revision)."""
+    return f"{event.revision} {_results_in(event, event.current_hand)}"
 
 
 def _view(event: Event) -> MilitaryView:
-    drawn = stamp(event)  # first: see MilitaryView.stamp
+    facts = _result_facts(event, event.current_hand)  # first: see MilitaryView.stamp
+    drawn = f"{event.revision} {len(facts)}"  # `stamp`, from the results the view shows
     setup = setup_of(event)
     scheduled = military.scheduled_hands(setup)
     derived = _derived(event, setup)
-    in_play = _in_play(event, drawn, setup, derived, scheduled)
+    in_play = _in_play(event, drawn, setup, derived, scheduled, facts)
     board = in_play.board
     return MilitaryView(
         event, setup, derived.hands, in_play.pending, board.hand, board, derived.sheet, scheduled, drawn
     )
 
 
-def flags_held(military_view: MilitaryView, table: int, pending: RawHand) -> tuple[int, int]:
-    """Table `table`'s team's flags held now and once `pending` (the hand in play with one more
-    result) is in: what its phone's header says before and after the result is confirmed, so the
-    preview and the header agree (both count the flags its visitors already won elsewhere)."""
-    rows = _derived(military_view.event, military_view.setup).rows
-    after = military.settle_next(military_view.setup, rows, pending)[0]  # the board's "held" with `pending` in
-    return military_view.rank_of(table).held, after.held[table - 1]
+@dataclass(frozen=True)
+class Preview:
+    """What a table's tapped result would do, before it is confirmed: the rules' preview of its
+    result, and its team's flags held now and once the result is in (what its phone's header says
+    before and after, so the two agree: both count the flags its visitors already won elsewhere)."""
+
+    shown: military.TablePreview
+    held: tuple[int, int]
+
+
+def preview(military_view: MilitaryView, table: int, hand: int, tricks: int, revoke: str | None) -> Preview:
+    """Table `table`'s (from 1) result for `hand`, previewed on the hand in play as far as it is in:
+    the hand is settled once, for the preview and the flags held after it. core.Conflict when `hand`
+    is not the hand in play, the schedule is over or the table's result is in already."""
+    current = military_view.event.current_hand
+    if hand < current:
+        raise core.Conflict(
+            M("Hand %(hand)s is over: the director has opened hand %(current)s.", hand=hand, current=current)
+        )
+    if military_view.spec is None:  # a page drawn before the last hand closed
+        raise core.Conflict(M("The schedule is over"))
+    if hand > current:
+        raise core.Conflict(
+            M("Hand %(hand)s is not open yet: hand %(current)s is in play.", hand=hand, current=current)
+        )
+    pending = dict(military_view.pending or {})
+    results = list(pending.get("results") or [None] * military_view.tables)  # type: ignore[call-overload]
+    if results[table - 1] is not None:
+        existing = military_view.result(hand, table)
+        raise core.Conflict(
+            M(
+                "Hand %(hand)s is already recorded: the visitors took %(tricks)s tricks.",
+                hand=hand,
+                tricks=existing.tricks if existing else "?",
+            ),
+            existing,
+        )
+    results[table - 1] = {"tricks": tricks, "revoke": revoke}
+    row = _settled(
+        military_view.setup, _derived(military_view.event, military_view.setup).rows, {**pending, "results": results}
+    )[0]
+    shown = military.table_previews(military_view.setup, row)[table - 1]
+    assert shown is not None  # the table's result is in the row just settled
+    return Preview(shown, (military_view.rank_of(table).held, row.held[table - 1]))
+
+
+def _settled(
+    setup: Setup, rows: tuple[military.LedgerRow, ...], pending: RawHand
+) -> tuple[military.LedgerRow, list[RuleError]]:
+    """`military.settle_next`, once per request for one hand as far as it is in: an entry's check
+    before its commit and the board drawn after it settle the same hand on the same complete hands
+    (a pure function of them: the same rows object and an equal hand give the same row)."""
+    memo: dict[int, tuple[Setup, tuple[military.LedgerRow, ...], RawHand, tuple[military.LedgerRow, list[RuleError]]]]
+    memo = g.setdefault("scorepad_military_settled", {})
+    found = memo.get(id(rows))
+    if found is not None and found[0] is setup and found[1] is rows and found[2] == pending:
+        return found[3]
+    settled = military.settle_next(setup, rows, pending)
+    memo[id(rows)] = (setup, rows, pending, settled)
+    return settled
 
 
 # Built once: a table's every request reads its result, and building the statement cost more than running it
@@ -842,7 +938,7 @@ def _commit_entry(event: Event, table: int | None = None) -> None:
     db.session.flush()
     setup = setup_of(event)
     try:
-        row, problems = military.settle_next(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
+        row, problems = _settled(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
         if problems:
             raise RuleErrors(problems)
     except RuleErrors:
@@ -894,8 +990,14 @@ def _commit_checked(event: Event, loans_before: dict[tuple[int, int], Lent] | No
     core.announce(event, core.Signals(orders=True))
 
 
-def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str) -> ReportedResult:
-    """A table reports the hand in play; a second report of the same hand is refused (core.Conflict)."""
+def enter_result(
+    event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str, again: bool = True
+) -> ReportedResult:
+    """A table reports the hand in play; a second report of the same hand is refused (core.Conflict).
+
+    The table's result is not read before it is written: the unique key refuses a second one, and
+    only then is the first read, for the refusal's words. A commit refused for another reason is
+    tried `again` once."""
     if hand != event.current_hand or hand > military.scheduled_hands(setup_of(event)):
         raise core.Conflict(
             M(
@@ -905,8 +1007,17 @@ def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str |
                 current=event.current_hand,
             )
         )
-    existing = _result_row(event, hand, table)
-    if existing is not None:
+    result = ReportedResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
+    db.session.add(result)
+    try:
+        _commit_entry(event, table)
+    except IntegrityError:  # in already (the other phone at the table, a tap sent twice): the unique key says so
+        db.session.rollback()
+        existing = _result_row(event, hand, table)
+        if existing is None and again:
+            return enter_result(event, table, hand, tricks, revoke, actor, again=False)
+        if existing is None:
+            raise
         raise core.Conflict(
             M(
                 "Hand %(hand)s at table %(table)s is already recorded: the visitors took %(tricks)s "
@@ -916,14 +1027,7 @@ def enter_result(event: Event, table: int, hand: int, tricks: int, revoke: str |
                 tricks=existing.tricks,
             ),
             existing,
-        )
-    result = ReportedResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
-    db.session.add(result)
-    try:
-        _commit_entry(event, table)
-    except IntegrityError:  # the other phone at the table got there first
-        db.session.rollback()
-        return enter_result(event, table, hand, tricks, revoke, actor)
+        ) from None
     if event.auto_advance:
         _auto_advance(event)
     core.announce(event)

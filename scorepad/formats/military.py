@@ -225,18 +225,21 @@ def board_from(
     sheet: ScoreSheet,
     pending: RawHand | None = None,
     moves: Sequence[int] | None = None,
+    settled: LedgerRow | None = None,
 ) -> Board:
     """`board` from the complete hands' ledger and sheet (which the event service keeps between entries).
 
     Flags are summed over the days (held minus owed at each day's close, or now). Once the
     schedule is over the rules' standings decide the order, so a playoff places the tied leaders.
+    `settled`: `pending` as `military.settle_next` settles it on `rows`, when the caller has it
+    already (an entry's check settled it before its commit).
     """
     scheduled = military.scheduled_hands(setup)
     teams = len(setup.teams)
     in_play = len(rows) < scheduled
     live = list(rows)
     if in_play and pending:
-        live.append(military.settle_next(setup, rows, pending)[0])
+        live.append(settled if settled is not None else military.settle_next(setup, rows, pending)[0])
     day_scores = military.day_scores(live)
     totals = [sum(day[t] for day in day_scores) for t in range(teams)]
     last: LedgerRow | None = live[-1] if live else None

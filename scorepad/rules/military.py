@@ -1104,7 +1104,12 @@ def preview(setup: Setup, hands: Sequence[RawHand], pending: RawHand) -> tuple[T
     if len(replay.rows) == _scheduled(setup):
         return ()
     spec, entry = read_hand(setup, len(hands) + 1, pending, partial=True)
-    row, _ = _settle(setup, spec, entry, replay.rows[-1] if replay.rows else None)
+    return table_previews(setup, _settle(setup, spec, entry, replay.rows[-1] if replay.rows else None)[0])
+
+
+def table_previews(setup: Setup, row: LedgerRow) -> tuple[TablePreview | None, ...]:
+    """`preview` from the partly entered hand's row as `settle_next` gave it: a caller that settled
+    the hand already (for the flags held after it) does not settle it again."""
     manual = setup.options.get_str("loans") == "manual"
     previews: list[TablePreview | None] = []
     for t, outcome in enumerate(row.outcomes):

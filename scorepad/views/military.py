@@ -22,7 +22,6 @@ from scorepad.events.core import Event
 from scorepad.form_input import whole_number
 from scorepad.formats.military import PRESETS
 from scorepad.i18n import say
-from scorepad.rules import military as rules
 from scorepad.rules.base import RuleError, RuleErrors
 from scorepad.rules.errors import M
 from scorepad.rules.military import LETTERS
@@ -367,38 +366,12 @@ def preview(token: str) -> tuple[str, int]:
     table = table_for(token, military.KEY)
     try:
         hand, tricks, revoke = _read()
-        current = table.event.current_hand
-        if hand < current:
-            raise core.Conflict(
-                M("Hand %(hand)s is over: the director has opened hand %(current)s.", hand=hand, current=current)
-            )
-        if hand > current:
-            raise core.Conflict(
-                M("Hand %(hand)s is not open yet: hand %(current)s is in play.", hand=hand, current=current)
-            )
-        military_view = military.view(table.event)
-        pending = dict(military_view.pending or {})
-        results = list(pending.get("results") or [None] * military_view.tables)  # type: ignore[call-overload]
-        if results[table.number - 1] is not None:
-            existing = military_view.result(hand, table.number)
-            raise core.Conflict(
-                M(
-                    "Hand %(hand)s is already recorded: the visitors took %(tricks)s tricks.",
-                    hand=hand,
-                    tricks=existing.tricks if existing else "?",
-                ),
-                existing,
-            )
-        results[table.number - 1] = {"tricks": tricks, "revoke": revoke}
-        shown = rules.preview(military_view.setup, military_view.hands, {**pending, "results": results})[
-            table.number - 1
-        ]
-        held = military.flags_held(military_view, table.number, {**pending, "results": results})
+        shown = military.preview(military.view(table.event), table.number, hand, tricks, revoke)
     except RuleErrors as e:
         return render_table(table, 422, errors=errors_by_field(e), form=request.form)
     except core.Conflict as c:
         return render_table(table, 409, conflict=say(c.message))
-    return render_table(table, 200, confirm=shown, held=held, form=request.form)
+    return render_table(table, 200, confirm=shown.shown, held=shown.held, form=request.form)
 
 
 @bp.post("/t/<token>/result")

@@ -1194,23 +1194,23 @@ def test_a_views_stamp_is_never_newer_than_its_results(app: Flask, monkeypatch: 
     """A live panel drops a refresh whose stamp is not newer than the one it shows. SQLite reads each
     query afresh, so a result committed while a page was drawn made a panel stamped with it that
     still said "waiting for 1 more table": every later refresh was dropped as not newer (CI saw a
-    table phone wait for good). The stamp is read first: at worst older than what the page shows."""
+    table phone wait for good). The stamp is read first, with the results of the hand in play it
+    counts (one query): at worst older than what the page shows."""
     with app.app_context():
         event = events.create_event("Stamp", ["Aces", "Kings", "Queens", "Jacks"], [10])
         events.enter_result(event, 1, 1, 7, None, "table 1")
-        read_hand, injected = events.raw_hand, []
+        derived, injected = events._derived, []
 
-        def then_another_table_reports(ev: Event, number: int, pending_change: bool = False) -> Any:
-            hand = read_hand(ev, number, pending_change)
+        def then_another_table_reports(ev: Event, setup: Any) -> Any:  # read after the results, before the board
             if not injected:
                 injected.append(True)
                 with app.app_context():  # another request's session
                     other = db.session.get(Event, ev.id)
                     assert other is not None
                     events.enter_result(other, 2, 1, 6, None, "table 2")
-            return hand
+            return derived(ev, setup)
 
-        monkeypatch.setattr(events, "raw_hand", then_another_table_reports)
+        monkeypatch.setattr(events, "_derived", then_another_table_reports)
         view = events.view(event)
         assert injected and 2 in view.waiting  # drawn before table 2's result
         assert view.stamp == f"{event.revision} 1"  # so stamped before it too

@@ -5,13 +5,16 @@ their derivation; the director correcting an earlier result changes them, and th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event as sa_event
 
 from scorepad.events import core, military
+from scorepad.extensions import db
 from scorepad.rules import military as rules
 
 HX = {"HX-Request": "true"}
@@ -96,3 +99,86 @@ def test_the_board_of_the_hand_in_play_is_drawn_once_for_every_phone_between_two
     for table, panel in enumerate(panels):  # each phone's header says what the board says
         assert f"<strong>{held[table]}</strong> flags held" in panel
     assert sorted(held.values()) != [12, 12, 12, 12]  # the entry moved flags
+
+
+def test_a_preview_and_a_result_each_settle_the_hand_in_play_once(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: a preview settles the hand with the tapped result once, for what it would do and
+    the flags held after it; a result settles it once, for its check and the board drawn after it."""
+    settled: list[int] = []
+    settle = rules._settle
+
+    def counted(setup: Any, spec: Any, *args: Any) -> Any:
+        settled.append(spec.number)
+        return settle(setup, spec, *args)
+
+    monkeypatch.setattr(rules, "_settle", counted)
+    with app.app_context():
+        event = military.create_event("Settled", ["Aces", "Kings", "Queens", "Jacks"], [4])
+        military.enter_result(event, 1, 1, 9, None, "table 1")
+        token = event.tables[1].token
+    assert client.get(f"/t/{token}/panel", headers=HX).status_code == 200  # the board with table 1 in, kept
+    settled.clear()
+    preview = client.post(f"/t/{token}/preview", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
+    assert preview.status_code == 200 and "Confirm hand 1" in preview.get_data(as_text=True)
+    assert settled == [1]
+    settled.clear()
+    entry = client.post(f"/t/{token}/result", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
+    assert entry.status_code == 200 and "Hand 1 recorded." in entry.get_data(as_text=True)
+    assert settled == [1]
+
+
+def test_a_preview_sent_after_the_schedule_is_over_is_refused_not_an_error(app: Flask, client: FlaskClient) -> None:
+    """A phone still showing the last hand's keypad after it closed (a tap replayed from its outbox)."""
+    with app.app_context():
+        event = military.create_event("Over", ["Aces", "Kings"], [1])
+        for table in (1, 2):
+            military.enter_result(event, table, 1, 7, None, f"table {table}")
+        military.advance(event, hand=1)
+        token = event.tables[0].token
+    preview = client.post(f"/t/{token}/preview", data={"hand": "2", "tricks": "7", "revoke": "none"}, headers=HX)
+    assert preview.status_code == 409 and "The schedule is over" in preview.get_data(as_text=True)
+
+
+@pytest.fixture
+def queries(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements the app runs while the test holds the list."""
+    seen: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa_event.listen(engine, "before_cursor_execute", record)
+    yield seen
+    sa_event.remove(engine, "before_cursor_execute", record)
+
+
+def test_a_tables_panel_preview_and_result_read_the_hand_in_play_once(
+    app: Flask, client: FlaskClient, queries: list[str]
+) -> None:
+    """Issue 28: a phone's panel and preview read the table (with its event) and the hand in play's
+    results, which give the view's stamp, the board and the table's own result; a result adds its
+    write, its check and the event and table read again after the commit. No count of the event's
+    results, no row of the table's own, no read of the result before it is written (the unique
+    key refuses a second one)."""
+    with app.app_context():
+        event = military.create_event("Queries", ["Aces", "Kings", "Queens", "Jacks"], [4])
+        military.enter_result(event, 1, 1, 9, None, "table 1")
+        tokens = [t.token for t in event.tables]
+    client.get(f"/t/{tokens[0]}/panel", headers=HX)  # the board with table 1 in, kept
+    queries.clear()
+    recorded = client.get(f"/t/{tokens[0]}/panel", headers=HX).get_data(as_text=True)
+    assert "Hand 1 is recorded" in recorded and "Waiting for 3 more tables" in recorded
+    assert len(queries) == 2, queries
+    queries.clear()
+    preview = client.post(f"/t/{tokens[1]}/preview", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
+    assert preview.status_code == 200 and len(queries) == 2, queries
+    queries.clear()
+    entry = client.post(f"/t/{tokens[1]}/result", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
+    assert "Waiting for 2 more tables" in entry.get_data(as_text=True)
+    assert len([q for q in queries if q.lstrip().upper().startswith(("SELECT", "INSERT"))]) == 6, queries
+    again = client.post(f"/t/{tokens[1]}/result", data={"hand": "1", "tricks": "5", "revoke": "none"}, headers=HX)
+    assert again.status_code == 409 and "the visitors took 8" in again.get_data(as_text=True)

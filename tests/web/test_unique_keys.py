@@ -56,7 +56,8 @@ def test_two_phones_saving_a_tables_result_at_the_same_moment(
         with app.app_context():
             events.enter_result(core.by_director_token(token), 1, 1, 9, None, "table 1")
 
-    monkeypatch.setattr(events, "_result_row", once(events._result_row, other_phone))
+    # between this phone's checks and its write (the table's result is not read before it is written)
+    monkeypatch.setattr(events, "setup_of", once(events.setup_of, other_phone))
     status, page = enter(client, table, 1, 7)
     assert status == 409, page
     assert "Hand 1 at table 1 is already recorded: the visitors took 9 tricks" in page
