@@ -84,6 +84,10 @@ class _Pushes:
         # a format that keeps its board's view (Bid Whist) gives the same object while nothing on it
         # changed: the board drawn from it is drawn again from nothing (by channel and language)
         self.drawn: dict[tuple[str, str], tuple[tuple[object, ...], board_parts.Board]] = {}
+        # one push of a channel at a time: a push scheduled while the last one was still drawing would
+        # otherwise read newer rows, send first, and be overtaken by the older board (a patch from the
+        # newer version back to the older, leaving the screens a result behind)
+        self.drawing: dict[str, threading.Lock] = {}
 
 
 def _pushes(app: Flask) -> _Pushes:
@@ -115,12 +119,15 @@ def _trailing_push(app: Flask, public_id: str, name: str) -> None:
             state.scheduled.discard(name)
             state.last[name] = time.monotonic()
         live.let_requests_run()  # the requests waiting now answer before the board is derived
-        languages = live.broker().languages(name, BOARD_EVENTS)
-        event = core.by_public_id(public_id) if languages else None
-        if event is not None:
-            for language in sorted(languages):  # usually one: the hall's
-                _push_in(state, name, language, event)
-        core.end_session()
+        with state.lock:
+            drawing = state.drawing.setdefault(name, threading.Lock())
+        with drawing:  # the rows are read once the push before has been sent
+            languages = live.broker().languages(name, BOARD_EVENTS)
+            event = core.by_public_id(public_id) if languages else None
+            if event is not None:
+                for language in sorted(languages):  # usually one: the hall's
+                    _push_in(state, name, language, event)
+            core.end_session()
 
 
 def _push_in(state: _Pushes, name: str, language: str, event: Event) -> None:

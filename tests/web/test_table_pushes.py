@@ -173,3 +173,52 @@ def test_a_call_on_a_current_page_keeps_the_event_bar_and_a_saved_hand_draws_it(
         f"/g/{m['scorer']}/entry", headers=HX, data={"action": "result", "number": "1", "books": "10", **shows}
     )
     assert response.status_code == 200 and "event-bar-title" in text(response)  # a saved hand: drawn
+
+
+def test_a_push_drawn_slowly_is_not_overtaken_by_the_next(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two pushes of one board, the second scheduled while the first is still drawing: the screens end
+    on the newer board. Drawn side by side, the second read newer rows and was sent first, and the
+    first, sent after it, took the screens back a result (a patch from the newer version to the older)."""
+    import threading
+    import time
+
+    from scorepad.events import core
+    from scorepad.events import military as events
+    from scorepad.pushes import boards
+
+    drawing, first = threading.Event(), threading.Event()
+    real = boards.board_context
+
+    def slow_the_first(event: Any) -> Any:
+        found = real(event)
+        if not first.is_set():
+            first.set()
+            drawing.wait(5)  # drawn from the rows before the second result, sent after it came
+        return found
+
+    monkeypatch.setattr(boards, "board_context", slow_the_first)
+    with app.app_context():
+        event = events.create_event("Two pushes", [f"Team {t + 1}" for t in range(4)], [4])
+        public = event.public_id
+        subscription = live.broker().subscribe(f"event:{public}", frozenset({"board", "patch"}))
+    try:
+        with app.app_context():
+            found = core.by_public_id(public)
+            assert found is not None
+            events.enter_result(found, 1, 1, 7, None, "table 1")
+        assert first.wait(5), "the first push was not drawn"
+        with app.app_context():
+            found = core.by_public_id(public)
+            assert found is not None
+            events.enter_result(found, 2, 1, 7, None, "table 2")
+        time.sleep(0.3)  # the second push scheduled, and drawn if nothing holds it
+        drawing.set()
+        time.sleep(0.5)
+        said = []
+        while not subscription.queue.empty():
+            said.append(subscription.queue.get_nowait().data)
+        assert said and "2 tables still playing" in said[-1], said[-1:]
+    finally:
+        drawing.set()
+        with app.app_context():
+            live.broker().unsubscribe(subscription)
