@@ -318,6 +318,34 @@ def kept_row(
     return drawn
 
 
+_SHEETS_KEPT = 1024  # sheets' rows kept drawn whole: a few hundred games' sheets, in three languages
+_sheets: dict[tuple[int, object, str | None], tuple[ScoreSheet, Markup]] = {}
+
+
+def kept_rows(sheet: ScoreSheet, edit_url: str | None = None, edit_label: str = "", edit_word: str = "") -> Markup:
+    """All the sheet's rows (`kept_row` each), kept whole for the very same sheet object, language and
+    Edit link: a page opened again at hand 25 went through the template's loop and a call per row
+    (profiled), for rows that change only when the hands do, which gives a new sheet."""
+    key = (id(sheet), catalogue(), edit_url)
+    found = _sheets.get(key)
+    if found is not None and found[0] is sheet:
+        return found[1]
+    colspan = len(sheet.columns) + 1
+    drawn = Markup("").join(
+        kept_row(line, colspan, bool(line.note) and line.note == sheet.summary, edit_url, edit_label, edit_word)
+        for line in sheet.lines
+    )
+    if len(_sheets) >= _SHEETS_KEPT:
+        _sheets.clear()
+    _sheets[key] = (sheet, drawn)
+    return drawn
+
+
+def any_made(sheet: ScoreSheet) -> bool:
+    """Whether a cell of the sheet is underlined as a bid made (the legend under the sheet says so)."""
+    return any(cell.made for line in sheet.lines for cell in line.cells)
+
+
 def offline_words(players: Sequence[str], cards: int, number: int) -> tuple[list[dict[str, str]], dict[str, str]]:
     """The words a phone draws the rest of a hand with when it has no connection (static/js/outbox.js,
     which names these keys; templates/games/entry/_bids_tricks.html): each player's, with "{n}" for
@@ -460,6 +488,8 @@ TEMPLATE_GLOBALS = {
         player_pages,
         sheet_row,
         kept_row,
+        kept_rows,
+        any_made,
         offline_words,
         offline_auction,
     )
