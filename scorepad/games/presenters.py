@@ -5,7 +5,7 @@ They only present what the rules engine derived; none of them computes a score.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -16,7 +16,8 @@ from qrcode.image.svg import SvgPathImage
 
 from scorepad.games.entry import adapter_for
 from scorepad.games.results import PlayerResults, game_players
-from scorepad.i18n import catalogue, ngettext, say
+from scorepad.games.sheets import describe_round
+from scorepad.i18n import catalogue, format_number, ngettext, say
 from scorepad.i18n import gettext as _
 from scorepad.rules.base import (
     Line,
@@ -146,7 +147,27 @@ def place(sheet: ScoreSheet, standing: Standing) -> str:
     return f"{standing.rank}=" if shared else str(standing.rank)
 
 
+_CHARTS_KEPT = 1024  # charts kept drawn: a few hundred games' sheets, in three languages
+_charts: dict[tuple[int, object, int, int], tuple[ScoreSheet, Markup]] = {}
+
+
 def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
+    """`draw_chart`, drawn once for the very same sheet object (the one a game keeps under its hands'
+    revision, games/derived.py) and language: at hand 25 the chart was drawn anew on every opening
+    of the page and every push to its spectators, though it changes only when the hands do, which
+    gives a new sheet."""
+    key = (id(sheet), catalogue(), width, height)
+    found = _charts.get(key)
+    if found is not None and found[0] is sheet:
+        return found[1]
+    drawn = draw_chart(sheet, width, height)
+    if len(_charts) >= _CHARTS_KEPT:
+        _charts.clear()
+    _charts[key] = (sheet, drawn)
+    return drawn
+
+
+def draw_chart(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
     """Running totals as a line per column, with a legend: server-rendered, no script."""
     lines = sheet.lines
     totals = [[0] + [line.cells[c].total for line in lines] for c in range(len(sheet.columns))]
@@ -248,20 +269,81 @@ _ROWS_KEPT = 8192  # sheet rows kept drawn: 25 hands of a few hundred games, in 
 _rows: dict[tuple[int, object, str | None, bool], tuple[Line, Markup]] = {}
 
 
-def kept_row(line: Line, edit_url: str | None, says_result: bool, caller: Callable[[], str]) -> Markup:
-    """A score sheet's row as `caller` draws it, drawn once for the very same line object (the sheet
-    a game keeps under its hands' revision, games/derived.py), language, Edit link and result mark:
-    the rows of a sheet at hand 25 were half of opening its page (profiled), and they change only
-    when the hands do, which gives a new sheet."""
+def sheet_row(
+    line: Line, colspan: int, says_result: bool, edit_url: str | None = None, edit_label: str = "", edit_word: str = ""
+) -> Markup:
+    """One hand's row of the score sheet, and its note's row: the hand's number, its cards and trump
+    and, for a scorer, its Edit link under them (a column of its own was cut off on a 320 px phone);
+    each cell the running total, and under it the hand's points and how they came, underlined when
+    the bid was made. Drawn here, not by a template: at hand 25 Jinja's per-row machinery was a
+    third of a first opening of the page (profiled). A note that is the game's result
+    (`says_result`) is said under the totals on paper."""
+    number = line.number
+    head = f"{number}<br><small>{escape(say(describe_round(line.spec)))}</small>"
+    if edit_url is not None:
+        label = escape(edit_label % {"number": number})
+        head += f'<br><a href="{escape(edit_url)}{number}" class="tap edit-hand" aria-label="{label}">{escape(edit_word)}</a>'
+    cells = []
+    for cell in line.cells:
+        parts = "".join(
+            f'<span class="sep"> · </span><span class="part">{escape(part)}</span>'
+            for part in (say(cell.detail).split(" · ") if cell.detail else ())
+        )
+        cells.append(
+            f'<td class="num{" made" if cell.made else ""}"><span class="total">{escape(format_number(cell.total))}'
+            f'</span>\n    <small><span class="part points">{cell.points:+d}</span>{parts}</small></td>'
+        )
+    row = f'<tr id="hand-{number}">\n  <th scope="row">{head}</th>\n  ' + "\n  ".join(cells) + "\n</tr>\n"
+    if line.note:
+        mark = " says-result" if says_result else ""
+        row += f'<tr class="note-row{mark}"><td colspan="{colspan}">{escape(say(line.note))}</td></tr>\n'
+    return Markup(row)
+
+
+def kept_row(
+    line: Line, colspan: int, says_result: bool, edit_url: str | None = None, edit_label: str = "", edit_word: str = ""
+) -> Markup:
+    """`sheet_row`, drawn once for the very same line object (the sheet a game keeps under its hands'
+    revision, games/derived.py), language, Edit link and result mark: the rows of a sheet at hand 25
+    were half of opening its page (profiled), and they change only when the hands do, which gives a
+    new sheet. The Edit link's words are the language's, which the key holds."""
     key = (id(line), catalogue(), edit_url, says_result)
     found = _rows.get(key)
     if found is not None and found[0] is line:
         return found[1]
-    drawn = Markup(caller())
+    drawn = sheet_row(line, colspan, says_result, edit_url, edit_label, edit_word)
     if len(_rows) >= _ROWS_KEPT:
         _rows.clear()
     _rows[key] = (line, drawn)
     return drawn
+
+
+_SHEETS_KEPT = 1024  # sheets' rows kept drawn whole: a few hundred games' sheets, in three languages
+_sheets: dict[tuple[int, object, str | None], tuple[ScoreSheet, Markup]] = {}
+
+
+def kept_rows(sheet: ScoreSheet, edit_url: str | None = None, edit_label: str = "", edit_word: str = "") -> Markup:
+    """All the sheet's rows (`kept_row` each), kept whole for the very same sheet object, language and
+    Edit link: a page opened again at hand 25 went through the template's loop and a call per row
+    (profiled), for rows that change only when the hands do, which gives a new sheet."""
+    key = (id(sheet), catalogue(), edit_url)
+    found = _sheets.get(key)
+    if found is not None and found[0] is sheet:
+        return found[1]
+    colspan = len(sheet.columns) + 1
+    drawn = Markup("").join(
+        kept_row(line, colspan, bool(line.note) and line.note == sheet.summary, edit_url, edit_label, edit_word)
+        for line in sheet.lines
+    )
+    if len(_sheets) >= _SHEETS_KEPT:
+        _sheets.clear()
+    _sheets[key] = (sheet, drawn)
+    return drawn
+
+
+def any_made(sheet: ScoreSheet) -> bool:
+    """Whether a cell of the sheet is underlined as a bid made (the legend under the sheet says so)."""
+    return any(cell.made for line in sheet.lines for cell in line.cells)
 
 
 def offline_words(players: Sequence[str], cards: int, number: int) -> tuple[list[dict[str, str]], dict[str, str]]:
@@ -404,7 +486,10 @@ TEMPLATE_GLOBALS = {
         edit_template,
         hand_facts,
         player_pages,
+        sheet_row,
         kept_row,
+        kept_rows,
+        any_made,
         offline_words,
         offline_auction,
     )

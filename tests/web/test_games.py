@@ -403,6 +403,55 @@ def test_a_sheets_rows_drawn_once_follow_the_language_the_link_and_a_correction(
     assert after != first and '<span class="total">11</span>' in after  # Bob's 11 after hand 1, as corrected
 
 
+def _chart(page: str) -> str:
+    found = re.search(r'<section class="chart-box".*?</section>', page, re.S)
+    assert found, page
+    return found.group(0)
+
+
+def test_a_kept_sheet_s_rows_and_chart_are_drawn_once_per_language_and_again_after_a_change(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening a page again draws none of its rows nor its chart, nor looks each row up (presenters.sheet_row,
+    draw_chart, kept_rows: at hand 25 they were a third of the page), another language draws them in it, and a correction,
+    which gives a new sheet, draws them afresh with the new totals: nothing stale is shown."""
+    from scorepad.games import presenters
+
+    drawn = {"rows": 0, "charts": 0, "rows looked up": 0}
+
+    def counted(name: str, draw):  # type: ignore[no-untyped-def]
+        def drawing(*args, **kwargs):  # type: ignore[no-untyped-def]
+            drawn[name] += 1
+            return draw(*args, **kwargs)
+
+        return drawing
+
+    monkeypatch.setattr(presenters, "sheet_row", counted("rows", presenters.sheet_row))
+    monkeypatch.setattr(presenters, "draw_chart", counted("charts", presenters.draw_chart))
+    looked_up = counted("rows looked up", presenters.kept_row)  # by the sheet, or by a template
+    monkeypatch.setattr(presenters, "kept_row", looked_up)
+    monkeypatch.setitem(app.jinja_env.globals, "kept_row", looked_up)
+    token = start(client)
+    _play_both_hands(client, token)
+    first = client.get(f"/g/{token}").get_data(as_text=True)
+    before = dict(drawn)
+    again = client.get(f"/g/{token}").get_data(as_text=True)
+    assert (_rows(again), _chart(again)) == (_rows(first), _chart(first)) and drawn == before  # given again
+    french = client.get(f"/g/{token}", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert drawn == {
+        "rows": before["rows"] + 2,
+        "charts": before["charts"] + 1,
+        "rows looked up": before["rows looked up"] + 2,
+    }
+    assert "Totaux après 2 donnes" in _chart(french) and "1 carte" in _rows(french)
+    corrected = {"trump": "S", "bids.0": "1", "bids.1": "1", "bids.2": "1", "bids.3": "0"}
+    corrected |= {"tricks.0": "2", "tricks.1": "1", "tricks.2": "0", "tricks.3": "1"}
+    assert client.post(f"/g/{token}/hands/1", data=corrected).status_code == 303
+    after = client.get(f"/g/{token}").get_data(as_text=True)
+    assert drawn["rows"] == before["rows"] + 4 and drawn["charts"] == before["charts"] + 2
+    assert "Ann 11," in _chart(first) and "Ann 2," in _chart(after)  # Ann 2 as corrected
+
+
 def test_a_bad_correction_is_refused_beside_the_field(app: Flask, client: FlaskClient) -> None:
     token = start(client)
     _play_both_hands(client, token)
