@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -25,9 +26,11 @@ from flask.testing import FlaskClient
 from flask_migrate import upgrade
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
+from sqlalchemy import event as sa_event
 from werkzeug.routing import Rule
 
 from scorepad import create_app
+from scorepad.extensions import db
 from tests.postgres import Cluster, binaries_or_skip
 
 # Every app the tests make, and every `scorepad` they start, keeps its data folder (the secret key;
@@ -165,8 +168,6 @@ def release(app: Flask) -> None:
     """Close the app's database connections, its relay's included (a PostgreSQL database in use cannot
     be copied or dropped), once the board pushes it scheduled (timers, 0.1 s after an entry) have run: on PostgreSQL they
     would find their database dropped."""
-    from scorepad.extensions import db
-
     for thread in threading.enumerate():
         if isinstance(thread, threading.Timer) and thread.args[:1] == (app,):  # type: ignore[attr-defined]
             thread.join(timeout=10)
@@ -245,3 +246,18 @@ def app(database: str, app_config: dict[str, object]) -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def queries(app: Flask) -> Iterator[list[str]]:
+    """The SQL statements the app runs while the test holds the list."""
+    seen: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa_event.listen(engine, "before_cursor_execute", record)
+    yield seen
+    sa_event.remove(engine, "before_cursor_execute", record)

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from markupsafe import escape
-from sqlalchemy import event as sa_event
 
 from scorepad import kept
 from scorepad.extensions import db
@@ -98,21 +96,6 @@ def example_titles() -> list[str]:
 # others are listed from their rows and one grouped count of their hands.
 
 LARGEST = ", ".join(["13"] * CUSTOM_MAX)  # the longest custom list accepted, played the most times (4)
-
-
-@pytest.fixture
-def queries(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements the app runs while the test holds the list."""
-    seen: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa_event.listen(engine, "before_cursor_execute", record)
-    yield seen
-    sa_event.remove(engine, "before_cursor_execute", record)
 
 
 def post_other_games(app: Flask, count: int, hands: int = 1) -> None:

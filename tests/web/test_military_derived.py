@@ -5,16 +5,13 @@ their derivation; the director correcting an earlier result changes them, and th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event as sa_event
 
 from scorepad.events import core, military
-from scorepad.extensions import db
 from scorepad.rules import military as rules
 
 HX = {"HX-Request": "true"}
@@ -139,21 +136,6 @@ def test_a_preview_sent_after_the_schedule_is_over_is_refused_not_an_error(app: 
         token = event.tables[0].token
     preview = client.post(f"/t/{token}/preview", data={"hand": "2", "tricks": "7", "revoke": "none"}, headers=HX)
     assert preview.status_code == 409 and "The schedule is over" in preview.get_data(as_text=True)
-
-
-@pytest.fixture
-def queries(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements the app runs while the test holds the list."""
-    seen: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        seen.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa_event.listen(engine, "before_cursor_execute", record)
-    yield seen
-    sa_event.remove(engine, "before_cursor_execute", record)
 
 
 def test_a_tables_panel_preview_and_result_read_the_hand_in_play_once(
