@@ -4,9 +4,11 @@ Serves this checkout as `scorepad run` does (gunicorn, one gevent worker, a SQLi
 bench/loadkit.py's `serve`, in a process group of its own) and reads its CPU time from /proc:
 utime + stime of every process of that group, with the children it waited for (loadkit's
 `server_cpu`). One client sends the requests one after another; the CPU is read before and after
-each block of work (and between a block's requests, to split it by kind: the reads telescope, so
-the kinds add up to the block), and each figure is CPU milliseconds per unit of work beside the
-same for a bare `GET /healthz`. A block ends with a short pause, so that what its requests set off
+each block of work and between its requests, to split it by kind (the reads telescope, so the
+kinds add up to the block), the bare requests' blocks read the same way (loadkit's `ServerCpu`:
+the group's processes found once a block, so that a reading is short; a server left idle longer
+between requests spends more CPU on each), and each figure is CPU milliseconds per unit of work
+beside the same for a bare `GET /healthz`. A block ends with a short pause, so that what its requests set off
 (a leaderboard push drawn off the request) is counted in it.
 
 On a shared machine CPU time holds better than latency, but not perfectly: other processes on the
@@ -79,13 +81,13 @@ import home_round
 from loadkit import (
     Client,
     FormMissing,
+    ServerCpu,
     StreamReader,
     StreamsProcess,
     board_stream,
     find_form,
     in_app,
     serve,
-    server_cpu,
     server_words,
     stop,
 )
@@ -148,11 +150,11 @@ class Tally(Charges):
 
     def __init__(self, group: int) -> None:
         super().__init__()
-        self.group = group
-        self.last = server_cpu(group)[0]
+        self.server = ServerCpu(group)
+        self.last = self.server.read()
 
-    def charge(self, label: str, units: int = 1) -> None:
-        now = server_cpu(self.group)[0]
+    def charge(self, label: str, units: int = 1, now: float | None = None) -> None:
+        now = self.server.read() if now is None else now
         self.cpu[label] += now - self.last
         self.units[label] += units
         self.last = now
@@ -160,7 +162,7 @@ class Tally(Charges):
     def settle(self, label: str) -> None:
         """End the block: what the last requests set off is charged to `label` (no more units)."""
         time.sleep(SETTLE)
-        self.charge(label, 0)
+        self.charge(label, 0, self.server.rescan())
 
 
 def merged(tallies: list[Tally]) -> Charges:
@@ -183,7 +185,8 @@ class Section:
 
 
 def healthz_block(port: int, group: int, requests: int, section: Section) -> None:
-    """`requests` bare `GET /healthz`, one after another on a keep-alive connection."""
+    """`requests` bare `GET /healthz`, one after another on a keep-alive connection, the CPU read
+    after each as it is after each request of the work (`ServerCpu`: the same short gap)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     tally = Tally(group)
     for _ in range(requests):
@@ -192,6 +195,7 @@ def healthz_block(port: int, group: int, requests: int, section: Section) -> Non
         response.read()
         if response.status != 200:
             raise BenchError(f"GET /healthz: HTTP {response.status}")
+        tally.charge("healthz")
     tally.settle("healthz")
     conn.close()
     section.baselines.append(tally.total() / requests)

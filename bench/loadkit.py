@@ -392,12 +392,16 @@ def _enter(group: Path | None, cpus: set[int] | None) -> Callable[[], None] | No
 
 
 def serve(
-    database: str, workers: int = 1, cpus: set[int] | None = None, quota: float | None = None
+    database: str,
+    workers: int = 1,
+    cpus: set[int] | None = None,
+    quota: float | None = None,
+    app: str = "scorepad:create_app()",
 ) -> tuple[subprocess.Popen[bytes], int]:
     """The app as it runs for real: gunicorn, gevent workers, on a free port; ready when it answers
     (and, with several, once each worker listens: gunicorn_conf starts the listener before it serves).
     `cpus`: the only CPUs its processes run on (`--server-cpus`); `quota`: the share of one core
-    they get together (`--cpu-quota`)."""
+    they get together (`--cpu-quota`); `app`: gunicorn's app, from the checkout's root."""
     port = free_port()
     group = quota_group(quota) if quota else None
     # all the streams come from this one machine: lift the per-client cap (live.py) for the bench
@@ -424,7 +428,7 @@ def serve(
             "3",
             "--config",
             "python:scorepad.gunicorn_conf",
-            "scorepad:create_app()",
+            app,
         ],
         cwd=ROOT,
         env=env,
@@ -533,19 +537,31 @@ def server_words(database: str, workers: int, cpus: set[int] | None = None, quot
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def server_cpu(group: int) -> tuple[float, float]:
-    """(all, off the loop): CPU seconds (user + system) of every process in the server's process
-    group, and the part of it not on a worker's main thread (its other threads, other processes
-    than gunicorn's master and workers). Threads that ended are counted in their process, and
-    processes that ended in the process that waited for them: a worker killed (WORKER TIMEOUT) in
-    gunicorn's master, counted as the loop's."""
-    total = off = 0.0
+def group_pids(group: int) -> list[int]:
+    """The processes of process group `group`, found by a scan of /proc (about 10 ms with a hundred
+    processes: too slow to repeat between requests, see `ServerCpu`)."""
+    pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) != group:  # pgrp
+            if int(stat.read_text().rsplit(")", 1)[1].split()[2]) == group:  # pgrp
+                pids.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return pids
+
+
+def server_cpu(group: int, pids: list[int] | None = None) -> tuple[float, float]:
+    """(all, off the loop): CPU seconds (user + system) of every process in the server's process
+    group (or of `pids`, found by `group_pids` before), and the part of it not on a worker's main
+    thread (its other threads, other processes than gunicorn's master and workers). Threads that
+    ended are counted in their process, and processes that ended in the process that waited for
+    them: a worker killed (WORKER TIMEOUT) in gunicorn's master, counted as the loop's."""
+    total = off = 0.0
+    for pid in group_pids(group) if pids is None else pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != group:  # pgrp: the pid was reused
                 continue
-            pid = int(stat.parent.name)
             cpu = (int(fields[11]) + int(fields[12])) / TICK
             waited = (int(fields[13]) + int(fields[14])) / TICK  # its children that ended
             main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -557,6 +573,37 @@ def server_cpu(group: int) -> tuple[float, float]:
         total += cpu + waited
         off += (cpu - main_cpu if b"gunicorn" in cmdline else cpu) + (0 if master else waited)
     return total, off
+
+
+class ServerCpu:
+    """The server group's CPU read often: between one request and the next of a sequence. A whole
+    scan of /proc (`server_cpu(group)`, about 10 ms) after each request leaves the server idle that
+    long, and a server woken from idle spends more CPU on its next request than one kept busy: an
+    empty POST cost 1.1-1.5 ms back to back, 2.6-3.2 ms with a scan after each, 1.8-2.8 ms with a
+    1.5 ms sleep instead (2026-11-28, bench/floor.py's route). A bare request measured back to back
+    was being compared with work measured with gaps. So the group's processes are found once, and
+    again by `rescan` (at the end of a block: a process started meanwhile is counted from then on),
+    and the bare requests are read after each request as the work is."""
+
+    def __init__(self, group: int) -> None:
+        self.group = group
+        self.pids = group_pids(group)
+
+    def read(self) -> float:
+        """`server_cpu`'s first figure, from each process's stat alone (a tenth of a millisecond)."""
+        total = 0
+        for pid in self.pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == self.group:  # pgrp: the pid was not reused
+                total += sum(int(f) for f in fields[11:15])  # utime, stime, and of the children waited for
+        return total / TICK
+
+    def rescan(self) -> float:
+        self.pids = group_pids(self.group)
+        return self.read()
 
 
 # --- arguments ----------------------------------------------------------------------------------
