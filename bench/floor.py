@@ -10,6 +10,8 @@ the app's own, and measures in turn, each block between two healthz blocks:
   UPDATE, the commit;
 - `answer`: that, answered with a real bid tap's answer (captured from the app at the start: the
   same bytes, compressed as the app compresses them);
+- `page`: a GET that reads the game's row and its hands and answers a real scoring page's bytes
+  (the page at hand 1, captured the same way), beside the app's own page;
 - the app's own taps: a Nomination round's 9 POSTs (bench/home_round.py's `scorepad_play`), and
   a bid tap alone, at hand 1.
 
@@ -32,13 +34,14 @@ import home_round
 from cpu import TAP, TAPS, BenchError, Line, Report, Section, Tally, healthz_line, interleaved, merged, rounds_block
 from loadkit import serve, server_words, stop
 
-KINDS = ("empty", "write", "answer")
+KINDS = ("empty", "write", "answer", "page")
 
 
 class Capturing(home_round.Phone):
-    """A phone that keeps the answer to the first bid tap it sends."""
+    """A phone that keeps the answer to the first bid tap it sends (and the last page it opened)."""
 
     bid = ""
+    page = ""  # the scoring page, as home_round.scorepad_round leaves it
 
     def send(
         self, method: str, path: str, form: dict[str, str] | None = None, headers: dict[str, str] | None = None
@@ -60,9 +63,10 @@ def floor_block(port: int, group: int, token: str, kind: str, posts: int) -> Tal
     phone = opened(port, token)
     headers = {**home_round.HEADERS, "X-CSRFToken": phone.csrf}  # type: ignore[attr-defined]
     path = "/bench/floor/empty" if kind == "empty" else f"/bench/floor/{kind}/{token}"
+    method, form = ("GET", None) if kind == "page" else ("POST", {"tap": "1"})
     tally = Tally(group)
     for _ in range(posts):
-        status, _ = phone.send("POST", path, {"tap": "1"}, headers)
+        status, _ = phone.send(method, path, form, headers)
         if status != 200:
             raise BenchError(f"POST {path}: HTTP {status}")
         tally.charge(kind)
@@ -98,8 +102,10 @@ def main() -> int:
             home_round.scorepad_round(capture, token, 1)
             home_round.scorepad_play(capture, token, 1)
         keeper = opened(port, tokens[2])
-        status, _ = keeper.send("POST", "/bench/floor/keep", {"answer": capture.bid}, {"X-CSRFToken": keeper.csrf})  # type: ignore[attr-defined]
-        if status != 200 or not capture.bid:
+        status, _ = keeper.send(
+            "POST", "/bench/floor/keep", {"answer": capture.bid, "page": capture.page}, {"X-CSRFToken": keeper.csrf}
+        )  # type: ignore[attr-defined]
+        if status != 200 or not capture.bid or not capture.page:
             raise BenchError(f"keeping the bid tap's answer: HTTP {status}")
         floors = dict(zip(KINDS, tokens[3 : 3 + len(KINDS)], strict=True))
         games = tokens[3 + len(KINDS) :]
@@ -127,7 +133,8 @@ def main() -> int:
         stop(server)
 
     print(
-        f"the bid tap's answer: {len(capture.bid.encode())} bytes before compression; "
+        f"the bid tap's answer: {len(capture.bid.encode())} bytes, the page {len(capture.page.encode())}, "
+        "before compression; "
         f"{args.passes} blocks of each kind, in one order then the other"
     )
     healthz_line(report, section)
@@ -136,6 +143,7 @@ def main() -> int:
         "empty": "an htmx POST: the session and the CSRF check, 'ok'",
         "write": "  and the game's row read, one UPDATE, the commit",
         "answer": "  and a bid tap's answer (compressed)",
+        "page": "a GET: the game and its hands read, a page's bytes (compressed)",
     }
     figures = {}
     for kind in KINDS:
@@ -144,6 +152,8 @@ def main() -> int:
     taps = merged(tallies["taps"])
     tap = report.figure(Line("the app's tap (a round's POSTs, mean)", taps.per(*TAPS), bare, taps.count(*TAPS)))
     bid = report.figure(Line("the app's bid tap", taps.per("bid"), bare, taps.count("bid")))
+    report.figure(Line("the app's scoring page, hand 1, first", taps.per("page"), bare, taps.count("page")))
+    report.figure(Line("  and again (the game kept)", taps.per("page again"), bare, taps.count("page again")))
     floor = figures["answer"]
     report.note(
         f"the floor leaves x{TAP - floor.ratio():.1f} of a bare request for Scorepad's own work under the target "

@@ -1,4 +1,4 @@
-"""The app with three routes beside its own, for bench/floor.py (never served to players): what a tap
+"""The app with four routes beside its own, for bench/floor.py (never served to players): what a tap
 costs before any of Scorepad's work, through the same stack (session, CSRF, the security headers,
 compression, the app's request hooks) as `scorepad run` serves."""
 
@@ -10,7 +10,7 @@ from sqlalchemy import text
 from scorepad import create_app
 from scorepad.extensions import db
 
-_answer = {"html": ""}  # a real tap's answer, kept by POST /bench/floor/keep before anything is measured
+_answer = {"html": "", "page": ""}  # a real tap's answer and page, kept by POST /bench/floor/keep first
 
 
 def create() -> Flask:
@@ -19,7 +19,7 @@ def create() -> Flask:
 
     @floor.post("/keep")
     def keep() -> str:
-        _answer["html"] = request.form["answer"]
+        _answer["html"], _answer["page"] = request.form["answer"], request.form["page"]
         return "kept"
 
     @floor.post("/empty")
@@ -48,6 +48,13 @@ def create() -> Flask:
         """The write, and a tap's answer (its bytes, compressed as the app compresses them)."""
         write(token)
         return _answer["html"]
+
+    @floor.get("/page/<token>")
+    def page(token: str) -> str:
+        """A page's least work: the game's row and its hands read, a real scoring page's bytes."""
+        game = db.session.execute(text("SELECT id, revision FROM game WHERE scorer_token = :t"), {"t": token}).one()
+        db.session.execute(text("SELECT * FROM hand WHERE game_id = :g"), {"g": game.id}).all()
+        return _answer["page"]
 
     app.register_blueprint(floor)
     return app
