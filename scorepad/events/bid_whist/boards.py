@@ -7,7 +7,9 @@ fingerprint of every row it is derived from, read in plain SQL (no objects made)
 its entrants, matches and decisions whole, each game's hands revision, lock and dealer (not the
 hand in play), and the count and last id of its audit trail. Any change to any of them, by this
 worker or another, makes a new fingerprint, so a kept view is never served stale. Nothing is
-written to keep it (no counter to move on every write, no lock for the tables to wait on).
+written to keep it (no counter to move on every write, no lock for the tables to wait on). When
+the fingerprints differ in some games' rows alone (a hand entered at a table, after which a board is
+pushed to every screen), the view kept before is advanced by those games (`derived.advanced`).
 
 The kept view holds plain copies of the rows (`Row`), never the ORM objects of the request that
 derived it: those belong to its session, and are expired or detached once it ends.
@@ -28,25 +30,46 @@ from scorepad.kept import Kept
 from scorepad.models import AuditEntry, Event, EventDecision, EventEntrant, EventMatch, Game
 
 View = TypeVar("View")  # derived.TournamentView (which imports this module)
-_KEPT: Kept[Any] = Kept("Bid Whist board views", size=64)  # by event id; a server runs a handful at a time
+# by event id, the view with the fingerprint it was derived at (what the next is advanced from); a
+# server runs a handful at a time
+_KEPT: Kept[tuple[tuple[Any, ...], Any]] = Kept("Bid Whist board views", size=64, same=lambda a, b: a[1] == b[1])
 
 
 class Row(SimpleNamespace):
     """A row's column values, copied: read like the row (`match.table`), kept after its session."""
 
 
-def board_view(event: Event, derive: Callable[[Event], View]) -> View:
+def board_view(
+    event: Event, derive: Callable[[Event], View], advance: Callable[[View, Event, set[int]], View | None]
+) -> View:
     """`derive(event)` (`derived.view`) with plain rows in it, derived again only when a row it reads
-    changed.
+    changed, and then advanced from the view kept before (`advance`: `derived.advanced`) when only
+    some games' rows did (a hand entered at a table: the board pushed after it reads that game, not
+    the whole tournament again).
 
     The fingerprint is read before the view is derived: a change committed in between is then in
     the view but not in the stamp, and the next request derives again (never the other way round)."""
-    return cast(
-        View,
-        _KEPT.get(
-            event.id, fingerprint(event), lambda _: detached(derive(event)), stamp_now=lambda: fingerprint(event)
-        ),
-    )
+    stamp = fingerprint(event)
+
+    def kept(before: tuple[tuple[Any, ...], View] | None) -> tuple[tuple[Any, ...], View]:
+        games = _games_changed(before[0], stamp) if before is not None else None
+        found = advance(before[1], event, games) if before is not None and games else None
+        return stamp, found if found is not None else detached(derive(event))
+
+    return cast(View, _KEPT.get(event.id, stamp, kept, stamp_now=lambda: fingerprint(event))[1])
+
+
+def _games_changed(before: tuple[Any, ...], now: tuple[Any, ...]) -> set[int] | None:
+    """The games whose rows differ between two fingerprints when nothing else does (the same games,
+    the event, its entrants, matches, decisions and trail as they were), else None."""
+    if len(before) != len(now) or len(now) <= GAMES:
+        return None
+    games_before, games_now = before[GAMES], now[GAMES]
+    if any(before[i] != now[i] for i in range(len(now)) if i != GAMES) or len(games_before) != len(games_now):
+        return None
+    if any(a[0] != b[0] for a, b in zip(games_before, games_now)):
+        return None
+    return {int(b[0]) for a, b in zip(games_before, games_now) if a != b}
 
 
 def forget(event_id: int) -> None:
@@ -63,6 +86,9 @@ def fingerprint(event: Event) -> tuple[Any, ...]:
     return tuple(tuple(tuple(r) for r in connection.execute(query, {"event": event.id})) for query in _queries())
 
 
+GAMES = 4  # the fingerprint's part that reads the games' rows (`_queries`)
+
+
 @functools.cache
 def _queries() -> tuple[Executable, ...]:
     """The fingerprint's queries, built once (building them costs as much as running them)."""
@@ -76,7 +102,7 @@ def _queries() -> tuple[Executable, ...]:
         rows(*EventEntrant.__table__.columns, where=EventEntrant.event_id == event, order=EventEntrant.id),
         rows(*EventMatch.__table__.columns, where=EventMatch.event_id == event, order=EventMatch.id),
         rows(*EventDecision.__table__.columns, where=EventDecision.event_id == event, order=EventDecision.id),
-        # a game's outcome follows its hands; its lock makes a sheet final. The hand in play
+        # (GAMES) a game's outcome follows its hands; its lock makes a sheet final. The hand in play
         # (calls, bids: `pending`, undo) is on no board, so a tap there keeps the view.
         rows(
             Game.id,
