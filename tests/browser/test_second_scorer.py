@@ -12,6 +12,7 @@ confirmation): the second phone's page says by itself that scoring was handed ba
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from scorepad.games import service as games
 from tests.browser.conftest import PHONE
+from tests.slowness import scaled
 from tests.web.test_games import start
 
 WIDTH = PHONE["viewport"]["width"]
@@ -53,6 +55,16 @@ def bid_hand(page: Page, trump: str, bids: list[tuple[str, int]], bid_words: str
     page.locator(f"button.chip.suit-{trump}").click()
     for name, bid in bids:
         page.get_by_role("button", name=bid_words % (name, bid), exact=True).click()
+
+
+def caught(page: Page, held: dict[str, tuple[Route, APIResponse]], key: str) -> tuple[Route, APIResponse]:
+    """The request a route handler holds under `key`, once the handler has run (Playwright runs it
+    while the test waits on the page)."""
+    deadline = time.monotonic() + scaled(10)
+    while key not in held:
+        assert time.monotonic() < deadline, f"no {key} request was made"
+        page.wait_for_timeout(20)
+    return held[key]
 
 
 def test_two_phones_score_one_game(
@@ -181,20 +193,19 @@ def test_the_other_phones_push_never_wipes_the_notice_of_this_phones_own_save(
 
     page.route(f"**/g/{token}/entry", scorer_saves_first)
     page.route(re.compile(rf"/g/{token}\?sheet="), lambda route: held.setdefault("refresh", (route, route.fetch())))
-    with page.expect_request(re.compile(rf"/g/{token}\?sheet=0")):  # the push's refresh leaves, the answer held
-        save.click()
+    save.click()
+    held_save, saved = caught(page, held, "save")
+    held_refresh, refreshed = caught(page, held, "refresh")  # the push's refresh left before the answer came
+    assert saved.status == 409 and held_refresh.request.url.endswith("?sheet=0")
+    held_save.fulfill(response=saved)
     notice = page.locator("#play-body > .notice")
-    route, answer = held["save"]
-    assert answer.status == 409
-    route.fulfill(response=answer)
     expect(notice).to_contain_text("Hand 1 was already saved, from another phone")
     expect(page.get_by_role("heading", name="Hand 2 of 3")).to_be_visible()
     page.evaluate(
         """() => { window.refreshed = new Promise(done => document.body.addEventListener("htmx:afterRequest",
              e => { if (e.detail.requestConfig.verb === "get") done(); })); }"""
     )
-    route, answer = held["refresh"]
-    route.fulfill(response=answer)
+    held_refresh.fulfill(response=refreshed)
     page.evaluate("() => window.refreshed")  # its answer is in: drawn or not
     assert notice.count() == 1 and "Hand 1 was already saved" in notice.inner_text()  # not wiped
     expect(page.get_by_role("heading", name="Hand 2 of 3")).to_be_visible()
