@@ -9,12 +9,13 @@ files, so `pip install` and `scorepad run` need no build step (docs/translations
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
 import flask_babel
+from babel.lists import format_list
 from babel.support import NullTranslations
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
@@ -104,6 +105,12 @@ def say(text: object) -> str:
     return _said(catalogue(), _frozen(text))
 
 
+def listed(words: Iterable[object]) -> str:
+    """Words listed as the reader's language lists them, each said in turn: "Whist and Nomination
+    Whist", "Whist et Nomination Whist", "Whist, Nomination Whist y Bid Whist" (Babel's patterns)."""
+    return format_list([say(word) for word in words], locale=get_locale() or DEFAULT)
+
+
 _Frozen = tuple[str, tuple[tuple[str, "_Frozen | str"], ...]]
 
 
@@ -156,6 +163,7 @@ def init_app(app: Flask) -> None:
     )
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as babel.cfg extracts {% trans %} blocks
     app.jinja_env.filters["say"] = say  # {{ spec.label|say }}: an option's label, a rule's words
+    app.jinja_env.filters["listed"] = listed  # {{ names|listed }}: "Whist and Nomination Whist"
     app.jinja_env.globals["script_words"] = script_words.words  # what the scripts write, for base.html
     for name in ("format_decimal", "format_date", "format_datetime", "format_time"):
         app.jinja_env.globals[name] = getattr(flask_babel, name)  # numbers and dates in the reader's form

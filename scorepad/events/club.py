@@ -170,7 +170,7 @@ class ClubView:
     """The ranking across the tables and each table's progress."""
 
     event: Event
-    variant_name: str
+    variant_names: tuple[str, ...]  # the game every table plays, or those the tables choose from
     rows: tuple[Row, ...]
     tables: tuple[tuple[EventTable, Game | None, str], ...]  # table, its game, its progress words
     ranked_by_points: bool = False  # the variant's `club_ranked_by_points`: its caption says "most points"
@@ -216,15 +216,15 @@ def view(event: Event) -> ClubView:
     ranked = ranking_of(event)
     if ranked == "one":
         variant = get_variant(variant_of(event))
-        return ClubView(event, variant.name, ranking(standings), tuple(shown), variant.club_ranked_by_points)
-    name = joined([get_variant(k).name for k in variants_of(event)])
+        return ClubView(event, (variant.name,), ranking(standings), tuple(shown), variant.club_ranked_by_points)
+    names = tuple(get_variant(k).name for k in variants_of(event))
     if ranked == "place":
-        return ClubView(event, name, by_place(standings), tuple(shown), ranked=ranked)
+        return ClubView(event, names, by_place(standings), tuple(shown), ranked=ranked)
     sections = tuple(
         (s, get_variant(s.variant).name, get_variant(s.variant).club_ranked_by_points) for s in by_variant(standings)
     )
     rows = tuple(r for s, _, _ in sections for r in s.rows)
-    return ClubView(event, name, rows, tuple(shown), ranked=ranked, sections=sections)
+    return ClubView(event, names, rows, tuple(shown), ranked=ranked, sections=sections)
 
 
 def check_rows(event: Event) -> None:

@@ -64,22 +64,48 @@ _GAMES: Kept[Derived] = Kept("game derivations", size=KEPT)
 _OUTLINES: Kept[Outline] = Kept("game outlines", size=KEPT)
 
 
+class _RowBehind(Exception):
+    """The hands stored now are not those of the game row this request read: another request
+    saved, undid or corrected a hand in between."""
+
+
 def _derive(game: Game, hands: tuple[RawHand, ...] | None = None) -> Derived:
     setup = parse_record(setup_record(game)).setup
-    entries = tuple(h.entry for h in game.hands) if hands is None else hands
+    entries = _stored_hands(game) if hands is None else hands
     return Derived(setup, entries, get_variant(game.variant).score(setup, entries))
+
+
+def _stored_hands(game: Game) -> tuple[RawHand, ...]:
+    """The recorded hands, read in one statement with the revision they are at: hands saved since
+    the request read the game row, beside that row's hand in hand (the very hand, still pending),
+    would make a game that never was (issue 30's two phones saving at once: a 500, or hand 2 shown
+    with hand 1's trump)."""
+    rows = db.session.execute(
+        select(Game.hands_revision, Hand.entry)
+        .outerjoin(Hand, Hand.game_id == Game.id)
+        .where(Game.id == game.id)
+        .order_by(Hand.number)
+    ).all()
+    if rows and rows[0][0] != game.hands_revision:
+        raise _RowBehind()
+    return tuple(entry for _, entry in rows if entry is not None)
 
 
 def derived(game: Game) -> Derived:
     """The game's set-up, recorded hands and sheet: this worker's copy when it is still the game's,
-    else derived from the rows (and kept)."""
-    return _GAMES.get(
-        game.public_id,
-        stamp(game),
-        lambda _: _derive(game),
-        stamp_now=lambda: _stored_stamp(game),
-        derived_from_now=lambda kept: _derived_from_stored(game, kept),
-    )
+    else derived from the rows (and kept). When they moved on since the request read the game row,
+    the row is read again, and the request goes on with the game as stored now."""
+    while True:  # each turn needs another write to the game in between: it ends
+        try:
+            return _GAMES.get(
+                game.public_id,
+                stamp(game),
+                lambda _: _derive(game),
+                stamp_now=lambda: _stored_stamp(game),
+                derived_from_now=lambda kept: _derived_from_stored(game, kept),
+            )
+        except _RowBehind:
+            db.session.refresh(game)
 
 
 def _derived_from_stored(game: Game, kept: Derived) -> bool:
@@ -129,7 +155,10 @@ def appended(game: Game, before: Derived, entry: RawHand) -> Derived:
         hands = (*before.hands, entry)
         return Derived(before.setup, hands, get_variant(game.variant).score(before.setup, hands))
 
-    return _GAMES.get(game.public_id, now, advance, derived_from_now=lambda kept: _derived_from_stored(game, kept))
+    try:
+        return _GAMES.get(game.public_id, now, advance, derived_from_now=lambda kept: _derived_from_stored(game, kept))
+    except _RowBehind:
+        return derived(game)
 
 
 def outline(game: Game) -> Outline:

@@ -299,6 +299,20 @@ if ("serviceWorker" in navigator) {
   });
 })();
 
+/* A scorer's page scored from several phones fetches its body when the other phone saves a hand
+   (templates/games/play.html, data-hands-refresh), carrying the hands' revision it shows. This
+   phone's own answer may land while that fetch is on its way (both saved the same hand: "already
+   saved, not counted"); the fetch's answer then shows no newer hands than the page does, and drawn
+   last it would only wipe that notice: it is not drawn. */
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var config = event.detail.requestConfig, xhr = event.detail.xhr;
+  if (!config || !config.elt || !config.elt.hasAttribute("data-hands-refresh") || !xhr) return;
+  var shown = document.querySelector("#play-sheet input[name=sheet]");
+  var drawn = new DOMParser().parseFromString(xhr.responseText || "", "text/html")
+    .querySelector("#play-sheet input[name=sheet]");
+  if (shown && drawn && Number(drawn.value) <= Number(shown.value)) event.detail.shouldSwap = false;
+});
+
 /* After the scorer's page is swapped, its notice ("Hand 4 saved.") and the hand that follows it (its
    dealer) are read from the top: a Save tapped at the foot of a tall hand left them above the screen.
    Only when the notice is out of sight above: a tap that leaves it in view moves nothing. */

@@ -113,12 +113,13 @@ def test_a_nomination_table_and_a_whist_table_ranked_by_place_score(
         ["5=", "Bob", "1", "0%", "Nomination Whist"],
         ["5=", "Kings", "2", "0%", "Whist"],
     ]
-    expect(board.locator("#board .board-status")).to_contain_text("Whist, Nomination Whist")
+    expect(board.locator("#board .board-status")).to_contain_text("Whist and Nomination Whist")
     board.screenshot(path=str(screenshot_dir / "club-mixed-3-projector.png"))
 
     screen.add_cookies([{"name": "lang", "value": "fr", "url": live_server}])
     board.reload()
     expect(board.locator("html")).to_have_attribute("lang", "fr")
+    expect(board.locator("#board .board-status")).to_contain_text("Whist et Nomination Whist")
     expect(board.locator("#board .ranked-by")).to_contain_text(
         "Classement au score de rang, toutes variantes confondues"
     )

@@ -12,16 +12,18 @@ confirmation): the second phone's page says by itself that scoring was handed ba
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from scorepad.games import service as games
 from tests.browser.conftest import PHONE
+from tests.slowness import scaled
 from tests.web.test_games import start
 
 WIDTH = PHONE["viewport"]["width"]
@@ -53,6 +55,16 @@ def bid_hand(page: Page, trump: str, bids: list[tuple[str, int]], bid_words: str
     page.locator(f"button.chip.suit-{trump}").click()
     for name, bid in bids:
         page.get_by_role("button", name=bid_words % (name, bid), exact=True).click()
+
+
+def caught(page: Page, held: dict[str, tuple[Route, APIResponse]], key: str) -> tuple[Route, APIResponse]:
+    """The request a route handler holds under `key`, once the handler has run (Playwright runs it
+    while the test waits on the page)."""
+    deadline = time.monotonic() + scaled(10)
+    while key not in held:
+        assert time.monotonic() < deadline, f"no {key} request was made"
+        page.wait_for_timeout(20)
+    return held[key]
 
 
 def test_two_phones_score_one_game(
@@ -146,3 +158,54 @@ def test_two_phones_score_one_game(
     fits(phone)
     shot(phone, screenshot_dir, "4-handed-back")
     no_axe_violations(phone)
+
+
+def test_the_other_phones_push_never_wipes_the_notice_of_this_phones_own_save(
+    app: Flask, live_server: str, page: Page
+) -> None:
+    """The owner taps Save on hand 1 as the scorer's save of it commits, on a slow network: the push of
+    that save sends the owner's page its refresh while its own answer ("already saved, not counted")
+    is on the way, and that refresh's answer comes last. It shows no newer hands than the page shows,
+    so it is not drawn over the notice."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    token = start(client, form=FORM)
+    for step in ({"action": "trump", "trump": "H"}, *({"action": "bid", "bid": b} for b in "1000")):
+        assert client.post(f"/g/{token}/entry", data=step).status_code in (200, 303)
+    assert client.post(f"/g/{token}/entry", data={"action": "tricks", "seat": "1", "tricks": "1"}).status_code == 303
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        games.add_scorer(game)
+    app.config["WTF_CSRF_ENABLED"] = True
+    page.goto(f"{live_server}/g/{token}")
+    save = page.get_by_role("button", name="Save hand 1")
+    expect(save).to_be_visible()
+
+    held: dict[str, tuple[Route, APIResponse]] = {}
+
+    def scorer_saves_first(route: Route) -> None:  # the scorer's save commits before the owner's arrives
+        with app.app_context():
+            scored = games.by_scorer_token(token)
+            assert scored is not None
+            games.enter_hand(scored, 1, {})
+        held["save"] = (route, route.fetch())
+
+    page.route(f"**/g/{token}/entry", scorer_saves_first)
+    page.route(re.compile(rf"/g/{token}\?sheet="), lambda route: held.setdefault("refresh", (route, route.fetch())))
+    save.click()
+    held_save, saved = caught(page, held, "save")
+    held_refresh, refreshed = caught(page, held, "refresh")  # the push's refresh left before the answer came
+    assert saved.status == 409 and held_refresh.request.url.endswith("?sheet=0")
+    held_save.fulfill(response=saved)
+    notice = page.locator("#play-body > .notice")
+    expect(notice).to_contain_text("Hand 1 was already saved, from another phone")
+    expect(page.get_by_role("heading", name="Hand 2 of 3")).to_be_visible()
+    page.evaluate(
+        """() => { window.refreshed = new Promise(done => document.body.addEventListener("htmx:afterRequest",
+             e => { if (e.detail.requestConfig.verb === "get") done(); })); }"""
+    )
+    held_refresh.fulfill(response=refreshed)
+    page.evaluate("() => window.refreshed")  # its answer is in: drawn or not
+    assert notice.count() == 1 and "Hand 1 was already saved" in notice.inner_text()  # not wiped
+    expect(page.get_by_role("heading", name="Hand 2 of 3")).to_be_visible()

@@ -311,6 +311,36 @@ def test_each_table_chooses_its_game_and_the_ranking_is_within_each_variant(clie
         assert exported["variants"] == ["whist", "nomination"] and exported["ranked_by"] == "variant"
 
 
+def test_a_mixed_nights_titles_list_its_games_as_each_language_does(client: FlaskClient, app: Flask) -> None:
+    token = choose_night(client, "variant", variants=("whist", "nomination", "bid_whist"))
+    board = f"/b/{public_id(app, token)}"
+    for language, title, status in (
+        (
+            "en",
+            "club night: Whist, Bid Whist, and Nomination Whist · control room",
+            "Whist, Bid Whist, and Nomination Whist",
+        ),
+        (
+            "fr",
+            "soirée de club : Whist, Bid Whist et Nomination Whist · salle de contrôle",
+            "Whist, Bid Whist et Nomination Whist",
+        ),
+        (
+            "es",
+            "noche de club: Whist, Bid Whist y Nomination Whist · sala de control",
+            "Whist, Bid Whist y Nomination Whist",
+        ),
+    ):
+        client.set_cookie("lang", language)
+        assert f'Mixed Tuesday <span class="muted">{title}</span></h1>' in text(client.get(f"/d/{token}"))
+        assert f'<p class="board-status" role="status">{status} · ' in text(client.get(board))
+    single = create(client, name="Plain Tuesday")
+    client.set_cookie("lang", "fr")  # one game: its name before the words, as before
+    assert '<span class="muted">soirée de club Nomination Whist · salle de contrôle</span>' in text(
+        client.get(f"/d/{single}")
+    )
+
+
 def test_a_night_ranked_by_place_score_puts_every_variant_in_one_list(client: FlaskClient, app: Flask) -> None:
     token = choose_night(client, "place")
     tokens = table_tokens(app, token)

@@ -6,6 +6,7 @@ get one write and a clear refusal; the scorers' pages hear each other's hands.""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -13,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorepad.extensions import db
-from scorepad.models import SCORERS_MAX, GameScorer
+from scorepad.games import service as games
+from scorepad.models import SCORERS_MAX, Game, GameScorer
 from tests.web import test_club_night as club
 from tests.web.test_games import HX, bid_round_one, game_of, hands_of, post, start
 
@@ -170,3 +172,33 @@ def test_an_events_game_takes_no_scorer(app: Flask, client: FlaskClient) -> None
     assert "Score from another phone" not in client.get(f"/g/{token}/share").get_data(as_text=True)
     assert client.post(f"/g/{token}/scorers").status_code == 409
     assert 'sse-connect="/g/' not in client.get(f"/g/{token}").get_data(as_text=True)
+
+
+def test_a_save_that_read_the_game_just_before_the_other_phones_save_is_told_it_was_saved(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both phones tap Save on hand 1: the owner's request has read the game (hand 1 in hand) when the
+    scorer's save of that hand commits. It is refused as already saved and shows hand 2 as it is now,
+    not the hands recorded since beside the hand in hand its older read of the game held."""
+    token = start(client)
+    link = add_scorer(client, token)
+    phone = app.test_client()
+    bid_round_one(client, token, (1, 1, 0, 1))
+    checked = games.refuse_if_recorded
+
+    def scorer_saves_first(game: Game, number: int) -> None:  # between the owner's read and its check
+        monkeypatch.setattr(games, "refuse_if_recorded", checked)
+        saved: list[int] = []  # the scorer's request in a thread of its own, as the server would serve it
+        scorer = threading.Thread(target=lambda: saved.append(post(phone, link, **RESULT)[0]))
+        scorer.start()
+        scorer.join()
+        assert saved == [200]
+        checked(game, number)
+
+    monkeypatch.setattr(games, "refuse_if_recorded", scorer_saves_first)
+    status, page = post(client, token, **{**RESULT, "tricks.0": "2", "tricks.3": "1"})
+    assert status == 409, page
+    assert "Hand 1 was already saved, from another phone or by a second tap: this entry was not counted." in page
+    trump = re.search(r'data-fact="trump"><span class="k">Trump</span> <span class="v">([^<]+)<', page)
+    assert "Hand 2 of 2" in page and trump and trump[1] == "turned up"  # from its start, not with hand 1's ♠
+    assert hands_of(app, token) == [{"trump": "S", "bids": [1, 1, 1, 0], "tricks": [1, 1, 0, 2]}]
