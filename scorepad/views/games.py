@@ -114,6 +114,18 @@ def _scoring(token: str) -> games.Scoring:
     return scoring
 
 
+def _opened(token: str) -> games.Opened:
+    """`_scoring`, with what the scorer's page shows around the game, read with it."""
+    try:
+        opened = games.opened_by_token(token)
+    except games.HandedBack as e:
+        abort(_handed_back(e.game))
+    if opened is None:
+        not_found(token, str(NO_GAME))
+    g.scoring = opened.scoring
+    return opened
+
+
 def _scorer_game(token: str) -> Game:
     """The game of its own scorer's link (a scorer's link of it is refused: 403)."""
     scoring = _scoring(token)
@@ -202,11 +214,11 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
 def play(token: str) -> str | BaseResponse:
     """The scorer's page: the current hand, running totals, the sheet. Its live refresh (`sheet`:
     the hands' revision it shows) is answered 204 while that is still what is recorded."""
-    scoring = _scoring(token)
-    game = scoring.game
+    opened = _opened(token)
+    game = opened.scoring.game
     if partial() and request.args.get("sheet") == str(game.hands_revision):
         return Response(status=204)
-    if scoring.scorer is None:
+    if opened.scoring.scorer is None:
         remember_game(game)
     notice = " ".join(get_flashed_messages())
     return render_template(
@@ -215,7 +227,8 @@ def play(token: str) -> str | BaseResponse:
         can_edit=game.locked_at is None,
         errors={},
         notice=notice,
-        shared=scoring.scorer is not None or bool(games.scorers(game)),
+        shared=opened.shared,
+        group=opened.group,
     )
 
 
@@ -295,6 +308,7 @@ def _body(
         notice=notice,
         form=request.form,
         shared=scoring_helper() or bool(games.scorers(game)),
+        group=None if scoring_helper() else groups.group_of(game),
     ), status
 
 

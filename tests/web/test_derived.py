@@ -9,10 +9,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad import kept
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import Game, Hand
 from scorepad.rules import nomination
+from tests.web.test_game_scorers import add_scorer
 from tests.web.test_games import HX, nomination_form, start
 
 HANDS = [
@@ -95,3 +97,30 @@ def test_the_kept_sheet_follows_every_change_to_the_hands(app: Flask, client: Fl
         game = games.by_scorer_token(token)
         assert game is not None
         assert games.hand_count(game) == 1 and len(games.view(game).sheet.lines) == 1
+
+
+def test_a_scoring_page_reads_its_game_its_scorers_and_its_group_in_one_statement(
+    app: Flask, client: FlaskClient, queries: list[str]
+) -> None:
+    """Issue 28: opening a scorer's page reads the game, whether a scorer's link of it is open and
+    the group it is kept in with one statement (three before), and the recorded hands of a game this
+    worker has no copy of as rows; what the page shows of each follows every change."""
+    token = two_hands(app, client)
+    kept.drop(app)  # as a worker that has not seen the game
+    queries.clear()
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert len(queries) == 2 and "FROM hand" in queries[1] and "hand.entered_at" not in queries[1], queries
+    assert "Keep in a group…" in page and "sse-connect" not in page
+    queries.clear()
+    assert client.get(f"/g/{token}").status_code == 200
+    assert len(queries) == 1, queries  # the game kept: its row alone
+    add_scorer(client, token)
+    assert client.post(f"/g/{token}/group/new", data={"name": "Tuesdays"}).status_code == 303
+    queries.clear()
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert len(queries) == 1, queries
+    assert "In the group Tuesdays: move it out…" in page and f'sse-connect="/g/{token}/events"' in page
+    assert client.post(f"/g/{token}/scorers/1/revoke").status_code == 303
+    assert client.post(f"/g/{token}/group/out").status_code == 303
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Keep in a group…" in page and "sse-connect" not in page
