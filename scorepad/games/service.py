@@ -23,7 +23,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorepad import idempotency, live
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
-from scorepad.games.derived import Derived, appended, derived, forget, outline
+from scorepad.games.derived import Derived, appended, derived, forget, outline, stamp
 from scorepad.games.records import record_of
 from scorepad.models import (
     GAME_CODE_LENGTH,
@@ -214,6 +214,13 @@ def outlined(game: Game) -> Outlined:
 def view(game: Game) -> GameView:
     """The game's sheet (derived once per change to its hands) and what comes next."""
     return _view_of(game, derived(game))
+
+
+def drawn_stamp(game: Game) -> tuple[object, ...]:
+    """What a part of the scorer's page drawn from the game alone (its row and what its hands give)
+    must match to be served again: the row's revision, which every write to it moves (a tap on the
+    hand in hand too), and its derivation's stamp."""
+    return (game.revision, *stamp(game))
 
 
 def _view_of(game: Game, kept: Derived) -> GameView:

@@ -28,6 +28,11 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 from flask_htmx import make_response as htmx_response
+from flask_wtf.csrf import generate_csrf
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from jinja2.utils import concat
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad import i18n, pushes
@@ -39,6 +44,7 @@ from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.presenters import hand_facts
 from scorepad.games.service import Game
 from scorepad.i18n import say
+from scorepad.kept import Kept
 from scorepad.pushes import spectators
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
@@ -70,6 +76,31 @@ def redo_words(game: Game) -> str | None:
 def hand_state(game: Game) -> str:
     """The state a form is made from (sent back in its hidden `state` field)."""
     return games.fingerprint(game)
+
+
+_CSRF = "\x00csrf\x00"  # stands for the request's CSRF token in a panel kept for every request
+_PANELS: Kept[str] = Kept("scoring panels", size=2048)  # a few KB each
+
+
+@bp.app_template_global("kept_panel")
+@pass_context
+def kept_panel(context: Context) -> Markup:
+    """The hand's panel (games/_panel.html), drawn once per state of the game, link, language and
+    kind of answer, and served again while the game's row and its hands are as they were (drawn on
+    every opening of the page, it was a fifth of the view at hand 1, profiled). A refused tap's
+    panel (its messages, the form sent) and an event's game are drawn each time."""
+    template = context.environment.get_template("games/_panel.html")
+
+    def draw() -> str:  # as {% include %} draws it
+        return concat(template.root_render_func(template.new_context(context.get_all(), True)))
+
+    game = context["gv"].game
+    if game.event_id is not None or context.get("errors") or context.get("form") is not None:
+        return Markup(draw())
+    token = "" if partial() else generate_csrf()  # a whole page's forms carry it (_macros.html, hx_csrf)
+    key = (game.public_id, play_token(game), i18n.catalogue(), bool(token), bool(context.get("keep_facts")))
+    drawn = _PANELS.get(key, games.drawn_stamp(game), lambda _: draw().replace(token, _CSRF) if token else draw())
+    return Markup(drawn.replace(_CSRF, token) if token else drawn)
 
 
 OWNER_ONLY = lazy_gettext(

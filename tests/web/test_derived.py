@@ -3,6 +3,7 @@ the copy a worker keeps is never served once the hands changed, however they cha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -124,3 +125,30 @@ def test_a_scoring_page_reads_its_game_its_scorers_and_its_group_in_one_statemen
     assert client.post(f"/g/{token}/group/out").status_code == 303
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Keep in a group…" in page and "sse-connect" not in page
+
+
+def test_a_scoring_page_opened_again_serves_its_hand_panel_as_drawn(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: the hand's panel is drawn once per state of the game, link and language. Opened
+    again, by another phone too, it is served as drawn, with that page's own CSRF token in its
+    forms; a tap and another language each draw it anew."""
+    token = two_hands(app, client)
+    drawn: list[int] = []
+    title = app.jinja_env.globals["hand_title"]
+    monkeypatch.setitem(app.jinja_env.globals, "hand_title", lambda view: drawn.append(1) or title(view))
+    csrf = re.compile(r'name="csrf[-_]token" (?:value|content)="([^"]+)"')
+    first = client.get(f"/g/{token}").get_data(as_text=True)
+    other = app.test_client()
+    again = other.get(f"/g/{token}").get_data(as_text=True)
+    assert len(drawn) == 1, f"the panel drawn {len(drawn)} times for one state"
+    mine, theirs = set(csrf.findall(first)), set(csrf.findall(again))
+    assert len(mine) == len(theirs) == 1 and mine != theirs  # each page its own token, in every form
+    assert again == first.replace(mine.pop(), theirs.pop()) and "<legend>Which trump was turned up?</legend>" in again
+    assert other.post(f"/g/{token}/entry", data={"action": "trump", "trump": "D"}, headers=HX).status_code == 200
+    after = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "<legend>Which trump was turned up?</legend>" not in after and "</strong>’s bid</legend>" in after
+    other.set_cookie("lang", "fr")
+    french = other.get(f"/g/{token}").get_data(as_text=True)
+    assert "<legend>Annonce de <strong>" in french and "’s bid" not in french
+    assert len(drawn) == 4  # the trump's answer drew the next bid's panel; then English again and French
