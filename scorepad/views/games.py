@@ -80,27 +80,48 @@ def hand_state(game: Game) -> str:
 
 _CSRF = "\x00csrf\x00"  # stands for the request's CSRF token in a panel kept for every request
 _PANELS: Kept[str] = Kept("scoring panels", size=2048)  # a few KB each
+_BODIES: Kept[str] = Kept("scoring bodies", size=1024)  # 10-15 KB at hand 25 (the sheet's rows in them)
+
+
+def _kept_part(context: Context, kept: Kept[str], template_name: str, keep: bool, *key: object) -> Markup:
+    """`template_name` drawn with the page's context as {% include %} draws it; when `keep`, once per
+    state of the game (`games.drawn_stamp`), its link, the language, whether the page's forms carry
+    the CSRF token and `key`, and given again while the game's row and its hands are as they were,
+    with this page's own token put in. An event's game (its bar, its signatures) is drawn each time."""
+    template = context.environment.get_template(template_name)
+
+    def draw() -> str:
+        return concat(template.root_render_func(template.new_context(context.get_all(), True)))
+
+    game = context["gv"].game
+    if not keep or game.event_id is not None:
+        return Markup(draw())
+    token = "" if partial() else generate_csrf()  # a whole page's forms carry it (_macros.html, hx_csrf)
+    found = (game.public_id, play_token(game), i18n.catalogue(), bool(token), *key)
+    drawn = kept.get(found, games.drawn_stamp(game), lambda _: draw().replace(token, _CSRF) if token else draw())
+    return Markup(drawn.replace(_CSRF, token) if token else drawn)
 
 
 @bp.app_template_global("kept_panel")
 @pass_context
 def kept_panel(context: Context) -> Markup:
-    """The hand's panel (games/_panel.html), drawn once per state of the game, link, language and
-    kind of answer, and served again while the game's row and its hands are as they were (drawn on
-    every opening of the page, it was a fifth of the view at hand 1, profiled). A refused tap's
-    panel (its messages, the form sent) and an event's game are drawn each time."""
-    template = context.environment.get_template("games/_panel.html")
+    """The hand's panel (games/_panel.html), kept (`_kept_part`): drawn on every opening of the page
+    and every tap's answer, it was a fifth of the view at hand 1 (profiled). A refused tap's panel
+    (its messages, the form sent) is drawn each time."""
+    refused = bool(context.get("errors")) or context.get("form") is not None
+    return _kept_part(context, _PANELS, "games/_panel.html", not refused, bool(context.get("keep_facts")))
 
-    def draw() -> str:  # as {% include %} draws it
-        return concat(template.root_render_func(template.new_context(context.get_all(), True)))
 
-    game = context["gv"].game
-    if game.event_id is not None or context.get("errors") or context.get("form") is not None:
-        return Markup(draw())
-    token = "" if partial() else generate_csrf()  # a whole page's forms carry it (_macros.html, hx_csrf)
-    key = (game.public_id, play_token(game), i18n.catalogue(), bool(token), bool(context.get("keep_facts")))
-    drawn = _PANELS.get(key, games.drawn_stamp(game), lambda _: draw().replace(token, _CSRF) if token else draw())
-    return Markup(drawn.replace(_CSRF, token) if token else drawn)
+@bp.app_template_global("kept_body")
+@pass_context
+def kept_body(context: Context) -> Markup:
+    """The scorer's body (games/_play_body.html) of a page with nothing of its own to say (no notice,
+    no refusal), kept (`_kept_part`): the page opened again, by a reload, another scorer's phone or
+    its refresh after a hand saved elsewhere, draws none of its undo and redo forms and live part.
+    Not once the game is over: its end says the group that keeps it, which is not the game's row."""
+    own = ("notice", "errors", "form", "keep_live", "shown", "keep_facts", "keep_bar")
+    keep = not context["gv"].state.over and not any(context.get(name) for name in own)
+    return _kept_part(context, _BODIES, "games/_play_body.html", keep, context.get("can_edit"))
 
 
 OWNER_ONLY = lazy_gettext(

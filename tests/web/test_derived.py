@@ -152,3 +152,33 @@ def test_a_scoring_page_opened_again_serves_its_hand_panel_as_drawn(
     french = other.get(f"/g/{token}").get_data(as_text=True)
     assert "<legend>Annonce de <strong>" in french and "’s bid" not in french
     assert len(drawn) == 4  # the trump's answer drew the next bid's panel; then English again and French
+
+
+def test_a_scoring_page_opened_again_serves_its_body_as_drawn_until_the_game_changes(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: the scorer's body (Undo and Redo, the live part around the sheet) is drawn once per
+    state of the game, link and language: opened again, by another phone too, it is given as drawn;
+    a tap draws it anew, saying what Undo now takes back; an ended game's is drawn each time (its
+    end names the group that keeps it, which is not the game's row)."""
+    token = two_hands(app, client)
+    drawn: list[int] = []
+    words = app.jinja_env.globals["undo_words"]
+    monkeypatch.setitem(app.jinja_env.globals, "undo_words", lambda game: drawn.append(1) or words(game))
+    first = client.get(f"/g/{token}").get_data(as_text=True)
+    other = app.test_client()
+    again = other.get(f"/g/{token}").get_data(as_text=True)
+    assert len(drawn) == 1 and all("Undo last entry: saving hand 2" in page for page in (first, again))
+    assert other.post(f"/g/{token}/entry", data={"action": "trump", "trump": "D"}, headers=HX).status_code == 200
+    drawn.clear()
+    after = client.get(f"/g/{token}").get_data(as_text=True)
+    assert len(drawn) == 1 and "Undo last entry: saving hand 2" not in after and "Undo last entry" in after
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        games.enter_hand(game, 3, {"trump": "D", "bids": [1, 1, 0, 1], "tricks": [1, 1, 1, 1]})
+    assert "Keep this game in a group" in client.get(f"/g/{token}").get_data(as_text=True)
+    made = client.post(f"/g/{token}/group/new", data={"name": "Tuesdays"}, follow_redirects=True)
+    assert made.status_code == 200 and "Tuesdays" in made.get_data(as_text=True)  # its notice said there
+    ended = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Kept in <a" in ended and "Tuesdays</a>" in ended and "Keep this game in a group" not in ended
