@@ -283,21 +283,55 @@ def sheet_row(
     if edit_url is not None:
         label = escape(edit_label % {"number": number})
         head += f'<br><a href="{escape(edit_url)}{number}" class="tap edit-hand" aria-label="{label}">{escape(edit_word)}</a>'
+    language = catalogue()
     cells = []
     for cell in line.cells:
-        parts = "".join(
-            f'<span class="sep"> · </span><span class="part">{escape(part)}</span>'
-            for part in (say(cell.detail).split(" · ") if cell.detail else ())
-        )
         cells.append(
-            f'<td class="num{" made" if cell.made else ""}"><span class="total">{escape(format_number(cell.total))}'
-            f'</span>\n    <small><span class="part points">{cell.points:+d}</span>{parts}</small></td>'
+            f'<td class="num{" made" if cell.made else ""}"><span class="total">{_number(language, cell.total)}'
+            f'</span>\n    <small><span class="part points">{cell.points:+d}</span>'
+            f"{_detail_parts(language, cell.detail)}</small></td>"
         )
     row = f'<tr id="hand-{number}">\n  <th scope="row">{head}</th>\n  ' + "\n  ".join(cells) + "\n</tr>\n"
     if line.note:
         mark = " says-result" if says_result else ""
         row += f'<tr class="note-row{mark}"><td colspan="{colspan}">{escape(say(line.note))}</td></tr>\n'
     return Markup(row)
+
+
+# A cell's words and total as drawn, per language: a sheet at hand 25 has a hundred cells, and
+# saying each anew (the catalogue found again, the words split and escaped) was half of drawing
+# its rows (profiled). Words by object (the rules give one object per bid and tricks, e.g.
+# rules/nomination.py), kept with it so that an id is never taken for another's.
+_CELLS_KEPT = 4096
+_parts: dict[tuple[int, object], tuple[str, str]] = {}
+_numbers: dict[tuple[int, object], str] = {}
+
+
+def _detail_parts(language: NullTranslations, detail: str) -> str:
+    if not detail:
+        return ""
+    key = (id(detail), language)
+    found = _parts.get(key)
+    if found is not None and found[0] is detail:
+        return found[1]
+    drawn = "".join(
+        f'<span class="sep"> · </span><span class="part">{escape(part)}</span>' for part in say(detail).split(" · ")
+    )
+    if len(_parts) >= _CELLS_KEPT:
+        _parts.clear()
+    _parts[key] = (detail, drawn)
+    return drawn
+
+
+def _number(language: NullTranslations, number: int) -> str:
+    if type(number) is not int:  # a float would share an int's key
+        return str(escape(format_number(number)))
+    found = _numbers.get((number, language))
+    if found is None:
+        if len(_numbers) >= _CELLS_KEPT:
+            _numbers.clear()
+        found = _numbers[(number, language)] = str(escape(format_number(number)))
+    return found
 
 
 def kept_row(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, exists, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import instance_state, set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
@@ -23,14 +23,16 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorepad import idempotency, live
 from scorepad.extensions import db
 from scorepad.games import undo as undo_log
-from scorepad.games.derived import Derived, appended, derived, forget, outline
+from scorepad.games.derived import Derived, appended, derived, forget, outline, stamp
 from scorepad.games.records import record_of
 from scorepad.models import (
     GAME_CODE_LENGTH,
     SCORER_LINKS_MAX,
     Game,
     GameScorer,
+    Group,
     Hand,
+    KeptGame,
     new_short_code,
     typed_code,
     utcnow,
@@ -214,6 +216,13 @@ def view(game: Game) -> GameView:
     return _view_of(game, derived(game))
 
 
+def drawn_stamp(game: Game) -> tuple[object, ...]:
+    """What a part of the scorer's page drawn from the game alone (its row and what its hands give)
+    must match to be served again: the row's revision, which every write to it moves (a tap on the
+    hand in hand too), and its derivation's stamp."""
+    return (game.revision, *stamp(game))
+
+
 def _view_of(game: Game, kept: Derived) -> GameView:
     variant = get_variant(game.variant)
     state = variant.state(kept.setup, kept.hands, game.pending)
@@ -308,6 +317,44 @@ def scoring_by_token(token: str) -> Scoring | None:
     game = by_scorer_token(token)
     if game is not None:
         return Scoring(game)
+    return _by_scorer_link(token)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A scorer's page as it is opened: who it is served to, whether the game is scored from
+    several phones (a scorer's link, or the game's own while one is open), and the group it is
+    kept in (None for a scorer's link, whose page does not show it)."""
+
+    scoring: Scoring
+    shared: bool
+    group: Group | None
+
+
+# The game, whether a scorer's link of it is open and its group, in one statement: they were three,
+# each a third of the ORM's cost of opening the page again (profiled)
+_OPENED = (
+    select(
+        Game,
+        exists().where(GameScorer.game_id == Game.id, GameScorer.revoked_at.is_(None)),
+        Group,
+    )
+    .outerjoin(KeptGame, KeptGame.game_id == Game.id)
+    .outerjoin(Group, Group.id == KeptGame.group_id)
+    .where(Game.scorer_token == bindparam("token"))
+)
+
+
+def opened_by_token(token: str) -> Opened | None:
+    """`scoring_by_token`, with what the scorer's page shows around the game (`Opened`)."""
+    found = db.session.execute(_OPENED, {"token": token}).first()
+    if found is not None:
+        return Opened(Scoring(found[0]), bool(found[1]), found[2])
+    scoring = _by_scorer_link(token)
+    return Opened(scoring, True, None) if scoring is not None else None
+
+
+def _by_scorer_link(token: str) -> Scoring | None:
     scorer = db.session.scalars(_BY_SCORER_LINK, {"token": token}).first()
     if scorer is None:
         return None

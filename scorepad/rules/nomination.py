@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from scorepad.rules.base import (
     Cell,
@@ -435,6 +436,14 @@ def _result_words(names: Sequence[str], seats: Sequence[int], total: int) -> Mes
     return M("Tie: %(names)s with %(total)s each", names=_and([names[s] for s in seats]), total=total)
 
 
+@lru_cache(maxsize=1024)
+def _detail(bid: int, tricks: int) -> Message:
+    """A cell's words, one object per bid and tricks for every sheet: a sheet at hand 25 made a
+    hundred, a sixth of scoring it (profiled), and the web layer keeps what it draws of each by
+    object (games/presenters.py)."""
+    return M("bid %(bid)s · took %(tricks)s", bid=bid, tricks=tricks)
+
+
 def _line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int]) -> Line:
     """Score one round, adding to the running `totals` and counts of bids `made`."""
     cells: list[Cell] = []
@@ -445,7 +454,7 @@ def _line(spec: RoundSpec, hand: Hand, totals: list[int], made: list[int]) -> Li
             Cell(
                 points(bid, tricks),
                 totals[seat],
-                M("bid %(bid)s · took %(tricks)s", bid=bid, tricks=tricks),
+                _detail(bid, tricks),
                 bid,
                 tricks,
                 bid == tricks,

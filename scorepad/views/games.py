@@ -28,6 +28,11 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, lazy_gettext
 from flask_htmx import make_response as htmx_response
+from flask_wtf.csrf import generate_csrf
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from jinja2.utils import concat
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorepad import i18n, pushes
@@ -39,6 +44,7 @@ from scorepad.games.entry import HOME_VARIANTS, Adapter, Complete, adapter_for
 from scorepad.games.presenters import hand_facts
 from scorepad.games.service import Game
 from scorepad.i18n import say
+from scorepad.kept import Kept
 from scorepad.pushes import spectators
 from scorepad.rules import get_variant
 from scorepad.rules.base import M, RuleError, RuleErrors, ScoreSheet
@@ -70,6 +76,52 @@ def redo_words(game: Game) -> str | None:
 def hand_state(game: Game) -> str:
     """The state a form is made from (sent back in its hidden `state` field)."""
     return games.fingerprint(game)
+
+
+_CSRF = "\x00csrf\x00"  # stands for the request's CSRF token in a panel kept for every request
+_PANELS: Kept[str] = Kept("scoring panels", size=2048)  # a few KB each
+_BODIES: Kept[str] = Kept("scoring bodies", size=1024)  # 10-15 KB at hand 25 (the sheet's rows in them)
+
+
+def _kept_part(context: Context, kept: Kept[str], template_name: str, keep: bool, *key: object) -> Markup:
+    """`template_name` drawn with the page's context as {% include %} draws it; when `keep`, once per
+    state of the game (`games.drawn_stamp`), its link, the language, whether the page's forms carry
+    the CSRF token and `key`, and given again while the game's row and its hands are as they were,
+    with this page's own token put in. An event's game (its bar, its signatures) is drawn each time."""
+    template = context.environment.get_template(template_name)
+
+    def draw() -> str:
+        return concat(template.root_render_func(template.new_context(context.get_all(), True)))
+
+    game = context["gv"].game
+    if not keep or game.event_id is not None:
+        return Markup(draw())
+    token = "" if partial() else generate_csrf()  # a whole page's forms carry it (_macros.html, hx_csrf)
+    found = (game.public_id, play_token(game), i18n.catalogue(), bool(token), *key)
+    drawn = kept.get(found, games.drawn_stamp(game), lambda _: draw().replace(token, _CSRF) if token else draw())
+    return Markup(drawn.replace(_CSRF, token) if token else drawn)
+
+
+@bp.app_template_global("kept_panel")
+@pass_context
+def kept_panel(context: Context) -> Markup:
+    """The hand's panel (games/_panel.html), kept (`_kept_part`): drawn on every opening of the page
+    and every tap's answer, it was a fifth of the view at hand 1 (profiled). A refused tap's panel
+    (its messages, the form sent) is drawn each time."""
+    refused = bool(context.get("errors")) or context.get("form") is not None
+    return _kept_part(context, _PANELS, "games/_panel.html", not refused, bool(context.get("keep_facts")))
+
+
+@bp.app_template_global("kept_body")
+@pass_context
+def kept_body(context: Context) -> Markup:
+    """The scorer's body (games/_play_body.html) of a page with nothing of its own to say (no notice,
+    no refusal), kept (`_kept_part`): the page opened again, by a reload, another scorer's phone or
+    its refresh after a hand saved elsewhere, draws none of its undo and redo forms and live part.
+    Not once the game is over: its end says the group that keeps it, which is not the game's row."""
+    own = ("notice", "errors", "form", "keep_live", "shown", "keep_facts", "keep_bar")
+    keep = not context["gv"].state.over and not any(context.get(name) for name in own)
+    return _kept_part(context, _BODIES, "games/_play_body.html", keep, context.get("can_edit"))
 
 
 OWNER_ONLY = lazy_gettext(
@@ -112,6 +164,18 @@ def _scoring(token: str) -> games.Scoring:
         not_found(token, str(NO_GAME))  # 410 for a match of an event since deleted
     g.scoring = scoring
     return scoring
+
+
+def _opened(token: str) -> games.Opened:
+    """`_scoring`, with what the scorer's page shows around the game, read with it."""
+    try:
+        opened = games.opened_by_token(token)
+    except games.HandedBack as e:
+        abort(_handed_back(e.game))
+    if opened is None:
+        not_found(token, str(NO_GAME))
+    g.scoring = opened.scoring
+    return opened
 
 
 def _scorer_game(token: str) -> Game:
@@ -202,11 +266,11 @@ def setup(key: str) -> str | BaseResponse | tuple[str, int]:
 def play(token: str) -> str | BaseResponse:
     """The scorer's page: the current hand, running totals, the sheet. Its live refresh (`sheet`:
     the hands' revision it shows) is answered 204 while that is still what is recorded."""
-    scoring = _scoring(token)
-    game = scoring.game
+    opened = _opened(token)
+    game = opened.scoring.game
     if partial() and request.args.get("sheet") == str(game.hands_revision):
         return Response(status=204)
-    if scoring.scorer is None:
+    if opened.scoring.scorer is None:
         remember_game(game)
     notice = " ".join(get_flashed_messages())
     return render_template(
@@ -215,7 +279,8 @@ def play(token: str) -> str | BaseResponse:
         can_edit=game.locked_at is None,
         errors={},
         notice=notice,
-        shared=scoring.scorer is not None or bool(games.scorers(game)),
+        shared=opened.shared,
+        group=opened.group,
     )
 
 
@@ -295,6 +360,7 @@ def _body(
         notice=notice,
         form=request.form,
         shared=scoring_helper() or bool(games.scorers(game)),
+        group=None if scoring_helper() else groups.group_of(game),
     ), status
 
 

@@ -3,16 +3,19 @@ the copy a worker keeps is never served once the hands changed, however they cha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad import kept
 from scorepad.extensions import db
 from scorepad.games import service as games
 from scorepad.models import Game, Hand
 from scorepad.rules import nomination
+from tests.web.test_game_scorers import add_scorer
 from tests.web.test_games import HX, nomination_form, start
 
 HANDS = [
@@ -95,3 +98,87 @@ def test_the_kept_sheet_follows_every_change_to_the_hands(app: Flask, client: Fl
         game = games.by_scorer_token(token)
         assert game is not None
         assert games.hand_count(game) == 1 and len(games.view(game).sheet.lines) == 1
+
+
+def test_a_scoring_page_reads_its_game_its_scorers_and_its_group_in_one_statement(
+    app: Flask, client: FlaskClient, queries: list[str]
+) -> None:
+    """Issue 28: opening a scorer's page reads the game, whether a scorer's link of it is open and
+    the group it is kept in with one statement (three before), and the recorded hands of a game this
+    worker has no copy of as rows; what the page shows of each follows every change."""
+    token = two_hands(app, client)
+    kept.drop(app)  # as a worker that has not seen the game
+    queries.clear()
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert len(queries) == 2 and "FROM hand" in queries[1] and "hand.entered_at" not in queries[1], queries
+    assert "Keep in a group…" in page and "sse-connect" not in page
+    queries.clear()
+    assert client.get(f"/g/{token}").status_code == 200
+    assert len(queries) == 1, queries  # the game kept: its row alone
+    add_scorer(client, token)
+    assert client.post(f"/g/{token}/group/new", data={"name": "Tuesdays"}).status_code == 303
+    queries.clear()
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert len(queries) == 1, queries
+    assert "In the group Tuesdays: move it out…" in page and f'sse-connect="/g/{token}/events"' in page
+    assert client.post(f"/g/{token}/scorers/1/revoke").status_code == 303
+    assert client.post(f"/g/{token}/group/out").status_code == 303
+    page = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Keep in a group…" in page and "sse-connect" not in page
+
+
+def test_a_scoring_page_opened_again_serves_its_hand_panel_as_drawn(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: the hand's panel is drawn once per state of the game, link and language. Opened
+    again, by another phone too, it is served as drawn, with that page's own CSRF token in its
+    forms; a tap and another language each draw it anew."""
+    token = two_hands(app, client)
+    drawn: list[int] = []
+    title = app.jinja_env.globals["hand_title"]
+    monkeypatch.setitem(app.jinja_env.globals, "hand_title", lambda view: drawn.append(1) or title(view))
+    csrf = re.compile(r'name="csrf[-_]token" (?:value|content)="([^"]+)"')
+    first = client.get(f"/g/{token}").get_data(as_text=True)
+    other = app.test_client()
+    again = other.get(f"/g/{token}").get_data(as_text=True)
+    assert len(drawn) == 1, f"the panel drawn {len(drawn)} times for one state"
+    mine, theirs = set(csrf.findall(first)), set(csrf.findall(again))
+    assert len(mine) == len(theirs) == 1 and mine != theirs  # each page its own token, in every form
+    assert again == first.replace(mine.pop(), theirs.pop()) and "<legend>Which trump was turned up?</legend>" in again
+    assert other.post(f"/g/{token}/entry", data={"action": "trump", "trump": "D"}, headers=HX).status_code == 200
+    after = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "<legend>Which trump was turned up?</legend>" not in after and "</strong>’s bid</legend>" in after
+    other.set_cookie("lang", "fr")
+    french = other.get(f"/g/{token}").get_data(as_text=True)
+    assert "<legend>Annonce de <strong>" in french and "’s bid" not in french
+    assert len(drawn) == 4  # the trump's answer drew the next bid's panel; then English again and French
+
+
+def test_a_scoring_page_opened_again_serves_its_body_as_drawn_until_the_game_changes(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: the scorer's body (Undo and Redo, the live part around the sheet) is drawn once per
+    state of the game, link and language: opened again, by another phone too, it is given as drawn;
+    a tap draws it anew, saying what Undo now takes back; an ended game's is drawn each time (its
+    end names the group that keeps it, which is not the game's row)."""
+    token = two_hands(app, client)
+    drawn: list[int] = []
+    words = app.jinja_env.globals["undo_words"]
+    monkeypatch.setitem(app.jinja_env.globals, "undo_words", lambda game: drawn.append(1) or words(game))
+    first = client.get(f"/g/{token}").get_data(as_text=True)
+    other = app.test_client()
+    again = other.get(f"/g/{token}").get_data(as_text=True)
+    assert len(drawn) == 1 and all("Undo last entry: saving hand 2" in page for page in (first, again))
+    assert other.post(f"/g/{token}/entry", data={"action": "trump", "trump": "D"}, headers=HX).status_code == 200
+    drawn.clear()
+    after = client.get(f"/g/{token}").get_data(as_text=True)
+    assert len(drawn) == 1 and "Undo last entry: saving hand 2" not in after and "Undo last entry" in after
+    with app.app_context():
+        game = games.by_scorer_token(token)
+        assert game is not None
+        games.enter_hand(game, 3, {"trump": "D", "bids": [1, 1, 0, 1], "tricks": [1, 1, 1, 1]})
+    assert "Keep this game in a group" in client.get(f"/g/{token}").get_data(as_text=True)
+    made = client.post(f"/g/{token}/group/new", data={"name": "Tuesdays"}, follow_redirects=True)
+    assert made.status_code == 200 and "Tuesdays" in made.get_data(as_text=True)  # its notice said there
+    ended = client.get(f"/g/{token}").get_data(as_text=True)
+    assert "Kept in <a" in ended and "Tuesdays</a>" in ended and "Keep this game in a group" not in ended

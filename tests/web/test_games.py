@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from scorepad import live
 from scorepad.extensions import db
+from scorepad.games import records
 from scorepad.games import service as games
 from scorepad.models import Game
 from scorepad.rules.base import RuleError, RuleErrors
@@ -450,6 +451,37 @@ def test_a_kept_sheet_s_rows_and_chart_are_drawn_once_per_language_and_again_aft
     after = client.get(f"/g/{token}").get_data(as_text=True)
     assert drawn["rows"] == before["rows"] + 4 and drawn["charts"] == before["charts"] + 2
     assert "Ann 11," in _chart(first) and "Ann 2," in _chart(after)  # Ann 2 as corrected
+
+
+def test_a_new_sheet_s_rows_say_only_the_cell_words_not_said_before_in_that_language(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 28: a sheet drawn for the first time (a game the worker has not drawn) says again none
+    of the cell words ("bid 1 · took 1") another sheet said in the reader's language: the rules give
+    one object per bid and tricks, and the rows keep what they drew of it (presenters._detail_parts);
+    another language says them in it, and the rows are the same as drawn afresh."""
+    from scorepad.games import presenters
+
+    said: list[str] = []
+    say = presenters.say
+    monkeypatch.setattr(presenters, "say", lambda text: said.append(getattr(text, "template", "")) or say(text))
+    cell_words = "bid %(bid)s · took %(tricks)s"
+    record = {"scorepad": 1, "variant": "nomination", "players": ["Ann", "Bob", "Cat", "Dan"], "first_dealer": 0}
+    record["options"] = {"sequence": "custom", "custom_sequence": [4, 1], "cycles": 1}
+    record["hands"] = [
+        {"trump": "S", "bids": [1, 1, 0, 1], "tricks": [1, 1, 0, 2]},
+        {"trump": "D", "bids": [0, 0, 1, 0], "tricks": [0, 0, 1, 0]},
+    ]
+    with app.app_context():  # stored, not played: no answer drew a row of them
+        games_played = [records.import_record(record).scorer_token for _ in range(3)]
+    first = _rows(client.get(f"/g/{games_played[0]}").get_data(as_text=True))
+    assert '<span class="part">bid 1</span>' in first  # its words said now, or by a sheet before it
+    said.clear()
+    second = _rows(client.get(f"/g/{games_played[1]}").get_data(as_text=True))
+    assert second == first.replace(games_played[0], games_played[1])
+    assert cell_words not in said, said  # the row heads' words are said (the hand's cards), the cells' not
+    french = _rows(client.get(f"/g/{games_played[2]}", headers={"Accept-Language": "fr"}).get_data(as_text=True))
+    assert '<span class="part">pari 1</span>' in french and "bid 1" not in french
 
 
 def test_a_bad_correction_is_refused_beside_the_field(app: Flask, client: FlaskClient) -> None:
