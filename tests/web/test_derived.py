@@ -110,7 +110,8 @@ def test_a_scoring_page_reads_its_game_its_scorers_and_its_group_in_one_statemen
     kept.drop(app)  # as a worker that has not seen the game
     queries.clear()
     page = client.get(f"/g/{token}").get_data(as_text=True)
-    assert len(queries) == 2 and "FROM hand" in queries[1] and "hand.entered_at" not in queries[1], queries
+    # the hands as one column's rows (with the revision they are at), not as objects
+    assert len(queries) == 2 and "hand.entry" in queries[1] and "hand.entered_at" not in queries[1], queries
     assert "Keep in a group…" in page and "sse-connect" not in page
     queries.clear()
     assert client.get(f"/g/{token}").status_code == 200
