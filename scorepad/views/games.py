@@ -9,7 +9,9 @@ corrects hands with one; only the game's own link shares, hands over, takes a li
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from datetime import date
+from typing import TypeVar
 
 from flask import (
     Blueprint,
@@ -154,26 +156,30 @@ def _handed_back(game: Game) -> BaseResponse:
     return response
 
 
-def _scoring(token: str) -> games.Scoring:
-    """The game a scorer's page link opens: its own link, or a scorer's link of it."""
+T = TypeVar("T")
+
+
+def _found(look_up: Callable[[str], T | None], token: str) -> T:
+    """What a scorer's page link opens (`look_up`: its own link, or a scorer's link of it): 410 when
+    its owner took the link back, or for a match of an event since deleted; 404 when no game has it."""
     try:
-        scoring = games.scoring_by_token(token)
+        found = look_up(token)
     except games.HandedBack as e:
         abort(_handed_back(e.game))
-    if scoring is None:
-        not_found(token, str(NO_GAME))  # 410 for a match of an event since deleted
-    g.scoring = scoring
+    if found is None:
+        not_found(token, str(NO_GAME))
+    return found
+
+
+def _scoring(token: str) -> games.Scoring:
+    """The game a scorer's page link opens."""
+    scoring = g.scoring = _found(games.scoring_by_token, token)
     return scoring
 
 
 def _opened(token: str) -> games.Opened:
     """`_scoring`, with what the scorer's page shows around the game, read with it."""
-    try:
-        opened = games.opened_by_token(token)
-    except games.HandedBack as e:
-        abort(_handed_back(e.game))
-    if opened is None:
-        not_found(token, str(NO_GAME))
+    opened = _found(games.opened_by_token, token)
     g.scoring = opened.scoring
     return opened
 

@@ -49,6 +49,21 @@ def at(tournament_view: derived.TournamentView, table: int) -> matches.MatchView
 
 
 @pytest.mark.postgresql
+def counted_derivations(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The events whose whole view is derived from now on, one id a derivation (the suite's
+    kept-against-fresh check is turned off: it derives each time)."""
+    app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False
+    derivations: list[int] = []
+    real = derived.view
+
+    def counted(event: Any) -> derived.TournamentView:
+        derivations.append(event.id)
+        return real(event)
+
+    monkeypatch.setattr(derived, "view", counted)
+    return derivations
+
+
 def test_the_board_is_kept_until_a_row_it_shows_changes(client: FlaskClient, app: Flask) -> None:
     token = start_nine(client, app)
     first_match, second_match = real_matches(app, token)[:2]
@@ -109,15 +124,8 @@ def test_a_hand_entered_advances_the_kept_board_from_its_game_alone(
     token = start_nine(client, app)
     first_match, second_match = real_matches(app, token)[:2]
     kept = board(app, token)
-    app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False  # (the check derives each time: counted here)
-    derivations: list[int] = []
-    real = derived.view
-
-    def counted(event: Any) -> derived.TournamentView:
-        derivations.append(event.id)
-        return real(event)
-
-    monkeypatch.setattr(derived, "view", counted)
+    real = derived.view  # a fresh derivation, for the comparisons
+    derivations = counted_derivations(app, monkeypatch)
     for call in ("4-plain", "pass", "pass", "pass"):
         tap(app, first_match["scorer"], "call", number="1", call=call)
     tap(app, first_match["scorer"], "result", number="1", trump="S", books="10", renege="none")
@@ -205,15 +213,7 @@ def test_a_teams_page_is_drawn_from_the_kept_view_and_shows_the_other_teams_sign
     with app.app_context():
         event = event_row(app, token)
         home = next(e.token for e in event.entrants if e.number == match["home"])
-    app.config["SCOREPAD_CHECK_KEPT_VIEWS"] = False  # (the check derives each time: counted here)
-    derivations: list[int] = []
-    real = derived.view
-
-    def counted(event: Any) -> derived.TournamentView:
-        derivations.append(event.id)
-        return real(event)
-
-    monkeypatch.setattr(derived, "view", counted)
+    derivations = counted_derivations(app, monkeypatch)
     first = text(client.get(f"/team/{home}"))
     again = text(client.get(f"/team/{home}"))
     assert len(derivations) == 1 and "Table" in again and "sign" in again.lower()
