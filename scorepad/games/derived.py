@@ -138,19 +138,28 @@ def _stored_stamp(game: Game) -> tuple[object, ...]:
 
 def derived_all(games: Sequence[Game]) -> list[Derived]:
     """`derived(game)` for each of the games (a group's page), the recorded hands of those this
-    worker has no copy of read in one query per 500 games rather than one per game."""
+    worker has no copy of read in one query per 500 games rather than one per game, with the
+    revision they are at: a game whose hands moved on since its row was read is left to `derived`,
+    never kept under the older row's stamp (as `_stored_hands`, for one game)."""
     stale = [g for g in games if _GAMES.peek(g.public_id, stamp(g)) is None]
     made: dict[str, Derived] = {}
     for start in range(0, len(stale), 500):
         some = stale[start : start + 500]
         hands: dict[int, list[RawHand]] = {g.id: [] for g in some}
-        for game_id, entry in db.session.execute(
-            select(Hand.game_id, Hand.entry).where(Hand.game_id.in_(list(hands))).order_by(Hand.game_id, Hand.number)
+        revisions: dict[int, int] = {}
+        for game_id, revision, entry in db.session.execute(
+            select(Game.id, Game.hands_revision, Hand.entry)
+            .outerjoin(Hand, Hand.game_id == Game.id)
+            .where(Game.id.in_(list(hands)))
+            .order_by(Game.id, Hand.number)
         ):
-            hands[game_id].append(entry)
+            revisions[game_id] = revision
+            if entry is not None:
+                hands[game_id].append(entry)
         for game in some:
-            made[game.public_id] = _derive(game, tuple(hands[game.id]))
-            _GAMES.put(game.public_id, stamp(game), made[game.public_id])
+            if revisions.get(game.id) == game.hands_revision:
+                made[game.public_id] = _derive(game, tuple(hands[game.id]))
+                _GAMES.put(game.public_id, stamp(game), made[game.public_id])
     return [made.get(g.public_id) or derived(g) for g in games]
 
 

@@ -9,9 +9,11 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorepad import kept
 from scorepad.extensions import db
+from scorepad.games import derived
 from scorepad.games import service as games
 from scorepad.models import Game, Hand
 from scorepad.rules import nomination
@@ -183,3 +185,20 @@ def test_a_scoring_page_opened_again_serves_its_body_as_drawn_until_the_game_cha
     assert made.status_code == 200 and "Tuesdays" in made.get_data(as_text=True)  # its notice said there
     ended = client.get(f"/g/{token}").get_data(as_text=True)
     assert "Kept in <a" in ended and "Tuesdays</a>" in ended and "Keep this game in a group" not in ended
+
+
+def test_a_group_pages_games_keep_no_hands_newer_than_the_rows_it_read(app: Flask, client: FlaskClient) -> None:
+    """A group's page read its games' rows, then all their hands in one query: a hand saved between
+    the two was kept under the older row's stamp, where a scorer's request that read the row before
+    that save would find it beside its hand in hand (the game that never was, a 500 or hand 2 with
+    hand 1's trump, which `_stored_hands` prevents for one game)."""
+    token = two_hands(app, client)
+    with app.app_context():
+        kept.drop(app)  # as a worker that has not seen the game
+        game = games.by_scorer_token(token)
+        assert game is not None
+        set_committed_value(game, "hands_revision", game.hands_revision - 1)  # read before hand 2 was saved
+        older = derived.stamp(game)
+        [found] = derived.derived_all([game])
+        assert len(found.hands) == 2 and game.hands_revision == older[0] + 1  # the row read again
+        assert derived._GAMES.peek(game.public_id, older) is None
