@@ -48,7 +48,6 @@ def at(tournament_view: derived.TournamentView, table: int) -> matches.MatchView
     return found
 
 
-@pytest.mark.postgresql
 def counted_derivations(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The events whose whole view is derived from now on, one id a derivation (the suite's
     kept-against-fresh check is turned off: it derives each time)."""
@@ -64,6 +63,7 @@ def counted_derivations(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[int
     return derivations
 
 
+@pytest.mark.postgresql
 def test_the_board_is_kept_until_a_row_it_shows_changes(client: FlaskClient, app: Flask) -> None:
     token = start_nine(client, app)
     first_match, second_match = real_matches(app, token)[:2]
