@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import update
 
 from scorepad import create_app
 from scorepad.events.bid_whist import boards, derived, matches
 from scorepad.extensions import db
 from scorepad.games import entry
 from scorepad.games import service as games
-from scorepad.models import Game
+from scorepad.models import Event, Game
 from scorepad.pushes import boards as board_views
 from tests.conftest import config_for, release
 from tests.web.test_events import HX, text
@@ -222,3 +223,21 @@ def test_a_teams_page_is_drawn_from_the_kept_view_and_shows_the_other_teams_sign
     assert response.status_code == 200, text(response)
     signed = text(client.get(f"/team/{home}"))
     assert "Your team has signed" in signed and len(derivations) == 2
+
+
+def test_a_board_derived_after_another_request_moved_the_event_is_the_event_as_stored(
+    client: FlaskClient, app: Flask
+) -> None:
+    """A request read the event (a push, a team's page), then another committed a change to it (the
+    director's next round) before this one read the fingerprint: the view was derived from the row
+    read first and kept under the newer fingerprint, so every screen showed the round before until a
+    signature or a director's action changed a row again."""
+    token = start_nine(client, app)
+    with app.app_context():
+        event = event_row(app, token)  # this request's read
+        assert event.current_hand == 1
+        with db.engine.connect() as other:  # another request's commit, in between
+            other.execute(update(Event).where(Event.id == event.id).values(current_hand=2))
+            other.commit()
+        assert derived.kept_view(event).round == 2
+        assert derived.kept_view(event) is derived.kept_view(event)  # kept, under that fingerprint

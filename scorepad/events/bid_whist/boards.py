@@ -24,6 +24,7 @@ from types import SimpleNamespace
 from typing import Any, TypeVar, cast
 
 from sqlalchemy import Executable, Text, bindparam, func, inspect, select, type_coerce
+from sqlalchemy.orm import InstanceState
 
 from scorepad.extensions import db
 from scorepad.kept import Kept
@@ -47,16 +48,29 @@ def board_view(
     some games' rows did (a hand entered at a table: the board pushed after it reads that game, not
     the whole tournament again).
 
-    The fingerprint is read before the view is derived: a change committed in between is then in
-    the view but not in the stamp, and the next request derives again (never the other way round)."""
+    The fingerprint is read before the view is derived, and the event's row (and the rows loaded
+    with it) read again after it (`_read_again`): a change committed in between is then in the view
+    but not in the stamp, and the next request derives again (never the other way round)."""
     stamp = fingerprint(event)
 
     def kept(before: tuple[tuple[Any, ...], View] | None) -> tuple[tuple[Any, ...], View]:
+        _read_again(event)
         games = _games_changed(before[0], stamp) if before is not None else None
         found = advance(before[1], event, games) if before is not None and games else None
         return stamp, found if found is not None else detached(derive(event))
 
     return cast(View, _KEPT.get(event.id, stamp, kept, stamp_now=lambda: fingerprint(event))[1])
+
+
+def _read_again(event: Event) -> None:
+    """The event's row read again when next used, with its relationships: this request may have read
+    it before another request's commit that the fingerprint, read since, holds (the director's next
+    round), and a view derived from the older row would be kept under the newer stamp. A row this
+    request changed and has not written yet is the newest there is, and is kept as it is. (The
+    matches and games a view reads are read again by its own queries: `populate_existing`.)"""
+    state: InstanceState[Event] = inspect(event)
+    if state.persistent and not state.modified:
+        db.session.expire(event)
 
 
 def _games_changed(before: tuple[Any, ...], now: tuple[Any, ...]) -> set[int] | None:

@@ -383,6 +383,7 @@ def _match_views(event: Event, names: dict[int, str]) -> dict[int, matches.Match
         select(EventMatch)
         .where(EventMatch.event_id == event.id)
         .options(selectinload(EventMatch.game).options(*(defer(c) for c in unread)))
+        .execution_options(populate_existing=True)  # as stored now, not as this request read them before
     ).all()
     unknown = [m.game.id for m in loaded if m.game is not None and not matches.outcome_known(m.game)]
     if unknown:  # their sheets are worked out again: the rest of their columns in one query, not one each
@@ -662,7 +663,10 @@ def advanced(before: TournamentView, event: Event, game_ids: set[int]) -> Tourna
         return None
     views = dict(before.views)
     for game in db.session.scalars(
-        select(Game).where(Game.id.in_(game_ids)).options(defer(Game.undo_log), defer(Game.redo_log))
+        select(Game)
+        .where(Game.id.in_(game_ids))
+        .options(defer(Game.undo_log), defer(Game.redo_log))
+        .execution_options(populate_existing=True)  # as stored now, not as this request read them before
     ):
         key = by_game[game.id]
         views[key] = dataclasses.replace(views[key], outcome=matches.outcome(game))
