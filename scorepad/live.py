@@ -15,11 +15,13 @@ from __future__ import annotations
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
-from flask import Flask, Response, current_app, request, stream_with_context
+from flask import Flask, Response, current_app, g, request, stream_with_context, url_for
 from flask_babel import gettext
 
 HEARTBEAT_SECONDS = 15.0
@@ -88,6 +90,7 @@ class Subscription:
         return self.only is None or event in self.only or (bool(self.starts) and event.startswith(self.starts))
 
     def put(self, message: Message) -> None:
+        """Queue `message` if this listener takes its event name (or its fallback's)."""
         if message.fallback is not None and (self.only is None or not self.takes(message.event)):
             message = message.fallback  # a page that did not ask for this kind (a patch) gets the whole
         if not self.takes(message.event):
@@ -125,6 +128,25 @@ class Broker:
         self._channels: dict[str, set[Subscription]] = {}
         self._clients: dict[str, int] = {}  # open streams by client address
         self.most, self.most_per_client = most, most_per_client
+        # When this process last heard of a change on each channel (`heard`), and since when it has
+        # heard every change (`deaf_until`: its start, or the relay's last reconnection): what a
+        # stream opened here asks when its page was drawn (`missed`).
+        self._heard: dict[str, float] = {}
+        self.deaf_until = time.time()
+
+    def heard(self, channel: str) -> None:
+        """Note that `channel` changed now (the relay calls this before the channel's handler)."""
+        self._heard[channel] = time.time()
+
+    def deaf(self) -> None:
+        """This process may have missed changes until now (its relay lost touch with the others)."""
+        self.deaf_until = time.time()
+
+    def missed(self, channel: str, since: float) -> bool:
+        """Whether a page drawn from what was stored at `since` (a request's start, time.time())
+        may not show every change of `channel`: one was heard since, or this process was not
+        listening then. A change committed after the page's reads began is heard after `since`."""
+        return since <= self.deaf_until or self._heard.get(channel, 0.0) >= since
 
     def subscribe(
         self, channel: str, only: frozenset[str] | None = None, client: str = "", language: str = ""
@@ -277,6 +299,11 @@ class Relay:
         """Tell every worker that `<kind>:<key>` changed: the others first (they work meanwhile),
         then this process's handler, now, in the caller's context."""
         self.send(kind, key, data)
+        self.deliver(kind, key, data, **local)
+
+    def deliver(self, kind: str, key: str, data: Mapping[str, object], **local: object) -> None:
+        """Show a change heard (here or from another worker) to this process's streams."""
+        broker_of(self.app).heard(f"{kind}:{key}")
         self.handlers[kind](key, data, **local)
 
     def send(self, kind: str, key: str, data: Mapping[str, object]) -> None:
@@ -291,6 +318,7 @@ class Relay:
     def refresh(self) -> None:
         """Have every channel with a listener here shown afresh: the changes announced while this
         process could not hear them are lost, what is stored is not."""
+        broker_of(self.app).deaf()
         for channel in broker_of(self.app).channels():
             kind, _, key = channel.partition(":")
             handler = self.handlers.get(kind)
@@ -304,6 +332,8 @@ def init_app(app: Flask) -> None:
         app.config.get("SCOREPAD_MAX_STREAMS_PER_CLIENT", MAX_STREAMS_PER_CLIENT),
     )
     app.extensions["scorepad.relay"] = Relay(app)  # the in-process one; live_pg.init_app may choose another
+    app.before_request(note_request_start)
+    app.add_template_global(stream_url)
 
 
 def broker_of(app: Flask) -> Broker:
@@ -331,14 +361,38 @@ def broker() -> Broker:
     return broker_of(current_app)
 
 
-def sse_response(channel: str, only: frozenset[str] | None = None, language: str = "") -> Response:
+MISSED = Message("missed", "1")
+
+
+def note_request_start() -> None:
+    """Before each request: when it began, as `stream_url` tells a page's live stream."""
+    g.request_start = time.time()
+
+
+def stream_url(endpoint: str, **values: Any) -> str:
+    """The URL of a live stream opened by the page this request draws: with `since`, when the
+    request began (before anything it shows was read), so the stream can say what it missed."""
+    return url_for(endpoint, **values, since=int(g.get("request_start", 0.0) * 1000))  # ms, rounded down
+
+
+def sse_response(
+    channel: str, only: frozenset[str] | None = None, language: str = "", heard_on: str | None = None
+) -> Response:
     """A text/event-stream of `channel`'s messages (those named in `only`, when given; those drawn
     in `language`, the page's, when its pushes are drawn once per language), with heartbeats,
     unbuffered by proxies. TooManyStreams past the limits; the listener is let go when
-    the server closes the response, even one that never started streaming."""
+    the server closes the response, even one that never started streaming.
+
+    A stream opened with `?since=` (`stream_url`: when its page's request began) first says
+    `missed` when a change of `heard_on` (the channel announced, `channel` when not given) may have
+    come between the page's reads and this listener: the page fetches what it shows again
+    (static/js/app.js). Asked only once the listener is in, so no change falls between the two."""
     if not current_app.testing:  # a server not started by `scorepad run` (plain gunicorn): listen now
         relay_of(current_app).start()
     subscription = broker().subscribe(channel, only, request.remote_addr or "", language)
+    since = request.args.get("since", type=int)
+    if since is not None and broker().missed(heard_on or channel, since / 1000):
+        subscription.queue.put_nowait(MISSED)  # whatever the page asked for: its queue is empty yet
     heartbeat = current_app.config.get("SCOREPAD_HEARTBEAT", HEARTBEAT_SECONDS)
 
     def stream() -> Iterator[bytes]:

@@ -27,7 +27,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy.engine import make_url
 
-from scorepad.live import Relay
+from scorepad.live import Relay, broker_of
 
 log = logging.getLogger("scorepad.live")
 
@@ -139,6 +139,7 @@ class PostgresRelay(Relay):
             try:
                 with psycopg.connect(**kwargs, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    broker_of(self.app).deaf()  # what the others said before now was not heard here
                     self.listening.set()
                     if tries:
                         log.warning(
@@ -167,11 +168,13 @@ class PostgresRelay(Relay):
             notice = json.loads(payload)
             if notice["o"] == self.origin:
                 return
-            handler = self.handlers[notice["k"]]
+            kind = str(notice["k"])
+            if kind not in self.handlers:
+                raise KeyError(kind)
         except (ValueError, KeyError, TypeError):
             log.warning("Live updates: a notice that is not Scorepad's was ignored: %.100s", payload)
             return
-        self._run(lambda: handler(str(notice["key"]), notice["d"]))
+        self._run(lambda: self.deliver(kind, str(notice["key"]), notice["d"]))
 
     def _run(self, work: Any) -> None:
         """Do `work` in an app context with a database session of its own, closed after; a failure is

@@ -13,10 +13,10 @@ from __future__ import annotations
 from flask import Flask, Response
 
 from scorepad import live
-from scorepad.live import TooManyStreams
+from scorepad.live import TooManyStreams, stream_url
 from scorepad.pushes import boards, spectators
 
-__all__ = ["TooManyStreams", "init_app", "stream"]
+__all__ = ["TooManyStreams", "init_app", "stream", "stream_url"]
 
 
 def init_app(app: Flask) -> None:
@@ -26,6 +26,8 @@ def init_app(app: Flask) -> None:
     live.on(app, "game", spectators.show)
 
 
-def stream(channel: str, only: frozenset[str] | None = None, language: str = "") -> Response:
+def stream(
+    channel: str, only: frozenset[str] | None = None, language: str = "", heard_on: str | None = None
+) -> Response:
     """A page's live stream of `channel` (see `live.sse_response`): TooManyStreams past the limits."""
-    return live.sse_response(channel, only, language)
+    return live.sse_response(channel, only, language, heard_on)

@@ -14,6 +14,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorepad import pushes
 from scorepad.events import core, roster
 from scorepad.events.bid_whist import derived, matches, registration, tournament, writes
 from scorepad.events.core import Event, EventEntrant
@@ -441,4 +442,4 @@ def event_stream(game: Any) -> str:
         return ""
     match = matches.by_game(game)  # a tournament's match: its table's own changes too (signatures)
     only = f"orders,timer,table-{match.table}" if match is not None else "orders,timer"
-    return url_for("board.stream", public_id=event.public_id, only=only)
+    return pushes.stream_url("board.stream", public_id=event.public_id, only=only)

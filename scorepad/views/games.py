@@ -295,7 +295,9 @@ def scorer_events(token: str) -> Response:
     """Server-sent events for a scorer's page of a game scored from several phones: `hands` when its
     recorded hands change (the page fetches its body), or a scorer's link is taken back."""
     game = _scoring(token).game
-    return pushes.stream(spectators.scorers_channel(game.public_id), language=i18n.chosen())
+    return pushes.stream(
+        spectators.scorers_channel(game.public_id), language=i18n.chosen(), heard_on=spectators.channel(game.public_id)
+    )
 
 
 def _adapter(game: Game) -> Adapter:

@@ -121,7 +121,21 @@ function refreshAsPushed(panel) {
     var source = e.target;
     if (!source.dataset || !source.dataset.sseLost) return;
     delete source.dataset.sseLost;
+    source.dataset.caughtUp = "1";
     catchUp(source);
+  });
+  // A change that came between the page's drawing and its stream's opening is never pushed to it:
+  // the stream says `missed` first then (scorepad/live.py, sse_response), and the page catches up
+  // once. A stream opened again has caught up on opening (above): what it says then is not news.
+  document.addEventListener("htmx:sseOpen", function (e) {
+    var slot = e.target, events = e.detail && e.detail.source;
+    if (!events || events.__hearsMissed) return;
+    events.__hearsMissed = true;
+    events.addEventListener("missed", function () {
+      if (slot.dataset.caughtUp) return;
+      slot.dataset.caughtUp = "1";
+      catchUp(slot);
+    });
   });
   window.addEventListener("online", function () {
     if (!window.htmx) return;

@@ -79,7 +79,7 @@ def test_behind_an_https_proxy_the_app_is_secure_installable_and_live(
     short = link.inner_text()
 
     watcher = phone.new_page()  # a spectator's page, following the game live through the proxy
-    with watcher.expect_response(re.compile(r"/events$")):  # its live stream is open (through the proxy)
+    with watcher.expect_response(re.compile(r"/events\?since=\d+$")):  # its live stream is open (through the proxy)
         watcher.goto(short)
     expect(watcher.locator("#hand-1")).to_have_count(0)
     page.goto(f"{base}/g/{token}")

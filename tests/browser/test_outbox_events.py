@@ -235,7 +235,7 @@ def test_a_military_table_whose_stream_reopens_shows_the_hand_opened_while_it_wa
             streams.append(route)
 
     page = phone.new_page()
-    page.route("**/events?only=orders,changed,timer", break_then_hold)
+    page.route("**/events?only=orders,changed,timer&since=*", break_then_hold)
     page.goto(f"{lan(live_server)}/t/{tokens[0]}")
     page.wait_for_load_state("load")
     page.get_by_role("button", name="8 tricks", exact=True).click()

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from scorepad.events import core, drive
 from scorepad.games import records
@@ -47,6 +47,8 @@ def test_after_a_drive_the_projector_leads_each_player_to_their_own_results(
                     drive.enter(event, table, deal, 8 if table == 1 else 5, f"table {table}")
         public = event.public_id
     projector = browser.new_context(**PROJECTOR).new_page()
+    streams: list[Route] = []  # the projector's live stream, held until the last result is in
+    projector.route(re.compile(r"/events\?"), lambda route: streams.append(route))
     projector.goto(f"{live_server}/b/{public}")
     expect(projector.locator(".board-qr")).to_be_visible()
     expect(projector.locator("[data-results-qr]")).to_be_hidden()
@@ -54,6 +56,14 @@ def test_after_a_drive_the_projector_leads_each_player_to_their_own_results(
         last = core.by_public_id(public)
         assert last is not None
         drive.enter(last, 2, 4, 5, "table 2")
+    # entered after the page was drawn, before its stream opened: never pushed to it, and caught up
+    # all the same (live.sse_response says `missed`)
+    for _ in range(100):  # the stream's request, held by the route
+        if streams:
+            break
+        projector.wait_for_timeout(100)
+    assert len(streams) == 1
+    streams[0].continue_()
     expect(projector.locator(".board-status")).to_have_text("Final scores")
     results_qr = projector.locator("[data-results-qr]")
     expect(results_qr).to_contain_text("Scan for your own results")

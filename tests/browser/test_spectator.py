@@ -293,7 +293,7 @@ def test_a_spectator_follows_a_nomination_game_live(
         else:
             route.continue_()
 
-    spectator.route(re.compile(rf"/w/{public_id}/events$"), flaky)
+    spectator.route(re.compile(rf"/w/{public_id}/events\?since=\d+$"), flaky)
     assert spectator.evaluate("window.__sources.length") == 1
     # the phone loses the server: the browser closes the stream and reports the error
     spectator.evaluate("""() => {

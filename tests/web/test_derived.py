@@ -123,7 +123,7 @@ def test_a_scoring_page_reads_its_game_its_scorers_and_its_group_in_one_statemen
     queries.clear()
     page = client.get(f"/g/{token}").get_data(as_text=True)
     assert len(queries) == 1, queries
-    assert "In the group Tuesdays: move it out…" in page and f'sse-connect="/g/{token}/events"' in page
+    assert "In the group Tuesdays: move it out…" in page and f'sse-connect="/g/{token}/events?since=' in page
     assert client.post(f"/g/{token}/scorers/1/revoke").status_code == 303
     assert client.post(f"/g/{token}/group/out").status_code == 303
     page = client.get(f"/g/{token}").get_data(as_text=True)

@@ -1051,6 +1051,34 @@ def test_a_leaderboard_stream_can_take_the_standings_only(client: FlaskClient, a
         response.close()
 
 
+def test_a_stream_opened_after_a_change_its_page_missed_says_so_first(client: FlaskClient, app: Flask) -> None:
+    """A result entered between the leaderboard's drawing and its stream's opening is never pushed to
+    it: the stream, told when the page's request began, says `missed` first, and the page fetches
+    its board again (static/js/app.js). A page drawn after the change is told nothing."""
+    token = create(client)
+    public = snapshot(app, token)["public_id"]
+    app.config["SCOREPAD_HEARTBEAT"] = 0.05
+    found = re.search(r'sse-connect="(/b/[^"]+/events\?[^"]*since=(\d+)[^"]*)"', client.get(f"/b/{public}").text)
+    assert found, "the projector's stream carries when its page was drawn"
+    url = html.unescape(found.group(1))
+
+    def first_message(url: str) -> str:
+        response = client.get(url)
+        stream: Iterator[bytes] = iter(response.response)  # type: ignore[arg-type]
+        try:
+            assert next(stream) == b": connected\n\n"
+            return next(stream).decode()
+        finally:
+            response.close()
+
+    assert first_message(url) == ": ping\n\n"  # nothing changed since the page was drawn
+    assert enter(app.test_client(), table_tokens(app, token)[1], 1, 10)[0] == 200
+    assert first_message(url) == "event: missed\ndata: 1\n\n"  # asked only for the board, told anyway
+    later = html.unescape(re.findall(r'sse-connect="([^"]+)"', client.get(f"/b/{public}").text)[0])
+    assert first_message(later) == ": ping\n\n"
+    assert first_message(url.replace(f"since={found.group(2)}", "since=x")) == ": ping\n\n"  # not a time: no news
+
+
 def test_a_stream_for_an_unknown_event_name_is_refused(client: FlaskClient, app: Flask) -> None:
     public = snapshot(app, create(client))["public_id"]
     response = client.get(f"/b/{public}/events?only=board,scores")

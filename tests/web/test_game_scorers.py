@@ -113,7 +113,7 @@ def test_a_scorers_page_refreshes_when_the_other_phone_saves_a_hand(app: Flask, 
     link = add_scorer(client, token)
     phone = app.test_client()
     own = client.get(f"/g/{token}").get_data(as_text=True)
-    assert f'sse-connect="/g/{token}/events"' in own and 'hx-trigger="sse:hands delay:500ms"' in own
+    assert f'sse-connect="/g/{token}/events?since=' in own and 'hx-trigger="sse:hands delay:500ms"' in own
     revision = str(game_of(app, token).hands_revision)
     assert client.get(f"/g/{token}?sheet={revision}", headers=HX).status_code == 204  # nothing new
     app.config["SCOREPAD_HEARTBEAT"] = 0.05

@@ -126,3 +126,15 @@ def test_a_listener_for_table_star_gets_every_tables_own_changes_and_nothing_els
         broker.publish("e", name, "1")
     assert [team.queue.get_nowait().event for _ in range(team.queue.qsize())] == ["table-3", "table-12", "orders"]
     assert [bar.queue.get_nowait().event for _ in range(bar.queue.qsize())] == ["table-3", "orders"]
+
+
+def test_a_stream_is_told_it_missed_what_came_since_its_page_or_while_the_relay_was_deaf() -> None:
+    broker = Broker()
+    drawn = broker.deaf_until + 1.0  # a page drawn after this process began hearing
+    assert not broker.missed("event:a", drawn)
+    assert broker.missed("event:a", broker.deaf_until)  # drawn before then: perhaps
+    broker._heard["event:a"] = drawn + 0.5  # a change heard after the page's request began
+    assert broker.missed("event:a", drawn) and not broker.missed("event:b", drawn)
+    assert not broker.missed("event:a", drawn + 1.0)
+    broker.deaf_until = drawn + 2.0  # the relay lost touch with the other workers until then
+    assert broker.missed("event:b", drawn + 1.0)
