@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad.events import core, drive
 from scorepad.extensions import db
 from scorepad.models import Event, ReportedResult
 from tests.web.test_events import HX, field_error, text
@@ -107,6 +108,36 @@ def test_tables_enter_deals_and_the_players_move(client: FlaskClient, app: Flask
     assert response.status_code == 422 and "There is no result to correct for deal 5 at table 1" in text(response)
     with app.app_context():
         assert db.session.query(ReportedResult).count() == 3
+
+
+@pytest.mark.postgresql
+def test_two_tables_finishing_a_deal_at_once_move_the_players_on(
+    client: FlaskClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Table 3's request read the deal's results, then table 2's phone saved the deal's other missing
+    result: the deal is complete all the same, so table 3's save seats deal 2 (it did not: each
+    request judged the deal from the results it read before its own, and the phones waited)."""
+    token = create(client)
+    t = tokens(app, token)
+    assert enter(client, t[1], 1, 8)[0] == 200
+    stale = app.app_context()
+    stale.push()
+    try:
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        assert [r.table for r in event.results] == [1]
+        with app.app_context():  # the other request, in its own session, saves first
+            assert enter(client, t[2], 1, 5)[0] == 200
+        told: list[bool] = []  # what table 3's save tells the phones: whether the deal in play moved on
+        monkeypatch.setattr(core, "announce", lambda event, signals: told.append(signals.orders))
+        drive.enter(event, 3, 1, 7, "table 3")
+        assert told == [True]  # every table's phone fetches its panel: the new places
+    finally:
+        stale.pop()
+    with app.app_context():
+        event = db.session.query(Event).filter_by(director_token=token).one()
+        assert event.current_hand == 2
+        assert [(d.kind, d.key) for d in event.decisions] == [("seating", "2")]  # kept, come what may
+    assert "F: move up to table 1, sit South" in text(client.get(f"/t/{t[2]}"))
 
 
 def test_a_drive_played_to_the_end_gives_the_prizes(client: FlaskClient, app: Flask) -> None:
