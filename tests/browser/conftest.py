@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserType, expect
+from playwright.sync_api import Browser, BrowserType, Locator, Page, expect
 from werkzeug.serving import make_server
 
 from tests.slowness import scaled_ms
@@ -31,6 +31,22 @@ CHROMIUM = os.environ.get("SCOREPAD_TEST_CHROMIUM") or (
     HEADLESS_SHELL if os.path.exists(HEADLESS_SHELL) else FULL_CHROMIUM
 )
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+
+
+def _in_css_pixels(shoot: Callable[..., bytes]) -> Callable[..., bytes]:
+    """A screenshot one image pixel per CSS pixel (`scale="css"`) unless a test asks otherwise. The
+    phones draw at a device scale of 2 as real ones do (what a page looks like), but a PNG of four
+    times the pixels cost the browser tests a tenth of their time (228 s against 204 s, measured
+    both ways in one session), and a 390 px image shows what a reviewer needs."""
+
+    def shot(self: Any, *args: Any, **kwargs: Any) -> bytes:
+        return shoot(self, *args, **{"scale": "css", **kwargs})
+
+    return shot
+
+
+Page.screenshot = _in_css_pixels(Page.screenshot)  # type: ignore[method-assign]
+Locator.screenshot = _in_css_pixels(Locator.screenshot)  # type: ignore[method-assign]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 NARROW_PHONE = {**PHONE, "viewport": {"width": 320, "height": 640}}
 PROJECTOR = {"viewport": {"width": 1920, "height": 1080}}
