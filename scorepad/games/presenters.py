@@ -223,11 +223,17 @@ def draw_chart(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup
 
 
 def qr_svg(url: str) -> Markup:
-    """A QR code for `url` as inline SVG (no image library needed)."""
-    image = qrcode.make(url, image_factory=SvgPathImage, box_size=10, border=2)
-    svg = image.to_string(encoding="unicode")
+    """A QR code for `url` as inline SVG (no image library needed), labelled in the page's language."""
     label = escape(_("QR code for %(url)s", url=url))
-    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
+    return Markup(_qr_drawing(url).replace("<svg ", f'<svg role="img" aria-label="{label}" ', 1))
+
+
+@lru_cache(maxsize=256)
+def _qr_drawing(url: str) -> str:
+    """The code's SVG, drawn once per link (256 kept, a few KB each): drawing one takes some
+    10 ms, and a hall's QR sheets, projector and control room draw the same links on every visit."""
+    image = qrcode.make(url, image_factory=SvgPathImage, box_size=10, border=2)
+    return str(image.to_string(encoding="unicode"))
 
 
 def entry_context(view: GameView) -> dict[str, object]:
