@@ -932,10 +932,20 @@ def _audit_loans_changed(event: Event, before: dict[tuple[int, int], Lent]) -> N
             )
 
 
-def _commit_entry(event: Event, table: int | None = None) -> None:
+def _commit_entry(event: Event, table: int, hand: int) -> None:
     """A result for the hand in play (`table`'s): only that hand needs checking, on the cached
-    complete hands; an automatic loan it makes goes to the audit trail."""
+    complete hands; an automatic loan it makes goes to the audit trail.
+
+    Checked against the event as stored now, not as this request read it: the director may have
+    lent flags, corrected a result or opened the next hand since, perhaps on another worker, whose
+    kept values this one does not hold (its own, kept at the revision read, were served). The
+    event's row is held until the commit (PostgreSQL: FOR NO KEY UPDATE, which a result's insert
+    does not wait for; SQLite has one writer, this flush's), so a director's change waits for it."""
     db.session.flush()
+    db.session.refresh(event, ["current_hand", "revision", "options"], with_for_update={"key_share": True})
+    if hand != (current := event.current_hand):  # the director opened the next hand meanwhile
+        db.session.rollback()
+        raise _not_in_play(hand, current)
     setup = setup_of(event)
     try:
         row, problems = _settled(setup, _derived(event, setup).rows, raw_hand(event, event.current_hand))
@@ -944,8 +954,7 @@ def _commit_entry(event: Event, table: int | None = None) -> None:
     except RuleErrors:
         db.session.rollback()
         raise
-    if table is not None:
-        _audit_automatic_loan(event, row, table)
+    _audit_automatic_loan(event, row, table)
     db.session.commit()
 
 
@@ -990,6 +999,16 @@ def _commit_checked(event: Event, loans_before: dict[tuple[int, int], Lent] | No
     core.announce(event, core.Signals(orders=True))
 
 
+def _not_in_play(hand: int, current: int) -> core.Conflict:
+    return core.Conflict(
+        M(
+            "Hand %(hand)s is not the hand in play (hand %(current)s is): ask the director to correct an earlier hand.",
+            hand=hand,
+            current=current,
+        )
+    )
+
+
 def enter_result(
     event: Event, table: int, hand: int, tricks: int, revoke: str | None, actor: str, again: bool = True
 ) -> ReportedResult:
@@ -999,18 +1018,11 @@ def enter_result(
     only then is the first read, for the refusal's words. A commit refused for another reason is
     tried `again` once."""
     if hand != event.current_hand or hand > military.scheduled_hands(setup_of(event)):
-        raise core.Conflict(
-            M(
-                "Hand %(hand)s is not the hand in play (hand %(current)s is): ask the director to "
-                "correct an earlier hand.",
-                hand=hand,
-                current=event.current_hand,
-            )
-        )
+        raise _not_in_play(hand, event.current_hand)
     result = ReportedResult(event_id=event.id, hand=hand, table=table, tricks=tricks, revoke=revoke, entered_by=actor)
     db.session.add(result)
     try:
-        _commit_entry(event, table)
+        _commit_entry(event, table, hand)
     except IntegrityError:  # in already (the other phone at the table, a tap sent twice): the unique key says so
         db.session.rollback()
         existing = _result_row(event, hand, table)

@@ -14,8 +14,12 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorepad import create_app
+from scorepad.events import core
+from scorepad.events import military as events
 from scorepad.rules import military
 from scorepad.rules.record import parse_record
+from tests.conftest import config_for, release
 from tests.web.test_events import (
     board,
     board_rows,
@@ -174,3 +178,28 @@ def test_the_loans_column_counts_every_days_loans(client: FlaskClient, app: Flas
         assert rows["Kings"] == ["2", "12", "2", "-2", "12", "10"]
         assert rows["Aces"] == ["1", "38", "–", "26", "12", "38"]
         assert "Score: the flags held less the loans owed. It decides the ranking." in page
+
+
+def test_a_result_entered_as_another_worker_lends_flags_is_checked_with_the_loan(
+    client: FlaskClient, app: Flask
+) -> None:
+    """The Kings' table enters hand 7 (the Aces' visitors take 10 tricks: 2 flags the Kings lack)
+    just as the director, served by another worker, lends the Kings 2 flags: the table's request
+    read the event before the loan, and its check must count the loan all the same (it refused the
+    result as one the Kings cannot pay, from the loans its worker kept at the revision it had read)."""
+    token = kings_on_nothing(client, app, loans="manual")
+    assert client.get(f"/d/{token}").status_code == 200  # this worker keeps hand 7's loans: none
+    other = create_app(config_for(app.config["SQLALCHEMY_DATABASE_URI"]))  # another worker, its own kept values
+    stale = app.app_context()
+    stale.push()
+    try:
+        event = core.by_director_token(token)
+        assert event is not None and event.current_hand == 7  # the table's request has read the event
+        assert post(other.test_client(), token, "loan", 2, 2)[0] == 200
+        events.enter_result(event, 2, 7, 10, None, "table 2")
+    finally:
+        stale.pop()
+        release(other)
+    play(client, app, token, 7, (0,))  # table 1's result (the Kings' visitors take none) closes the hand
+    assert held_owed(app, token) == {"Aces": (26, 0), "Kings": (0, 2)}
+    conserved(app, token, 2)

@@ -143,7 +143,8 @@ def test_a_tables_panel_preview_and_result_read_the_hand_in_play_once(
 ) -> None:
     """Issue 28: a phone's panel and preview read the table (with its event) and the hand in play's
     results, which give the view's stamp, the board and the table's own result; a result adds its
-    write, its check and the event and table read again after the commit. No count of the event's
+    write, the event's row read again once written (held until the commit: what the check is made
+    against), its check and the event and table read again after the commit. No count of the event's
     results, no row of the table's own, no read of the result before it is written (the unique
     key refuses a second one)."""
     with app.app_context():
@@ -161,6 +162,6 @@ def test_a_tables_panel_preview_and_result_read_the_hand_in_play_once(
     queries.clear()
     entry = client.post(f"/t/{tokens[1]}/result", data={"hand": "1", "tricks": "8", "revoke": "none"}, headers=HX)
     assert "Waiting for 2 more tables" in entry.get_data(as_text=True)
-    assert len([q for q in queries if q.lstrip().upper().startswith(("SELECT", "INSERT"))]) == 6, queries
+    assert len([q for q in queries if q.lstrip().upper().startswith(("SELECT", "INSERT"))]) == 7, queries
     again = client.post(f"/t/{tokens[1]}/result", data={"hand": "1", "tricks": "5", "revoke": "none"}, headers=HX)
     assert again.status_code == 409 and "the visitors took 8" in again.get_data(as_text=True)
