@@ -473,7 +473,8 @@ def walkover(match: EventMatch) -> None:
 
 
 def reopen(match: EventMatch, actor: str = "director") -> None:
-    """Unlock a sheet for a correction: its signatures go, and both teams sign it again."""
+    """Unlock a sheet for a correction: its signatures go, and both teams sign it again. Flushed,
+    not committed: the caller checks, holding the event, that no later stage was drawn meanwhile."""
     match.closed_by = None
     match.signed_home_at = match.signed_away_at = None
     match.signed_home_by = match.signed_away_by = None
@@ -488,7 +489,7 @@ def reopen(match: EventMatch, actor: str = "director") -> None:
             note=M("%(stage)s: reopened for a correction", stage=_stage_words(match.event, match.stage, match.number)),
         )
     )
-    db.session.commit()
+    db.session.flush()
 
 
 def of_stage(event: Event, stage: str, number: int | None = None) -> Sequence[EventMatch]:

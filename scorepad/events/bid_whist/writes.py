@@ -9,6 +9,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
 from scorepad.events import core
 from scorepad.events.bid_whist import derived, matches, registration, tournament
 from scorepad.extensions import db
@@ -148,25 +151,7 @@ def advance(event: Event) -> None:
     if tournament_view.stage != "round":
         raise RuleErrors([RuleError("advance", M("the preliminary rounds are over"))])
     if not all(m.final for m in tournament_view.current):
-        tables = ", ".join(str(t) for t in tournament_view.waiting)
-        raise RuleErrors(
-            [
-                RuleError(
-                    "advance",
-                    M(
-                        "wait for every sheet of this round to be final (signed by both "
-                        "teams, or made final by you): tables %(tables)s",
-                        tables=tables,
-                    )
-                    if len(tournament_view.waiting) > 1
-                    else M(
-                        "wait for every sheet of this round to be final (signed by both teams, or "
-                        "made final by you): table %(tables)s",
-                        tables=tables,
-                    ),
-                )
-            ]
-        )
+        raise _not_all_final(tournament_view.waiting)
     if (
         tournament_view.round == tournament_view.rounds
         and tournament_view.cut is not None
@@ -181,8 +166,12 @@ def advance(event: Event) -> None:
             raise RuleErrors([RuleError("advance", e.errors[0].message)]) from None
 
     def apply() -> None:
+        done = event.current_hand
         event.current_hand = nxt
         event.revision += 1
+        waiting = _not_final_now(event, done)  # a sheet reopened from another device since the check
+        if waiting:
+            raise _not_all_final(waiting)
         if nxt <= tournament.rounds(event):
             _open_round(event, nxt)
             words = M(
@@ -199,6 +188,49 @@ def advance(event: Event) -> None:
 
     _atomic(apply)
     core.announce(event, CHANGED)
+
+
+def _not_all_final(tables: list[int]) -> RuleErrors:
+    listed = ", ".join(str(t) for t in tables)
+    return RuleErrors(
+        [
+            RuleError(
+                "advance",
+                M(
+                    "wait for every sheet of this round to be final (signed by both "
+                    "teams, or made final by you): tables %(tables)s",
+                    tables=listed,
+                )
+                if len(tables) > 1
+                else M(
+                    "wait for every sheet of this round to be final (signed by both teams, or "
+                    "made final by you): table %(tables)s",
+                    tables=listed,
+                ),
+            )
+        ]
+    )
+
+
+def _hold(event: Event) -> None:
+    """Write what the session holds and read the event's row again, held until the commit: a
+    director's change made from another device since this request read the event is seen now, and
+    one made after waits for this one (PostgreSQL: FOR NO KEY UPDATE, which the inserts of the
+    event's rows do not wait for; SQLite has one writer, this flush's)."""
+    db.session.flush()
+    db.session.refresh(event, ["current_hand", "revision"], with_for_update={"key_share": True})
+
+
+def _not_final_now(event: Event, number: int) -> list[int]:
+    """The tables of round `number` whose sheets are not final as stored now (the event held)."""
+    _hold(event)
+    stored = db.session.scalars(
+        select(EventMatch)
+        .where(EventMatch.event_id == event.id, EventMatch.stage == "round", EventMatch.number == number)
+        .options(selectinload(EventMatch.game))
+        .execution_options(populate_existing=True)
+    )
+    return sorted(m.table for m in stored if not matches.is_final(m))
 
 
 def _open_ready(event: Event) -> None:
@@ -419,22 +451,31 @@ def close_match(event: Event, match: EventMatch) -> None:
     core.announce(event, CHANGED)
 
 
+def _too_late_to_reopen() -> RuleErrors:
+    return RuleErrors(
+        [
+            RuleError(
+                "reopen",
+                M(
+                    "this sheet can no longer be reopened: the next round is drawn "
+                    "from it. Correct the standings with the next sheets instead."
+                ),
+            )
+        ]
+    )
+
+
 def reopen_match(event: Event, match: EventMatch) -> None:
     """Reopen a final sheet; refused once a later stage depends on it (the next round is drawn)."""
     if not derived.view(event).can_reopen(match):
-        raise RuleErrors(
-            [
-                RuleError(
-                    "reopen",
-                    M(
-                        "this sheet can no longer be reopened: the next round is drawn "
-                        "from it. Correct the standings with the next sheets instead."
-                    ),
-                )
-            ]
-        )
+        raise _too_late_to_reopen()
     if match.closed_by == matches.WALKOVER:  # the walkover is undone with it: the match is played after all
         for d in [d for d in event.decisions if d.kind == "walkover" and d.key == str(match.number)]:
             event.decisions.remove(d)
     matches.reopen(match)
+    _hold(event)
+    if match.stage == "round" and match.number != event.current_hand:  # the next round drawn meanwhile
+        db.session.rollback()
+        raise _too_late_to_reopen()
+    db.session.commit()
     core.announce(event, CHANGED)
