@@ -537,13 +537,20 @@ def server_words(database: str, workers: int, cpus: set[int] | None = None, quot
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def stat_fields(path: str | Path) -> list[str]:
+    """The fields of a /proc/<pid>/stat (or task stat) file after the command's name, which may hold
+    spaces and parentheses: [0] is the state, [2] the process group, [11:15] utime, stime and the
+    same of the children waited for, in ticks. OSError when the process is gone."""
+    return Path(path).read_text().rsplit(")", 1)[1].split()
+
+
 def group_pids(group: int) -> list[int]:
     """The processes of process group `group`, found by a scan of /proc (about 10 ms with a hundred
     processes: too slow to repeat between requests, see `ServerCpu`)."""
     pids = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[2]) == group:  # pgrp
+            if int(stat_fields(stat)[2]) == group:  # pgrp
                 pids.append(int(stat.parent.name))
         except (OSError, IndexError, ValueError):
             continue
@@ -559,12 +566,12 @@ def server_cpu(group: int, pids: list[int] | None = None) -> tuple[float, float]
     total = off = 0.0
     for pid in group_pids(group) if pids is None else pids:
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = stat_fields(f"/proc/{pid}/stat")
             if int(fields[2]) != group:  # pgrp: the pid was reused
                 continue
             cpu = (int(fields[11]) + int(fields[12])) / TICK
             waited = (int(fields[13]) + int(fields[14])) / TICK  # its children that ended
-            main = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            main = stat_fields(f"/proc/{pid}/task/{pid}/stat")
             main_cpu = (int(main[11]) + int(main[12])) / TICK
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except (OSError, IndexError, ValueError):
@@ -594,7 +601,7 @@ class ServerCpu:
         total = 0
         for pid in self.pids:
             try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                fields = stat_fields(f"/proc/{pid}/stat")
             except (OSError, IndexError):
                 continue
             if int(fields[2]) == self.group:  # pgrp: the pid was not reused
