@@ -5,9 +5,9 @@ They only present what the rules engine derived; none of them computes a score.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import qrcode
 from babel.support import NullTranslations
@@ -147,8 +147,35 @@ def place(sheet: ScoreSheet, standing: Standing) -> str:
     return f"{standing.rank}=" if shared else str(standing.rank)
 
 
-_CHARTS_KEPT = 1024  # charts kept drawn: a few hundred games' sheets, in three languages
-_charts: dict[tuple[int, object, int, int], tuple[ScoreSheet, Markup]] = {}
+Source = TypeVar("Source")
+Drawn = TypeVar("Drawn")
+
+
+class DrawnFrom(Generic[Source, Drawn]):
+    """What was drawn from one object (a sheet, a line, a cell's words), kept for that very object:
+    keyed by its id and the drawing's other inputs (the language, an Edit link), and served only
+    while the object kept beside it is the one asked about, so an id reused by a new object is
+    never taken for the old one. The objects are the rules' (a sheet kept per game under its hands'
+    revision, games/derived.py): a new one comes only when the hands change. At `size` entries all
+    are let go at once (a page drawn again draws its parts again)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._drawn: dict[tuple[int, Hashable], tuple[Source, Drawn]] = {}
+
+    def get(self, source: Source, inputs: Hashable, draw: Callable[[], Drawn]) -> Drawn:
+        key = (id(source), inputs)
+        found = self._drawn.get(key)
+        if found is not None and found[0] is source:
+            return found[1]
+        drawn = draw()
+        if len(self._drawn) >= self.size:
+            self._drawn.clear()
+        self._drawn[key] = (source, drawn)
+        return drawn
+
+
+_charts: DrawnFrom[ScoreSheet, Markup] = DrawnFrom(1024)  # a few hundred games' sheets, in three languages
 
 
 def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
@@ -156,15 +183,7 @@ def chart_svg(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
     revision, games/derived.py) and language: at hand 25 the chart was drawn anew on every opening
     of the page and every push to its spectators, though it changes only when the hands do, which
     gives a new sheet."""
-    key = (id(sheet), catalogue(), width, height)
-    found = _charts.get(key)
-    if found is not None and found[0] is sheet:
-        return found[1]
-    drawn = draw_chart(sheet, width, height)
-    if len(_charts) >= _CHARTS_KEPT:
-        _charts.clear()
-    _charts[key] = (sheet, drawn)
-    return drawn
+    return _charts.get(sheet, (catalogue(), width, height), lambda: draw_chart(sheet, width, height))
 
 
 def draw_chart(sheet: ScoreSheet, width: int = 360, height: int = 180) -> Markup:
@@ -271,8 +290,7 @@ def player_pages(view: GameView) -> list[PlayerResults]:
     return game_players(view.sheet, view.game.public_id)
 
 
-_ROWS_KEPT = 8192  # sheet rows kept drawn: 25 hands of a few hundred games, in three languages
-_rows: dict[tuple[int, object, str | None, bool], tuple[Line, Markup]] = {}
+_rows: DrawnFrom[Line, Markup] = DrawnFrom(8192)  # 25 hands of a few hundred games, in three languages
 
 
 def sheet_row(
@@ -309,24 +327,20 @@ def sheet_row(
 # its rows (profiled). Words by object (the rules give one object per bid and tricks, e.g.
 # rules/nomination.py), kept with it so that an id is never taken for another's.
 _CELLS_KEPT = 4096
-_parts: dict[tuple[int, object], tuple[str, str]] = {}
+_parts: DrawnFrom[str, str] = DrawnFrom(_CELLS_KEPT)
 _numbers: dict[tuple[int, object], str] = {}
 
 
 def _detail_parts(language: NullTranslations, detail: str) -> str:
     if not detail:
         return ""
-    key = (id(detail), language)
-    found = _parts.get(key)
-    if found is not None and found[0] is detail:
-        return found[1]
-    drawn = "".join(
-        f'<span class="sep"> · </span><span class="part">{escape(part)}</span>' for part in say(detail).split(" · ")
+    return _parts.get(
+        detail,
+        language,
+        lambda: "".join(
+            f'<span class="sep"> · </span><span class="part">{escape(part)}</span>' for part in say(detail).split(" · ")
+        ),
     )
-    if len(_parts) >= _CELLS_KEPT:
-        _parts.clear()
-    _parts[key] = (detail, drawn)
-    return drawn
 
 
 def _number(language: NullTranslations, number: int) -> str:
@@ -347,38 +361,29 @@ def kept_row(
     revision, games/derived.py), language, Edit link and result mark: the rows of a sheet at hand 25
     were half of opening its page (profiled), and they change only when the hands do, which gives a
     new sheet. The Edit link's words are the language's, which the key holds."""
-    key = (id(line), catalogue(), edit_url, says_result)
-    found = _rows.get(key)
-    if found is not None and found[0] is line:
-        return found[1]
-    drawn = sheet_row(line, colspan, says_result, edit_url, edit_label, edit_word)
-    if len(_rows) >= _ROWS_KEPT:
-        _rows.clear()
-    _rows[key] = (line, drawn)
-    return drawn
+    return _rows.get(
+        line,
+        (catalogue(), edit_url, says_result),
+        lambda: sheet_row(line, colspan, says_result, edit_url, edit_label, edit_word),
+    )
 
 
-_SHEETS_KEPT = 1024  # sheets' rows kept drawn whole: a few hundred games' sheets, in three languages
-_sheets: dict[tuple[int, object, str | None], tuple[ScoreSheet, Markup]] = {}
+_sheets: DrawnFrom[ScoreSheet, Markup] = DrawnFrom(1024)  # a few hundred games' sheets, in three languages
 
 
 def kept_rows(sheet: ScoreSheet, edit_url: str | None = None, edit_label: str = "", edit_word: str = "") -> Markup:
     """All the sheet's rows (`kept_row` each), kept whole for the very same sheet object, language and
     Edit link: a page opened again at hand 25 went through the template's loop and a call per row
     (profiled), for rows that change only when the hands do, which gives a new sheet."""
-    key = (id(sheet), catalogue(), edit_url)
-    found = _sheets.get(key)
-    if found is not None and found[0] is sheet:
-        return found[1]
     colspan = len(sheet.columns) + 1
-    drawn = Markup("").join(
-        kept_row(line, colspan, bool(line.note) and line.note == sheet.summary, edit_url, edit_label, edit_word)
-        for line in sheet.lines
+    return _sheets.get(
+        sheet,
+        (catalogue(), edit_url),
+        lambda: Markup("").join(
+            kept_row(line, colspan, bool(line.note) and line.note == sheet.summary, edit_url, edit_label, edit_word)
+            for line in sheet.lines
+        ),
     )
-    if len(_sheets) >= _SHEETS_KEPT:
-        _sheets.clear()
-    _sheets[key] = (sheet, drawn)
-    return drawn
 
 
 def any_made(sheet: ScoreSheet) -> bool:
