@@ -7,7 +7,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request, send_from_directory, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    has_request_context,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
@@ -48,6 +57,19 @@ def static_hash(filename: str) -> str:
         seen = (now, *seen[1:])
     cache[filename] = seen
     return seen[3]
+
+
+@bp.app_template_global()
+def static_url(filename: str) -> str:
+    """`url_for("static", filename=...)` with its hash, built once per file version (and script
+    root) per app: the ten a page links took 5% of opening a scoring page again (6.4 µs each,
+    bench measured in-process; the page 1.3 ms)."""
+    key = (request.script_root if has_request_context() else "", filename, static_hash(filename))
+    built: dict[tuple[str, str, str], str] = current_app.extensions.setdefault("scorepad.static_urls", {})
+    url = built.get(key)
+    if url is None:
+        url = built[key] = url_for("static", filename=filename)
+    return url
 
 
 @bp.app_url_defaults
