@@ -97,3 +97,55 @@ def test_the_next_round_drawn_while_a_sheet_is_reopened_stops_the_reopen(
         event = db.session.get(Event, event_id)
         assert event is not None and event.current_hand == 2
         assert all(matches.is_final(m) for m in event.matches if m.stage == "round" and m.number == 1)
+
+
+def test_a_semi_final_reopened_while_the_other_opens_the_final_is_refused(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The director reopens semi-final 1 just as semi-final 2's sheet becomes final, which opens the
+    final (its teams known from both sheets): the final is drawn from semi-final 1's result, so
+    that sheet can no longer be reopened."""
+    with app.app_context():
+        event = writes.create("Races", rounds=1, bracket="4")
+        for name in ("A", "B", "C", "D"):
+            registration.register_team(event, name, [f"{name}1", f"{name}2"])
+        db.session.commit()
+        writes.start(event)
+        for m in [m for m in event.matches if m.stage == "round"]:
+            assert m.game is not None
+            for n in range(1, 5):
+                games.enter_hand(m.game, n, hand(n, 0))
+            writes.close_match(event, m)
+        writes.advance(event)  # the bracket: the two semi-finals open
+        semis = sorted((m for m in event.matches if m.stage == "bracket"), key=lambda m: m.table)
+        assert len(semis) == 2
+        for m in semis:
+            assert m.game is not None
+            for n in range(1, 5):
+                games.enter_hand(m.game, n, hand(n, 0))
+        writes.close_match(event, semis[0])
+        event_id, first, second = event.id, semis[0].id, semis[1].id
+    real, opened = matches.reopen, []
+
+    def final_opened_meanwhile(match: Any, actor: str = "director") -> None:
+        """Semi-final 2 is made final (and the final opened) between this reopen's check and its write."""
+        if not opened:
+            opened.append(True)
+            with app.app_context():
+                other = db.session.get(Event, event_id)
+                assert other is not None
+                writes.close_match(other, next(m for m in other.matches if m.id == second))
+                assert len([m for m in other.matches if m.stage == "bracket"]) > 2
+        real(match, actor)
+
+    monkeypatch.setattr(matches, "reopen", final_opened_meanwhile)
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        assert event is not None
+        with pytest.raises(RuleErrors, match="this sheet can no longer be reopened"):
+            writes.reopen_match(event, next(m for m in event.matches if m.id == first))
+    assert opened
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        assert event is not None
+        assert matches.is_final(next(m for m in event.matches if m.id == first))

@@ -234,8 +234,9 @@ def _not_final_now(event: Event, number: int) -> list[int]:
 
 
 def _open_ready(event: Event) -> None:
-    """Open every bracket match whose two teams are known and that has no game yet."""
-    db.session.flush()
+    """Open every bracket match whose two teams are known and that has no game yet, from the
+    sheets as stored now, the event held (`_hold`: a reopen waits, and checks again)."""
+    _hold(event)
     db.session.expire(event, ["matches"])
     state = derived.view(event).bracket_state
     if state is None:
@@ -474,7 +475,8 @@ def reopen_match(event: Event, match: EventMatch) -> None:
             event.decisions.remove(d)
     matches.reopen(match)
     _hold(event)
-    if match.stage == "round" and match.number != event.current_hand:  # the next round drawn meanwhile
+    db.session.expire(event, ["matches"])  # as stored now: the next round, or a match this one feeds,
+    if not derived.view(event).can_reopen(match):  # may have been drawn or opened meanwhile
         db.session.rollback()
         raise _too_late_to_reopen()
     db.session.commit()
