@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from scorepad.events import core, drive
 from scorepad.games import records
 from tests.browser.conftest import NARROW_PHONE, PHONE, PROJECTOR
+from tests.slowness import scaled
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -58,9 +60,8 @@ def test_after_a_drive_the_projector_leads_each_player_to_their_own_results(
         drive.enter(last, 2, 4, 5, "table 2")
     # entered after the page was drawn, before its stream opened: never pushed to it, and caught up
     # all the same (live.sse_response says `missed`)
-    for _ in range(100):  # the stream's request, held by the route
-        if streams:
-            break
+    waited_until = time.monotonic() + scaled(10)
+    while not streams and time.monotonic() < waited_until:  # the stream's request, held by the route
         projector.wait_for_timeout(100)
     assert len(streams) == 1
     streams[0].continue_()
