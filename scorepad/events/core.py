@@ -182,6 +182,16 @@ class OneView:
         self.export(event)
 
 
+def hold(event: Event, *more: str) -> None:
+    """Write what the session holds, then read the event's row again (`current_hand`, `revision`
+    and `more`), held until the commit: a write whose check depends on more than its own row checks
+    against what another device or worker committed since this request read the event, and one
+    that comes after waits for it. PostgreSQL: FOR NO KEY UPDATE, which the inserts of the event's
+    rows (KEY SHARE) do not wait for; SQLite has one writer, and the flush made it this one."""
+    db.session.flush()
+    db.session.refresh(event, ["current_hand", "revision", *more], with_for_update={"key_share": True})
+
+
 def games_of(event: Event) -> list[Game]:
     """Every game played at the event (a club night's, a tournament's matches'), in the order made."""
     return list(db.session.scalars(select(Game).where(Game.event_id == event.id).order_by(Game.id)))

@@ -193,9 +193,9 @@ def _seat_next(event: Event, setup: fmt.Drive) -> None:
 
     Judged from the results as stored now, not as this request read them: another table's result
     saved since counts (two tables finishing a deal at once each saw the other's missing, and the
-    phones waited). The event's row is held until the commit (PostgreSQL: FOR NO KEY UPDATE, which
-    a result's insert does not wait for; SQLite has one writer), so two such saves take turns."""
-    db.session.refresh(event, ["current_hand", "revision"], with_for_update={"key_share": True})
+    phones waited). The event's row is held until the commit (`core.hold`), so two such saves take
+    turns."""
+    core.hold(event)
     db.session.expire(event, ["results", "decisions"])
     current = fmt.state(setup, _results(event), _announced(event))
     deal = current.deal

@@ -939,10 +939,8 @@ def _commit_entry(event: Event, table: int, hand: int) -> None:
     Checked against the event as stored now, not as this request read it: the director may have
     lent flags, corrected a result or opened the next hand since, perhaps on another worker, whose
     kept values this one does not hold (its own, kept at the revision read, were served). The
-    event's row is held until the commit (PostgreSQL: FOR NO KEY UPDATE, which a result's insert
-    does not wait for; SQLite has one writer, this flush's), so a director's change waits for it."""
-    db.session.flush()
-    db.session.refresh(event, ["current_hand", "revision", "options"], with_for_update={"key_share": True})
+    event's row is held until the commit (`core.hold`), so a director's change waits for it."""
+    core.hold(event, "options")
     if hand != (current := event.current_hand):  # the director opened the next hand meanwhile
         db.session.rollback()
         raise _not_in_play(hand, current)

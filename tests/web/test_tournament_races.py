@@ -8,6 +8,7 @@ gives it its own database session, exactly as a second request would have.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,11 +17,43 @@ from flask import Flask
 from scorepad.events.bid_whist import derived, matches, registration, writes
 from scorepad.extensions import db
 from scorepad.games import service as games
-from scorepad.models import Event
+from scorepad.models import Event, EventMatch
 from scorepad.rules.base import RuleErrors
 from tests.web.test_tournament import hand
 
 pytestmark = pytest.mark.postgresql
+
+
+def play(match: EventMatch) -> None:
+    """The match's four hands, N/S winning each."""
+    assert match.game is not None
+    for n in range(1, 5):
+        games.enter_hand(match.game, n, hand(n, 0))
+
+
+def play_and_close(event: Event, played: list[EventMatch]) -> None:
+    """Each match played, then its sheet made final by the director."""
+    for m in played:
+        play(m)
+        writes.close_match(event, m)
+
+
+class OtherDeviceFirst:
+    """Stands in for `then`: the other device's `act` runs once first, on the event in its own
+    session, as a second request landing between this one's check and its write would."""
+
+    def __init__(self, app: Flask, event_id: int, act: Callable[[Event], object], then: Callable[..., Any]) -> None:
+        self.app, self.event_id, self.act, self.then = app, event_id, act, then
+        self.done = False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.done:
+            self.done = True
+            with self.app.app_context():
+                other = db.session.get(Event, self.event_id)
+                assert other is not None
+                self.act(other)
+        return self.then(*args, **kwargs)
 
 
 def round_one_final(app: Flask) -> int:
@@ -31,11 +64,7 @@ def round_one_final(app: Flask) -> int:
             registration.register_team(event, name, [f"{name}1", f"{name}2"])
         db.session.commit()
         writes.start(event)
-        for m in [m for m in event.matches if m.stage == "round" and m.number == 1]:
-            assert m.game is not None
-            for n in range(1, 5):
-                games.enter_hand(m.game, n, hand(n, 0))
-            writes.close_match(event, m)
+        play_and_close(event, [m for m in event.matches if m.stage == "round" and m.number == 1])
         return event.id
 
 
@@ -43,25 +72,19 @@ def test_a_sheet_reopened_while_the_next_round_is_drawn_stops_the_draw(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     event_id = round_one_final(app)
-    real, reopened = writes._atomic, []
-
-    def reopened_meanwhile(action: Any) -> Any:
-        """The other device's reopen lands between this draw's check and its write."""
-        if not reopened:
-            reopened.append(True)
-            with app.app_context():
-                other = db.session.get(Event, event_id)
-                assert other is not None
-                writes.reopen_match(other, next(m for m in other.matches if m.stage == "round" and m.table == 1))
-        return real(action)
-
-    monkeypatch.setattr(writes, "_atomic", reopened_meanwhile)
+    reopened = OtherDeviceFirst(  # the other device's reopen lands between this draw's check and its write
+        app,
+        event_id,
+        lambda other: writes.reopen_match(other, next(m for m in other.matches if m.stage == "round" and m.table == 1)),
+        writes._atomic,
+    )
+    monkeypatch.setattr(writes, "_atomic", reopened)
     with app.app_context():
         event = db.session.get(Event, event_id)
         assert event is not None
         with pytest.raises(RuleErrors, match="wait for every sheet of this round to be final"):
             writes.advance(event)
-    assert reopened
+    assert reopened.done
     with app.app_context():
         event = db.session.get(Event, event_id)
         assert event is not None and event.current_hand == 1  # round 2 is not drawn
@@ -73,26 +96,15 @@ def test_the_next_round_drawn_while_a_sheet_is_reopened_stops_the_reopen(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     event_id = round_one_final(app)
-    real, drawn = matches.reopen, []
-
-    def drawn_meanwhile(match: Any, actor: str = "director") -> None:
-        """The other device's draw lands between this reopen's check and its write."""
-        if not drawn:
-            drawn.append(True)
-            with app.app_context():
-                other = db.session.get(Event, event_id)
-                assert other is not None
-                writes.advance(other)
-        real(match, actor)
-
-    monkeypatch.setattr(matches, "reopen", drawn_meanwhile)
+    drawn = OtherDeviceFirst(app, event_id, writes.advance, matches.reopen)  # between this reopen's check and write
+    monkeypatch.setattr(matches, "reopen", drawn)
     with app.app_context():
         event = db.session.get(Event, event_id)
         assert event is not None
         match = next(m for m in event.matches if m.stage == "round" and m.table == 1)
         with pytest.raises(RuleErrors, match="this sheet can no longer be reopened"):
             writes.reopen_match(event, match)
-    assert drawn
+    assert drawn.done
     with app.app_context():
         event = db.session.get(Event, event_id)
         assert event is not None and event.current_hand == 2
@@ -111,40 +123,27 @@ def test_a_semi_final_reopened_while_the_other_opens_the_final_is_refused(
             registration.register_team(event, name, [f"{name}1", f"{name}2"])
         db.session.commit()
         writes.start(event)
-        for m in [m for m in event.matches if m.stage == "round"]:
-            assert m.game is not None
-            for n in range(1, 5):
-                games.enter_hand(m.game, n, hand(n, 0))
-            writes.close_match(event, m)
+        play_and_close(event, [m for m in event.matches if m.stage == "round"])
         writes.advance(event)  # the bracket: the two semi-finals open
         semis = sorted((m for m in event.matches if m.stage == "bracket"), key=lambda m: m.table)
         assert len(semis) == 2
-        for m in semis:
-            assert m.game is not None
-            for n in range(1, 5):
-                games.enter_hand(m.game, n, hand(n, 0))
-        writes.close_match(event, semis[0])
+        play_and_close(event, semis[:1])
+        play(semis[1])
         event_id, first, second = event.id, semis[0].id, semis[1].id
-    real, opened = matches.reopen, []
 
-    def final_opened_meanwhile(match: Any, actor: str = "director") -> None:
+    def final_opened(other: Event) -> None:
         """Semi-final 2 is made final (and the final opened) between this reopen's check and its write."""
-        if not opened:
-            opened.append(True)
-            with app.app_context():
-                other = db.session.get(Event, event_id)
-                assert other is not None
-                writes.close_match(other, next(m for m in other.matches if m.id == second))
-                assert len([m for m in other.matches if m.stage == "bracket"]) > 2
-        real(match, actor)
+        writes.close_match(other, next(m for m in other.matches if m.id == second))
+        assert len([m for m in other.matches if m.stage == "bracket"]) > 2
 
-    monkeypatch.setattr(matches, "reopen", final_opened_meanwhile)
+    opened = OtherDeviceFirst(app, event_id, final_opened, matches.reopen)
+    monkeypatch.setattr(matches, "reopen", opened)
     with app.app_context():
         event = db.session.get(Event, event_id)
         assert event is not None
         with pytest.raises(RuleErrors, match="this sheet can no longer be reopened"):
             writes.reopen_match(event, next(m for m in event.matches if m.id == first))
-    assert opened
+    assert opened.done
     with app.app_context():
         event = db.session.get(Event, event_id)
         assert event is not None

@@ -212,18 +212,9 @@ def _not_all_final(tables: list[int]) -> RuleErrors:
     )
 
 
-def _hold(event: Event) -> None:
-    """Write what the session holds and read the event's row again, held until the commit: a
-    director's change made from another device since this request read the event is seen now, and
-    one made after waits for this one (PostgreSQL: FOR NO KEY UPDATE, which the inserts of the
-    event's rows do not wait for; SQLite has one writer, this flush's)."""
-    db.session.flush()
-    db.session.refresh(event, ["current_hand", "revision"], with_for_update={"key_share": True})
-
-
 def _not_final_now(event: Event, number: int) -> list[int]:
     """The tables of round `number` whose sheets are not final as stored now (the event held)."""
-    _hold(event)
+    core.hold(event)
     stored = db.session.scalars(
         select(EventMatch)
         .where(EventMatch.event_id == event.id, EventMatch.stage == "round", EventMatch.number == number)
@@ -235,8 +226,8 @@ def _not_final_now(event: Event, number: int) -> list[int]:
 
 def _open_ready(event: Event) -> None:
     """Open every bracket match whose two teams are known and that has no game yet, from the
-    sheets as stored now, the event held (`_hold`: a reopen waits, and checks again)."""
-    _hold(event)
+    sheets as stored now, the event held (`core.hold`: a reopen waits, and checks again)."""
+    core.hold(event)
     db.session.expire(event, ["matches"])
     state = derived.view(event).bracket_state
     if state is None:
@@ -474,7 +465,7 @@ def reopen_match(event: Event, match: EventMatch) -> None:
         for d in [d for d in event.decisions if d.kind == "walkover" and d.key == str(match.number)]:
             event.decisions.remove(d)
     matches.reopen(match)
-    _hold(event)
+    core.hold(event)
     db.session.expire(event, ["matches"])  # as stored now: the next round, or a match this one feeds,
     if not derived.view(event).can_reopen(match):  # may have been drawn or opened meanwhile
         db.session.rollback()
